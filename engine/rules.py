@@ -1,0 +1,147 @@
+"""Rule presets: one frozen ``RuleSet`` passed to everything that depends on the rules.
+
+Presets are data: ``wrc`` (WRC 2025 book, ``rules/000``), ``standard`` (the implementation spec,
+``rules/001``, with its defaults) and ``tenhou`` (Tenhou ranked four-player rules, for conformance).
+Any option can be overridden: ``preset("standard", kiriage=True)``.
+
+>>> preset("wrc").red_fives
+(0, 0, 0)
+>>> preset("standard", open_riichi=True).open_riichi
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from engine.errors import EngineError
+
+
+class Renhou(str, Enum):
+    """人和: a non-dealer's ron before their first draw, with no call made."""
+
+    NONE = "none"  # not a yaku (Tenhou)
+    MANGAN = "mangan"  # a flat mangan, not cumulative with other yaku (WRC)
+    YAKUMAN = "yakuman"
+    HAN5 = "han5"  # a 5-han yaku that adds to the others (the mahjong package's default)
+
+
+class MultipleRon(str, Enum):
+    """What happens when several players ron the same discard."""
+
+    HEAD_BUMP = "head_bump"  # 頭ハネ: only the first in turn after the discarder wins (WRC)
+    DOUBLE = "double"  # double ron pays both; triple ron is an abortive draw (standard, Tenhou)
+    ALL = "all"  # every claimant wins, triple ron included
+
+
+class KazoeLimit(str, Enum):
+    """What 13 or more han without a yakuman pattern is worth."""
+
+    YAKUMAN = "yakuman"  # 数え役満
+    SANBAIMAN = "sanbaiman"
+
+
+class GameLength(str, Enum):
+    EAST = "east"  # 東風戦
+    HANCHAN = "hanchan"  # 半荘戦: East and South
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule option the engine knows. Values in points, not in 100s."""
+
+    name: str
+    start_points: int = 25_000
+    #: 返し: the return points oka is counted against; oka = (return - start) * 4, to first place.
+    return_points: int = 30_000
+    #: Placement bonuses in points, 1st..4th; they sum to zero.
+    uma: tuple[int, int, int, int] = (15_000, 5_000, -5_000, -15_000)
+    #: How many red 5m, 5p, 5s are in the set (赤ドラ).
+    red_fives: tuple[int, int, int] = (1, 2, 1)
+    open_tanyao: bool = True  # 喰いタン
+    kiriage: bool = False  # 切り上げ満貫: 4h30f and 3h60f are mangan
+    double_yakuman: bool = True  # suuankou tanki, kokushi 13-wait, junsei chuuren, daisuushii count double
+    kazoe: KazoeLimit = KazoeLimit.YAKUMAN
+    renhou: Renhou = Renhou.MANGAN
+    nagashi_mangan: bool = True  # 流し満貫
+    open_riichi: bool = False  # オープン立直: +2 han; dealing into it pays as yakuman
+    multiple_ron: MultipleRon = MultipleRon.DOUBLE
+    abortive_draws: bool = True  # kyuushu kyuuhai, suufon renda, suukaikan, sanchahou, suucha riichi
+    riichi_min_points: int = 1_000
+    #: Live-wall tiles that must remain for riichi to be declared.
+    riichi_min_tiles_left: int = 4
+    riichi_deposit: int = 1_000
+    honba_ron: int = 300  # per honba, paid by the discarder
+    honba_tsumo: int = 100  # per honba, by each payer
+    noten_total: int = 3_000  # 不聴罰符, split among the tenpai players
+    game_length: GameLength = GameLength.HANCHAN
+    #: A player below zero ends the game (飛び).
+    busting: bool = True
+    #: The dealer may end the game by winning or being tenpai in the last hand while first (アガリ止め).
+    agari_yame: bool = True
+    #: Extension (西入): play on past the last hand while nobody has reached return_points.
+    extension: bool = False
+    #: Yakuman with liability (包): daisangen, daisuushii and (WRC) suukantsu.
+    pao_suukantsu: bool = False
+    #: Fu for a pair of the seat and round wind at once: 4 (Tenhou) or 2.
+    double_wind_pair_fu: int = 4
+    #: Who gets leftover riichi sticks at the end: the first-place player, or nobody.
+    leftover_sticks_to_first: bool = True
+    #: A closed kan may be robbed for kokushi musou (国士無双の暗槓槍槓).
+    kokushi_chankan_on_ankan: bool = False
+
+    def with_options(self, **overrides: Any) -> RuleSet:
+        """A copy with some options changed; unknown names are an error."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise EngineError(f"unknown rule option(s): {', '.join(unknown)}")
+        return replace(self, **overrides)
+
+    @property
+    def has_red_fives(self) -> bool:
+        return any(self.red_fives)
+
+    @property
+    def oka(self) -> int:
+        """オカ: the bonus to first place."""
+        return (self.return_points - self.start_points) * 4
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(name="standard"),
+    "wrc": RuleSet(
+        name="wrc",
+        start_points=30_000,
+        return_points=30_000,
+        red_fives=(0, 0, 0),
+        kiriage=True,
+        double_yakuman=False,
+        renhou=Renhou.MANGAN,
+        nagashi_mangan=False,
+        multiple_ron=MultipleRon.HEAD_BUMP,
+        abortive_draws=False,
+        busting=False,
+        agari_yame=False,
+        pao_suukantsu=True,
+    ),
+    "tenhou": RuleSet(
+        name="tenhou",
+        red_fives=(1, 1, 1),
+        double_yakuman=False,
+        renhou=Renhou.NONE,
+        extension=True,
+        uma=(20_000, 10_000, -10_000, -20_000),
+    ),
+}
+
+
+def preset(name: str, **overrides: Any) -> RuleSet:
+    """A named preset, optionally with options overridden."""
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise EngineError(f"unknown rule preset {name!r}; choose one of {', '.join(sorted(PRESETS))}") from None
+    return base.with_options(**overrides) if overrides else base

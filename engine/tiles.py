@@ -176,3 +176,28 @@ def counts34(tiles: Iterable[Tile]) -> list[int]:
     for t in tiles:
         counts[t.kind] += 1
     return counts
+
+
+class Wind(IntEnum):
+    """Seat and round winds. ``Wind.EAST.tile`` is 1z."""
+
+    EAST = 0
+    SOUTH = 1
+    WEST = 2
+    NORTH = 3
+
+    @property
+    def tile(self) -> Tile:
+        return Tile(27 + self.value)
+
+    @property
+    def letter(self) -> str:
+        return "ESWN"[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> Wind:
+        """``E``/``S``/``W``/``N`` (or the full English name)."""
+        key = text.strip().upper()[:1]
+        if key not in "ESWN" or not key:
+            raise InvalidNotation(f"a wind is E, S, W or N, not {text!r}")
+        return cls("ESWN".index(key))

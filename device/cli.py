@@ -18,7 +18,8 @@ from engine.errors import EngineError
 COMMAND_MODULES = (
     "device.commands.hands",  # score, waits, conformance wins, bench score
     "device.commands.games",  # conformance games
-    "device.commands.vision",  # synth, train, read, eval detector, bench detector
+    "device.commands.training",  # synth, train
+    "device.commands.vision",  # read, eval detector, bench detector
     "device.commands.service",  # run, serve, bench soak
 )
 

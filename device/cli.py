@@ -20,7 +20,8 @@ COMMAND_MODULES = (
     "device.commands.games",  # conformance games
     "device.commands.training",  # synth, train
     "device.commands.vision",  # read, eval detector, bench detector
-    "device.commands.service",  # run, serve, bench soak
+    "device.commands.service",  # serve, bench soak
+    "device.commands.run",  # run (camera loop + site)
 )
 
 

@@ -1,0 +1,5 @@
+"""Subcommands: filled in by its area."""
+
+
+def register(commands) -> None:
+    pass

@@ -1,0 +1,211 @@
+"""Tenhou formats, decoded: 136-ids, meld codes (``m``) and yaku ids. Pure functions, no I/O.
+
+A 136-id is ``kind * 4 + copy``. With red fives on, ids 16, 52 and 88 (copy 0 of 5m, 5p, 5s) are
+the red fives; with red fives off they are plain fives.
+
+>>> tile_from_136(16, red=True), tile_from_136(16, red=False), tile_from_136(17, red=True)
+(Tile.parse('0m'), Tile.parse('5m'), Tile.parse('5m'))
+>>> decode_meld(47625, who=3).notation()    # a pon of White called from the right
+'pon:5z55z/R'
+>>> decode_meld(20073, who=2).notation()    # a pon of 5p, the red one called, from the right
+'pon:0p55p/R'
+>>> YAKU[8]
+YakuName(en='Tanyao', ja='断幺九', gloss='All simples')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import InvalidNotation
+from engine.melds import Meld, MeldKind, Relative
+from engine.tiles import FIVE_KINDS, Tile
+
+#: The 136-ids of the red 5m, 5p and 5s when red fives are played.
+RED_IDS = frozenset(k * 4 for k in FIVE_KINDS)
+
+
+def tile_from_136(tile_id: int, red: bool) -> Tile:
+    """The tile with this 136-id; ``red`` says whether the game plays red fives."""
+    if not 0 <= tile_id < 136:
+        raise InvalidNotation(f"a 136-id is 0..135, not {tile_id}")
+    return Tile(tile_id // 4, red=red and tile_id in RED_IDS)
+
+
+def tiles_from_136(ids: str | list[int] | tuple[int, ...], red: bool) -> tuple[Tile, ...]:
+    """Tiles from a list of 136-ids, or a comma-separated string of them as in Tenhou logs."""
+    if isinstance(ids, str):
+        ids = [int(x) for x in ids.split(",") if x.strip()]
+    return tuple(tile_from_136(i, red) for i in ids)
+
+
+@dataclass(frozen=True)
+class DecodedMeld:
+    """A Tenhou meld code decoded: our ``Meld`` plus the raw 136-ids (for the ``mahjong`` package)."""
+
+    meld: Meld
+    ids: tuple[int, ...]  # every tile of the meld, all four of a kan
+    called_id: int | None  # the called tile's id (for kakan: the tile of the original pon that was called)
+    added_id: int | None = None  # kakan only: the tile added to the pon
+
+
+def decode_meld_ids(code: int, red: bool = True) -> DecodedMeld:
+    """Decode a Tenhou meld code (the numbers in an ``m`` attribute).
+
+    The low two bits say where the called tile came from, relative to the caller
+    (0 self, 1 right, 2 across, 3 left), which is exactly ``Relative``.
+    """
+    rel = Relative(code & 3)
+    if code & 0x4:  # chi
+        pattern = code >> 10
+        called_pos = pattern % 3
+        base = pattern // 3
+        base = (base // 7) * 9 + base % 7
+        ids = tuple(4 * (base + i) + ((code >> (3 + 2 * i)) & 3) for i in range(3))
+        called = ids[called_pos]
+        tiles = tuple(tile_from_136(i, red) for i in ids)
+        return DecodedMeld(Meld(MeldKind.CHI, tiles, tile_from_136(called, red), Relative.LEFT), ids, called)
+    if code & 0x18:  # pon (0x8) or added kan (0x10)
+        unused = (code >> 5) & 3
+        pattern = code >> 9
+        called_pos = pattern % 3
+        kind = pattern // 3
+        pon_ids = tuple(4 * kind + c for c in range(4) if c != unused)
+        called = pon_ids[called_pos]
+        if code & 0x8:
+            tiles = tuple(tile_from_136(i, red) for i in pon_ids)
+            return DecodedMeld(Meld(MeldKind.PON, tiles, tile_from_136(called, red), rel), pon_ids, called)
+        added = 4 * kind + unused
+        ids = (*pon_ids, added)
+        tiles = tuple(tile_from_136(i, red) for i in ids)
+        return DecodedMeld(Meld(MeldKind.KAKAN, tiles, tile_from_136(called, red), rel), ids, called, added)
+    if code & 0x20:
+        raise InvalidNotation(f"meld code {code} is a north-wind extraction (nukidora), a three-player meld")
+    # a kan from the hand (ankan, rel 0) or on a discard (daiminkan)
+    tile_id = code >> 8
+    kind = tile_id // 4
+    ids = tuple(4 * kind + c for c in range(4))
+    tiles = tuple(tile_from_136(i, red) for i in ids)
+    if rel is Relative.SELF:
+        return DecodedMeld(Meld(MeldKind.ANKAN, tiles, None, Relative.SELF), ids, None)
+    return DecodedMeld(Meld(MeldKind.KAN, tiles, tile_from_136(tile_id, red), rel), ids, tile_id)
+
+
+def decode_meld(code: int, who: int = 0, red: bool = True) -> Meld:
+    """Decode a Tenhou meld code into our ``Meld``. ``who`` (the caller's seat) is only for
+    ``meld_source_seat``; the meld itself records the source relative to the caller."""
+    del who
+    return decode_meld_ids(code, red).meld
+
+
+def meld_source_seat(code: int, who: int) -> int:
+    """The absolute seat (0..3) the called tile came from; ``who`` itself for a closed kan."""
+    return (who + (code & 3)) % 4
+
+
+@dataclass(frozen=True)
+class YakuName:
+    en: str  # the usual romanised name, as the ``mahjong`` package spells it
+    ja: str
+    gloss: str  # a short English explanation
+
+
+#: Tenhou yaku ids 0-54 (52 dora, 53 ura dora, 54 red fives).
+YAKU: dict[int, YakuName] = {
+    i: YakuName(en, ja, gloss)
+    for i, (en, ja, gloss) in enumerate(
+        [
+            ("Menzen Tsumo", "門前清自摸和", "Self-draw with a closed hand"),
+            ("Riichi", "立直", "Ready hand declared"),
+            ("Ippatsu", "一発", "Win within one turn of riichi"),
+            ("Chankan", "槍槓", "Robbing a kan"),
+            ("Rinshan Kaihou", "嶺上開花", "Win on the replacement tile after a kan"),
+            ("Haitei Raoyue", "海底摸月", "Win by self-draw on the last tile"),
+            ("Houtei Raoyui", "河底撈魚", "Win by ron on the last discard"),
+            ("Pinfu", "平和", "No-points hand"),
+            ("Tanyao", "断幺九", "All simples"),
+            ("Iipeiko", "一盃口", "Two identical sequences"),
+            ("Yakuhai (seat wind east)", "自風 東", "Triplet of the seat wind: East"),
+            ("Yakuhai (seat wind south)", "自風 南", "Triplet of the seat wind: South"),
+            ("Yakuhai (seat wind west)", "自風 西", "Triplet of the seat wind: West"),
+            ("Yakuhai (seat wind north)", "自風 北", "Triplet of the seat wind: North"),
+            ("Yakuhai (round wind east)", "場風 東", "Triplet of the round wind: East"),
+            ("Yakuhai (round wind south)", "場風 南", "Triplet of the round wind: South"),
+            ("Yakuhai (round wind west)", "場風 西", "Triplet of the round wind: West"),
+            ("Yakuhai (round wind north)", "場風 北", "Triplet of the round wind: North"),
+            ("Yakuhai (haku)", "役牌 白", "Triplet of White dragons"),
+            ("Yakuhai (hatsu)", "役牌 發", "Triplet of Green dragons"),
+            ("Yakuhai (chun)", "役牌 中", "Triplet of Red dragons"),
+            ("Double Riichi", "両立直", "Riichi on the first turn"),
+            ("Chiitoitsu", "七対子", "Seven pairs"),
+            ("Chantai", "混全帯幺九", "Terminal or honour in every set"),
+            ("Ittsu", "一気通貫", "Straight 1-9 in one suit"),
+            ("Sanshoku Doujun", "三色同順", "Same sequence in three suits"),
+            ("Sanshoku Doukou", "三色同刻", "Same triplet in three suits"),
+            ("San Kantsu", "三槓子", "Three kans"),
+            ("Toitoi", "対々和", "All triplets"),
+            ("San Ankou", "三暗刻", "Three concealed triplets"),
+            ("Shou Sangen", "小三元", "Little three dragons"),
+            ("Honroutou", "混老頭", "All terminals and honours"),
+            ("Ryanpeikou", "二盃口", "Two pairs of identical sequences"),
+            ("Junchan", "純全帯幺九", "Terminal in every set"),
+            ("Honitsu", "混一色", "Half flush"),
+            ("Chinitsu", "清一色", "Full flush"),
+            ("Renhou", "人和", "Blessing of man"),
+            ("Tenhou", "天和", "Blessing of heaven"),
+            ("Chiihou", "地和", "Blessing of earth"),
+            ("Daisangen", "大三元", "Big three dragons"),
+            ("Suu Ankou", "四暗刻", "Four concealed triplets"),
+            ("Suu Ankou Tanki", "四暗刻単騎", "Four concealed triplets, pair wait"),
+            ("Tsuu Iisou", "字一色", "All honours"),
+            ("Ryuuiisou", "緑一色", "All green"),
+            ("Chinroutou", "清老頭", "All terminals"),
+            ("Chuuren Poutou", "九蓮宝燈", "Nine gates"),
+            ("Daburu Chuuren Poutou", "純正九蓮宝燈", "Pure nine gates, nine-sided wait"),
+            ("Kokushi Musou", "国士無双", "Thirteen orphans"),
+            ("Kokushi Musou Juusanmen Matchi", "国士無双１３面", "Thirteen orphans, thirteen-sided wait"),
+            ("Dai Suushii", "大四喜", "Big four winds"),
+            ("Shousuushii", "小四喜", "Little four winds"),
+            ("Suu Kantsu", "四槓子", "Four kans"),
+            ("Dora", "ドラ", "Bonus tiles"),
+            ("Ura Dora", "裏ドラ", "Bonus tiles under the indicators"),
+            ("Aka Dora", "赤ドラ", "Red fives"),
+        ]
+    )
+}
+
+#: Yaku of the ``mahjong`` package with no Tenhou id, by the package's name.
+EXTRA_YAKU: dict[str, YakuName] = {
+    "Open Riichi": YakuName("Open Riichi", "オープン立直", "Riichi with the hand shown"),
+    "Double Open Riichi": YakuName("Double Open Riichi", "ダブルオープン立直", "Open riichi on the first turn"),
+    "Nagashi Mangan": YakuName("Nagashi Mangan", "流し満貫", "Only terminals and honours discarded, none called"),
+    "Renhou (yakuman)": YakuName("Renhou", "人和", "Blessing of man"),
+    "Renhou (mangan)": YakuName("Renhou", "人和", "Blessing of man, a flat mangan"),
+    "Sashikomi": YakuName("Sashikomi", "オープン立直放銃", "Dealing into open riichi"),
+}
+
+#: Tenhou's ``ten`` limit field: 0 none, 1 mangan, 2 haneman, 3 baiman, 4 sanbaiman, 5 yakuman.
+LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+
+
+def parse_yaku(yaku: str | None, yakuman: str | None) -> dict[int, int]:
+    """Tenhou's ``yaku`` (``id,han,...``) or ``yakuman`` (``id,...``) attribute as ``{id: han}``.
+
+    Zero-han entries (ura dora that missed) are dropped; a yakuman gets 13 han.
+
+    >>> parse_yaku("1,1,0,1,52,1,53,0", None)
+    {1: 1, 0: 1, 52: 1}
+    >>> parse_yaku(None, "39")
+    {39: 13}
+    """
+    out: dict[int, int] = {}
+    if yaku:
+        nums = [int(x) for x in yaku.split(",")]
+        for i in range(0, len(nums) - 1, 2):
+            if nums[i + 1]:
+                out[nums[i]] = nums[i + 1]
+    if yakuman:
+        for x in yakuman.split(","):
+            if x.strip():
+                out[int(x)] = 13
+    return out

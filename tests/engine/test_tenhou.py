@@ -1,0 +1,75 @@
+"""Decoding Tenhou's 136-ids, meld codes and yaku lists."""
+
+import pytest
+
+from engine.errors import InvalidNotation
+from engine.melds import MeldKind, Relative
+from engine.tenhou import decode_meld, decode_meld_ids, meld_source_seat, parse_yaku, tile_from_136, tiles_from_136
+from engine.tiles import Tile
+
+
+@pytest.mark.parametrize(
+    ("tile_id", "red", "expected"),
+    [
+        (0, True, "1m"),
+        (16, True, "0m"),  # copy 0 of 5m is the red one when red fives are played
+        (16, False, "5m"),  # ... and a plain five otherwise
+        (17, True, "5m"),
+        (52, True, "0p"),
+        (88, True, "0s"),
+        (89, True, "5s"),
+        (108, True, "1z"),
+        (135, True, "7z"),
+    ],
+)
+def test_tile_from_136(tile_id, red, expected):
+    assert tile_from_136(tile_id, red) == Tile.parse(expected)
+
+
+def test_tiles_from_string_and_bad_id():
+    assert tiles_from_136("0,16,135", red=True) == (Tile.parse("1m"), Tile.parse("0m"), Tile.parse("7z"))
+    with pytest.raises(InvalidNotation):
+        tile_from_136(136, True)
+
+
+@pytest.mark.parametrize(
+    ("code", "kind", "notation", "source", "ids"),
+    [
+        # chi of 3s (copy 0) holding 4s (copy 1) and 5s (copy 2), from the left: (16*3+0)<<10 | 4 | 1<<5 | 2<<7 | 3
+        (49447, MeldKind.CHI, "chi:3s45s", Relative.LEFT, (80, 85, 90)),
+        # pon of White from the right (a real record's meld)
+        (47625, MeldKind.PON, "pon:5z55z/R", Relative.RIGHT, (125, 126, 127)),
+        # pon of 5p with the red one called, from the right; copy 3 unused
+        (20073, MeldKind.PON, "pon:0p55p/R", Relative.RIGHT, (52, 53, 54)),
+        # added kan on that pon: bit 0x10 instead of 0x08, the unused copy is the added tile
+        (20073 - 0x8 + 0x10, MeldKind.KAKAN, "kakan:0p555p/R", Relative.RIGHT, (52, 53, 54, 55)),
+        # closed kan of 1m: tile id << 8, relative 0
+        (0 << 8, MeldKind.ANKAN, "ankan:1111m", Relative.SELF, (0, 1, 2, 3)),
+        (12 << 8 | 0, MeldKind.ANKAN, "ankan:4444m", Relative.SELF, (12, 13, 14, 15)),
+        # open kan of East on a discard of copy 1 from across
+        ((109 << 8) | 2, MeldKind.KAN, "kan:1z111z", Relative.ACROSS, (108, 109, 110, 111)),
+    ],
+)
+def test_decode_meld(code, kind, notation, source, ids):
+    d = decode_meld_ids(code, red=True)
+    assert d.meld.kind is kind
+    assert d.meld.notation() == notation
+    assert d.meld.source is source
+    assert d.ids == ids
+    assert decode_meld(code, who=1) == d.meld
+
+
+def test_red_five_off_in_melds():
+    assert decode_meld(20073, red=False).notation() == "pon:5p55p/R"
+
+
+def test_source_seat_and_nuki():
+    assert meld_source_seat(47625, who=3) == 0  # right of seat 3 is seat 0
+    assert meld_source_seat(0, who=2) == 2
+    with pytest.raises(InvalidNotation):
+        decode_meld(0x20 | (120 << 8))
+
+
+def test_parse_yaku():
+    assert parse_yaku("1,1,0,1,7,1,52,1,53,0", None) == {1: 1, 0: 1, 7: 1, 52: 1}
+    assert parse_yaku(None, "39,42") == {39: 13, 42: 13}

@@ -1,0 +1,216 @@
+"""The real labelled photos in ``../shared/data/real-photos``, mapped to our 38 classes, with a fixed held-out split.
+
+The set (leomiurarobot, Roboflow Universe, CC BY 4.0) comes as four Roboflow exports whose class lists differ:
+each folder's own ``data.yaml`` names are mapped to :data:`vision.labels.CLASS_NAMES`. Boxes the README calls bad
+(class ``0`` in v4/v5, and a class id outside a folder's list) are skipped and counted.
+
+The exports are NOT independent: the same source frame (``Screenshot-2025-09-20-02-48-09_png``) appears in up to
+four folders, so a split by export folder would leak test frames into training. The unit of the split is therefore
+the source frame's capture time: each session shows one suit, so whole minutes of shooting are held out
+(:data:`HELD_OUT_STAMPS`: the 09-19 session of four rows, the 00:33-00:35 sou session, and the last minute of the
+man, pin and honour sessions), every copy of a held-out frame in every folder is kept out of training, and each split
+keeps one copy per source frame (the copy with the most boxes, v5 first). Frames of one session remain alike (one
+set, one mat, one evening): real-photo figures on this split are optimistic for other tables.
+
+>>> classes_of_names(["0", "1_man", "sya-", "haku"])
+(None, 0, 29, 31)
+>>> source_frame("Screenshot-2025-09-20-02-48-09_png.rf.b98e120955bcc8118fbd9eb7cfb9ba81.jpg")
+'Screenshot-2025-09-20-02-48-09_png'
+>>> stamp_of("Screenshot-2025-09-20-02-48-09_png"), is_held_out("Screenshot-2025-09-20-02-51-30_png")
+('2025-09-20-02-48-09', True)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.tiles import Tile
+from vision.labels import CLASS_NAMES, class_of_tile
+
+#: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_REAL_PHOTOS`` overrides.
+DEFAULT_ROOT = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real-photos" / "leo-miura-robot"
+
+#: Exports in order of preference when one source frame has copies in several (most complete class list first).
+FOLDERS = ("mahjong.v5", "mahjong.v4", "mahjong.v1i.yolov8", "mahjong_souz.v1i.yolov8")
+
+#: Capture-time prefixes of the frames no training run may use (24 of the 59 source frames, 213 boxes, all 34 kinds).
+#: Fixed: changing it invalidates every published real-photo figure.
+HELD_OUT_STAMPS = (
+    "2025-09-19-18-3",  # the first session: one row each of honours, man, pin, sou (4 frames)
+    "2025-09-20-00-3",  # the sou session at 00:33-00:35 (6 frames; sou is trained from the 04:24 session)
+    "2025-09-20-02-04",  # the last minute of the man session (4 frames)
+    "2025-09-20-02-51",  # the last minute of the pin session (4 frames)
+    "2025-09-20-04-27",  # the last two minutes of the honour session (6 frames)
+)
+
+_SUITS = {"man": "m", "pin": "p", "sou": "s"}
+_HONOURS = {"ton": "1z", "nan": "2z", "sya-": "3z", "pe-": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
+_SOURCE = re.compile(r"^(?P<source>.+?)(?:_jpg)?\.rf\.[0-9a-f]+\.(?:jpg|jpeg|png)$", re.IGNORECASE)
+_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class RealBox:
+    """One labelled tile: our class id and a YOLO box (centre x, centre y, width, height; fractions of the image)."""
+
+    class_id: int
+    cx: float
+    cy: float
+    w: float
+    h: float
+
+    @property
+    def name(self) -> str:
+        return CLASS_NAMES[self.class_id]
+
+    def yolo_line(self) -> str:
+        return f"{self.class_id} {self.cx:.6f} {self.cy:.6f} {self.w:.6f} {self.h:.6f}"
+
+    def xyxy(self, width: int, height: int) -> tuple[float, float, float, float]:
+        """The box in pixels of an image of this size."""
+        return (
+            (self.cx - self.w / 2) * width,
+            (self.cy - self.h / 2) * height,
+            (self.cx + self.w / 2) * width,
+            (self.cy + self.h / 2) * height,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RealPhoto:
+    """One image of one export, its boxes in our classes, and how many of its boxes were skipped as bad."""
+
+    image: Path
+    folder: str
+    subset: str
+    source: str
+    boxes: tuple[RealBox, ...]
+    skipped: int = 0
+
+    @property
+    def held_out(self) -> bool:
+        return is_held_out(self.source)
+
+
+def class_of_name(name: str) -> int | None:
+    """Our class id for one of the set's class names (``3_man``, ``sya-``); None for names that are no tile."""
+    name = name.strip()
+    if name in _HONOURS:
+        return class_of_tile(Tile.parse(_HONOURS[name]))
+    number, _, suit = name.partition("_")
+    if suit in _SUITS and number.isdigit() and 1 <= int(number) <= 9:
+        return class_of_tile(Tile.parse(number + _SUITS[suit]))
+    return None
+
+
+def classes_of_names(names: Sequence[str]) -> tuple[int | None, ...]:
+    """A folder's class list mapped to our class ids, index by index."""
+    return tuple(class_of_name(n) for n in names)
+
+
+def source_frame(filename: str) -> str:
+    """The original frame a Roboflow export file was made from (its name before ``.rf.<hash>``)."""
+    match = _SOURCE.match(Path(filename).name)
+    return match["source"] if match else Path(filename).stem
+
+
+def stamp_of(source: str) -> str:
+    """The capture time stamp in a source frame's name (``2025-09-20-02-48-09``)."""
+    match = _STAMP.search(source)
+    return match[1] if match else source
+
+
+def is_held_out(source: str) -> bool:
+    """Whether a source frame belongs to the fixed held-out split."""
+    return stamp_of(source).startswith(HELD_OUT_STAMPS)
+
+
+def root_dir(root: str | os.PathLike[str] | None = None) -> Path:
+    """The set's directory: the argument, else ``$JANTAKU_REAL_PHOTOS``, else the shared data beside the checkout."""
+    path = Path(root) if root is not None else Path(os.environ.get("JANTAKU_REAL_PHOTOS", DEFAULT_ROOT))
+    if not path.is_dir():
+        raise FileNotFoundError(f"real photos not found at {path} (set JANTAKU_REAL_PHOTOS)")
+    return path
+
+
+def _read_names(data_yaml: Path) -> list[str]:
+    """The ``names:`` list of a Roboflow data.yaml (a one-line flow list), read without a YAML library."""
+    for line in data_yaml.read_text(encoding="utf-8").splitlines():
+        if line.startswith("names:"):
+            body = line.split(":", 1)[1].strip()
+            if not (body.startswith("[") and body.endswith("]")):
+                break
+            return [item.strip().strip("'\"") for item in body[1:-1].split(",")]
+    raise ValueError(f"{data_yaml}: no one-line 'names: [...]' list")
+
+
+def load_folder(folder: Path) -> list[RealPhoto]:
+    """Every image of one export with its labels mapped to our classes; bad boxes skipped and counted."""
+    mapping = classes_of_names(_read_names(folder / "data.yaml"))
+    photos = []
+    for image in sorted(folder.glob("*/images/*.jpg")):
+        label = image.parent.parent / "labels" / (image.stem + ".txt")
+        boxes, skipped = [], 0
+        lines = label.read_text(encoding="utf-8").splitlines() if label.exists() else []
+        for line in lines:
+            parts = line.split()
+            if not parts:
+                continue
+            cls = int(parts[0])
+            ours = mapping[cls] if 0 <= cls < len(mapping) else None
+            if ours is None or len(parts) != 5:
+                skipped += 1
+                continue
+            boxes.append(RealBox(ours, *(float(p) for p in parts[1:])))
+        photos.append(
+            RealPhoto(image, folder.name, image.parent.parent.name, source_frame(image.name), tuple(boxes), skipped)
+        )
+    return photos
+
+
+def load_all(root: str | os.PathLike[str] | None = None) -> list[RealPhoto]:
+    """Every image of every export (copies of one frame included), in a fixed order."""
+    base = root_dir(root)
+    return [photo for name in FOLDERS if (base / name).is_dir() for photo in load_folder(base / name)]
+
+
+def _one_per_source(photos: Iterable[RealPhoto]) -> list[RealPhoto]:
+    best: dict[str, RealPhoto] = {}
+    for photo in photos:  # FOLDERS order: the first copy of a frame is from the preferred export
+        kept = best.get(photo.source)
+        if kept is None or len(photo.boxes) > len(kept.boxes):
+            best[photo.source] = photo
+    return sorted(best.values(), key=lambda p: p.source)
+
+
+def held_out_split(root: str | os.PathLike[str] | None = None) -> list[RealPhoto]:
+    """The fixed real-photo test split: one copy of each held-out frame. No training run sees these."""
+    return _one_per_source(p for p in load_all(root) if p.held_out)
+
+
+def training_split(root: str | os.PathLike[str] | None = None) -> list[RealPhoto]:
+    """The real photos training may use: one copy of each frame outside the held-out split."""
+    return _one_per_source(p for p in load_all(root) if not p.held_out)
+
+
+def write_yolo(photos: Iterable[RealPhoto], out: str | os.PathLike[str], repeats: int = 1) -> int:
+    """Write photos as a YOLO folder (``images/``, ``labels/``; symlinked images); returns the number written."""
+    out = Path(out)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    count = 0
+    for photo in photos:
+        for r in range(repeats):
+            stem = f"real_{photo.folder}_{photo.source}_{r}"
+            target = out / "images" / f"{stem}.jpg"
+            if target.is_symlink() or target.exists():
+                target.unlink()
+            target.symlink_to(photo.image.resolve())
+            lines = "".join(box.yolo_line() + "\n" for box in photo.boxes)
+            (out / "labels" / f"{stem}.txt").write_text(lines, encoding="utf-8")
+            count += 1
+    return count

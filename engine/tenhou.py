@@ -16,8 +16,9 @@ YakuName(en='Tanyao', ja='断幺九', gloss='All simples')
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from engine.errors import InvalidNotation
+from engine.errors import EngineError, InvalidNotation
 from engine.melds import Meld, MeldKind, Relative
 from engine.tiles import FIVE_KINDS, Tile
 
@@ -209,3 +210,134 @@ def parse_yaku(yaku: str | None, yakuman: str | None) -> dict[int, int]:
             if x.strip():
                 out[int(x)] = 13
     return out
+
+
+# --- win records (``<AGARI>`` tags with the round's context), as in ../shared/data/tenhou/wins.jsonl.gz -----------
+
+#: Tenhou yaku ids that are situations, not patterns in the tiles: they come from the record.
+_SITUATION_FLAGS = {1: "riichi", 2: "ippatsu", 3: "chankan", 4: "rinshan", 5: "haitei", 6: "houtei",
+                    21: "double_riichi", 36: "renhou", 37: "tenhou", 38: "chiihou"}
+#: Lobbies that play kiriage mangan.
+KIRIAGE_GO_TYPES = frozenset({553, 1569})
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """A Tenhou win decoded into our inputs, with what the server recorded."""
+
+    hand: Any  # engine.hand.Hand
+    ctx: Any  # engine.scoring.WinContext
+    rules: Any  # engine.rules.RuleSet
+    yaku: dict[int, int]  # recorded {tenhou yaku id: han}
+    fu: int
+    points: int  # without honba and sticks; a tsumo's payments summed
+    limit: int  # 0 none .. 5 yakuman
+    decoded_melds: tuple[DecodedMeld, ...] = ()
+
+    @property
+    def han(self) -> int:
+        return sum(self.yaku.values())
+
+
+def is_three_player(record: dict[str, Any]) -> bool:
+    return bool(int(record.get("go_type", 0)) & 0x10)
+
+
+def rules_for_go_type(go_type: int) -> Any:
+    """The ``tenhou`` preset adjusted by the lobby's bits: 0x02 no red fives, 0x04 no open tanyao."""
+    from engine.rules import preset
+
+    overrides: dict[str, Any] = {}
+    if go_type & 0x02:
+        overrides["red_fives"] = (0, 0, 0)
+    if go_type & 0x04:
+        overrides["open_tanyao"] = False
+    if go_type in KIRIAGE_GO_TYPES:
+        overrides["kiriage"] = True
+    return preset("tenhou", **overrides)
+
+
+def decode_win(record: dict[str, Any]) -> WinRecord:
+    """Decode one four-player win record into ``Hand``, ``WinContext`` and ``RuleSet``.
+
+    Situational flags (riichi, ippatsu, haitei, ...) are taken from the record's own yaku list.
+    """
+    from engine.hand import Hand
+    from engine.scoring import WinContext
+    from engine.tiles import Wind
+
+    if is_three_player(record):
+        raise InvalidNotation("three-player (sanma) record")
+    go_type = int(record["go_type"])
+    rules = rules_for_go_type(go_type)
+    red = rules.has_red_fives
+    who, from_who, oya = int(record["who"]), int(record["fromWho"]), int(record["oya"])
+    concealed = tiles_from_136(record["hai"], red)
+    decoded = tuple(decode_meld_ids(int(c), red) for c in record.get("m", "").split(",") if c.strip())
+    yaku = parse_yaku(record.get("yaku"), record.get("yakuman"))
+    flags = {name: True for tid, name in _SITUATION_FLAGS.items() if tid in yaku}
+    if flags.get("double_riichi"):
+        flags.pop("riichi", None)
+    honba, sticks = (int(x) for x in record.get("ba", "0,0").split(","))
+    tsumo = who == from_who
+    ctx = WinContext(
+        win_tile=tile_from_136(int(record["machi"]), red),
+        tsumo=tsumo,
+        seat_wind=Wind((who - oya) % 4),
+        round_wind=Wind(int(record.get("round", 0)) // 4 % 4),
+        dora_indicators=tiles_from_136(record.get("doraHai", ""), red),
+        ura_indicators=tiles_from_136(record.get("doraHaiUra", ""), red),
+        honba=honba,
+        sticks=sticks,
+        discarder=None if tsumo else Wind((from_who - oya) % 4),
+        **flags,
+    )
+    fu, points, limit = (int(x) for x in record["ten"].split(","))
+    hand = Hand(concealed, tuple(d.meld for d in decoded))
+    return WinRecord(hand, ctx, rules, yaku, fu, points, limit, decoded)
+
+
+#: Tenhou yaku id of each name in ``YAKU`` and ``EXTRA_YAKU`` (to compare our results with a record).
+YAKU_ID_BY_NAME: dict[str, int] = {name.en: i for i, name in YAKU.items()}
+
+
+@dataclass(frozen=True)
+class WinCheck:
+    """Our score of a recorded win beside the server's: ``agrees`` when han, fu, points and yaku match."""
+
+    record: dict[str, Any]
+    ours: dict[str, Any]
+    theirs: dict[str, Any]
+    differences: tuple[str, ...]
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences
+
+
+def check_win(record: dict[str, Any]) -> WinCheck:
+    """Rescore a four-player win record with the ``tenhou`` preset and compare with the server's result."""
+    from engine.scoring import score_hand
+
+    win = decode_win(record)
+    theirs = {"han": win.han, "fu": win.fu, "points": win.points, "limit": LIMIT_NAMES[win.limit],
+              "yaku": {YAKU[i].en: h for i, h in sorted(win.yaku.items())}}
+    try:
+        res = score_hand(win.hand, win.ctx, win.rules)
+    except EngineError as exc:
+        return WinCheck(record, {"error": str(exc)}, theirs, (f"error: {exc}",))
+    if not res.is_win:
+        return WinCheck(record, {"error": res.reason}, theirs, (f"not a win: {res.reason}",))
+    ours_yaku = {y.name: y.han for y in res.yaku}
+    ours = {"han": res.han, "fu": res.fu, "points": res.points, "limit": res.limit_name, "yaku": ours_yaku}
+    diffs = []
+    for key in ("han", "fu", "points"):
+        if ours[key] != theirs[key]:
+            diffs.append(f"{key} {ours[key]} != {theirs[key]}")
+    # Tenhou writes a kiriage mangan with limit 0 (its points are the mangan's): compare it as such
+    limit = "yakuman" if res.limit_name.endswith("yakuman") else "" if res.kiriage else res.limit_name
+    if limit != theirs["limit"]:
+        diffs.append(f"limit {res.limit_name or '-'} != {theirs['limit'] or '-'}")
+    if ours_yaku != theirs["yaku"]:
+        diffs.append(f"yaku {ours_yaku} != {theirs['yaku']}")
+    return WinCheck(record, ours, theirs, tuple(diffs))

@@ -331,6 +331,7 @@ class OpenCVSource:
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
         if self.fps:
             cap.set(cv2.CAP_PROP_FPS, self.fps)
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued seconds ago
         self._cap = cap
         log.info("%s open", self.name)
 

@@ -209,7 +209,7 @@ def test_usb_camera_vanishing_mid_stream_raises_source_lost():
     cap = FlakyCapture(good=2)
     src = OpenCVSource(3, width=W, height=H, capture_factory=lambda index: cap)
     src.open()
-    assert cap.props == {cv2.CAP_PROP_FRAME_WIDTH: W, cv2.CAP_PROP_FRAME_HEIGHT: H}
+    assert cap.props == {cv2.CAP_PROP_FRAME_WIDTH: W, cv2.CAP_PROP_FRAME_HEIGHT: H, cv2.CAP_PROP_BUFFERSIZE: 1}
     assert src.read().size == (H, W)
     src.read()
     with pytest.raises(SourceLost, match="camera 3: the camera stopped delivering frames"):

@@ -146,15 +146,15 @@ class _Pacer:
         self._sleep = sleep
         self._next: float | None = None
 
-    def wait(self, hold: float = 1.0) -> None:
-        """Wait for this frame's turn; ``hold`` stretches the period the frame after it must wait."""
+    def wait(self) -> None:
+        """Wait for this frame's turn."""
         if self.period is None:
             return
         now = time.monotonic()
         if self._next is not None and self._next > now:
             self._sleep(self._next - now)
             now = self._next
-        self._next = now + self.period * hold
+        self._next = now + self.period
 
     def reset(self) -> None:
         self._next = None
@@ -163,7 +163,7 @@ class _Pacer:
 @dataclass(frozen=True)
 class _Entry:
     path: Path
-    hold: float = 1.0  # in frame periods
+    hold: int = 1  # how many consecutive frames show this image (a still table is taken again and again)
 
 
 def _load_manifest(folder: Path) -> list[_Entry] | None:
@@ -173,7 +173,9 @@ def _load_manifest(folder: Path) -> list[_Entry] | None:
         return None
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-        entries = [_Entry(folder / item["file"], float(item.get("hold", 1.0))) for item in data["frames"]]
+        entries = [_Entry(folder / item["file"], int(item.get("hold", 1))) for item in data["frames"]]
+        if any(e.hold < 1 for e in entries):
+            raise ValueError("a hold is at least 1")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SourceUnavailable(f"{manifest}: not a recording manifest ({exc})") from exc
     missing = [e.path.name for e in entries if not e.path.is_file()]
@@ -186,8 +188,8 @@ class FileReplaySource:
     """Plays a folder of images (sorted by name, or in the order of its ``recording.json``) or a video file.
 
     ``fps`` paces frames like a camera would (None: as fast as they are read); ``loop`` starts again at the
-    end instead of raising :class:`EndOfStream`. In a manifest, ``hold`` keeps a frame on screen for that many
-    periods (a still table between two discards).
+    end instead of raising :class:`EndOfStream`. In a manifest, ``hold`` delivers an image that many times in a
+    row, as a camera takes a still table again and again between two discards.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, fps: float | None = None, loop: bool = False) -> None:
@@ -199,7 +201,8 @@ class FileReplaySource:
         self._video: cv2.VideoCapture | None = None
         self._pos = 0
         self._count = 0
-        self._current_hold = 1.0
+        self._held: tuple[np.ndarray, str] | None = None
+        self._repeats_left = 0
 
     @property
     def is_video(self) -> bool:
@@ -227,6 +230,8 @@ class FileReplaySource:
         else:
             raise SourceUnavailable(f"{self.name}: no such file or folder")
         self._pos = 0
+        self._held = None
+        self._repeats_left = 0
         self._pacer.reset()
 
     def __len__(self) -> int:
@@ -240,18 +245,20 @@ class FileReplaySource:
     def read(self) -> Frame:
         if self._entries is None and self._video is None:
             raise SourceLost(f"{self.name}: read before open")
-        self._pacer.wait(self._current_hold)
+        self._pacer.wait()
         if self._entries is not None:
-            image, origin, hold = self._read_image()
+            image, origin = self._read_image()
         else:
-            image, origin, hold = self._read_video()
-        self._current_hold = hold
-        frame = Frame(to_bgr(image), index=self._count, timestamp=time.time(), origin=origin)
+            image, origin = self._read_video()
+        frame = Frame(image, index=self._count, timestamp=time.time(), origin=origin)
         self._count += 1
         return frame
 
-    def _read_image(self) -> tuple[np.ndarray, str, float]:
+    def _read_image(self) -> tuple[np.ndarray, str]:
         assert self._entries is not None
+        if self._held is not None and self._repeats_left > 0:
+            self._repeats_left -= 1
+            return self._held
         if self._pos >= len(self._entries):
             if not self.loop:
                 raise EndOfStream(f"{self.name}: end of stream after {self._pos} frames")
@@ -261,9 +268,11 @@ class FileReplaySource:
         image = cv2.imread(str(entry.path), cv2.IMREAD_COLOR)  # honours EXIF orientation
         if image is None:
             raise SourceLost(f"{self.name}: cannot read {entry.path.name}")
-        return image, entry.path.name, entry.hold
+        self._held = (to_bgr(image), entry.path.name)
+        self._repeats_left = entry.hold - 1
+        return self._held
 
-    def _read_video(self) -> tuple[np.ndarray, str, float]:
+    def _read_video(self) -> tuple[np.ndarray, str]:
         assert self._video is not None
         ok, image = self._video.read()
         if not ok and self.loop and self._pos > 0:
@@ -273,7 +282,7 @@ class FileReplaySource:
         if not ok or image is None:
             raise EndOfStream(f"{self.name}: end of stream after {self._pos} frames")
         self._pos += 1
-        return image, f"{self.path.name}#{self._pos - 1}", 1.0
+        return to_bgr(image), f"{self.path.name}#{self._pos - 1}"
 
     def close(self) -> None:
         if self._video is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import cv2
 import numpy as np
@@ -101,16 +102,15 @@ def test_manifest_orders_and_holds_frames(folder):
     (folder / "recording.json").write_text(
         json.dumps({"frames": [{"file": "002.png", "hold": 2}, {"file": "000.png"}, {"file": "002.png"}]})
     )
-    src = FileReplaySource(folder, fps=50)
+    src = FileReplaySource(folder, fps=50, loop=True)
     src.open()
-    import time
-
     t0 = time.monotonic()
-    got = [value(src.read()) for _ in range(3)]
+    frames = [src.read() for _ in range(5)]
     elapsed = time.monotonic() - t0
-    assert got == [20, 0, 20]
-    # periods of 20 ms: the first frame holds two periods, the second one: at least 60 ms in all
-    assert elapsed >= 0.055
+    assert [value(f) for f in frames] == [20, 20, 0, 20, 20]  # the first held twice, then round again
+    assert [f.origin for f in frames] == ["002.png", "002.png", "000.png", "002.png", "002.png"]
+    assert [f.index for f in frames] == [0, 1, 2, 3, 4]
+    assert elapsed >= 0.075  # paced: four periods of 20 ms between five frames
 
 
 @pytest.mark.parametrize(
@@ -119,6 +119,7 @@ def test_manifest_orders_and_holds_frames(folder):
         ("{not json", "not a recording manifest"),
         (json.dumps({"frames": [{"name": "000.png"}]}), "not a recording manifest"),
         (json.dumps({"frames": [{"file": "gone.png"}]}), "missing frames gone.png"),
+        (json.dumps({"frames": [{"file": "000.png", "hold": 0}]}), "a hold is at least 1"),
     ],
 )
 def test_bad_manifest_is_a_clear_error(folder, manifest, message):

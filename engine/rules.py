@@ -111,22 +111,39 @@ class RuleSet:
 
 
 PRESETS: dict[str, RuleSet] = {
-    "standard": RuleSet(name="standard"),
+    # 001 with its defaults. Its yaku list has no renhou; South 4 goes on while the dealer repeats
+    # ("extra rounds may continue until the dealer fails to continue"), so no agari-yame and no West round;
+    # chankan only on an added kan.
+    "standard": RuleSet(name="standard", renhou=Renhou.NONE, agari_yame=False),
+    # 000 (WRC 2025): 30,000 start and break-even, no oka, uma 15/5; no red fives; kiriage; no double
+    # yakuman; renhou a flat mangan, not cumulative; 13+ han counted yakuman; double-wind pair 4 fu;
+    # head-bump; no aborts, no nagashi, no busting, no agari-yame; pao also for four quads; riichi
+    # allowed below 1,000 points and on the last tile; a closed kan can never be robbed.
     "wrc": RuleSet(
         name="wrc",
         start_points=30_000,
         return_points=30_000,
+        uma=(15_000, 5_000, -5_000, -15_000),
         red_fives=(0, 0, 0),
         kiriage=True,
         double_yakuman=False,
+        kazoe=KazoeLimit.YAKUMAN,
         renhou=Renhou.MANGAN,
         nagashi_mangan=False,
         multiple_ron=MultipleRon.HEAD_BUMP,
         abortive_draws=False,
+        riichi_min_points=0,
+        riichi_min_tiles_left=0,
         busting=False,
         agari_yame=False,
+        extension=False,
         pao_suukantsu=True,
+        double_wind_pair_fu=4,
+        kokushi_chankan_on_ankan=False,
     ),
+    # Tenhou ranked four-player: one red five per suit (lobby bits may turn them off), kuitan, no kiriage
+    # (two special lobbies play it), single yakuman only, no renhou, double ron, West round extension,
+    # uma 10-20, kokushi may rob a closed kan.
     "tenhou": RuleSet(
         name="tenhou",
         red_fives=(1, 1, 1),
@@ -134,6 +151,7 @@ PRESETS: dict[str, RuleSet] = {
         renhou=Renhou.NONE,
         extension=True,
         uma=(20_000, 10_000, -10_000, -20_000),
+        kokushi_chankan_on_ankan=True,
     ),
 }
 

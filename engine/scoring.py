@@ -16,8 +16,12 @@ our rule documents differ from it (each has a test in ``tests/engine/test_scorin
 >>> r = score_hand(parse_hand("234m456p67888s555z"), ctx, preset("wrc"))
 >>> r.han, r.fu, r.ron_points, [y.name for y in r.yaku]
 (2, 40, 2600, ['Riichi', 'Yakuhai (haku)'])
->>> [(f.fu, f.reason) for f in r.fu_items]
-[(20, 'base (futei)'), (10, 'concealed ron (menzen kafu)'), (8, 'concealed triplet of terminals/honours'), (2, 'pair wait (tanki)')]
+>>> for item in r.fu_items:
+...     print(item.fu, item.reason)
+20 base (futei)
+10 concealed ron (menzen kafu)
+8 concealed triplet of terminals/honours
+2 pair wait (tanki)
 """
 
 from __future__ import annotations
@@ -173,8 +177,9 @@ class ScoreResult:
             "tsumo_points": list(self.tsumo_points),
             "tsumo": self.tsumo,
             "points": self.points,
-            "payments": [{"payer": p.payer.letter if p.payer is not None else None, "amount": p.amount}
-                         for p in self.payments],
+            "payments": [
+                {"payer": p.payer.letter if p.payer is not None else None, "amount": p.amount} for p in self.payments
+            ],
             "sticks_won": self.sticks_won,
             "total": self.total,
             "notes": list(self.notes),
@@ -221,7 +226,9 @@ def optional_rules(rules: RuleSet) -> OptionalRules:
         has_open_tanyao=rules.open_tanyao,
         has_aka_dora=rules.has_red_fives,
         has_double_yakuman=rules.double_yakuman,
-        kazoe_limit=HandConstants.KAZOE_SANBAIMAN if rules.kazoe is KazoeLimit.SANBAIMAN else HandConstants.KAZOE_LIMITED,
+        kazoe_limit=HandConstants.KAZOE_SANBAIMAN
+        if rules.kazoe is KazoeLimit.SANBAIMAN
+        else HandConstants.KAZOE_LIMITED,
         kiriage=rules.kiriage,
         fu_for_open_pinfu=True,
         fu_for_pinfu_tsumo=False,
@@ -378,9 +385,7 @@ def _round100(x: int) -> int:
     return (x + 99) // 100 * 100
 
 
-def settle(
-    base: int, ctx: WinContext, rules: RuleSet
-) -> tuple[int, tuple[int, int], tuple[Payment, ...], int, int]:
+def settle(base: int, ctx: WinContext, rules: RuleSet) -> tuple[int, tuple[int, int], tuple[Payment, ...], int, int]:
     """From base points: (ron_points, tsumo_points, payments, sticks_won, total) for this context."""
     sticks_won = ctx.sticks * rules.riichi_deposit
     if ctx.tsumo:

@@ -215,8 +215,18 @@ def parse_yaku(yaku: str | None, yakuman: str | None) -> dict[int, int]:
 # --- win records (``<AGARI>`` tags with the round's context), as in ../shared/data/tenhou/wins.jsonl.gz -----------
 
 #: Tenhou yaku ids that are situations, not patterns in the tiles: they come from the record.
-_SITUATION_FLAGS = {1: "riichi", 2: "ippatsu", 3: "chankan", 4: "rinshan", 5: "haitei", 6: "houtei",
-                    21: "double_riichi", 36: "renhou", 37: "tenhou", 38: "chiihou"}
+_SITUATION_FLAGS = {
+    1: "riichi",
+    2: "ippatsu",
+    3: "chankan",
+    4: "rinshan",
+    5: "haitei",
+    6: "houtei",
+    21: "double_riichi",
+    36: "renhou",
+    37: "tenhou",
+    38: "chiihou",
+}
 #: Lobbies that play kiriage mangan.
 KIRIAGE_GO_TYPES = frozenset({553, 1569})
 
@@ -320,8 +330,13 @@ def check_win(record: dict[str, Any]) -> WinCheck:
     from engine.scoring import score_hand
 
     win = decode_win(record)
-    theirs = {"han": win.han, "fu": win.fu, "points": win.points, "limit": LIMIT_NAMES[win.limit],
-              "yaku": {YAKU[i].en: h for i, h in sorted(win.yaku.items())}}
+    theirs = {
+        "han": win.han,
+        "fu": win.fu,
+        "points": win.points,
+        "limit": LIMIT_NAMES[win.limit],
+        "yaku": {YAKU[i].en: h for i, h in sorted(win.yaku.items())},
+    }
     try:
         res = score_hand(win.hand, win.ctx, win.rules)
     except EngineError as exc:

@@ -1,0 +1,129 @@
+"""Stand-ins for a trained detector in tests: a numpy "network" that finds coloured blocks, and tiny ONNX files.
+
+The blocks network sees the letterboxed tensor exactly as a real YOLO network would and answers in its output
+format ``[batch, 4 + classes, anchors]``, so letterboxing, decoding, slicing and merging are all exercised for real.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import Box, Size
+from vision.labels import CLASS_NAMES, NUM_CLASSES
+
+ANCHORS = 64
+
+
+def block_colour(class_id: int) -> tuple[int, int, int]:
+    """The BGR colour the blocks network reads as ``class_id`` (distinct, far from the grey padding)."""
+    return (10 + 6 * class_id, 250 - 5 * class_id, 30)
+
+
+def paint(frame: np.ndarray, class_id: int, box: Box) -> None:
+    """Paint a block of class ``class_id`` in a frame."""
+    x1, y1, x2, y2 = (round(v) for v in (box.x1, box.y1, box.x2, box.y2))
+    frame[y1:y2, x1:x2] = block_colour(class_id)
+
+
+class BlocksNetwork:
+    """Finds solid blocks of :func:`block_colour` in each input image; confidence 0.9 (0.6 for blocks under 6 px).
+
+    Records the batch size of each call.
+    """
+
+    names = CLASS_NAMES
+
+    def __init__(self, input_size: Size = Size(height=320, width=416), max_batch: int = 4) -> None:  # noqa: B008
+        self.input_size = input_size
+        self.max_batch = max_batch
+        self.calls: list[int] = []
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        assert batch.shape[1:] == (3, self.input_size.height, self.input_size.width), batch.shape
+        assert batch.dtype == np.float32 and batch.min() >= 0 and batch.max() <= 1
+        assert len(batch) <= self.max_batch
+        self.calls.append(len(batch))
+        out = np.zeros((len(batch), 4 + NUM_CLASSES, ANCHORS), np.float32)
+        for b, chw in enumerate(batch):
+            rgb = np.round(chw.transpose(1, 2, 0) * 255).astype(np.int16)
+            k = 0
+            for cls in range(NUM_CLASSES):
+                bgr = block_colour(cls)
+                target = np.array(bgr[::-1], np.int16)
+                mask = (np.abs(rgb - target).max(axis=2) <= 3).astype(np.uint8)
+                if not mask.any():
+                    continue
+                _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+                for x, y, w, h, area in stats[1:]:
+                    if area < 4 or k >= ANCHORS:
+                        continue
+                    out[b, :4, k] = (x + w / 2, y + h / 2, w, h)
+                    out[b, 4 + cls, k] = 0.9 if min(w, h) >= 6 else 0.6
+                    k += 1
+        return out
+
+
+def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF APP1 segment carrying only the Orientation tag (1..8), as phones write it."""
+    tiff = b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    body = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body + jpeg[2:]
+
+
+def constant_onnx(
+    path: Path,
+    boxes: list[tuple[int, float, float, float, float, float]],
+    *,
+    input_shape: tuple = (1, 3, 256, 320),
+    names: tuple[str, ...] = CLASS_NAMES,
+    imgsz: str | None = None,
+    anchors: int = 16,
+) -> Path:
+    """A tiny ONNX "YOLO" whose output is fixed: ``boxes`` of (class, cx, cy, w, h, score) in input pixels.
+
+    The output depends on the input only through its batch size (``0 * mean(input) + constant``), so the model
+    runs in milliseconds while everything around it (metadata, shapes, batching, letterbox) is real.
+    """
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    const = np.zeros((1, 4 + len(names), anchors), np.float32)
+    for k, (cls, cx, cy, w, h, score) in enumerate(boxes):
+        const[0, :4, k] = (cx, cy, w, h)
+        const[0, 4 + cls, k] = score
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["m"], axes=[1, 2, 3], keepdims=1),  # [B,1,1,1]
+        helper.make_node("Reshape", ["m", "shape"], ["m3"]),  # [B,1,1]
+        helper.make_node("Mul", ["m3", "zero"], ["z"]),
+        helper.make_node("Add", ["z", "const"], ["output0"]),  # [B, 4+nc, anchors]
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "constant_yolo",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, list(input_shape))],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [input_shape[0], 4 + len(names), anchors])],
+        initializer=[
+            numpy_helper.from_array(np.array([-1, 1, 1], np.int64), "shape"),
+            numpy_helper.from_array(np.zeros((1,), np.float32), "zero"),
+            numpy_helper.from_array(const, "const"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    meta = {"names": repr(dict(enumerate(names))), "task": "detect"}
+    if imgsz:
+        meta["imgsz"] = imgsz
+    helper.set_model_props(model, meta)
+    onnx.save(model, str(path))
+    return path
+
+
+def encode(image: np.ndarray, suffix: str = ".jpg") -> bytes:
+    ok, buf = cv2.imencode(suffix, image)
+    assert ok
+    return buf.tobytes()

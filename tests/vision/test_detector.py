@@ -1,0 +1,248 @@
+"""The detector around the network: images in (EXIF, bad input), views, batching, merging across slices, ONNX files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from vision.detector import (
+    Detection,
+    DetectorOptions,
+    FakeDetector,
+    OnnxNetwork,
+    Orientation,
+    SlicedDetector,
+    load_detector,
+    parse_names,
+    plan_views,
+)
+from vision.errors import ModelError, UnreadableImage
+from vision.geometry import Box, Size
+from vision.images import decode_image, load_image
+from vision.labels import class_of_tile
+
+from .fakes import BlocksNetwork, constant_onnx, encode, paint, with_exif_orientation
+
+# --- images -----------------------------------------------------------------------------------------------------
+
+
+def _marked_frame() -> np.ndarray:
+    """A 60 x 80 (h x w) frame, white block in the top-left corner."""
+    frame = np.zeros((60, 80, 3), np.uint8)
+    frame[:20, :20] = 255
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("orientation", "shape", "corner"),
+    [
+        (1, (60, 80), "top-left"),  # as stored
+        (3, (60, 80), "bottom-right"),  # turned 180
+        (6, (80, 60), "top-right"),  # phone held upright: turn 90 clockwise
+        (8, (80, 60), "bottom-left"),  # turn 90 anticlockwise
+    ],
+)
+def test_exif_orientation_is_honoured(tmp_path, orientation, shape, corner):
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(with_exif_orientation(encode(_marked_frame()), orientation))
+    image = load_image(path)
+    assert image.shape == (*shape, 3) and image.dtype == np.uint8
+    h, w = shape
+    y, x = np.argwhere(image[..., 0] > 128).mean(axis=0)
+    assert ("top" if y < h / 2 else "bottom") + "-" + ("left" if x < w / 2 else "right") == corner
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty file"),
+        (b"hello, not an image\n", "not a readable image"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", "not a readable image"),  # a JPEG cut off in its header
+    ],
+)
+def test_bad_files_raise_unreadable_image(tmp_path, content, message):
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    with pytest.raises(UnreadableImage, match=message):
+        load_image(path)
+
+
+def test_missing_path_and_directory(tmp_path):
+    with pytest.raises(UnreadableImage, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(UnreadableImage, match="not a file"):
+        load_image(tmp_path)
+
+
+def test_grey_and_png_images_come_back_as_bgr():
+    grey = np.full((30, 50), 77, np.uint8)
+    image = decode_image(encode(grey, ".png"))
+    assert image.shape == (30, 50, 3) and (image == 77).all()
+
+
+# --- detections -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("box", "orientation"),
+    [
+        (Box(0.0, 0.0, 30.0, 40.0), Orientation.UPRIGHT),
+        (Box(0.0, 0.0, 40.0, 30.0), Orientation.SIDEWAYS),
+    ],
+)
+def test_orientation_from_box(box, orientation):
+    assert Detection.of_class(0, box, 0.9).orientation is orientation
+
+
+def test_back_and_red_five_detections():
+    back = Detection.of_class(37, Box(0.0, 0.0, 30.0, 40.0), 0.5)
+    assert back.is_back and back.tile is None and back.label == "back"
+    red = Detection.of_class(class_of_tile(Tile.parse("0s")), Box(0.0, 0.0, 30.0, 40.0), 0.5)
+    assert red.tile == Tile.parse("0s") and red.as_json() == {"tile": "0s", "box": [0, 0, 30, 40], "conf": 0.5}
+
+
+def test_fake_detector_answers_from_its_script():
+    hit = Detection.of_class(4, Box(1.0, 2.0, 3.0, 4.0), 0.7)
+    fake = FakeDetector(lambda image: [hit] if image.mean() > 0 else [])
+    assert fake.detect(np.ones((20, 30, 3), np.uint8)) == [hit]
+    assert fake.detect(np.zeros((20, 30, 3), np.uint8)) == []
+    assert fake.seen == [Size(height=20, width=30)] * 2
+
+
+# --- views and merging ------------------------------------------------------------------------------------------
+
+
+def test_views_cover_the_frame_at_every_level():
+    frame, net = Size(height=3000, width=4000), Size(height=640, width=640)
+    views = plan_views(frame, net, scales=(1.0, 0.35), overlap=0.25)
+    assert views[-1].size == frame and views[-1].level == 0
+    for level in (1.0, 0.35):
+        level_views = [v for v in views if v.level == level]
+        covered = np.zeros((frame.height, frame.width), bool)
+        for v in level_views:
+            covered[v.y0 : v.y1, v.x0 : v.x1] = True
+            assert v.size == Size(height=round(640 / level), width=round(640 / level))
+        assert covered.all()
+    assert len([v for v in views if v.level == 1.0]) == 8 * 6
+
+
+def test_small_frames_are_read_whole():
+    assert [v.level for v in plan_views(Size(height=480, width=640), Size(height=640, width=640))] == [0.0]
+
+
+def _scene(frame_size: Size, tiles: list[tuple[int, Box]]) -> np.ndarray:
+    frame = np.full((frame_size.height, frame_size.width, 3), 60, np.uint8)
+    for cls, box in tiles:
+        paint(frame, cls, box)
+    return frame
+
+
+def _assert_found(found: list[Detection], truth: list[tuple[int, Box]], min_iou: float = 0.8) -> None:
+    assert len(found) == len(truth), [(d.label, d.box) for d in found]
+    for cls, box in truth:
+        best = max(found, key=lambda d: d.box.iou(box))
+        assert best.class_id == cls and best.box.iou(box) >= min_iou, (cls, box, best)
+
+
+def test_tiles_across_slice_borders_are_found_once():
+    # 1400 x 2000 frame (h x w), network input 320 x 416 (non-square): native slices, coarse slices, whole frame.
+    net = BlocksNetwork(Size(height=320, width=416), max_batch=4)
+    detector = SlicedDetector(net, DetectorOptions(scales=(1.0, 0.35), overlap=0.25))
+    frame_size = Size(height=1400, width=2000)
+    views = plan_views(frame_size, net.input_size, (1.0, 0.35), 0.25)
+    inner_x = sorted({v.x1 for v in views if v.level == 1.0 and v.x1 < 2000})
+    inner_y = sorted({v.y1 for v in views if v.level == 1.0 and v.y1 < 1400})
+    truth = []
+    for i in range(12):  # a row of small tiles (28 x 38 px) crossing several slice borders
+        truth.append((i % 34, Box(150.0 + i * 30, 290.0, 178.0 + i * 30, 328.0)))
+    x, y = inner_x[2], inner_y[1]
+    truth.append((37, Box(x - 14.0, y - 20.0, x + 14.0, y + 18.0)))  # a face-down tile on a slice corner
+    truth.append((35, Box(1600.0, 150.0, 1640.0, 178.0)))  # a sideways red five
+    truth.append((31, Box(1100.0, 750.0, 1700.0, 1390.0)))  # a close-up tile bigger than any native slice
+    found = detector.detect(_scene(frame_size, truth))
+    _assert_found(found, truth)
+    assert {d.orientation for d in found if d.class_id == 35} == {Orientation.SIDEWAYS}
+    assert sum(net.calls) == len(views) and max(net.calls) == 4 and len(net.calls) == -(-len(views) // 4)
+
+
+@pytest.mark.parametrize(
+    ("frame", "net"),
+    [((480, 640), (640, 640)), ((640, 480), (640, 640)), ((300, 900), (320, 416)), ((1080, 1920), (384, 640))],
+)
+def test_single_pass_boxes_land_where_the_tiles_are(frame, net):
+    frame_size = Size(*frame)
+    h, w = frame
+    truth = [
+        (2, Box(w * 0.1, h * 0.2, w * 0.1 + 40, h * 0.2 + 54)),
+        (20, Box(w * 0.7, h * 0.6, w * 0.7 + 54, h * 0.6 + 40)),
+    ]
+    detector = SlicedDetector(BlocksNetwork(Size(*net)), DetectorOptions(scales=()))
+    _assert_found(detector.detect(_scene(frame_size, truth)), truth, min_iou=0.85)
+
+
+def test_detector_rejects_non_images():
+    detector = SlicedDetector(BlocksNetwork())
+    with pytest.raises(ValueError, match="BGR uint8"):
+        detector.detect(np.zeros((10, 10), np.uint8))
+    with pytest.raises(ValueError, match="BGR uint8"):
+        detector.detect(np.zeros((10, 10, 3), np.float32))
+
+
+# --- ONNX models ------------------------------------------------------------------------------------------------
+
+onnx = pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
+
+
+def test_onnx_network_reads_names_and_input_size_from_the_model(tmp_path):
+    path = constant_onnx(tmp_path / "m.onnx", [(0, 160, 128, 32, 48, 0.9)], input_shape=(1, 3, 256, 320))
+    net = OnnxNetwork(path)
+    assert net.input_size == Size(height=256, width=320) and net.max_batch == 1
+    assert net.names[0] == "1m" and net.names[-1] == "back"
+    assert net.load_seconds < 1.0
+
+
+def test_dynamic_onnx_takes_its_size_from_metadata_and_batches(tmp_path):
+    path = constant_onnx(
+        tmp_path / "m.onnx", [(0, 160, 128, 32, 48, 0.9)], input_shape=("batch", 3, "h", "w"), imgsz="[256, 320]"
+    )
+    net = OnnxNetwork(path, max_batch=8)
+    assert net.input_size == Size(height=256, width=320) and net.fixed_batch is None and net.max_batch == 8
+    assert net(np.zeros((5, 3, 256, 320), np.float32)).shape == (5, 42, 16)
+
+
+def test_onnx_detector_maps_boxes_back_to_a_non_square_frame(tmp_path):
+    # network input 256 x 320 (h x w); frame 1024 x 1600: scale 0.2, padded 25 px above: (128 - 25) / 0.2 = 515 centre
+    path = constant_onnx(tmp_path / "m.onnx", [(13, 160, 128, 32, 48, 0.9), (37, 60, 100, 20, 30, 0.1)])
+    found = load_detector(path, options=DetectorOptions(scales=())).detect(np.zeros((1024, 1600, 3), np.uint8))
+    assert [(d.label, d.box.as_list()) for d in found] == [("5p", [720.0, 395.0, 880.0, 635.0])]
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (("1m", "2m", "dragon"), "not tile classes"),
+    ],
+)
+def test_models_with_foreign_classes_are_refused(tmp_path, names, message):
+    path = constant_onnx(tmp_path / "m.onnx", [], names=names)
+    with pytest.raises(ModelError, match=message):
+        load_detector(path)
+
+
+def test_missing_and_broken_models(tmp_path):
+    with pytest.raises(ModelError, match="no detector model"):
+        load_detector(tmp_path / "none.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="not a loadable ONNX model"):
+        load_detector(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [(None, "no class names"), ("{1: 'a'}", "not 0..0"), ("{0: ", "unreadable"), ("42", "neither")],
+)
+def test_bad_names_metadata(text, message):
+    with pytest.raises(ModelError, match=message):
+        parse_names(text)

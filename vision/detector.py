@@ -1,0 +1,369 @@
+"""Tile detection: an image in, typed :class:`Detection` values out.
+
+The :class:`Detector` protocol is one method, ``detect(image)``; :class:`FakeDetector` answers from a script for
+tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at several scales, and
+:func:`load_detector` builds one on onnxruntime from an ONNX file (no torch anywhere on this path).
+
+A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 640 input, while a
+close-up phone photo shows tiles bigger than any 640 slice. So the frame is read as a pyramid of views
+(:func:`plan_views`): native-resolution slices, coarser slices, and the whole frame. All views go through the network
+in batches (one onnxruntime call per batch when the model's batch axis is dynamic); each view's boxes are decoded and
+suppressed per class, mapped back to the frame, boxes cut by an inner slice border are dropped where a whole copy
+exists, and the views are merged by suppressing overlaps across views and classes (one physical tile, one detection).
+
+>>> d = Detection.of_class(35, Box(10.0, 10.0, 50.0, 40.0), 0.9)
+>>> d.tile, d.label, d.orientation
+(Tile.parse('0p'), '0p', <Orientation.SIDEWAYS: 'sideways'>)
+>>> FakeDetector([d]).detect(np.zeros((48, 64, 3), np.uint8)) == [d]
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from engine.tiles import Tile
+from vision.errors import ModelError
+from vision.geometry import Box, Size
+from vision.labels import CLASS_NAMES, class_of_tile, tile_of_class
+from vision.postprocess import Letterbox, Raw, decode, ios_matrix, nms, to_tensor
+
+#: Where the shipped model lies in a checkout; ``$JANTAKU_MODEL`` overrides.
+SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "tiles.onnx"
+
+
+def default_model_path() -> Path:
+    """``$JANTAKU_MODEL`` if set, else ``models/tiles.onnx`` of this checkout."""
+    return Path(os.environ.get("JANTAKU_MODEL", SHIPPED_MODEL))
+
+
+class Orientation(Enum):
+    """How a tile lies as the box shows it: upright (taller than wide) or sideways (a called or riichi tile)."""
+
+    UPRIGHT = "upright"
+    SIDEWAYS = "sideways"
+
+    @classmethod
+    def of_box(cls, box: Box) -> Orientation:
+        return cls.SIDEWAYS if box.width > box.height else cls.UPRIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One tile found in a frame: the tile (None for a face-down tile), its box in frame pixels, the confidence."""
+
+    tile: Tile | None
+    box: Box
+    conf: float
+    orientation: Orientation
+
+    @classmethod
+    def of_class(cls, class_id: int, box: Box, conf: float) -> Detection:
+        return cls(tile_of_class(class_id), box, float(conf), Orientation.of_box(box))
+
+    @property
+    def is_back(self) -> bool:
+        """裏向き: a face-down tile."""
+        return self.tile is None
+
+    @property
+    def class_id(self) -> int:
+        return class_of_tile(self.tile)
+
+    @property
+    def label(self) -> str:
+        """The class name: mpsz (``5m``, ``0p``) or ``back``."""
+        return CLASS_NAMES[self.class_id]
+
+    def as_json(self) -> dict:
+        return {"tile": self.label, "box": self.box.as_list(), "conf": round(self.conf, 3)}
+
+
+class Detector(Protocol):
+    """Anything that finds tiles in a BGR ``uint8`` image of shape (height, width, 3)."""
+
+    def detect(self, image: np.ndarray) -> list[Detection]: ...
+
+
+@dataclass
+class FakeDetector:
+    """A detector that answers from a script: a fixed list, or a function of the image. Records the sizes it saw."""
+
+    answer: Sequence[Detection] | Callable[[np.ndarray], Sequence[Detection]] = ()
+    seen: list[Size] = field(default_factory=list)
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        self.seen.append(Size.of(image))
+        return list(self.answer(image) if callable(self.answer) else self.answer)
+
+
+# --- the network ----------------------------------------------------------------------------------------------
+
+
+class Network(Protocol):
+    """A YOLO v8/11 detection network: ``[batch, 3, h, w]`` float RGB 0..1 in, ``[batch, 4 + classes, anchors]`` out."""
+
+    input_size: Size
+    #: The model's class names, in its output order.
+    names: tuple[str, ...]
+    #: The largest batch one call takes (1 for a model exported with a fixed batch of one).
+    max_batch: int
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray: ...
+
+
+def session_options(threads: int | None = None):
+    """onnxruntime session options: ``threads`` intra-op threads (None: onnxruntime's default), sequential graph."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.inter_op_num_threads = 1
+    if threads:
+        opts.intra_op_num_threads = threads
+    opts.log_severity_level = 3
+    return opts
+
+
+class OnnxNetwork:
+    """A YOLO ONNX model on onnxruntime (CPU). Class names and input size come from the model itself."""
+
+    def __init__(self, path: str | os.PathLike[str], *, threads: int | None = None, max_batch: int = 8) -> None:
+        import onnxruntime as ort
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ModelError(f"no detector model at {self.path} (pass --model PATH or set JANTAKU_MODEL)")
+        started = time.perf_counter()
+        try:
+            self.session = ort.InferenceSession(
+                str(self.path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types for bad files
+            raise ModelError(f"{self.path}: not a loadable ONNX model ({str(exc).splitlines()[0]})") from exc
+        self.load_seconds = time.perf_counter() - started
+        inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
+        if len(inputs) != 1 or len(inputs[0].shape) != 4:
+            raise ModelError(f"{self.path}: expected one image input [batch, 3, h, w], got {[i.shape for i in inputs]}")
+        self.input_name = inputs[0].name
+        self.output_name = outputs[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.metadata = dict(meta)
+        self.names = parse_names(meta.get("names"), self.path)
+        self.input_size = _input_size(inputs[0].shape, meta.get("imgsz"), self.path)
+        batch_dim = inputs[0].shape[0]
+        #: A fixed batch size the model was exported with, or None when its batch axis is dynamic.
+        self.fixed_batch = batch_dim if isinstance(batch_dim, int) else None
+        self.max_batch = self.fixed_batch or max_batch
+        out_shape = outputs[0].shape
+        if isinstance(out_shape[1], int) and out_shape[1] != 4 + len(self.names):
+            raise ModelError(
+                f"{self.path}: output has {out_shape[1]} rows, expected 4 + {len(self.names)} classes "
+                f"(a YOLO v8/11 detection head, exported without NMS)"
+            )
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        n = len(batch)
+        if self.fixed_batch and n != self.fixed_batch:  # a model exported with a fixed batch: fill it up
+            if n > self.fixed_batch:
+                raise ValueError(f"{self.path} takes batches of {self.fixed_batch}, got {n}")
+            batch = np.concatenate([batch, np.zeros((self.fixed_batch - n, *batch.shape[1:]), batch.dtype)])
+        return self.session.run([self.output_name], {self.input_name: batch})[0][:n]
+
+
+def parse_names(text: str | None, where: object = "model") -> tuple[str, ...]:
+    """Class names from model metadata: ultralytics' ``{0: '1m', ...}``, or a list.
+
+    >>> parse_names("{0: '1m', 1: 'back'}"), parse_names("['1m', '2m']")
+    (('1m', 'back'), ('1m', '2m'))
+    """
+    if not text:
+        raise ModelError(f"{where}: no class names in the model metadata ('names')")
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError) as exc:
+        raise ModelError(f"{where}: unreadable class names in the model metadata: {text[:80]!r}") from exc
+    if isinstance(value, dict):
+        if sorted(value) != list(range(len(value))):
+            raise ModelError(f"{where}: class ids in the metadata are not 0..{len(value) - 1}")
+        return tuple(str(value[i]) for i in range(len(value)))
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    raise ModelError(f"{where}: class names in the metadata are neither a dict nor a list")
+
+
+def _input_size(shape: Sequence, imgsz: str | None, where: object) -> Size:
+    h, w = shape[2], shape[3]
+    if isinstance(h, int) and isinstance(w, int):
+        return Size(height=h, width=w)
+    if imgsz:
+        value = ast.literal_eval(imgsz)
+        if isinstance(value, int):
+            return Size(height=value, width=value)
+        return Size(height=int(value[0]), width=int(value[1]))  # ultralytics stores imgsz as [h, w]
+    raise ModelError(f"{where}: the input size is dynamic and the metadata has no 'imgsz'")
+
+
+def class_map(names: Sequence[str], where: object = "model") -> np.ndarray:
+    """Our class id for each of a model's classes, matched by name (so a model may order or subset them)."""
+    unknown = [n for n in names if n not in CLASS_NAMES]
+    if unknown:
+        raise ModelError(f"{where}: classes {unknown[:5]} are not tile classes ({', '.join(CLASS_NAMES[:3])} ...)")
+    return np.array([CLASS_NAMES.index(n) for n in names], dtype=np.int64)
+
+
+# --- views: slices and the whole frame ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A region of the frame that the network reads on its own: pixels ``[y0:y1, x0:x1]``."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    #: The pyramid level's scale (network pixels per frame pixel, at most); 0 for the whole-frame pass.
+    level: float
+
+    @property
+    def size(self) -> Size:
+        return Size(height=self.y1 - self.y0, width=self.x1 - self.x0)
+
+
+def _starts(length: int, window: int, overlap: float) -> list[int]:
+    if window >= length:
+        return [0]
+    stride = window * (1 - overlap)
+    n = math.ceil((length - window) / stride) + 1
+    return [round(i * (length - window) / (n - 1)) for i in range(n)]
+
+
+def plan_views(frame: Size, net: Size, scales: Sequence[float] = (1.0, 0.35), overlap: float = 0.25) -> list[View]:
+    """The views of a frame: for each scale, overlapping slices that the network sees at that scale; then the frame.
+
+    A level is skipped when its slice would cover the whole frame anyway (the whole-frame pass does that).
+
+    >>> views = plan_views(Size(height=480, width=1000), Size(height=320, width=320), scales=(1.0,))
+    >>> [(v.x0, v.y0, v.x1, v.y1) for v in views]
+    [(0, 0, 320, 320), (227, 0, 547, 320), (453, 0, 773, 320), (680, 0, 1000, 320), (0, 160, 320, 480), \
+(227, 160, 547, 480), (453, 160, 773, 480), (680, 160, 1000, 480), (0, 0, 1000, 480)]
+    """
+    views = []
+    for scale in scales:
+        wh, ww = round(net.height / scale), round(net.width / scale)
+        if wh >= frame.height and ww >= frame.width:
+            continue
+        for y in _starts(frame.height, wh, overlap):
+            for x in _starts(frame.width, ww, overlap):
+                views.append(View(x, y, min(x + ww, frame.width), min(y + wh, frame.height), scale))
+    views.append(View(0, 0, frame.width, frame.height, 0.0))
+    return views
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorOptions:
+    """How a :class:`SlicedDetector` reads a frame."""
+
+    #: Lowest confidence kept.
+    conf: float = 0.25
+    #: IoU above which a box suppresses a weaker box of the same class within one view.
+    iou: float = 0.5
+    #: IoU above which boxes of any class from any views are the same tile (the weaker one goes).
+    merge_iou: float = 0.55
+    #: Pyramid levels: network pixels per frame pixel for the slices of each level (the whole frame is always read).
+    scales: tuple[float, ...] = (1.0, 0.35)
+    #: Fraction by which neighbouring slices overlap.
+    overlap: float = 0.25
+    #: Most candidates per view before NMS.
+    max_candidates: int = 3000
+
+
+class SlicedDetector:
+    """Reads a frame as a pyramid of views through a :class:`Network` and merges what each view found."""
+
+    def __init__(self, network: Network, options: DetectorOptions | None = None) -> None:
+        self.network = network
+        self.options = options or DetectorOptions()
+        self.classes = class_map(network.names, getattr(network, "path", "model"))
+
+    @property
+    def input_size(self) -> Size:
+        return self.network.input_size
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
+        frame = Size.of(image)
+        views = plan_views(frame, self.input_size, self.options.scales, self.options.overlap)
+        raws = self.run([image[v.y0 : v.y1, v.x0 : v.x1] for v in views])
+        found = [self._in_frame(raw, view, frame) for raw, view in zip(raws, views, strict=True)]
+        return self._merge(found)
+
+    def run(self, crops: Sequence[np.ndarray]) -> list[Raw]:
+        """Each crop letterboxed to the network input, in batches; candidates per crop in crop pixels (after NMS)."""
+        net = self.input_size
+        boxes = [Letterbox.fit(Size.of(c), net) for c in crops]
+        out: list[Raw] = []
+        step = max(1, self.network.max_batch)
+        for start in range(0, len(crops), step):
+            chunk = range(start, min(start + step, len(crops)))
+            tensor = to_tensor([boxes[i].apply(crops[i]) for i in chunk])
+            result = self.network(tensor)
+            for j, i in enumerate(chunk):
+                raw = decode(result[j], len(self.network.names), self.options.conf)
+                if len(raw) > self.options.max_candidates:
+                    raw = raw.take(np.argsort(-raw.scores)[: self.options.max_candidates])
+                raw = raw.take(nms(raw, self.options.iou))
+                out.append(Raw(boxes[i].to_source(raw.boxes), raw.scores, self.classes[raw.classes]))
+        return out
+
+    def _in_frame(self, raw: Raw, view: View, frame: Size) -> tuple[Raw, np.ndarray]:
+        """The view's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
+        boxes = raw.boxes + np.array([view.x0, view.y0, view.x0, view.y0], dtype=np.float64)
+        margin = 2.0 / (view.level or 1.0)
+        cut = np.zeros(len(raw), dtype=bool)
+        if view.level:
+            if view.x0 > 0:
+                cut |= boxes[:, 0] <= view.x0 + margin
+            if view.y0 > 0:
+                cut |= boxes[:, 1] <= view.y0 + margin
+            if view.x1 < frame.width:
+                cut |= boxes[:, 2] >= view.x1 - margin
+            if view.y1 < frame.height:
+                cut |= boxes[:, 3] >= view.y1 - margin
+        return Raw(boxes, raw.scores, raw.classes), cut
+
+    def _merge(self, found: list[tuple[Raw, np.ndarray]]) -> list[Detection]:
+        pool = Raw.concat([raw for raw, _ in found])
+        cut = np.concatenate([c for _, c in found]) if found else np.zeros(0, bool)
+        if len(pool) == 0:
+            return []
+        if cut.any() and (~cut).any():  # a cut box inside a whole box: the whole one speaks for that tile
+            covered = (ios_matrix(pool.boxes[cut], pool.boxes[~cut]) > 0.5).any(axis=1)
+            drop = np.flatnonzero(cut)[covered]
+            pool = pool.take(np.setdiff1d(np.arange(len(pool)), drop))
+        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False))
+        order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
+        return [
+            Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))
+            for i in order
+        ]
+
+
+def load_detector(
+    path: str | os.PathLike[str] | None = None, *, options: DetectorOptions | None = None, threads: int | None = None
+) -> SlicedDetector:
+    """The detector for an ONNX model file (default: :func:`default_model_path`)."""
+    return SlicedDetector(OnnxNetwork(path or default_model_path(), threads=threads), options)

@@ -1,0 +1,78 @@
+"""Sizes and boxes in pixels: explicit (height, width), never a bare tuple whose order must be guessed.
+
+>>> Size(height=3000, width=4000).aspect
+1.3333333333333333
+>>> Box(10.0, 20.0, 40.0, 60.0).width, Box(10.0, 20.0, 40.0, 60.0).height, Box(10.0, 20.0, 40.0, 60.0).center
+(30.0, 40.0, (25.0, 40.0))
+>>> Box(0, 0, 10, 10).iou(Box(5, 0, 15, 10))
+0.3333333333333333
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    """An image size in pixels. Always built by keyword or from an array's ``shape[:2]`` (height first)."""
+
+    height: int
+    width: int
+
+    def __post_init__(self) -> None:
+        if self.height <= 0 or self.width <= 0:
+            raise ValueError(f"a size needs positive height and width, got {self.height}x{self.width} (h x w)")
+
+    @classmethod
+    def of(cls, image) -> Size:
+        """The size of an image array (``shape`` is height, width[, channels])."""
+        return cls(height=int(image.shape[0]), width=int(image.shape[1]))
+
+    @property
+    def aspect(self) -> float:
+        """Width over height."""
+        return self.width / self.height
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned box in pixels: left, top, right, bottom (x1 < x2, y1 < y2)."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+    @property
+    def width(self) -> float:
+        return self.x2 - self.x1
+
+    @property
+    def height(self) -> float:
+        return self.y2 - self.y1
+
+    @property
+    def area(self) -> float:
+        return max(0.0, self.width) * max(0.0, self.height)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """(x, y)."""
+        return ((self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2)
+
+    def intersection(self, other: Box) -> float:
+        w = min(self.x2, other.x2) - max(self.x1, other.x1)
+        h = min(self.y2, other.y2) - max(self.y1, other.y1)
+        return max(0.0, w) * max(0.0, h)
+
+    def iou(self, other: Box) -> float:
+        inter = self.intersection(other)
+        union = self.area + other.area - inter
+        return inter / union if union > 0 else 0.0
+
+    def as_list(self, ndigits: int = 1) -> list[float]:
+        return [round(v, ndigits) for v in (self.x1, self.y1, self.x2, self.y2)]

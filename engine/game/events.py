@@ -1,0 +1,265 @@
+"""Game events: what happens at the table, one typed, frozen value each.
+
+A camera (or a player tapping a phone) sees public events only: discards, calls, riichi, dora
+flips, and the hands shown at a win or an exhaustive draw. Concealed tiles are optional
+everywhere (``None`` = not seen). Every event round-trips through JSON-ready dicts::
+
+    >>> from engine.tiles import Tile
+    >>> e = Discard(seat=1, tile=Tile.parse("0p"), riichi=True)
+    >>> e.to_dict()
+    {'type': 'discard', 'seat': 1, 'tile': '0p', 'tsumogiri': None, 'riichi': True, 'open_riichi': False}
+    >>> event_from_dict(e.to_dict()) == e
+    True
+
+Seats are 0..3 in turn order (counter-clockwise); they do not move during a game. Which seat is
+dealer, and the seat winds, follow from the game state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, ClassVar
+
+from engine.errors import EngineError, InvalidNotation
+from engine.melds import MeldKind
+from engine.tiles import Tile, format_tiles, parse_tiles
+
+Tiles = tuple[Tile, ...]
+
+
+class Abort(str, Enum):
+    """途中流局: abortive draws (each on or off with ``RuleSet.abortive_draws``)."""
+
+    NINE_TERMINALS = "nine_terminals"  # 九種九牌: declared on a first draw with 9+ kinds of terminals/honours
+    FOUR_WINDS = "four_winds"  # 四風連打: the same wind discarded by all four on the first go-around
+    FOUR_KANS = "four_kans"  # 四槓散了: a fourth kan, made by two or more players
+    TRIPLE_RON = "triple_ron"  # 三家和: three players ron one discard
+    FOUR_RIICHI = "four_riichi"  # 四家立直: all four in riichi
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class. ``type`` names the event in JSON."""
+
+    type: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            out[f.name] = _dump(getattr(self, f.name))
+        return out
+
+
+def _dump(v: Any) -> Any:
+    if isinstance(v, Tile):
+        return str(v)
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, tuple):
+        if v and all(isinstance(t, Tile) for t in v):
+            return format_tiles(v)
+        return [_dump(x) for x in v]
+    if isinstance(v, RonClaim):
+        return {"seat": v.seat, "hand": format_tiles(v.hand)}
+    return v
+
+
+@dataclass(frozen=True)
+class HandStart(Event):
+    """配牌: a new hand is dealt and the first dora indicator flipped.
+
+    ``round``, ``honba``, ``sticks`` and ``dealer`` may be given to check the table agrees with the
+    engine (round 0..3 East 1-4, 4..7 South 1-4, 8.. West); ``hands`` are starting hands when known
+    (13 tiles each; the dealer's 14th tile is the first ``Draw``).
+    """
+
+    type: ClassVar[str] = "hand_start"
+    dora_indicator: Tile | None = None
+    hands: tuple[Tiles | None, ...] = (None, None, None, None)
+    round: int | None = None
+    honba: int | None = None
+    sticks: int | None = None
+    dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class Draw(Event):
+    """自摸: a tile from the wall (after a kan: the replacement tile from the dead wall). ``tile`` if seen."""
+
+    type: ClassVar[str] = "draw"
+    seat: int
+    tile: Tile | None = None
+
+
+@dataclass(frozen=True)
+class Discard(Event):
+    """打牌. ``tsumogiri``: the tile just drawn was discarded (None: not seen). ``riichi``: declared with it."""
+
+    type: ClassVar[str] = "discard"
+    seat: int
+    tile: Tile
+    tsumogiri: bool | None = None
+    riichi: bool = False
+    open_riichi: bool = False
+
+
+@dataclass(frozen=True)
+class Call(Event):
+    """チー / ポン / 大明槓 on the last discard. ``tiles`` are the whole meld, the called tile included."""
+
+    type: ClassVar[str] = "call"
+    seat: int
+    kind: MeldKind
+    tiles: Tiles
+
+
+@dataclass(frozen=True)
+class AddedKan(Event):
+    """加槓: the fourth tile added to one's own pon (other players may rob it: chankan)."""
+
+    type: ClassVar[str] = "added_kan"
+    seat: int
+    tile: Tile
+
+
+@dataclass(frozen=True)
+class ClosedKan(Event):
+    """暗槓: four of a kind from the hand."""
+
+    type: ClassVar[str] = "closed_kan"
+    seat: int
+    tiles: Tiles
+
+
+@dataclass(frozen=True)
+class DoraFlip(Event):
+    """A kan-dora indicator turned over (槓ドラ)."""
+
+    type: ClassVar[str] = "dora_flip"
+    indicator: Tile
+
+
+@dataclass(frozen=True)
+class RonClaim:
+    """One winner of a ron: the seat and the concealed tiles shown (the winning tile may be included)."""
+
+    seat: int
+    hand: Tiles
+
+
+@dataclass(frozen=True)
+class Ron(Event):
+    """栄和: one or more players win on the last discard (or on an added kan: chankan).
+
+    Under head-bump rules only the first claimant after the discarder wins; the others are recorded.
+    """
+
+    type: ClassVar[str] = "ron"
+    claims: tuple[RonClaim, ...]
+    ura_indicators: Tiles = ()
+
+
+@dataclass(frozen=True)
+class Tsumo(Event):
+    """自摸和: a win on one's own draw. ``hand`` is the 14 concealed tiles (kans apart) with ``win_tile``."""
+
+    type: ClassVar[str] = "tsumo"
+    seat: int
+    hand: Tiles
+    win_tile: Tile
+    ura_indicators: Tiles = ()
+
+
+@dataclass(frozen=True)
+class ExhaustiveDraw(Event):
+    """荒牌流局: the wall is empty. ``hands`` are the hands shown as tenpai (None: noten or hidden)."""
+
+    type: ClassVar[str] = "exhaustive_draw"
+    hands: tuple[Tiles | None, ...] = (None, None, None, None)
+
+
+@dataclass(frozen=True)
+class AbortiveDraw(Event):
+    """途中流局. ``seat`` and ``hand`` for nine terminals (the declarer shows the hand)."""
+
+    type: ClassVar[str] = "abortive_draw"
+    reason: Abort
+    seat: int | None = None
+    hand: Tiles | None = None
+
+
+@dataclass(frozen=True)
+class Chombo(Event):
+    """錯和 / 冲和: a penalty (false win, illegal act): the offender pays a mangan; the hand is replayed."""
+
+    type: ClassVar[str] = "chombo"
+    seat: int
+    reason: str = ""
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        HandStart,
+        Draw,
+        Discard,
+        Call,
+        AddedKan,
+        ClosedKan,
+        DoraFlip,
+        Ron,
+        Tsumo,
+        ExhaustiveDraw,
+        AbortiveDraw,
+        Chombo,
+    )
+}
+
+_TILE_FIELDS = {"tile", "dora_indicator", "indicator", "win_tile"}
+_TILES_FIELDS = {"tiles", "ura_indicators", "hand"}
+_HANDS_FIELDS = {"hands"}
+
+
+def _tiles(v: Any) -> Tiles:
+    if isinstance(v, str):
+        return parse_tiles(v)
+    if isinstance(v, list | tuple):
+        return tuple(Tile.parse(x) if isinstance(x, str) else x for x in v)
+    raise InvalidNotation(f"expected tiles, got {v!r}")
+
+
+def event_from_dict(d: dict[str, Any]) -> Event:
+    """The inverse of ``Event.to_dict``; bad input raises ``EngineError``."""
+    if not isinstance(d, dict) or "type" not in d:
+        raise EngineError(f"an event is an object with a 'type', not {d!r}")
+    cls = EVENT_TYPES.get(d["type"])
+    if cls is None:
+        raise EngineError(f"unknown event type {d['type']!r}; known: {', '.join(EVENT_TYPES)}")
+    kwargs: dict[str, Any] = {}
+    names = {f.name for f in fields(cls)}
+    for key, v in d.items():
+        if key == "type":
+            continue
+        if key not in names:
+            raise EngineError(f"unknown field {key!r} for a {cls.type} event")
+        if v is None:
+            kwargs[key] = None
+        elif key in _TILE_FIELDS:
+            kwargs[key] = Tile.parse(v)
+        elif key in _TILES_FIELDS:
+            kwargs[key] = _tiles(v)
+        elif key in _HANDS_FIELDS:
+            kwargs[key] = tuple(None if h is None else _tiles(h) for h in v)
+        elif key == "kind":
+            kwargs[key] = MeldKind(v)
+        elif key == "reason" and cls is AbortiveDraw:
+            kwargs[key] = Abort(v)
+        elif key == "claims":
+            kwargs[key] = tuple(RonClaim(int(c["seat"]), _tiles(c["hand"])) for c in v)
+        else:
+            kwargs[key] = v
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise EngineError(f"bad {cls.type} event {d!r}: {exc}") from None

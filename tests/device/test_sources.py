@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -256,3 +259,90 @@ def test_first_available_skips_what_does_not_open(folder):
     assert isinstance(source, FileReplaySource)
     assert len(reasons) == 1 and "camera 97" in reasons[0]
     assert first_available([lambda: OpenCVSource(97)]) is None
+
+
+class FakePicamera2:
+    """Stands in for picamera2.Picamera2: frames of the configured size, then a capture failure."""
+
+    cameras: ClassVar[list] = [{"Model": "imx477"}]
+    good = 2
+    instances: ClassVar[list] = []
+
+    def __init__(self, index: int) -> None:
+        self.index, self.config, self.started, self.closed = index, None, False, False
+        FakePicamera2.instances.append(self)
+
+    @classmethod
+    def global_camera_info(cls):
+        return cls.cameras
+
+    def create_still_configuration(self, main, buffer_count):
+        return {"main": main, "buffer_count": buffer_count}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def capture_array(self, stream):
+        if FakePicamera2.good <= 0:
+            raise RuntimeError("Camera frontend has timed out!")
+        FakePicamera2.good -= 1
+        width, height = self.config["main"]["size"]
+        return np.full((height, width, 3), 77, np.uint8)
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch):
+    import types
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2
+    FakePicamera2.good, FakePicamera2.instances = 2, []
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return module
+
+
+def test_importing_the_pi_camera_module_does_not_import_picamera2():
+    code = "import sys, device.picamera, device.sources; print('picamera2' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_pi_camera_without_picamera2_is_unavailable(monkeypatch):
+    from device.picamera import PiCameraSource, picamera_available
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as on a machine without it
+    with pytest.raises(SourceUnavailable, match="picamera2 is not installed"):
+        PiCameraSource().open()
+    assert picamera_available() is False
+
+
+def test_pi_camera_frames_and_loss(fake_picamera2):
+    from device.picamera import PiCameraSource, picamera_available
+
+    assert picamera_available()
+    src = PiCameraSource(0, width=W, height=H)
+    assert isinstance(src, FrameSource)
+    src.open()
+    cam = FakePicamera2.instances[-1]
+    assert cam.started and cam.config["main"] == {"size": (W, H), "format": "RGB888"}
+    assert [src.read().size for _ in range(2)] == [(H, W), (H, W)]
+    with pytest.raises(SourceLost, match=r"capture failed .*timed out"):
+        src.read()
+    src.close()
+    assert cam.closed and not cam.started
+
+
+def test_pi_camera_index_beyond_the_cameras_found(fake_picamera2):
+    from device.picamera import PiCameraSource
+
+    with pytest.raises(SourceUnavailable, match=r"pi camera 1: no such camera \(1 found\)"):
+        PiCameraSource(1).open()

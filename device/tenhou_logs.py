@@ -106,8 +106,15 @@ def rules_for_lobby(go_type: int, attrs: dict[str, str] | None = None) -> tuple[
         over["open_tanyao"] = False
     if not go_type & 0x08:
         over["game_length"] = GameLength.EAST
+        over["uma"] = (10_000, 5_000, -5_000, -10_000)  # East-only games: uma 5-10
     if go_type in (553, 1569):
         over["kiriage"] = True
+    if go_type & 0x200:  # chip (祝儀) lobbies: uma 10-30
+        over["uma"] = (30_000, 10_000, -10_000, -30_000)
+    if go_type & 0x400:  # as recorded in these lobbies' score changes: 1,500 per honba on a ron
+        over.update(honba_ron=1_500, honba_tsumo=500)
+    if go_type & 0x800:  # a points-ratio lobby: game points are the exact difference from the start
+        over.update(uma=(0, 0, 0, 0), return_points=0, round_final_points=False)
     cs = attrs.get("csrule", "")
     if cs:  # a private lobby's own rules: start, return points and uma after the first fields
         parts = cs.split(",")
@@ -115,7 +122,7 @@ def rules_for_lobby(go_type: int, attrs: dict[str, str] | None = None) -> tuple[
             start = int(parts[4])
             ret = int(parts[5])
             uma = [int(x) for x in parts[21:24]]
-            over.update(start_points=start, return_points=ret,
+            over.update(start_points=start, return_points=ret, round_final_points=False, split_tied_uma=True,
                         uma=(-sum(uma) * 1000, uma[0] * 1000, uma[1] * 1000, uma[2] * 1000))
         except (IndexError, ValueError):
             return preset("tenhou"), "private lobby rules not understood"
@@ -321,7 +328,8 @@ class ReplayReport:
     """What one logged game's replay found: hands, hands that agreed, and each disagreement."""
 
     source: str
-    hands: int = 0
+    hands: int = 0  # hands with a recorded end (a score change), the ones compared
+    partial: int = 0  # hands the record stops in the middle of (their events are still checked)
     agree: int = 0
     wins: int = 0
     furiten_checks: int = 0
@@ -345,6 +353,7 @@ def replay(logged: LoggedGame) -> ReplayReport:
     game: Game | None = None
     label = ""
     failed = False
+    open_hand = False
 
     def fail(kind: str, detail: str, **extra: Any) -> None:
         nonlocal failed
@@ -354,7 +363,8 @@ def replay(logged: LoggedGame) -> ReplayReport:
 
     for step in logged.steps:
         if isinstance(step, DealCheck):
-            rep.hands += 1
+            rep.partial += 1
+            open_hand = True
             label = f"{'ESWN'[step.round // 4 % 4]}{step.round % 4 + 1}-{step.honba}"
             resync = failed
             failed = False
@@ -363,6 +373,8 @@ def replay(logged: LoggedGame) -> ReplayReport:
                 rules = logged.rules
                 if len(set(step.scores)) == 1 and step.round == 0 and step.scores[0] != rules.start_points:
                     rules = rules.with_options(start_points=step.scores[0])
+                if rules.return_points == 0:  # a ratio lobby counts from the start
+                    rules = rules.with_options(return_points=rules.start_points)
                 game = Game(rules, logged.names, logged.first_dealer)
                 if (step.round, step.honba, step.sticks) != (0, 0, 0) or len(set(step.scores)) != 1:
                     game = Game(rules, logged.names, logged.first_dealer, pos)
@@ -388,6 +400,10 @@ def replay(logged: LoggedGame) -> ReplayReport:
                 rep.disagreements.append({"source": logged.source, "hand": label, "kind": "furiten-warning",
                                           "detail": f"server says furiten={step.furiten}, engine: {f.explain()}"})
         elif isinstance(step, EndCheck):
+            if open_hand:
+                rep.partial -= 1
+                rep.hands += 1
+                open_hand = False
             if game is None or failed:
                 continue
             last = game.history[-1] if game.history else None
@@ -424,6 +440,10 @@ def replay(logged: LoggedGame) -> ReplayReport:
             try:
                 result = game.apply(step)
             except EngineError as exc:
+                if open_hand:  # a refusal is a disagreement, even in a hand the record does not finish
+                    rep.hands += 1
+                    rep.partial -= 1
+                    open_hand = False
                 fail("refused", str(exc))
                 continue
             if result is not None:

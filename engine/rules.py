@@ -91,6 +91,12 @@ class RuleSet:
     leftover_sticks_to_first: bool = True
     #: A closed kan may be robbed for kokushi musou (国士無双の暗槓槍槓).
     kokushi_chankan_on_ankan: bool = False
+    #: Final game points rounded to whole thousands, half away from zero (001, Tenhou); first place
+    #: takes the remainder so they sum to zero. Off: exact (WRC).
+    round_final_points: bool = True
+    #: Tied players share their placements' uma equally (WRC: "split on ties"); otherwise the seat
+    #: nearer the first dealer ranks higher (Tenhou).
+    split_tied_uma: bool = False
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
@@ -140,6 +146,8 @@ PRESETS: dict[str, RuleSet] = {
         pao_suukantsu=True,
         double_wind_pair_fu=4,
         kokushi_chankan_on_ankan=False,
+        round_final_points=False,
+        split_tied_uma=True,
     ),
     # Tenhou ranked four-player: one red five per suit (lobby bits may turn them off), kuitan, no kiriage
     # (two special lobbies play it), single yakuman only, no renhou, double ron, West round extension,

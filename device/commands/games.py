@@ -30,7 +30,7 @@ def _files(paths: list[str]) -> list[Path]:
 def run_conformance(paths: list[str]) -> dict[str, Any]:
     from device.tenhou_logs import parse_file, replay
 
-    games = hands = agree = wins = skipped = fchecks = fagree = 0
+    games = hands = agree = wins = skipped = fchecks = fagree = partial = 0
     disagreements: list[dict[str, Any]] = []
     for f in _files(paths):
         try:
@@ -45,6 +45,7 @@ def run_conformance(paths: list[str]) -> dict[str, Any]:
             rep = replay(g)
             games += 1
             hands += rep.hands
+            partial += rep.partial
             agree += rep.agree
             wins += rep.wins
             fchecks += rep.furiten_checks
@@ -55,6 +56,7 @@ def run_conformance(paths: list[str]) -> dict[str, Any]:
         "hands": hands,
         "agree": agree,
         "wins": wins,
+        "partial_hands": partial,
         "skipped_games": skipped,
         "furiten_checks": fchecks,
         "furiten_agree": fagree,
@@ -71,7 +73,7 @@ def _cmd(args: argparse.Namespace) -> int:
             print(f"{d.get('source')} {d.get('hand', '')} {d['kind']}: {d['detail']}"
                   + (f" expected {d['expected']} got {d['got']}" if "expected" in d else ""))
         print(f"games {out['games']} (skipped {out['skipped_games']}), hands {out['hands']}, "
-              f"agree {out['agree']}, wins {out['wins']}, "
+              f"agree {out['agree']}, wins {out['wins']}, unfinished hands {out['partial_hands']}, "
               f"furiten warnings {out['furiten_agree']}/{out['furiten_checks']}")
     return 0 if out["agree"] == out["hands"] and not out["disagreements"] else 1
 

@@ -277,7 +277,7 @@ class Game:
     >>> from engine.rules import preset
     >>> g = Game(preset("standard"), ("Ann", "Bo", "Cy", "Di"))
     >>> g.round_name, g.dealer, g.scores
-    ('East 1', 0, (25000, 25000, 25000, 25000))
+    ('East 1', 0, [25000, 25000, 25000, 25000])
     """
 
     def __init__(self, rules: RuleSet, seats: tuple[str, ...] | list[str] = ("East", "South", "West", "North"),
@@ -1167,28 +1167,39 @@ class Game:
             self._end_game()
 
     def _end_game(self) -> None:
+        """Final results: leftover sticks to first place, then uma and oka (split on ties where the rules say)."""
         rules = self.rules
         order = self.standings()
-        uma = list(rules.uma)
         left = self.sticks * rules.riichi_deposit if rules.leftover_sticks_to_first else 0
-        finals: list[FinalResult] = []
         raw = list(self.scores)
         raw[order[0]] += left
+        uma = {seat: rules.uma[rank] for rank, seat in enumerate(order)}
+        oka = {seat: (rules.oka if rank == 0 else 0) for rank, seat in enumerate(order)}
+        if rules.split_tied_uma:
+            for score in set(raw):
+                tied = [s for s in order if raw[s] == score]
+                if len(tied) > 1:
+                    u = sum(uma[s] for s in tied) / len(tied)
+                    o = sum(oka[s] for s in tied) / len(tied)
+                    for s in tied:
+                        uma[s], oka[s] = u, o
         values: dict[int, float] = {}
-        if rules.name == "tenhou":  # whole thousands, first place takes the remainder so the sum is zero
-            for rank, seat in enumerate(order[1:], start=1):
-                values[seat] = _tenhou_round((raw[seat] - rules.return_points) / 1000) + uma[rank] / 1000
+        if rules.round_final_points:
+            # the score rounded to thousands, halves away from zero (Tenhou: 25,500 -> 26, -7,500 -> -8),
+            # less the return points; first place takes the remainder so the sum is zero
+            for seat in order[1:]:
+                values[seat] = (_round_half_away(raw[seat] / 1000) - rules.return_points / 1000
+                                + (uma[seat] + oka[seat]) / 1000)
             values[order[0]] = -sum(values.values())
         else:
-            for rank, seat in enumerate(order):
-                oka = rules.oka if rank == 0 else 0
-                values[seat] = (raw[seat] - rules.return_points + uma[rank] + oka) / 1000
-        for rank, seat in enumerate(order):
-            finals.append(FinalResult(
-                seat=seat, name=self.seats[seat], rank=rank + 1, score=raw[seat],
-                sticks=left if rank == 0 else 0, uma=uma[rank], oka=rules.oka if rank == 0 else 0,
-                points=float(values[seat]),
-            ))
+            for seat in order:
+                values[seat] = round((raw[seat] - rules.return_points + uma[seat] + oka[seat]) / 1000, 3)
+        finals = [
+            FinalResult(seat=seat, name=self.seats[seat], rank=rank + 1, score=raw[seat],
+                        sticks=left if rank == 0 else 0, uma=int(uma[seat]), oka=int(oka[seat]),
+                        points=float(values[seat]) + 0.0)
+            for rank, seat in enumerate(order)
+        ]
         if left:
             self.scores[order[0]] += left
             self.sticks = 0
@@ -1233,9 +1244,9 @@ class Game:
             raise EngineError("more dora indicators than kans allow")
 
 
-def _tenhou_round(x: float) -> int:
-    """Round thousands as Tenhou does: 五捨六入 on the hundreds (2.5 -> 2, 2.6 -> 3, -2.5 -> -2)."""
-    return math.floor(x + 0.4 + 1e-9) if x >= 0 else -math.floor(-x + 0.4 + 1e-9)
+def _round_half_away(x: float) -> int:
+    """Round to a whole number, halves away from zero (25.5 -> 26, -7.5 -> -8), as Tenhou's final scores."""
+    return math.floor(x + 0.5 + 1e-9) if x >= 0 else -math.floor(-x + 0.5 + 1e-9)
 
 
 def rules_from_dict(d: dict[str, Any]) -> RuleSet:

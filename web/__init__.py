@@ -1,0 +1,60 @@
+"""The phone site: a Flask app built by :func:`create_app`, one blueprint per area.
+
+The app talks only to a :class:`device.service.TableService`, found at ``app.extensions["jantaku"]``.
+Reading is open to anyone on the table's network; every change to the game needs the table's PIN, and
+every form and JSON action carries the session's CSRF token. Errors are JSON with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask
+
+#: Defaults; ``create_app(config)`` overrides any of them.
+DEFAULTS: dict[str, Any] = {
+    # 12 MP phone photos are 3-8 MB as JPEG.
+    "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+    # Seconds between heartbeats on an idle event stream, and the longest one stream stays open
+    # (the browser reconnects by itself and resumes from Last-Event-ID).
+    "JANTAKU_HEARTBEAT_S": 15.0,
+    "JANTAKU_STREAM_MAX_S": 600.0,
+    "JANTAKU_PIN": None,
+    "JANTAKU_DB": None,
+    "JANTAKU_CORRECTIONS": None,
+    "JANTAKU_URL": "",
+    "SESSION_COOKIE_SAMESITE": "Strict",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the site. ``config["JANTAKU_SERVICE"]`` is the TableService to use; without one, a service
+    is made from ``JANTAKU_PIN``, ``JANTAKU_DB`` and ``JANTAKU_CORRECTIONS``."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config["SECRET_KEY"] = secrets.token_hex(32)
+    if config:
+        app.config.update(config)
+
+    service = app.config.get("JANTAKU_SERVICE")
+    if service is None:
+        from device.service import TableService
+
+        pin = app.config.get("JANTAKU_PIN") or f"{secrets.randbelow(10**4):04d}"
+        service = TableService(
+            pin=pin,
+            db_path=app.config.get("JANTAKU_DB"),
+            corrections_dir=app.config.get("JANTAKU_CORRECTIONS"),
+            url=app.config.get("JANTAKU_URL", ""),
+        )
+    app.extensions["jantaku"] = service
+
+    from web import api, corrections, errors, events, score, security, settle, table
+
+    security.init_app(app)
+    errors.init_app(app)
+    for module in (table, score, settle, api, events, corrections):
+        app.register_blueprint(module.bp)
+    return app

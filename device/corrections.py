@@ -1,0 +1,225 @@
+"""Corrections: every tile a player fixes is kept with its frame as a labelled example.
+
+A frame that was read (a phone photo or a camera close-up) is held in memory for a while; when a
+player corrects one of its tiles, the frame is written to disk once (``images/<id>.jpg``) and its labels
+(``labels/<id>.txt``, YOLO format, classes of :mod:`vision.labels`) are rewritten with every correction.
+Each correction is also appended to ``corrections.jsonl`` (what was read, what the player said, when).
+:meth:`CorrectionStore.export_yolo` packs it all as a zip a YOLO trainer reads directly.
+
+>>> store = CorrectionStore(None)
+>>> fid = store.add_frame(b"jpeg", 400, 300, [FrameTile(Tile.parse("1m"), (10, 20, 50, 80), 0.9)])
+>>> store.correct(fid, 0, Tile.parse("2m")).after
+'2m'
+>>> store.labels(fid)
+['1 0.075000 0.166667 0.100000 0.200000']
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import secrets
+import threading
+import time
+import zipfile
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.tiles import Tile
+from vision.labels import CLASS_NAMES, class_of_tile
+
+
+class UnknownFrame(LookupError):
+    """A frame id that is not (or no longer) held."""
+
+
+@dataclass(frozen=True)
+class FrameTile:
+    """One tile found in a frame: what it was read as (None: face down), its box in pixels, confidence."""
+
+    tile: Tile | None
+    box: tuple[float, float, float, float]
+    conf: float = 1.0
+
+
+@dataclass(frozen=True)
+class Correction:
+    frame_id: str
+    index: int
+    before: str
+    after: str
+    at: float
+
+    def to_dict(self) -> dict:
+        return {"frame_id": self.frame_id, "index": self.index, "before": self.before, "after": self.after,
+                "at": self.at}
+
+
+@dataclass
+class _Frame:
+    jpeg: bytes | Callable[[], bytes]
+    width: int
+    height: int
+    tiles: list[FrameTile]
+    removed: set[int]
+    saved: bool = False
+
+
+def _bytes(frame: _Frame) -> bytes:
+    if callable(frame.jpeg):
+        frame.jpeg = frame.jpeg()
+    return frame.jpeg
+
+
+def _tile_text(tile: Tile | None) -> str:
+    return "back" if tile is None else str(tile)
+
+
+class CorrectionStore:
+    """Frames awaiting correction (the last ``keep`` of them) and the corrections made so far.
+
+    ``root`` None keeps everything in memory (tests); otherwise files go under ``root``.
+    """
+
+    def __init__(self, root: str | os.PathLike | None, *, keep: int = 16):
+        self.root = Path(root) if root is not None else None
+        self._keep = keep
+        self._frames: OrderedDict[str, _Frame] = OrderedDict()
+        self._camera: tuple[str, _Frame] | None = None
+        self._lock = threading.Lock()
+        self._log: list[Correction] = []
+        if self.root is not None:
+            (self.root / "images").mkdir(parents=True, exist_ok=True)
+            (self.root / "labels").mkdir(parents=True, exist_ok=True)
+            log = self.root / "corrections.jsonl"
+            if log.exists():
+                for line in log.read_text().splitlines():
+                    if line.strip():
+                        self._log.append(Correction(**json.loads(line)))
+
+    def add_frame(
+        self,
+        jpeg: bytes | Callable[[], bytes],
+        width: int,
+        height: int,
+        tiles: list[FrameTile],
+        *,
+        camera: bool = False,
+    ) -> str:
+        """Hold a read frame for possible corrections; returns its id.
+
+        ``jpeg`` is the upright frame as JPEG bytes, or a function that makes them when first needed.
+        Photos are held ``keep`` at a time; a camera frame replaces the previous camera frame.
+        """
+        frame_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(4)
+        frame = _Frame(jpeg, width, height, list(tiles), set())
+        with self._lock:
+            if camera:  # the previous camera frame is dropped (its corrections, if any, are saved already)
+                self._camera = (frame_id, frame)
+            else:
+                self._frames[frame_id] = frame
+                while len(self._frames) > self._keep:
+                    self._frames.popitem(last=False)
+        return frame_id
+
+    def frame_tiles(self, frame_id: str) -> list[FrameTile]:
+        with self._lock:
+            return list(self._get(frame_id).tiles)
+
+    def _get(self, frame_id: str) -> _Frame:
+        if self._camera is not None and self._camera[0] == frame_id:
+            return self._camera[1]
+        try:
+            return self._frames[frame_id]
+        except KeyError:
+            raise UnknownFrame(f"frame {frame_id!r} is not held any more (read the image again)") from None
+
+    def correct(self, frame_id: str, index: int, tile: Tile | None, *, remove: bool = False) -> Correction:
+        """Record that tile ``index`` of the frame is really ``tile`` (or, with ``remove``, not a tile at all)."""
+        with self._lock:
+            frame = self._get(frame_id)
+            if not 0 <= index < len(frame.tiles):
+                raise IndexError(f"frame {frame_id} has {len(frame.tiles)} tiles, no tile {index}")
+            old = frame.tiles[index]
+            before = "none" if index in frame.removed else _tile_text(old.tile)
+            if remove:
+                frame.removed.add(index)
+                after = "none"
+            else:
+                frame.removed.discard(index)
+                frame.tiles[index] = replace(old, tile=tile)
+                after = _tile_text(tile)
+            fix = Correction(frame_id, index, before, after, round(time.time(), 3))
+            self._log.append(fix)
+            self._save(frame_id, frame, fix)
+        return fix
+
+    def labels(self, frame_id: str) -> list[str]:
+        """The frame's YOLO label lines (class cx cy w h, normalised)."""
+        with self._lock:
+            return self._labels(self._get(frame_id))
+
+    @staticmethod
+    def _labels(frame: _Frame) -> list[str]:
+        out = []
+        for i, t in enumerate(frame.tiles):
+            if i in frame.removed:
+                continue
+            x1, y1, x2, y2 = t.box
+            x1, x2 = max(0.0, min(x1, x2)), min(float(frame.width), max(x1, x2))
+            y1, y2 = max(0.0, min(y1, y2)), min(float(frame.height), max(y1, y2))
+            if x2 <= x1 or y2 <= y1:
+                continue
+            cx, cy = (x1 + x2) / 2 / frame.width, (y1 + y2) / 2 / frame.height
+            w, h = (x2 - x1) / frame.width, (y2 - y1) / frame.height
+            out.append(f"{class_of_tile(t.tile)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+        return out
+
+    def _save(self, frame_id: str, frame: _Frame, fix: Correction) -> None:
+        if self.root is None:
+            _bytes(frame)
+            frame.saved = True
+            return
+        if not frame.saved:
+            tmp = self.root / "images" / f".{frame_id}.jpg.tmp"
+            tmp.write_bytes(_bytes(frame))
+            tmp.replace(self.root / "images" / f"{frame_id}.jpg")
+            frame.saved = True
+        tmp = self.root / "labels" / f".{frame_id}.txt.tmp"
+        tmp.write_text("".join(line + "\n" for line in self._labels(frame)))
+        tmp.replace(self.root / "labels" / f"{frame_id}.txt")
+        with open(self.root / "corrections.jsonl", "a") as log:
+            log.write(json.dumps(fix.to_dict()) + "\n")
+
+    @property
+    def corrections(self) -> list[Correction]:
+        with self._lock:
+            return list(self._log)
+
+    def summary(self) -> dict:
+        with self._lock:
+            frames = {c.frame_id for c in self._log}
+            return {"corrections": len(self._log), "frames": len(frames), "held": len(self._frames)}
+
+    def export_yolo(self) -> bytes:
+        """A zip: ``images/``, ``labels/``, ``data.yaml`` (38 classes of vision.labels) and ``corrections.jsonl``."""
+        buf = io.BytesIO()
+        names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
+        data_yaml = f"# Jantaku player corrections, YOLO format\npath: .\ntrain: images\nval: images\nnames:\n{names}\n"
+        with self._lock, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("data.yaml", data_yaml)
+            z.writestr("corrections.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in self._log))
+            if self.root is not None:
+                for img in sorted((self.root / "images").glob("*.jpg")):
+                    label = self.root / "labels" / (img.stem + ".txt")
+                    z.write(img, f"images/{img.name}")
+                    z.writestr(f"labels/{img.stem}.txt", label.read_text() if label.exists() else "")
+            else:
+                for fid, frame in self._frames.items():
+                    if frame.saved:
+                        z.writestr(f"images/{fid}.jpg", _bytes(frame))
+                        z.writestr(f"labels/{fid}.txt", "".join(line + "\n" for line in self._labels(frame)))
+        return buf.getvalue()

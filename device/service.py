@@ -1,0 +1,402 @@
+"""The table service: the one object the web site (and the camera loop) talks to.
+
+It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
+requests, reads photos through a detector and a reader (injected; a fake in tests), keeps the latest
+camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
+correct as labelled examples, and publishes every change on an :class:`~device.events.EventBus` for the
+phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
+own. It never imports ``web``.
+
+>>> svc = TableService(pin="1234")
+>>> svc.check_pin("1234", client="phone"), svc.check_pin("0000", client="phone")
+(True, False)
+>>> svc.state()["camera"] is None
+True
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.corrections import CorrectionStore, FrameTile
+from device.events import EventBus
+from device.game_session import GameSession
+from device.hand_request import BadRequest, parse_rules, parse_score_request
+from engine.rules import RuleSet, preset
+from engine.tiles import Tile, format_tiles
+
+
+class PinLocked(PermissionError):
+    """Too many wrong PINs from one client: wait before trying again."""
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    """One tile read from an image, in reading order: the tile (None: face down), its box, confidence, row."""
+
+    tile: Tile | None
+    box: tuple[float, float, float, float]
+    conf: float
+    row: int = 0
+
+    def to_dict(self, index: int) -> dict[str, Any]:
+        return {
+            "index": index,
+            "tile": "back" if self.tile is None else str(self.tile),
+            "box": [round(v, 1) for v in self.box],
+            "conf": round(self.conf, 3),
+            "row": self.row,
+        }
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """What the camera sees now, as the device loop reports it (see :meth:`TableService.observe`)."""
+
+    rows: tuple[tuple[Tile, ...], ...]
+    at: float
+    frame_id: str | None = None
+    zones: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rows": [format_tiles(r) for r in self.rows],
+            "tiles": [[str(t) for t in r] for r in self.rows],
+            "at": self.at,
+            "frame_id": self.frame_id,
+            "zones": dict(self.zones),
+        }
+
+
+def _box_of(det: Any) -> tuple[float, float, float, float]:
+    box = getattr(det, "box", None)
+    if box is None:
+        box = det
+    for names in (("x1", "y1", "x2", "y2"), ("left", "top", "right", "bottom")):
+        if all(hasattr(box, n) for n in names):
+            return tuple(float(getattr(box, n)) for n in names)  # type: ignore[return-value]
+    if hasattr(box, "xyxy"):
+        box = box.xyxy
+    x1, y1, x2, y2 = (float(v) for v in box)
+    return (x1, y1, x2, y2)
+
+
+def _tile_of(det: Any) -> Tile | None:
+    tile = getattr(det, "tile", None)
+    if tile is None or isinstance(tile, Tile):
+        return tile
+    return Tile.parse(str(tile))
+
+
+def _conf_of(det: Any) -> float:
+    for name in ("conf", "confidence", "score"):
+        if hasattr(det, name):
+            return float(getattr(det, name))
+    return 1.0
+
+
+def read_rows(dets: Sequence[Any]) -> list[list[Any]]:
+    """Detections in reading order: rows top to bottom, tiles left to right (:func:`vision.reader.read_tiles`)."""
+    from vision.reader import read_tiles
+
+    return [list(row.detections) for row in read_tiles(list(dets)).rows]
+
+
+class TableService:
+    """Everything one table needs, shared by the web site and the camera loop."""
+
+    def __init__(
+        self,
+        *,
+        pin: str,
+        rules: RuleSet | None = None,
+        db_path: str | None = None,
+        detector: Any = None,
+        reader: Callable[[Sequence[Any]], list[list[Any]]] | None = None,
+        corrections_dir: str | None = None,
+        bus: EventBus | None = None,
+        url: str = "",
+        max_streams: int = 48,
+        pin_attempts: int = 5,
+        pin_window_s: float = 60.0,
+    ) -> None:
+        if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
+            raise ValueError("the table PIN is 4 to 12 digits")
+        self._pin = pin
+        #: Changes whenever the PIN does: sessions unlocked with an old PIN are locked again.
+        self.pin_epoch = secrets.token_hex(8)
+        self.rules = rules or preset("standard")
+        self.db_path = db_path
+        self.detector = detector
+        self.reader = reader or read_rows
+        self.corrections = CorrectionStore(corrections_dir)
+        self.bus = bus or EventBus(max_subscribers=max_streams)
+        self.url = url
+        self._lock = threading.RLock()
+        self._camera: CameraView | None = None
+        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._pin_attempts = pin_attempts
+        self._pin_window = pin_window_s
+        self._detect_lock = threading.Lock()  # one inference at a time: the CPU is small
+        self.game = GameSession(self.rules, store=_open_store(db_path))
+
+    # --- PIN ---------------------------------------------------------------------------------------------
+
+    def check_pin(self, pin: Any, *, client: str = "") -> bool:
+        """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``."""
+        now = time.monotonic()
+        with self._lock:
+            fails = self._failures[client]
+            while fails and now - fails[0] > self._pin_window:
+                fails.popleft()
+            if len(fails) >= self._pin_attempts:
+                wait = int(self._pin_window - (now - fails[0])) + 1
+                raise PinLocked(f"too many wrong PINs: try again in {wait} s")
+            ok = isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
+            if not ok:
+                fails.append(now)
+            return ok
+
+    # --- state and events --------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Everything the live page shows, JSON-ready."""
+        with self._lock:
+            return {
+                "seq": self.bus.seq,
+                "table": {"url": self.url, "rules": self.rules.name},
+                "game": self.game.view(),
+                "camera": self._camera.to_dict() if self._camera else None,
+                "corrections": self.corrections.summary(),
+            }
+
+    def publish_state(self) -> None:
+        self.bus.publish("state", self.state())
+
+    # --- scoring -----------------------------------------------------------------------------------------
+
+    def score(self, payload: Any) -> dict[str, Any]:
+        """Score a JSON request (see :mod:`device.hand_request`); returns ``ScoreResult.to_dict()``."""
+        from engine.scoring import score_hand
+
+        hand, ctx, rules = parse_score_request(payload, self.rules)
+        result = score_hand(hand, ctx, rules)
+        return result.to_dict()
+
+    # --- reading images ----------------------------------------------------------------------------------
+
+    def read_image(self, data: bytes, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Read the tiles in an encoded image; with 14 face-up tiles also score them.
+
+        ``options`` may hold the scoring fields of :mod:`device.hand_request` (win_tile, tsumo, flags ...);
+        without a ``win_tile`` the last tile read is taken as the winning tile.
+        Raises BadRequest for bytes that are no image, RuntimeError when no detector is installed.
+        """
+        from vision.errors import UnreadableImage
+        from vision.images import decode_image
+
+        if self.detector is None:
+            raise NoDetector("no tile detector is installed on this table (see models/)")
+        t0 = time.perf_counter()
+        try:
+            image = decode_image(data, name="upload")
+        except UnreadableImage as exc:
+            raise BadRequest(str(exc)) from None
+        t1 = time.perf_counter()
+        with self._detect_lock:
+            dets = list(self.detector.detect(image))
+        t2 = time.perf_counter()
+        rows = self.reader(dets)
+        tiles = [
+            ReadTile(_tile_of(d), _box_of(d), _conf_of(d), r) for r, row in enumerate(rows) for d in row
+        ]
+        height, width = image.shape[:2]
+        frame_id = self.corrections.add_frame(
+            _photo_encoder(data), width, height, [FrameTile(t.tile, t.box, t.conf) for t in tiles]
+        )
+        out = self._reading(frame_id, tiles, options or {})
+        out.update(width=width, height=height)
+        out["ms"] = {
+            "decode": round((t1 - t0) * 1000, 1),
+            "detect": round((t2 - t1) * 1000, 1),
+            "total": round((time.perf_counter() - t0) * 1000, 1),
+        }
+        return out
+
+    def _reading(self, frame_id: str | None, tiles: Sequence[ReadTile], options: dict[str, Any]) -> dict[str, Any]:
+        face_up = [t.tile for t in tiles if t.tile is not None]
+        rows: dict[int, list[Tile]] = defaultdict(list)
+        for t in tiles:
+            if t.tile is not None:
+                rows[t.row].append(t.tile)
+        out: dict[str, Any] = {
+            "frame_id": frame_id,
+            "tiles": " ".join(format_tiles(rows[r]) for r in sorted(rows)),
+            "read": [t.to_dict(i) for i, t in enumerate(tiles)],
+            "count": len(face_up),
+            "complete": len(face_up) == 14,
+            "score": None,
+        }
+        if len(face_up) == 14:
+            request = {k: v for k, v in options.items() if k != "hand"}
+            request["hand"] = format_tiles(face_up)
+            if "win_tile" not in request:
+                request["win_tile"] = str(face_up[-1])
+            try:
+                out["score"] = self.score(request)
+            except (BadRequest, ValueError) as exc:  # InvalidHand is a ValueError
+                out["score_error"] = str(exc)
+        return out
+
+    # --- the camera --------------------------------------------------------------------------------------
+
+    def observe(self, observation: Any) -> None:
+        """The device loop reports what the camera sees now.
+
+        ``observation`` has ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally ``zones``
+        (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (with boxes) to keep for corrections.
+        """
+        rows_in = getattr(observation, "rows", None)
+        if rows_in is None:
+            rows_in = [getattr(observation, "tiles", ())]
+        rows = tuple(tuple(_as_tiles(r)) for r in rows_in)
+        frame_id = None
+        frame = getattr(observation, "frame", None)
+        dets = getattr(observation, "detections", None)
+        if frame is not None and dets:
+            height, width = frame.shape[:2]
+            frame_id = self.corrections.add_frame(
+                _jpeg_encoder(frame, None),
+                width,
+                height,
+                [FrameTile(_tile_of(d), _box_of(d), _conf_of(d)) for d in dets],
+                camera=True,
+            )
+        zones_in = getattr(observation, "zones", None) or {}
+        zones = {str(k): v if isinstance(v, str) else format_tiles(_as_tiles(v)) for k, v in dict(zones_in).items()}
+        view = CameraView(rows, time.time(), frame_id, zones)
+        with self._lock:
+            self._camera = view
+        self.bus.publish("camera", view.to_dict())
+
+    @property
+    def camera(self) -> CameraView | None:
+        return self._camera
+
+    def correct(self, frame_id: str, index: int, tile: Tile | None, *, remove: bool = False) -> dict[str, Any]:
+        fix = self.corrections.correct(frame_id, index, tile, remove=remove)
+        self.bus.publish("corrections", self.corrections.summary())
+        return fix.to_dict()
+
+    # --- the game ----------------------------------------------------------------------------------------
+
+    def new_game(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Start a new game: ``{"rules": preset name or options, "names": [four names]}``."""
+        rules = parse_rules(body.get("rules"), self.rules)
+        names = body.get("names") or ["", "", "", ""]
+        if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) and len(n) <= 20
+                                                                     for n in names):
+            raise BadRequest("names is a list of four short names (empty for the default)")
+        defaults = ("East", "South", "West", "North")
+        seats = tuple(n.strip() or default for n, default in zip(names, defaults, strict=True))
+        self.game.new(rules, seats)
+        self.rules = rules
+        self.publish_state()
+        return {"rules": rules.name, "seats": list(seats)}
+
+    def record(self, action: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """A change to the game from a phone: ``win``, ``draw``, ``abort``, ``chombo``, ``riichi`` or ``event``."""
+        handler = {
+            "win": self.game.win,
+            "draw": self.game.draw,
+            "abort": self.game.abort,
+            "chombo": self.game.chombo,
+            "riichi": self.game.riichi,
+            "event": self.game.event,
+        }.get(action)
+        if handler is None:
+            raise BadRequest(f"unknown action {action!r}")
+        result = handler(body)
+        self.publish_state()
+        return None if result is None else result.to_dict()
+
+    def apply_event(self, event: Any) -> Any:
+        """An engine event from the camera pipeline (or a replay): applied and published."""
+        result = self.game.apply(event)
+        self.publish_state()
+        return result
+
+    def undo(self) -> dict[str, Any]:
+        self.game.undo()
+        self.publish_state()
+        return {"undone": True}
+
+    def export_game(self) -> dict[str, Any]:
+        return self.game.export()
+
+    def close(self) -> None:
+        self.bus.close()
+        if self.game.store is not None:
+            self.game.store.close()
+
+
+class NoDetector(RuntimeError):
+    """Photo reading needs a detector, and none is installed."""
+
+
+def _as_tiles(value: Any) -> Iterable[Tile]:
+    from engine.tiles import parse_tiles
+
+    if isinstance(value, str):
+        return parse_tiles(value)
+    return [t if isinstance(t, Tile) else Tile.parse(str(t)) for t in value]
+
+
+def _jpeg_encoder(image: Any, original: bytes | None) -> Callable[[], bytes]:
+    """Encode a camera frame (a BGR array) as JPEG only when a correction needs it saved."""
+
+    def encode() -> bytes:
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if not ok:
+            raise RuntimeError("could not encode the frame as JPEG")
+        return buf.tobytes()
+
+    return encode
+
+
+def _photo_encoder(original: bytes) -> Callable[[], bytes]:
+    """An uploaded photo as an upright JPEG, made only when a correction needs it saved.
+
+    Only the uploaded bytes are held (a 12 MP photo decoded would take 36 MB): a plain JPEG is kept as it
+    is; anything else (EXIF-rotated, PNG ...) is decoded upright and encoded again when needed.
+    """
+
+    def encode() -> bytes:
+        if original[:2] == b"\xff\xd8" and b"Exif" not in original[:4096]:
+            return original
+        from vision.images import decode_image
+
+        return _jpeg_encoder(decode_image(original), None)()
+
+    return encode
+
+
+def _open_store(db_path: str | None):
+    """The persistent event log for the game (None: in memory only)."""
+    if db_path is None:
+        return None
+    from device.game_store import GameStore
+
+    return GameStore(db_path)
+
+
+__all__ = ["BadRequest", "CameraView", "NoDetector", "PinLocked", "ReadTile", "TableService", "parse_rules"]

@@ -1,0 +1,111 @@
+"""Fixtures for the site: an app over a TableService with a scripted detector, and clients."""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+import pytest
+
+from device.service import TableService
+from engine.tiles import parse_tiles
+from vision.detector import Detection
+from vision.geometry import Box
+from vision.labels import class_of_tile
+from web import create_app
+
+PIN = "2468"
+
+
+class ScriptedDetector:
+    """Finds the tiles of ``text`` laid in one row across the image (whatever its size)."""
+
+    def __init__(self, text: str = "123m456p789s11z222z"):
+        self.text = text
+        self.calls = 0
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        self.calls += 1
+        h, w = image.shape[:2]
+        tiles = parse_tiles(self.text)
+        step = w / (len(tiles) + 2)
+        found = [
+            Detection.of_class(
+                class_of_tile(t), Box(step * (i + 1), h * 0.4, step * (i + 1.9), h * 0.6), 0.9 - 0.01 * i
+            )
+            for i, t in enumerate(tiles)
+        ]
+        return found[::-1]  # in no particular order, as a detector gives them
+
+
+def jpeg(width: int = 640, height: int = 360, quality: int = 85) -> bytes:
+    """A small non-square JPEG with some texture."""
+    rng = np.random.default_rng(width * 7 + height)
+    img = rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.fixture
+def detector():
+    return ScriptedDetector()
+
+
+@pytest.fixture
+def service(detector, tmp_path):
+    svc = TableService(
+        pin=PIN, detector=detector, db_path=str(tmp_path / "game.db"), corrections_dir=str(tmp_path / "corr")
+    )
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def app(service):
+    return create_app({"TESTING": True, "JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 0.05,
+                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def token_of(client) -> str:
+    """The CSRF token a page gives this client."""
+    html = client.get("/join").get_data(as_text=True)
+    return re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+
+
+class Phone:
+    """A test client that behaves like the page's JavaScript: CSRF header on every POST."""
+
+    def __init__(self, client):
+        self.client = client
+        self.token = token_of(client)
+
+    def post(self, url, **kw):
+        headers = kw.pop("headers", {})
+        headers.setdefault("X-CSRF-Token", self.token)
+        return self.client.post(url, headers=headers, **kw)
+
+    def get(self, url, **kw):
+        return self.client.get(url, **kw)
+
+    def unlock(self, pin=PIN):
+        return self.client.post("/join", data={"pin": pin, "csrf_token": self.token})
+
+
+@pytest.fixture
+def phone(client):
+    return Phone(client)
+
+
+@pytest.fixture
+def player(app):
+    """A phone that has entered the table's PIN."""
+    p = Phone(app.test_client())
+    assert p.unlock().status_code == 303
+    return p

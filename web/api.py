@@ -1,0 +1,83 @@
+"""The JSON API, stable for scripts and checks.
+
+* ``GET /api/state``: everything the live page shows (game, camera, corrections).
+* ``POST /api/score``: a scoring request (JSON, see :mod:`device.hand_request`) -> ``ScoreResult.to_dict()``.
+* ``POST /api/read``: multipart, the image in field ``image`` (scoring options in other fields, or a JSON
+  object in field ``options``) -> the tiles read and, with 14 tiles, the score.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from device.hand_request import FLAGS, BadRequest
+from web.security import service
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_body() -> Any:
+    """The request's JSON object, or a 400 that says what is wrong."""
+    if not request.is_json:
+        raise BadRequest("send JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise BadRequest("the body is not valid JSON")
+    if not isinstance(data, dict):
+        raise BadRequest("the body is a JSON object")
+    return data
+
+
+@bp.get("/state")
+def state():
+    return jsonify(service().state())
+
+
+@bp.post("/score")
+def score():
+    return jsonify(service().score(json_body()))
+
+
+_FORM_FIELDS = ("win_tile", "seat_wind", "round_wind", "dora", "ura", "discarder", "rules")
+
+
+def _read_options() -> dict[str, Any]:
+    form = request.form
+    options: dict[str, Any] = {}
+    if "options" in form:
+        try:
+            options = json.loads(form["options"])
+        except ValueError:
+            raise BadRequest("options is not valid JSON") from None
+        if not isinstance(options, dict):
+            raise BadRequest("options is a JSON object")
+    for key in _FORM_FIELDS:
+        if form.get(key):
+            options[key] = form[key]
+    for key in ("honba", "sticks"):
+        if form.get(key):
+            try:
+                options[key] = int(form[key])
+            except ValueError:
+                raise BadRequest(f"{key} is a whole number") from None
+    for key in ("tsumo", *FLAGS):
+        if key in form:
+            options[key] = form[key].lower() in ("1", "true", "on", "yes")
+    return options
+
+
+@bp.post("/read")
+def read():
+    if request.mimetype != "multipart/form-data":
+        raise BadRequest("send the image as multipart/form-data in the field 'image'")
+    upload = request.files.get("image")
+    if upload is None:
+        raise BadRequest("no image: send it in the field 'image'")
+    data = upload.read()
+    if not data:
+        raise BadRequest("the image is empty")
+    options = _read_options()
+    return jsonify(service().read_image(data, options))

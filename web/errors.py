@@ -1,0 +1,56 @@
+"""Errors as JSON: every failure is ``{"error": message, "status": code}`` with a 4xx status.
+
+Pages (GET of an HTML page) get a small HTML error page instead. Bad input that reaches the service
+(BadRequest, the engine's errors) is a 400; an unknown frame a 404; a missing detector a 503.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+
+def _wants_html() -> bool:
+    return request.method == "GET" and not request.path.startswith(("/api/", "/events")) and (
+        request.accept_mimetypes.accept_html
+    )
+
+
+def error_response(status: int, message: str):
+    if _wants_html():
+        return render_template("error.html", status=status, message=message), status
+    response = jsonify(error=message, status=status)
+    response.status_code = status
+    return response
+
+
+def init_app(app: Flask) -> None:
+    from device.corrections import UnknownFrame
+    from device.hand_request import BadRequest
+    from device.service import NoDetector
+    from engine.errors import EngineError
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        if exc.code == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+            return error_response(413, f"the upload is too large (at most {limit // (1024 * 1024)} MB)")
+        return error_response(exc.code or 400, exc.description or exc.name)
+
+    @app.errorhandler(BadRequest)
+    @app.errorhandler(EngineError)
+    def _bad(exc: Exception):
+        return error_response(400, str(exc))
+
+    @app.errorhandler(UnknownFrame)
+    def _unknown(exc: Exception):
+        return error_response(404, str(exc.args[0]) if exc.args else "unknown frame")
+
+    @app.errorhandler(NoDetector)
+    def _no_detector(exc: Exception):
+        return error_response(503, str(exc))
+
+    @app.errorhandler(InternalServerError)
+    def _internal(exc: InternalServerError):
+        app.logger.error("internal error on %s %s: %r", request.method, request.path, exc.original_exception)
+        return error_response(500, "internal error")

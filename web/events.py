@@ -1,0 +1,75 @@
+"""``GET /events``: the table's live updates as Server-Sent Events.
+
+The first frame is the whole state (or, for a client resuming with ``Last-Event-ID``, the messages it
+missed). Then every change is pushed as it happens: ``state`` (the game), ``camera`` (what the camera
+sees), ``corrections``; an idle stream gets a ``heartbeat`` every ``JANTAKU_HEARTBEAT_S`` seconds so
+phones notice a dead connection and reconnect. A stream ends after ``JANTAKU_STREAM_MAX_S`` seconds
+(the browser reconnects by itself, resuming where it was), which also frees the server's threads from
+clients that went away silently.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, Response, current_app, request
+
+from device.events import RESYNC, Message, TooManySubscribers
+from web.errors import error_response
+from web.security import service
+
+bp = Blueprint("events", __name__)
+
+
+def _last_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_id")
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+@bp.get("/events")
+def events():
+    svc = service()
+    heartbeat = float(current_app.config["JANTAKU_HEARTBEAT_S"])
+    max_s = float(current_app.config["JANTAKU_STREAM_MAX_S"])
+    last = _last_id()
+    try:
+        sub = svc.bus.subscribe(last)
+    except TooManySubscribers as exc:
+        response = error_response(429, str(exc))
+        response.headers["Retry-After"] = "5"
+        return response
+
+    def stream():
+        with sub:
+            yield "retry: 2000\n\n"
+            if last is None or last != sub.last_seq:
+                # a fresh client (or one too far behind to resume): the whole state first
+                state = svc.state()
+                yield Message(sub.last_seq, "state", state).sse()
+            end = time.monotonic() + max_s
+            while not sub.ended:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                messages = sub.next(timeout=min(heartbeat, left))
+                if not messages:
+                    if sub.ended:
+                        break
+                    yield f"event: heartbeat\ndata: {json.dumps({'t': time.time(), 'seq': sub.last_seq})}\n\n"
+                    continue
+                for msg in messages:
+                    if msg.kind == RESYNC:
+                        yield Message(msg.seq, "state", svc.state()).sse()
+                    else:
+                        yield msg.sse()
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,409 @@
+/* Jantaku phone site. Plain JavaScript, no build step, no external resources. */
+"use strict";
+
+const J = (() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const csrf = () => $('meta[name="csrf-token"]').content;
+  const SEAT_WINDS = ["E", "S", "W", "N"];
+  const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
+  const KINDS = [];
+  for (const s of "mpsz") for (let n = 1; n <= (s === "z" ? 7 : 9); n++) KINDS.push(`${n}${s}`);
+  const REDS = ["0m", "0p", "0s"];
+  const HONOR_NAMES = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White", "6z": "Green", "7z": "Red" };
+
+  function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c.nodeType ? c : document.createTextNode(c));
+    return e;
+  }
+
+  function tileName(t) {
+    if (t === "back") return "face-down tile";
+    if (HONOR_NAMES[t]) return HONOR_NAMES[t];
+    if (t[0] === "0") return `red 5${t[1]}`;
+    return t;
+  }
+
+  /** One tile as an image (a button when onclick is given). */
+  function tile(t, opts = {}) {
+    const cls = ["tile", opts.sideways && "sideways", opts.cls].filter(Boolean).join(" ");
+    const img = el("img", { src: `/static/tiles/${t === "none" ? "back" : t}.png`, alt: tileName(t), draggable: "false" });
+    const attrs = { class: cls, title: tileName(t), "data-tile": t };
+    if (opts.onclick) return el("button", { ...attrs, type: "button", onclick: opts.onclick, "aria-label": tileName(t) }, img);
+    return el("span", attrs, img);
+  }
+
+  /** mpsz text ("123m0p55z") to a list of tile codes. */
+  function parseTiles(text) {
+    const out = [];
+    let pending = [];
+    for (const ch of (text || "").replace(/\s+/g, "")) {
+      if (/[0-9]/.test(ch)) pending.push(ch);
+      else if ("mpsz".includes(ch)) { for (const d of pending) out.push(d + ch); pending = []; }
+    }
+    return out;
+  }
+  const formatTiles = (tiles) => {
+    let out = "", suit = null, digits = "";
+    for (const t of tiles) {
+      if (suit !== null && t[1] !== suit) { out += digits + suit; digits = ""; }
+      suit = t[1]; digits += t[0];
+    }
+    return suit === null ? "" : out + digits + suit;
+  };
+  const sortKey = (t) => "mpsz".indexOf(t[1]) * 100 + (t[0] === "0" ? 49 : Number(t[0]) * 10);
+  const doraOf = (t) => {
+    const n = t[0] === "0" ? 5 : Number(t[0]), s = t[1];
+    if (s !== "z") return `${n % 9 + 1}${s}`;
+    if (n <= 4) return `${n % 4 + 1}z`;
+    return `${(n - 5 + 1) % 3 + 5}z`;
+  };
+
+  let toastTimer = null;
+  function toast(msg, bad = false) {
+    const t = $("#toast");
+    t.textContent = msg;
+    t.className = bad ? "toast bad" : "toast";
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => (t.hidden = true), bad ? 5000 : 2500);
+  }
+
+  async function api(method, url, body) {
+    const opts = { method, headers: { "X-CSRF-Token": csrf(), Accept: "application/json" }, credentials: "same-origin" };
+    if (body instanceof FormData) opts.body = body;
+    else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+    const r = await fetch(url, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+    if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status}`);
+    return data;
+  }
+
+  /* --- live updates: EventSource with heartbeat watchdog and reconnect --- */
+  function live(onState, onCamera) {
+    const dot = $("#conn");
+    let es = null, lastBeat = 0, lastId = null, retry = 1000;
+    const mark = (ok) => { dot.className = ok ? "conn live" : "conn down"; dot.title = ok ? "live" : "reconnecting…"; };
+    function connect() {
+      if (es) es.close();
+      es = new EventSource(lastId === null ? "/events" : `/events?last_id=${lastId}`);
+      es.onopen = () => { mark(true); lastBeat = Date.now(); retry = 1000; };
+      const seen = (e) => { lastBeat = Date.now(); if (e.lastEventId) lastId = e.lastEventId; mark(true); };
+      es.addEventListener("state", (e) => { seen(e); onState(JSON.parse(e.data)); });
+      es.addEventListener("camera", (e) => { seen(e); onCamera && onCamera(JSON.parse(e.data)); });
+      es.addEventListener("corrections", seen);
+      es.addEventListener("heartbeat", (e) => { lastBeat = Date.now(); mark(true); });
+      es.onerror = () => {
+        mark(false);
+        if (es.readyState === EventSource.CLOSED) { setTimeout(connect, retry); retry = Math.min(retry * 2, 15000); }
+      };
+    }
+    // no heartbeat for 40 s: the connection is dead even if the browser has not noticed
+    setInterval(() => { if (Date.now() - lastBeat > 40000) { mark(false); connect(); } }, 10000);
+    window.J_live = { reconnect: connect };
+    connect();
+  }
+
+  /* --- the live table page --- */
+  function renderRound(game) {
+    $("#round-name").textContent = game ? game.round.name : "No game yet";
+    $("#honba").textContent = `${game ? game.honba : 0} 本場`;
+    $("#sticks").textContent = `${game ? game.sticks : 0} 供託`;
+    const wall = $("#wall");
+    if (game && game.wall_left !== null && game.wall_left !== undefined) { wall.hidden = false; wall.textContent = `${game.wall_left} left`; }
+    else wall.hidden = true;
+    const dora = $("#dora");
+    dora.replaceChildren(...(game ? game.dora_indicators : []).map((t) =>
+      el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }), tile(doraOf(t), { cls: "dora" }))));
+    const ura = game ? game.ura_indicators || [] : [];
+    $("#ura-line").hidden = !ura.length;
+    $("#ura").replaceChildren(...ura.map((t) => el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }), tile(doraOf(t)))));
+  }
+
+  function renderSeats(game) {
+    const box = $("#seats");
+    if (!game) { box.replaceChildren(el("p", { class: "card muted", text: "Start a game on the Settle page." })); return; }
+    const mine = localStorage.getItem("jantaku-seat");
+    box.replaceChildren(...game.seats.map((s) => {
+      const pond = el("div", { class: "pond tiles", "aria-label": "discards" },
+        s.pond.map((d) => tile(d.tile, { sideways: d.riichi, cls: [d.tsumogiri && "tsumogiri", d.called && "called"].filter(Boolean).join(" ") })));
+      const head = el("div", { class: "head" },
+        el("span", {}, el("span", { class: "wind", text: WIND_NAMES[s.wind] }), s.name || `seat ${s.seat + 1}`,
+          s.riichi ? el("span", { class: "riichi", text: "riichi" }) : null),
+        el("span", { class: "points", text: s.points.toLocaleString() }));
+      const parts = [head, pond];
+      if (s.melds && s.melds.length) parts.push(el("div", { class: "melds muted small", text: s.melds.join("  ") }));
+      if (s.furiten) parts.push(el("div", { class: `warn${String(s.seat) === mine ? " mine-warn" : ""}`, role: "alert",
+        text: `⚠ furiten (${s.furiten.kind}): ${s.furiten.detail || "you cannot ron"}` }));
+      if (s.waits && s.waits.length) {
+        parts.push(el("div", { class: "small" }, "Waits: ", el("ul", { class: "waits" }, s.waits.map((w) =>
+          el("li", {}, tile(w.tile, { cls: "" }), " ", w.score ? `${w.score.han} han ${w.score.fu} fu · ${w.score.points.toLocaleString()}` +
+            (w.score.limit_name ? ` (${w.score.limit_name})` : "") : (w.reason || "no yaku"))))));
+      }
+      return el("section", { class: `card seat${s.seat === game.dealer ? " dealer" : ""}`, "data-seat": s.seat }, parts);
+    }));
+  }
+
+  function renderCamera(cam) {
+    const box = $("#camera");
+    if (!box) return;
+    if (!cam || !cam.rows || !cam.rows.length) { box.replaceChildren(el("p", { class: "muted", text: "No camera reading yet." })); return; }
+    box.replaceChildren(...cam.tiles.map((row) => el("div", { class: "tiles small row" }, row.map((t) => tile(t)))));
+    box.dataset.at = cam.at;
+    updateAge();
+  }
+  function updateAge() {
+    const box = $("#camera"), age = $("#camera-age");
+    if (!box || !age || !box.dataset.at) return;
+    const s = Math.max(0, Math.round(Date.now() / 1000 - Number(box.dataset.at)));
+    age.textContent = s < 2 ? "· now" : `· ${s} s ago`;
+  }
+
+  function initLive() {
+    const sel = $("#my-seat");
+    sel.value = localStorage.getItem("jantaku-seat") || "";
+    let last = null;
+    sel.addEventListener("change", () => { localStorage.setItem("jantaku-seat", sel.value); if (last) renderSeats(last.game); });
+    live((st) => { last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera); }, renderCamera);
+    setInterval(updateAge, 1000);
+  }
+
+  /* --- the score page --- */
+  const S = { hand: [], read: null, win: null, dora: [], ura: [], game: null };
+
+  function keyboard(box, onpick, extra = []) {
+    box.replaceChildren(...[...KINDS, ...REDS].map((t) => tile(t, { onclick: () => onpick(t) })), ...extra);
+  }
+
+  function picker(current, onpick) {
+    const old = $(".sheet");
+    if (old) old.remove();
+    const close = () => sheet.remove();
+    const kb = el("div", { class: "keyboard" });
+    keyboard(kb, (t) => { close(); onpick(t); });
+    const sheet = el("div", { class: "sheet", role: "dialog", "aria-label": "fix tile" },
+      el("div", { class: "row" }, el("strong", { text: `Fix ${tileName(current)}:` }),
+        el("button", { type: "button", class: "secondary", id: "mark-win", onclick: () => { close(); onpick("*win"); } }, "★ winning tile"),
+        el("button", { type: "button", class: "secondary", onclick: () => { close(); onpick("none"); } }, "✕ not a tile"),
+        el("button", { type: "button", class: "secondary", onclick: close }, "Cancel")),
+      kb);
+    document.body.append(sheet);
+  }
+
+  function renderHand() {
+    const box = $("#hand");
+    box.replaceChildren(...S.hand.map((h, i) => tile(h.tile, {
+      cls: [i === S.win && "win", h.fixed && "fixed", h.conf !== undefined && h.conf < 0.5 && "low"].filter(Boolean).join(" "),
+      onclick: () => picker(h.tile, (t) => fixTile(i, t)),
+    })));
+    $("#dora-tiles").replaceChildren(...S.dora.map((t, i) => tile(t, { onclick: () => { S.dora.splice(i, 1); renderHand(); } })));
+    $("#ura-tiles").replaceChildren(...S.ura.map((t, i) => tile(t, { onclick: () => { S.ura.splice(i, 1); renderHand(); } })));
+  }
+
+  async function fixTile(i, t) {
+    if (t === "*win") { S.win = i; renderHand(); return; }
+    const h = S.hand[i];
+    if (h.frame !== undefined && h.frame !== null && t !== h.tile) {
+      try { await api("POST", "/api/corrections", { frame_id: h.frame, index: h.index, tile: t }); }
+      catch (e) { toast(`Correction not kept: ${e.message}`, true); }
+    }
+    if (t === "none") {
+      S.hand.splice(i, 1);
+      if (S.win === i) S.win = null; else if (S.win !== null && S.win > i) S.win -= 1;
+    } else { h.tile = t; h.fixed = true; }
+    renderHand();
+  }
+
+  function handText() {
+    const tiles = S.hand.map((h) => h.tile);
+    const win = S.win !== null ? tiles[S.win] : tiles[tiles.length - 1];
+    const rest = tiles.slice();
+    if (S.win !== null) rest.splice(S.win, 1); else rest.pop();
+    rest.sort((a, b) => sortKey(a) - sortKey(b));
+    const melds = $("#melds").value.trim();
+    return { hand: (formatTiles([...rest, win].filter(Boolean)) + (melds ? " " + melds : "")).trim(), win };
+  }
+
+  function scoreRequest() {
+    const { hand, win } = handText();
+    const req = {
+      hand, win_tile: win, tsumo: $('input[name="how"]:checked').value === "tsumo",
+      seat_wind: $("#seat-wind").value, round_wind: $("#round-wind").value,
+      dora: formatTiles(S.dora), ura: formatTiles(S.ura),
+      honba: Number($("#honba-in").value) || 0, sticks: Number($("#sticks-in").value) || 0,
+      flags: [...document.querySelectorAll('input[name="flag"]:checked')].map((c) => c.value),
+    };
+    return req;
+  }
+
+  function renderResult(r, req) {
+    const box = $("#result");
+    box.hidden = false;
+    if (!r.is_win) {
+      box.replaceChildren(el("h2", { text: "Not a win" }), el("p", { class: "error", text: r.reason }));
+      $("#settle-win").hidden = true;
+      return;
+    }
+    const head = el("div", { class: "row" },
+      el("span", { class: "big-num", text: r.total.toLocaleString() }),
+      el("span", { text: r.limit === "yakuman" || r.limit_name && r.han >= 13 ? "" : `${r.han} han ${r.fu} fu` }),
+      r.limit_name ? el("span", { class: "limit", text: r.limit_name }) : null);
+    const yaku = el("table", {}, el("tbody", {}, r.yaku.map((y) =>
+      el("tr", {}, el("td", {}, `${y.name} `, el("span", { class: "muted", text: y.name_ja })),
+        el("td", { class: "num", text: y.yakuman_multiple ? `${y.yakuman_multiple > 1 ? y.yakuman_multiple + "× " : ""}yakuman` : `${y.han} han` })))));
+    const fu = el("table", {}, el("tbody", {}, r.fu_items.map((f) =>
+      el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
+    const pays = el("table", {}, el("tbody", {}, r.payments.map((p) =>
+      el("tr", {}, el("td", { text: p.payer ? `${WIND_NAMES[p.payer]} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
+      r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
+    box.replaceChildren(el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
+      r.fu_items.length ? el("h3", { text: "Fu" }) : null, r.fu_items.length ? fu : null,
+      el("h3", { text: "Payments" }), pays,
+      r.notes && r.notes.length ? el("p", { class: "muted small", text: r.notes.join(" ") }) : null);
+    box.dataset.request = JSON.stringify(req);
+    const settle = $("#settle-win");
+    settle.hidden = !S.game;
+    $("#discarder-label").hidden = req.tsumo;
+  }
+
+  async function readPhoto(file) {
+    const status = $("#read-status");
+    status.textContent = "Reading the photo…";
+    const fd = new FormData();
+    fd.append("image", file);
+    try {
+      const r = await api("POST", "/api/read", fd);
+      S.hand = r.read.filter((t) => t.tile !== "back").map((t) => ({ tile: t.tile, frame: r.frame_id, index: t.index, conf: t.conf }));
+      S.win = S.hand.length ? S.hand.length - 1 : null;
+      status.textContent = `Read ${r.count} tiles in ${(r.ms.total / 1000).toFixed(2)} s. Tap any tile to fix it.`;
+      renderHand();
+      if (r.score) renderResult(r.score, scoreRequest());
+    } catch (e) { status.textContent = ""; toast(`Could not read the photo: ${e.message}`, true); }
+  }
+
+  function fillFromGame(game) {
+    S.game = game;
+    if (!game) return;
+    $("#round-wind").value = game.round.wind;
+    $("#honba-in").value = game.honba;
+    $("#sticks-in").value = game.sticks;
+    if (!S.dora.length) S.dora = game.dora_indicators.slice();
+    const seatSel = (id) => { const s = $(id); s.replaceChildren(...game.seats.map((x) => el("option", { value: x.seat, text: `${x.name || "seat " + (x.seat + 1)} (${WIND_NAMES[x.wind]})` }))); };
+    seatSel("#winner-seat"); seatSel("#discarder-seat");
+    const mine = localStorage.getItem("jantaku-seat");
+    if (mine !== null && mine !== "") { $("#winner-seat").value = mine; $("#seat-wind").value = game.seats[Number(mine)].wind; }
+    $("#discarder-seat").value = String((Number($("#winner-seat").value) + 3) % 4);
+    renderHand();
+  }
+
+  function initScore() {
+    keyboard($("#keyboard"), (t) => {
+      const target = $("#kb-target").value;
+      if (target === "dora") { if (S.dora.length < 5) S.dora.push(t); }
+      else if (target === "ura") { if (S.ura.length < 5) S.ura.push(t); }
+      else if (S.hand.length < 18) { S.hand.push({ tile: t }); S.win = S.hand.length - 1; }
+      renderHand();
+    });
+    $("#kb-back").addEventListener("click", () => {
+      const target = $("#kb-target").value;
+      if (target === "dora") S.dora.pop(); else if (target === "ura") S.ura.pop();
+      else { S.hand.pop(); S.win = S.hand.length ? S.hand.length - 1 : null; }
+      renderHand();
+    });
+    $("#clear-hand").addEventListener("click", () => { S.hand = []; S.win = null; $("#result").hidden = true; renderHand(); });
+    $("#photo").addEventListener("change", (e) => { if (e.target.files[0]) readPhoto(e.target.files[0]); e.target.value = ""; });
+    $("#from-camera").addEventListener("click", async () => {
+      const st = await api("GET", "/api/state");
+      const cam = st.camera;
+      if (!cam || !cam.tiles.length) { toast("The camera sees no tiles now.", true); return; }
+      const rows = cam.tiles.filter((r) => r.length);
+      const best = rows.reduce((a, b) => (b.length > a.length ? b : a), []);  // the close-up hand: the longest row
+      S.hand = best.map((t, i) => ({ tile: t, frame: cam.frame_id, index: null }));
+      S.win = S.hand.length ? S.hand.length - 1 : null;
+      renderHand();
+    });
+    $("#score-btn").addEventListener("click", async () => {
+      const req = scoreRequest();
+      if (!req.hand) { toast("No tiles yet: take a photo or use the keyboard.", true); return; }
+      try { renderResult(await api("POST", "/api/score", req), req); }
+      catch (e) { toast(e.message, true); }
+    });
+    $("#winner-seat").addEventListener("change", () => {
+      if (S.game) $("#seat-wind").value = S.game.seats[Number($("#winner-seat").value)].wind;
+    });
+    $("#settle-btn").addEventListener("click", async () => {
+      const req = JSON.parse($("#result").dataset.request || "{}");
+      const body = { ...req, winner: Number($("#winner-seat").value) };
+      if (!req.tsumo) body.discarder_seat = Number($("#discarder-seat").value);
+      try {
+        await api("POST", "/api/game/win", body);
+        toast("Win recorded: points moved.");
+        $("#settle-note").textContent = "Recorded. Undo it on the Settle page if it was wrong.";
+      } catch (e) { toast(e.message, true); }
+    });
+    api("GET", "/api/state").then((st) => fillFromGame(st.game)).catch(() => {});
+    live((st) => { S.game = st.game; }, null);
+    renderHand();
+  }
+
+  /* --- the settle page --- */
+  function renderSettle(st) {
+    const game = st.game;
+    $("#standings").replaceChildren(...(game ? game.seats.map((s) =>
+      el("div", {}, el("span", { text: `${WIND_NAMES[s.wind]} · ${s.name || "seat " + (s.seat + 1)}` }), el("br"), el("b", { text: s.points.toLocaleString() })))
+      : [el("p", { class: "muted", text: "No game yet: start one below." })]));
+    const seats = game ? game.seats : [0, 1, 2, 3].map((i) => ({ seat: i, name: "", wind: SEAT_WINDS[i] }));
+    $("#tenpai-boxes").replaceChildren(...seats.map((s) =>
+      el("label", {}, el("input", { type: "checkbox", name: "tenpai", value: s.seat }), ` ${s.name || "seat " + (s.seat + 1)} tenpai`)));
+    const chombo = $("#chombo-seat");
+    chombo.replaceChildren(...seats.map((s) => el("option", { value: s.seat, text: s.name || `seat ${s.seat + 1}` })));
+    $("#history").replaceChildren(...(game ? game.history : []).map((h) =>
+      el("tr", {}, el("td", { text: h.hand }), el("td", { text: h.result }), el("td", { class: "num", text: h.deltas.map((d) => (d > 0 ? "+" : "") + d).join(" / ") }))));
+    const fin = $("#final");
+    if (game && game.final) {
+      fin.hidden = false;
+      fin.replaceChildren(el("h2", { text: game.finished ? "Final results" : "If the game ended now" }), el("table", { class: "history" },
+        el("thead", {}, el("tr", {}, ["Place", "Player", "Points", "Uma/oka", "Result"].map((h) => el("th", { text: h })))),
+        el("tbody", {}, game.final.map((f) => el("tr", {}, el("td", { text: f.place }), el("td", { text: f.name || `seat ${f.seat + 1}` }),
+          el("td", { class: "num", text: f.points.toLocaleString() }), el("td", { class: "num", text: (f.bonus > 0 ? "+" : "") + f.bonus.toLocaleString() }),
+          el("td", { class: "num", text: (f.result > 0 ? "+" : "") + f.result.toFixed(1) }))))));
+    } else fin.hidden = true;
+    $("#corr-count").textContent = st.corrections ? `(${st.corrections.corrections} so far)` : "";
+  }
+
+  function initSettle() {
+    const act = (url, body, done) => api("POST", url, body).then((r) => { toast(done); renderSettle(r.state); }).catch((e) => toast(e.message, true));
+    $("#draw-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const tenpai = [0, 1, 2, 3].map((i) => !!document.querySelector(`input[name="tenpai"][value="${i}"]:checked`));
+      act("/api/game/draw", { tenpai }, "Draw recorded.");
+    });
+    $("#abort-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/abort", { reason: $("#abort-kind").value }, "Abortive draw recorded."); });
+    $("#chombo-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/chombo", { seat: Number($("#chombo-seat").value) }, "Chombo recorded."); });
+    $("#undo-btn").addEventListener("click", () => act("/api/game/undo", {}, "Undone."));
+    $("#new-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!confirm("Start a new game? The current one stays in the export.")) return;
+      act("/api/game/new", { rules: $("#new-rules").value, names: [0, 1, 2, 3].map((i) => $(`#name-${i}`).value) }, "New game started.");
+    });
+    live(renderSettle, null);
+  }
+
+  function init() {
+    const page = document.body.dataset.page;
+    if (page === "live") initLive();
+    else if (page === "score") initScore();
+    else if (page === "settle") initSettle();
+  }
+  return { init, parseTiles, formatTiles, doraOf, S };
+})();
+
+document.addEventListener("DOMContentLoaded", J.init);

@@ -1,5 +1,484 @@
-"""Subcommands: filled in by its area."""
+"""``jantaku run``: the table's main job — the camera loop and the phone site, together.
+
+    jantaku run [--config FILE] [--demo | --camera N | --replay PATH] [--host H] [--port P] [--pin PIN]
+                [--model ONNX] [--no-site] [--duration S]
+
+With no config file the defaults apply; with no camera (``kind = "auto"``: a Pi camera, else USB camera 0)
+the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows the whole thing on any machine.
+A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
+
+The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the detector (sliced)
+and the row reader into :meth:`device.service.TableService.observe`; the site (``web.create_app`` on waitress)
+shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from device.cli import UserError
+from device.config import Config, ConfigError, find_config
+from device.loop import ChangeGate, ServiceLoop
+from device.sources import FileReplaySource, FrameSource, OpenCVSource, SourceUnavailable
+from engine.tiles import Tile, format_tiles
+
+log = logging.getLogger("jantaku.run")
 
 
-def register(commands) -> None:
-    pass
+# --- from a frame to an observation ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What the camera saw in one frame, for :meth:`TableService.observe`: rows of face-up tiles in reading
+    order (top to bottom, left to right), the detections and the frame they came from."""
+
+    rows: tuple[tuple[Tile, ...], ...]
+    detections: tuple[Any, ...]
+    frame: np.ndarray
+    origin: str = ""
+    backs: int = 0
+    ms: float = 0.0
+    zones: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return " ".join(format_tiles(r) for r in self.rows if r)
+
+    def summary(self) -> str:
+        h, w = self.frame.shape[:2]
+        return (
+            f"{self.origin or 'frame'} ({w}x{h}): {self.text or '(no face-up tiles)'}"
+            f" [{len(self.detections)} tiles, {self.backs} face down, {self.ms:.0f} ms]"
+        )
+
+
+Detect = Callable[[Any], Sequence[Any]]  # a Frame in, detections out
+
+
+@dataclass
+class Pipeline:
+    """``frame -> detections -> rows``: the loop's ``read``."""
+
+    detect: Detect
+
+    def __call__(self, frame: Any) -> Observation:
+        from vision.reader import read_tiles
+
+        started = time.perf_counter()
+        detections = tuple(self.detect(frame))
+        reading = read_tiles(detections)
+        return Observation(
+            rows=tuple(row.tiles for row in reading.rows if row.tiles),
+            detections=detections,
+            frame=frame.image,
+            origin=frame.origin,
+            backs=reading.backs,
+            ms=(time.perf_counter() - started) * 1000,
+        )
+
+
+class LockedDetector:
+    """One inference at a time, whether the camera loop or a phone's photo asks (the Pi's CPU is small)."""
+
+    def __init__(self, detector: Any) -> None:
+        self.detector = detector
+        self._lock = threading.Lock()
+
+    def detect(self, image: np.ndarray) -> list[Any]:
+        with self._lock:
+            return list(self.detector.detect(image))
+
+
+class RecordedLabels:
+    """The demo recording's own labels as detections, for a machine without the detector model.
+
+    The recording is rendered, so its labels are exact: this shows the loop, reader and site working, not the
+    detector. ``jantaku run`` says so when it falls back to it.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __call__(self, frame: Any) -> list[Any]:
+        from vision.detector import Detection
+        from vision.geometry import Box
+
+        path = self.folder / "labels" / (Path(frame.origin).stem + ".txt")
+        if not path.is_file():
+            return []
+        out = []
+        for line in path.read_text().split("\n"):
+            if not line.strip():
+                continue
+            cls, x, y, w, h = line.split()
+            cx, cy, bw, bh = (
+                float(x) * frame.width,
+                float(y) * frame.height,
+                float(w) * frame.width,
+                float(h) * frame.height,
+            )
+            out.append(Detection.of_class(int(cls), Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
+        return out
+
+
+# --- choosing the source and the detector ------------------------------------------------------------------
+
+
+def demo_source(config: Config) -> FileReplaySource:
+    from device.demo import RECORDING
+
+    return FileReplaySource(RECORDING, fps=config.camera.fps, loop=True)
+
+
+def make_source(config: Config) -> tuple[FrameSource, bool]:
+    """The frame source the config asks for, and whether it is the demo. ``auto`` falls back to the demo.
+
+    A named camera is returned even when it is not there yet: the loop waits for it with back-off.
+    """
+    cam = config.camera
+    if cam.kind == "demo":
+        return demo_source(config), True
+    if cam.kind == "replay":
+        source = FileReplaySource(Path(cam.path).expanduser(), fps=cam.fps, loop=True)
+        try:  # a recording that cannot play will never play: say so now
+            source.open()
+        except SourceUnavailable as exc:
+            raise UserError(str(exc)) from None
+        source.close()
+        return source, False
+    if cam.kind == "picamera":
+        from device.picamera import PiCameraSource
+
+        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
+    usb = OpenCVSource(cam.index, width=cam.width, height=cam.height, fps=cam.fps)
+    if cam.kind == "opencv":
+        return usb, False
+    # auto: a Pi camera, else the USB camera, else the demo
+    from device.picamera import PiCameraSource, picamera_available
+
+    if picamera_available():
+        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
+    try:
+        usb.open()
+    except SourceUnavailable as exc:
+        log.warning("no camera found (%s): playing the bundled demo recording", exc)
+        return demo_source(config), True
+    usb.close()
+    return usb, False
+
+
+def model_path(config: Config, override: str | None = None) -> Path:
+    from vision.detector import default_model_path
+
+    chosen = override or config.detector.model
+    return Path(chosen).expanduser() if chosen else default_model_path()
+
+
+def make_detector(config: Config, *, model: str | None = None) -> Any | None:
+    """The tile detector on onnxruntime, or None when there is no model file (with a warning)."""
+    from vision.detector import DetectorOptions, load_detector
+
+    path = model_path(config, model)
+    if not path.is_file():
+        log.warning("no detector model at %s: photos and the camera cannot be read", path)
+        return None
+    detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
+    log.info("detector %s loaded", path)
+    return detector
+
+
+# --- the site ----------------------------------------------------------------------------------------------
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+class Site:
+    """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
+
+    def __init__(self, app: Any, host: str, port: int, threads: int = 8) -> None:
+        from waitress.server import create_server
+
+        try:
+            self.server = create_server(app, host=host, port=port, threads=threads, channel_timeout=30)
+        except OSError as exc:
+            raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+        self.port = int(self.server.effective_port)  # type: ignore[union-attr]
+        self._thread = threading.Thread(target=self._serve, name="jantaku-site", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except Exception:  # pragma: no cover - logged, the main thread notices the site is gone
+            log.exception("site: the web server stopped")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self, timeout: float = 3.0) -> None:
+        from waitress import wasyncore
+
+        server = self.server
+        # close every socket from inside the server's own loop (closing them from here races its select())
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        self._thread.join(timeout)
+        server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
+
+
+def print_qr(url: str, out: TextIO) -> None:
+    try:
+        import segno
+
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    except Exception:  # a console that cannot show it: the URL is printed anyway
+        pass
+
+
+# --- the whole table ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunOptions:
+    site: bool = True
+    duration: float | None = None
+    model: str | None = None
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+
+
+class TableRuntime:
+    """Source, detector, service, loop and site for one table. ``start()``, then ``stop()``/``close()``."""
+
+    def __init__(self, config: Config, options: RunOptions | None = None, *, detector: Any | None = None) -> None:
+        self.config = config
+        self.options = options or RunOptions()
+        self.stop_event = threading.Event()
+        self.source, self.demo = make_source(config)
+        self.detector = detector if detector is not None else make_detector(config, model=self.options.model)
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self.service = self._make_service()
+        detect: Detect | None = None
+        if self.detector is not None:
+            self.detector = LockedDetector(self.detector)
+            detect = self._detect_frame
+        elif self.demo:
+            from device.demo import RECORDING
+
+            log.warning("playing the demo with its recorded labels in place of the detector")
+            detect = RecordedLabels(RECORDING)
+        self.loop: ServiceLoop | None = None
+        if detect is not None:
+            lc = config.loop
+            self.loop = ServiceLoop(
+                self.source,
+                Pipeline(detect),
+                self._observe,
+                gate=ChangeGate(lc.change_threshold, lc.motion_threshold),
+                max_reads_per_second=lc.max_reads_per_second,
+                poll_fps=None if isinstance(self.source, FileReplaySource) else config.camera.fps,
+                stop=self.stop_event,
+            )
+        self.site: Site | None = None
+        self.url = ""
+        self.observations = 0
+
+    def _detect_frame(self, frame: Any) -> list[Any]:
+        assert self.detector is not None
+        return self.detector.detect(frame.image)
+
+    def _make_service(self) -> Any:
+        from device.service import TableService
+        from engine.rules import preset
+
+        pin = self.config.site.pin or f"{secrets.randbelow(10**4):04d}"
+        if self.demo:  # the demo's games are not the table's: keep them out of its database
+            self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
+            db = Path(self._tmp.name) / "demo.db"
+            corrections = Path(self._tmp.name) / "corrections"
+        else:
+            db = self.config.game.db_path
+            corrections = db.parent / "corrections"
+            try:
+                db.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ConfigError(
+                    f"{self.config.source or 'config'}: game.db: cannot create {db.parent} ({exc})"
+                ) from None
+        return TableService(
+            pin=pin,
+            rules=preset(self.config.game.rules),
+            db_path=str(db),
+            detector=self.detector,
+            corrections_dir=str(corrections),
+        )
+
+    def _observe(self, observation: Observation) -> None:
+        self.observations += 1
+        self.service.observe(observation)
+        if not self.options.site:
+            print(observation.summary(), file=self.options.out, flush=True)
+        else:
+            log.info("camera: %s", observation.summary())
+
+    def start(self) -> None:
+        out = self.options.out
+        if self.options.site:
+            try:
+                from web import create_app
+            except ImportError as exc:  # a checkout without the site: the loop still runs
+                log.warning("the phone site is not available (%s): printing what the camera reads", exc)
+                self.options.site = False
+        if self.options.site:
+            host, port = self.config.site.host, self.config.site.port
+            self.site = Site(create_app({"JANTAKU_SERVICE": self.service}), host, port)
+            shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+            self.url = f"http://{shown}:{self.site.port}/"
+            self.service.url = self.url
+            self.site.start()
+            print(f"jantaku: the table is at {self.url}  (PIN {self.service_pin})", file=out, flush=True)
+            print_qr(self.url, out)
+        source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
+        if self.loop is not None:
+            print(f"jantaku: reading {source}; Ctrl-C stops", file=out, flush=True)
+            self.loop.start()
+        else:
+            print("jantaku: no detector model: the camera is not read (the site works)", file=out, flush=True)
+
+    @property
+    def service_pin(self) -> str:
+        return self.service._pin  # the PIN is shown once, on the console of the table's own machine
+
+    def wait(self) -> None:
+        """Until stopped (a signal, :meth:`stop`, ``duration``) or the recording ends."""
+        deadline = None if self.options.duration is None else time.monotonic() + self.options.duration
+        while not self.stop_event.is_set():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            self.stop_event.wait(0.2 if left is None else min(0.2, left))
+            if self.loop is not None and self.loop.join(0) and not self.options.site:
+                break  # the loop ended (a recording played out) and there is no site to keep up
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    def close(self) -> None:
+        self.stop_event.set()
+        if self.loop is not None and not self.loop.join(timeout=10):
+            log.warning("loop: still busy with a frame after 10 s; leaving it")
+        self.service.bus.close()  # ends the phones' event streams
+        if self.site is not None:
+            self.site.close()
+        self.service.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+def run_table(config: Config, options: RunOptions | None = None, *, detector: Any | None = None) -> TableRuntime:
+    """Start a table, run it until stopped, and close it; returns it (its stats, for checks)."""
+    table = TableRuntime(config, options, detector=detector)
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, lambda *_: table.stop())
+    try:
+        table.start()
+        table.wait()
+    finally:
+        table.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return table
+
+
+# --- the command -------------------------------------------------------------------------------------------
+
+
+def setup_logging(verbose: bool = False) -> None:
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
+        root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logging.getLogger("waitress").setLevel(logging.WARNING)
+
+
+def config_from_args(args: Any) -> Config:
+    config = find_config(args.config)
+    camera: dict[str, Any] = {}
+    if args.demo:
+        camera["kind"] = "demo"
+    elif args.camera is not None:
+        camera.update(kind="opencv", index=args.camera)
+    elif args.replay:
+        camera.update(kind="replay", path=args.replay)
+    site = {k: v for k, v in (("host", args.host), ("port", args.port), ("pin", args.pin)) if v is not None}
+    return config.with_overrides(camera=camera, site=site)
+
+
+def run_command(args: Any) -> int:
+    if args.duration is not None and args.duration <= 0:
+        raise UserError("--duration must be more than 0 seconds")
+    config = config_from_args(args)
+    setup_logging(args.verbose)
+    if config.source:
+        log.info("config %s", config.source)
+    table = run_table(config, RunOptions(site=not args.no_site, duration=args.duration, model=args.model))
+    if table.loop is not None:
+        s = table.loop.stats
+        print(
+            f"jantaku: {s.frames} frames, {s.reads} read, {s.unchanged} unchanged, {s.moving} moving, "
+            f"{s.errors} errors, {s.reconnects} reconnects",
+            file=sys.stdout,
+        )
+    return 0
+
+
+def register(commands: Any) -> None:
+    p = commands.top.add_parser(
+        "run",
+        help="the table: camera loop and phone site (plays the bundled demo when there is no camera)",
+        description=__doc__.splitlines()[0],
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="TOML config (default: $JANTAKU_CONFIG, "
+        "~/.config/jantaku/config.toml, /etc/jantaku/config.toml, else built-in defaults)",
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--demo", action="store_true", help="play the bundled demo recording")
+    src.add_argument("--camera", type=int, metavar="N", help="USB camera N (OpenCV index)")
+    src.add_argument("--replay", metavar="PATH", help="a folder of images or a video, played in a loop")
+    p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
+    p.add_argument("--port", type=int, help="port (default 8000)")
+    p.add_argument("--pin", help="the table's PIN, 4-12 digits (default: a random one, printed)")
+    p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
+    p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
+    p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
+    p.set_defaults(func=run_command)
+
+
+__all__ = ["Observation", "Pipeline", "RunOptions", "TableRuntime", "register", "run_table"]

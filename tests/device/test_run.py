@@ -1,0 +1,206 @@
+"""``jantaku run``: starts on the demo with a fake detector, feeds the service, serves the site, stops cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from device.commands import run as run_module
+from device.commands.run import Observation, Pipeline, RecordedLabels, RunOptions, TableRuntime, run_table
+from device.config import Config
+from device.demo import RECORDING
+from device.sources import FileReplaySource, Frame
+from engine.tiles import parse_tiles
+from vision.detector import Detection, FakeDetector
+from vision.geometry import Box
+from vision.labels import class_of_tile
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND = "123m456p789s1122z"
+
+
+def hand_detections(text: str = HAND, y: float = 900.0) -> list[Detection]:
+    """A row of face-up tiles 40x53 px, left to right, and two face-down ones above it."""
+    dets = [
+        Detection.of_class(class_of_tile(t), Box(300 + 42 * i, y, 340 + 42 * i, y + 53), 0.9)
+        for i, t in enumerate(parse_tiles(text))
+    ]
+    dets += [Detection.of_class(37, Box(300 + 42 * i, 200, 340 + 42 * i, 253), 0.8) for i in range(2)]
+    return dets
+
+
+def fast_demo(**site) -> Config:
+    """The demo, taken at 20 frames a second so a test sees it move."""
+    return Config().with_overrides(camera={"kind": "demo", "fps": 20.0}, loop={"max_reads_per_second": 50.0}, site=site)
+
+
+def test_pipeline_reads_rows_from_detections():
+    source = FileReplaySource(RECORDING)
+    source.open()
+    frame = source.read()
+    fake = FakeDetector(lambda image: hand_detections())
+    obs = Pipeline(lambda f: fake.detect(f.image))(frame)
+    assert isinstance(obs, Observation)
+    assert obs.text == HAND and obs.backs == 2 and len(obs.detections) == 15
+    assert obs.frame.shape == (1200, 1600, 3)
+    assert fake.seen[0].height == 1200 and fake.seen[0].width == 1600  # non-square, not transposed
+    assert "000.jpg (1600x1200): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
+
+
+def test_recorded_labels_of_the_demo_show_the_winning_hand():
+    manifest = json.loads((RECORDING / "recording.json").read_text())
+    last = manifest["frames"][-1]["file"]
+    frame = Frame(__import__("cv2").imread(str(RECORDING / last)), origin=last)
+    obs = Pipeline(RecordedLabels(RECORDING))(frame)
+    winner = manifest["winner"]
+    assert obs.rows[-1] == parse_tiles(winner["hand"] + winner["win_tile"])  # the bottom row: the hand laid down
+
+
+def test_runtime_on_the_demo_with_a_fake_detector_feeds_the_service_and_stops():
+    fake = FakeDetector(lambda image: hand_detections())
+    out = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    t0 = time.monotonic()
+    table = run_table(fast_demo(), RunOptions(site=False, duration=2.0, out=out), detector=fake)
+    elapsed = time.monotonic() - t0
+    out.close()
+    assert table.demo
+    assert elapsed < 8
+    stats = table.loop.stats
+    assert stats.frames >= 10 and stats.reads >= 2 and stats.errors == 0
+    assert stats.unchanged > 0 and stats.moving > 0  # the gate kept the detector off most frames
+    assert stats.reads < stats.frames / 2
+    assert table.observations == stats.reads
+    camera = table.service.camera
+    assert camera is not None and camera.rows == (parse_tiles(HAND),)
+    assert not table.loop._thread.is_alive()
+
+
+def test_cli_runs_the_demo_and_prints_what_it_reads(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(run_module, "make_detector", lambda config, model=None: FakeDetector(hand_detections()))
+    monkeypatch.setenv("JANTAKU_CONFIG", str(tmp_path / "c.toml"))
+    (tmp_path / "c.toml").write_text("[camera]\nfps = 20.0\n[loop]\nmax_reads_per_second = 50.0\n")
+    t0 = time.monotonic()
+    assert main(["run", "--demo", "--no-site", "--duration", "1.5"]) == 0
+    assert time.monotonic() - t0 < 8
+    out = capsys.readouterr().out
+    assert "000.jpg (1600x1200): 123m456p789s1122z" in out
+    assert "jantaku: " in out and " read, " in out
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.load(response)
+
+
+def test_the_site_serves_what_the_camera_sees():
+    pytest.importorskip("web.api", reason="the web site is not in this checkout")
+    fake = FakeDetector(lambda image: hand_detections())
+    out = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    table = TableRuntime(fast_demo(host="127.0.0.1", port=0, pin="2468"), RunOptions(out=out), detector=fake)
+    table.start()
+    try:
+        assert table.url.startswith("http://127.0.0.1:") and table.site.port > 0
+        deadline = time.monotonic() + 10
+        state = get_json(table.url + "api/state")
+        while state["camera"] is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = get_json(table.url + "api/state")
+        assert state["camera"]["rows"] == [HAND]
+    finally:
+        t0 = time.monotonic()
+        table.close()
+        out.close()
+    assert time.monotonic() - t0 < 8
+    with pytest.raises(OSError):
+        get_json(table.url + "api/state")  # the site is down
+
+
+@pytest.mark.parametrize(
+    ("argv", "config", "message"),
+    [
+        (["--config", "{tmp}/bad.toml"], '[site]\nport = "x"', "site.port: expected an integer, got 'x'"),
+        (["--config", "{tmp}/missing.toml"], None, "missing.toml: no such config file"),
+        (["--replay", "{tmp}/nothing-here"], None, "nothing-here: no such file or folder"),
+        (["--port", "99999"], None, "site.port: expected 0..65535, got 99999"),
+        (["--pin", "12"], None, "site.pin: expected 4-12 digits, got '12'"),
+        (["--duration", "0"], None, "--duration must be more than 0 seconds"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, config, message):
+    monkeypatch.delenv("JANTAKU_CONFIG", raising=False)
+    monkeypatch.setattr("device.config.DEFAULT_LOCATIONS", ())
+    if config is not None:
+        (tmp_path / "bad.toml").write_text(config)
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(["run", "--no-site", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("jantaku run: ") and "\n" not in err and message in err
+    assert "Traceback" not in err
+
+
+def test_a_missing_named_camera_is_waited_for(monkeypatch, capsys):
+    monkeypatch.setattr(run_module, "make_detector", lambda config, model=None: FakeDetector())
+    monkeypatch.delenv("JANTAKU_CONFIG", raising=False)
+    monkeypatch.setattr("device.config.DEFAULT_LOCATIONS", ())
+    assert main(["run", "--camera", "97", "--no-site", "--duration", "0.5"]) == 0
+    assert "0 frames, 0 read" in capsys.readouterr().out
+
+
+def _clean_env(tmp_path) -> dict[str, str]:
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("JANTAKU_CONFIG", None)
+    return env
+
+
+def test_fresh_run_needs_no_config_no_camera_and_no_torch(tmp_path):
+    code = (
+        "import sys; from device.cli import main; "
+        "rc = main(['run', '--no-site', '--duration', '3']); "
+        "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH'); sys.exit(rc)"
+    )
+    env = _clean_env(tmp_path)
+    env["JANTAKU_MODEL"] = str(tmp_path / "none.onnx")  # a machine without the model still plays the demo
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "NO-TORCH" in proc.stdout
+    assert "000.jpg (1600x1200)" in proc.stdout  # the demo played: its first frame was read
+    assert "Traceback" not in proc.stderr
+
+
+def test_sigterm_stops_it_cleanly(tmp_path):
+    env = _clean_env(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "run", "--demo", "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        started = threading.Event()
+
+        def watch():
+            for line in proc.stdout:
+                if "reading the demo recording" in line:
+                    started.set()
+
+        threading.Thread(target=watch, daemon=True).start()
+        assert started.wait(30), "jantaku run did not start"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in proc.stderr.read()

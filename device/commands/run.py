@@ -441,6 +441,12 @@ def run_command(args: Any) -> int:
     if args.duration is not None and args.duration <= 0:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)
+    if args.check:
+        print(f"jantaku run: config {config.source or '(built-in defaults)'} is valid")
+        for section in ("camera", "detector", "loop", "game", "site"):
+            values = {k: v for k, v in vars(getattr(config, section)).items() if k != "pin"}
+            print(f"  [{section}] " + ", ".join(f"{k}={v!r}" for k, v in values.items()))
+        return 0
     setup_logging(args.verbose)
     if config.source:
         log.info("config %s", config.source)
@@ -477,6 +483,7 @@ def register(commands: Any) -> None:
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    p.add_argument("--check", action="store_true", help="check the config, print it and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     p.set_defaults(func=run_command)
 

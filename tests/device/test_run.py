@@ -204,3 +204,31 @@ def test_sigterm_stops_it_cleanly(tmp_path):
             proc.kill()
             proc.wait()
     assert "Traceback" not in proc.stderr.read()
+
+
+def test_check_prints_the_config_without_the_pin(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    path.write_text('[site]\npin = "97531"\nport = 8080\n')
+    assert main(["run", "--config", str(path), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert f"config {path} is valid" in out and "port=8080" in out and "97531" not in out
+
+
+def test_the_pi_install_writes_a_valid_config_and_a_unit_that_runs_it(tmp_path):
+    script = (ROOT / "device" / "install-pi.sh").read_text()
+    assert subprocess.run(["bash", "-n", str(ROOT / "device" / "install-pi.sh")]).returncode == 0
+    toml = script.split("<<TOML\n", 1)[1].split("\nTOML\n", 1)[0].replace("$PIN", "0427")
+    (tmp_path / "config.toml").write_text(toml)
+    from device.config import load_config
+
+    config = load_config(tmp_path / "config.toml")
+    assert (config.camera.kind, config.site.pin, str(config.game.db_path)) == (
+        "auto",
+        "0427",
+        "/var/lib/jantaku/jantaku.db",
+    )
+    unit = (ROOT / "device" / "systemd" / "jantaku.service").read_text()
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    assert exec_start == "ExecStart=/opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml"
+    assert "StateDirectory=jantaku" in unit and "KillSignal=SIGTERM" in unit
+    assert "--system-site-packages" in script and "python3-picamera2" in script

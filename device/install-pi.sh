@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Install jantaku on a Raspberry Pi (Raspberry Pi OS Bookworm or later, 64-bit) as a systemd service.
+#
+#   sudo ./device/install-pi.sh            # from a checkout of the project
+#
+# What it does (each step is safe to run again):
+#   1. apt: python3-venv and python3-picamera2 (libcamera's Python binding comes only from apt)
+#   2. a system user `jantaku` in the video group, the project copied to /opt/jantaku
+#   3. a venv made with --system-site-packages (so it sees picamera2), `pip install` of the project, with
+#      numpy kept below 2: Debian's picamera2/simplejpeg are built against numpy 1.x and fail to import beside 2.x
+#   4. /etc/jantaku/config.toml (Pi camera, a random PIN) unless it exists, and the systemd unit, enabled and started
+# Environment: PREFIX (default /opt/jantaku), CONFIG (default /etc/jantaku/config.toml), NO_START=1 to only install.
+set -euo pipefail
+
+PREFIX=${PREFIX:-/opt/jantaku}
+CONFIG=${CONFIG:-/etc/jantaku/config.toml}
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+UNIT=/etc/systemd/system/jantaku.service
+
+say() { printf 'install-pi: %s\n' "$*"; }
+die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
+
+[[ $(id -u) -eq 0 ]] || die "run as root: sudo $0"
+[[ -f $SRC/pyproject.toml && -f $SRC/device/systemd/jantaku.service ]] || die "run from a jantaku checkout ($SRC)"
+command -v apt-get >/dev/null || die "this script is for Raspberry Pi OS / Debian (apt-get not found)"
+
+say "1/4 system packages"
+apt-get update -q
+apt-get install -y -q python3-venv python3-pip python3-picamera2 rsync
+
+say "2/4 user and files in $PREFIX"
+if ! id jantaku >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/jantaku --shell /usr/sbin/nologin --groups video jantaku
+fi
+usermod -a -G video jantaku
+mkdir -p "$PREFIX"
+rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' --exclude '*.egg-info' \
+    --exclude /runs --exclude /datasets "$SRC"/ "$PREFIX"/
+
+say "3/4 venv in $PREFIX/.venv"
+[[ -x $PREFIX/.venv/bin/python ]] || python3 -m venv --system-site-packages "$PREFIX/.venv"
+"$PREFIX/.venv/bin/pip" install -q --upgrade pip
+"$PREFIX/.venv/bin/pip" install -q "numpy<2" -e "$PREFIX"
+if ! "$PREFIX/.venv/bin/python" -c "import picamera2" 2>/dev/null; then
+    say "warning: picamera2 does not import in the venv; a USB camera still works (camera.kind = \"opencv\")"
+fi
+
+say "4/4 config $CONFIG and the service"
+if [[ ! -f $CONFIG ]]; then
+    mkdir -p "$(dirname "$CONFIG")"
+    PIN=$(printf '%04d' $((RANDOM % 10000)))
+    cat >"$CONFIG" <<TOML
+# jantaku table config: see device/config.py for every key.
+[camera]
+kind = "auto"        # auto | picamera | opencv | replay | demo
+width = 2028         # Pi HQ camera, 2x2 binned
+height = 1520
+fps = 2.0
+
+[game]
+rules = "standard"   # standard | wrc | tenhou
+db = "/var/lib/jantaku/jantaku.db"
+
+[site]
+host = "0.0.0.0"
+port = 8000
+pin = "$PIN"
+TOML
+    chmod 640 "$CONFIG"
+    chgrp jantaku "$CONFIG"
+    say "new config with PIN $PIN (change it in $CONFIG)"
+fi
+"$PREFIX/.venv/bin/jantaku" run --config "$CONFIG" --check
+install -m 644 "$PREFIX/device/systemd/jantaku.service" "$UNIT"
+sed -i "s#/opt/jantaku#$PREFIX#g; s#/etc/jantaku/config.toml#$CONFIG#g" "$UNIT"
+systemctl daemon-reload
+systemctl enable jantaku.service
+if [[ ${NO_START:-0} != 1 ]]; then
+    systemctl restart jantaku.service
+    say "started: journalctl -u jantaku -f shows the table's address and log"
+fi

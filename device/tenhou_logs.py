@@ -35,6 +35,7 @@ from engine.game.events import (
     RonClaim,
     Tsumo,
 )
+from engine.game.shape import is_tenpai, kind_counts
 from engine.melds import MeldKind
 from engine.rules import GameLength, RuleSet, preset
 from engine.tenhou import decode_meld_ids, tile_from_136
@@ -167,6 +168,8 @@ class _Parser:
         self.riichi_next: set[int] = set()
         self.dora_seen = 0
         self.agari: list[dict[str, str]] = []
+        self.furiten_pending: list[FuritenCheck] = []
+        self.furiten_armed = False
 
     def _new_game(self) -> LoggedGame:
         rules, skip = rules_for_lobby(*self.go)
@@ -184,11 +187,25 @@ class _Parser:
     def emit(self, step: Step) -> None:
         if self.game is None:
             self.game = self._new_game()
+        if isinstance(step, FuritenCheck):
+            # The server's flag describes the state once the discard that follows it has been passed
+            # (or, sent with the player's own discard, once that discard is made): check it then.
+            self.furiten_pending.append(step)
+            return
         self.game.steps.append(step)
+        if not self.furiten_pending:
+            return
+        if isinstance(step, Discard):
+            self.furiten_armed = True
+        elif self.furiten_armed and isinstance(step, Draw | Call):
+            self.game.steps.extend(self.furiten_pending)
+            self.furiten_pending, self.furiten_armed = [], False
+        elif not isinstance(step, DoraFlip):
+            self.furiten_pending, self.furiten_armed = [], False
 
     def run(self, tags: list[tuple[str, str, dict[str, str]]]) -> list[LoggedGame]:
         for name, num, attrs in tags:
-            if name != "AGARI" and self.agari:
+            if self.agari and name not in ("AGARI", "PROF", "BYE", "RANKING", "FURITEN", "LN", "UN", "Z"):
                 self.flush_agari()
             self.handle(name, num, attrs)
         if self.agari:
@@ -278,7 +295,7 @@ class _Parser:
         group, self.agari = self.agari, []
         first = group[0]
         self._dora_catch_up(first)
-        ura = self.tiles(_ints(first.get("doraHaiUra", "")))
+        ura = next((self.tiles(_ints(a["doraHaiUra"])) for a in group if a.get("doraHaiUra")), ())
         who, from_who = int(first["who"]), int(first["fromWho"])
         if who == from_who:
             self.emit(Tsumo(who, self.tiles(_ints(first["hai"])), self.tile(int(first["machi"])), ura))
@@ -437,6 +454,10 @@ def replay(logged: LoggedGame) -> ReplayReport:
         else:
             if game is None or failed:
                 continue
+            if isinstance(step, ExhaustiveDraw) and step.hands[0] is None and (own := game.known_hand(0)):
+                # Tenhou shows every tenpai hand, but a session log does not repeat the logging player's own
+                if own.size == 13 and is_tenpai(kind_counts(own.concealed)):
+                    step = ExhaustiveDraw((own.concealed, *step.hands[1:]))
             try:
                 result = game.apply(step)
             except EngineError as exc:

@@ -97,6 +97,9 @@ class RuleSet:
     #: Tied players share their placements' uma equally (WRC: "split on ties"); otherwise the seat
     #: nearer the first dealer ranks higher (Tenhou).
     split_tied_uma: bool = False
+    #: 喰い替え allowed: discarding, right after a chi or pon, the called tile's kind or the chi's other
+    #: end (Tenhou allows it; 000 and 001 forbid it).
+    kuikae_allowed: bool = False
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
@@ -160,6 +163,7 @@ PRESETS: dict[str, RuleSet] = {
         extension=True,
         uma=(20_000, 10_000, -10_000, -20_000),
         kokushi_chankan_on_ankan=True,
+        kuikae_allowed=True,
     ),
 }
 

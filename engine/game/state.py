@@ -517,13 +517,17 @@ class Game:
         assert self.hand is not None
         return self.hand.players[seat]
 
-    def _check_visible(self, event: Event, extra: tuple[Tile, ...] = ()) -> None:
-        """No more than four of a kind (and the rule set's red fives) among all tiles known at once."""
+    def _check_visible(self, event: Event, extra: tuple[Tile, ...] = (),
+                       shown: dict[int, tuple[Tile, ...]] | None = None) -> None:
+        """No more than four of a kind (and the rule set's red fives) among all tiles known at once.
+
+        ``extra``: tiles about to appear; ``shown``: concealed tiles revealed by a seat, in place of its known ones.
+        """
         h = self.hand
         assert h is not None
         seen: list[Tile] = list(h.dora_indicators) + list(extra)
-        for p in h.players:
-            seen += p.known
+        for s, p in enumerate(h.players):
+            seen += shown[s] if shown and s in shown else p.known
             seen += [x.tile for x in p.pond if not x.called]
             for m in p.melds:
                 seen += m.tiles
@@ -680,7 +684,8 @@ class Game:
                 raise IllegalAction(e, "after riichi the hand is locked: only the drawn tile may be discarded")
         if e.riichi or e.open_riichi:
             self._check_riichi(e, p)
-        self._check_visible(e, (e.tile,))
+        if e.tile not in p.known:
+            self._check_visible(e, (e.tile,))
         # -- change the state
         p.take(e.tile, prefer_unknown=prefer_unknown)
         first = p.discards == 0 and not h.interrupted
@@ -749,7 +754,7 @@ class Game:
         if not p.can_take(rest):
             raise IllegalAction(e, "the caller must hold the other tiles of the meld",
                                 f"{format_tiles(rest)} not in {format_tiles(p.known, sort=True)}")
-        forbidden = calls.kuikae_forbidden(e.kind, h.last_discard, e.tiles)
+        forbidden = frozenset() if self.rules.kuikae_allowed else calls.kuikae_forbidden(e.kind, h.last_discard, e.tiles)
         if p.hand_known and e.kind is not MeldKind.KAN:
             left = list(p.known)
             for t in rest:
@@ -989,13 +994,13 @@ class Game:
             wins.append(WinRecord(c.seat, discarder, Hand(shown, tuple(p.melds)).notation(), str(win_tile), result,
                                   pay.pao_seat))
             pays.append(pay)
-        shown_rest: list[Tile] = []
+        revealed: dict[int, tuple[Tile, ...]] = {}
         for c in claims:
             rest_c = list(c.hand)
             if len(rest_c) == h.players[c.seat].size + 1:
                 rest_c.remove(win_tile)
-            shown_rest += rest_c
-        self._check_visible(e, tuple(shown_rest) + tuple(e.ura_indicators))
+            revealed[c.seat] = tuple(rest_c)
+        self._check_visible(e, tuple(e.ura_indicators), revealed)
         s = settlement.settle_ron(pays, discarder, self.dealer, self.honba, self.sticks, self.rules)
         h.riichi_pending = None  # a riichi declared with the winning discard is void: no deposit
         return self._finish(Outcome.RON, s, wins=tuple(wins), bumped=bumped,
@@ -1014,7 +1019,7 @@ class Game:
             raise IllegalAction(e, "the shown hand must hold the winning tile", f"{e.win_tile}")
         if isinstance(p.drawn, Tile) and p.drawn != e.win_tile:
             raise IllegalAction(e, "a tsumo wins on the drawn tile", f"drawn {p.drawn}, not {e.win_tile}")
-        self._check_visible(e, tuple(shown) + tuple(e.ura_indicators))
+        self._check_visible(e, tuple(e.ura_indicators), {e.seat: shown})
         result, pay = self._score(e, e.seat, shown, e.win_tile, True, None, False, e.ura_indicators)
         win = WinRecord(e.seat, None, Hand(shown, tuple(p.melds)).notation(), str(e.win_tile), result, pay.pao_seat)
         s = settlement.settle_tsumo(pay, self.dealer, self.honba, self.sticks, self.rules)
@@ -1031,7 +1036,7 @@ class Game:
         if len(e.hands) != 4:
             raise IllegalAction(e, "an exhaustive draw lists four hands (None for noten)")
         tenpai = []
-        shown_all: list[Tile] = []
+        shown_all: dict[int, tuple[Tile, ...]] = {}
         for s, shown in enumerate(e.hands):
             p = h.players[s]
             if shown is None:
@@ -1045,8 +1050,8 @@ class Game:
                 raise IllegalAction(e, "a hand shown as tenpai must be waiting",
                                     f"seat {s}: {format_tiles(shown, sort=True)}")
             tenpai.append(True)
-            shown_all += shown
-        self._check_visible(e, tuple(shown_all))
+            shown_all[s] = tuple(shown)
+        self._check_visible(e, (), shown_all)
         nagashi: tuple[int, ...] = ()
         if self.rules.nagashi_mangan:
             nagashi = tuple(
@@ -1148,10 +1153,10 @@ class Game:
         elif self.round >= last:
             top = self.standings()[0]
             reached = any(x >= rules.return_points for x in self.scores)
-            won = self.history[-1].outcome in (Outcome.RON, Outcome.TSUMO)
+            kept = self.history[-1].outcome in (Outcome.RON, Outcome.TSUMO, Outcome.EXHAUSTIVE_DRAW)
             if dealer_repeats:
-                # アガリ止め: the dealer may stop by winning the last hand in first place
-                if rules.agari_yame and won and top == self.dealer and self.scores[self.dealer] >= rules.return_points:
+                # アガリ止め: the dealer stops the game by winning (or being tenpai) in the last hand in first place
+                if rules.agari_yame and kept and top == self.dealer and self.scores[self.dealer] >= rules.return_points:
                     ends = True
                 elif self.round > last and reached:
                     ends = True  # the extension is sudden death

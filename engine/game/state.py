@@ -587,7 +587,7 @@ class Game:
                 if p.riichi:
                     p.passed_since_riichi.append(h.last_discard)
 
-    def _abort_due(self) -> Abort | None:
+    def abort_due(self) -> Abort | None:
         """An abortive draw that must happen now instead of the next draw or call (rules permitting)."""
         h = self.hand
         if h is None or not self.rules.abortive_draws or h.phase is not Phase.REACT:
@@ -618,7 +618,7 @@ class Game:
                 raise IllegalAction(e, "turn order", f"seat {(h.discarder + 1) % 4} draws next, not seat {e.seat}")
             if h.live == 0:
                 raise IllegalAction(e, "the wall is empty: the hand ends in an exhaustive draw")
-            due = self._abort_due()
+            due = self.abort_due()
             if due is not None:
                 raise IllegalAction(e, f"abortive draw due ({due.value}): the hand ends, no more draws")
         elif h.phase is Phase.DRAW:
@@ -746,7 +746,7 @@ class Game:
             raise IllegalAction(e, "the last discard (houtei) cannot be called")
         if e.kind is MeldKind.KAN and len(h.kans) >= 4:
             raise IllegalAction(e, "at most four kans in a hand")
-        due = self._abort_due()
+        due = self.abort_due()
         if due is not None:
             raise IllegalAction(e, f"abortive draw due ({due.value}): no calls")
         rest = list(e.tiles)
@@ -1089,7 +1089,7 @@ class Game:
             if self.rules.multiple_ron is not MultipleRon.DOUBLE:
                 raise IllegalAction(e, f"a triple ron is not a draw under the {self.rules.name} rules")
         else:
-            due = self._abort_due()
+            due = self.abort_due()
             if due is not e.reason:
                 raise IllegalAction(e, f"the conditions of {e.reason.value} are not met")
         if h.phase is Phase.REACT and e.reason is not Abort.TRIPLE_RON:

@@ -306,6 +306,10 @@ class Game:
         self.events: list[Event] = []
         self._final: tuple[FinalResult, ...] | None = None
 
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"{self.round_name}, {self.honba} honba, {self.phase.value}"
+        return f"<Game {self.rules.name}: {state}, scores {self.scores}, {len(self.events)} events>"
+
     # ------------------------------------------------------------------ reading the state
 
     @property

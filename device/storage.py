@@ -1,0 +1,202 @@
+"""Games on disk: an append-only event log in SQLite (WAL), the state derived by replaying it.
+
+Each game is one row of metadata (rule set with every option, seat names, first dealer, start
+position) and a log of rows that are only ever appended: an event, or an ``undo`` marker that
+takes back the last event still in force. ``append`` checks the event against the engine first
+(a refused event raises ``IllegalAction`` and is not stored) and returns once the row is
+committed with ``synchronous=FULL``: a process killed at any moment afterwards loses nothing,
+and a process killed mid-write loses at most the row it was writing.
+
+>>> from engine.rules import preset
+>>> from engine.game.events import HandStart, Draw
+>>> store = GameStore(":memory:")
+>>> gid = store.create(preset("standard"), ("Ann", "Bo", "Cy", "Di"))
+>>> store.append(gid, HandStart()); store.append(gid, Draw(0))
+>>> _ = store.undo(gid); len(store.game(gid).events)
+1
+>>> store.export_json(gid)["format"]
+'jantaku-game/1'
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.errors import EngineError
+from engine.game.events import Event, event_from_dict
+from engine.game.state import Game, Position, rules_from_dict
+from engine.rules import RuleSet
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    meta TEXT NOT NULL            -- Game.to_json() without its events
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,          -- 0, 1, 2 ... per game
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'undo')),
+    data TEXT,                     -- the event as JSON (NULL for an undo)
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StorageError(EngineError):
+    """A game or a file that cannot be read."""
+
+
+class GameStore:
+    """Games in one SQLite file. Thread-safe; keeps each game's replayed state in memory."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            path = str(Path(path).expanduser())
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        self._games: dict[int, Game] = {}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -------------------------------------------------------------- games
+
+    def create(self, rules: RuleSet, seats: tuple[str, ...] | list[str], first_dealer: int = 0,
+               start: Position | None = None) -> int:
+        """A new, empty game; returns its id."""
+        game = Game(rules, seats, first_dealer, start)
+        return self._insert(game)
+
+    def _insert(self, game: Game) -> int:
+        meta = game.to_json()
+        events = meta.pop("events")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute("INSERT INTO games (created, meta) VALUES (?, ?)",
+                                       (time.time(), json.dumps(meta)))
+                gid = int(cur.lastrowid or 0)
+                now = time.time()
+                self._db.executemany(
+                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
+                    [(gid, i, json.dumps(e), now) for i, e in enumerate(events)],
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._games[gid] = game
+            return gid
+
+    def games(self) -> list[int]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY id")]
+
+    def events(self, game_id: int) -> list[Event]:
+        """The events in force: the log replayed with each undo taking back the last event."""
+        with self._lock:
+            rows = self._db.execute("SELECT kind, data FROM log WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        out: list[Event] = []
+        for kind, data in rows:
+            if kind == "undo":
+                if out:
+                    out.pop()
+            else:
+                out.append(event_from_dict(json.loads(data)))
+        return out
+
+    def game(self, game_id: int) -> Game:
+        """The game's state, replayed from the log (cached after the first time)."""
+        with self._lock:
+            g = self._games.get(game_id)
+            if g is None:
+                row = self._db.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise StorageError(f"no game {game_id} in this store")
+                meta = json.loads(row[0])
+                meta["events"] = [e.to_dict() for e in self.events(game_id)]
+                g = Game.from_json(meta)
+                self._games[game_id] = g
+            return g
+
+    # -------------------------------------------------------------- the log
+
+    def _next_seq(self, game_id: int) -> int:
+        row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def append(self, game_id: int, event: Event) -> Any:
+        """Check the event against the game, then commit it. Returns what ``Game.apply`` returned."""
+        with self._lock:
+            g = self.game(game_id)
+            try:
+                result = g.apply(event)  # a refused event leaves the state as it was
+            except EngineError:
+                raise
+            except BaseException:
+                self._games.pop(game_id, None)  # an unexpected failure: rebuild from the disk next time
+                raise
+            try:
+                self._db.execute(
+                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
+                    (game_id, self._next_seq(game_id), json.dumps(event.to_dict()), time.time()),
+                )
+            except BaseException:
+                self._games.pop(game_id, None)  # the disk is the truth: replay next time
+                raise
+            return result
+
+    def undo(self, game_id: int) -> Game:
+        """Take back the last event in force (an ``undo`` row is appended); returns the game as it now is."""
+        with self._lock:
+            g = self.game(game_id)
+            if not g.events:
+                raise StorageError("nothing to undo")
+            self._db.execute(
+                "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
+                (game_id, self._next_seq(game_id), time.time()),
+            )
+            self._games[game_id] = g.undo()
+            return self._games[game_id]
+
+    # -------------------------------------------------------------- JSON
+
+    def export_json(self, game_id: int) -> dict[str, Any]:
+        """The game as ``Game.to_json()`` (events in force only)."""
+        return self.game(game_id).to_json()
+
+    def import_json(self, data: dict[str, Any]) -> int:
+        """Store a game from ``export_json`` output (every event is replayed and checked); returns its id."""
+        try:
+            game = Game.from_json(data)
+        except (KeyError, TypeError) as exc:
+            raise StorageError(f"not a game file: {exc}") from None
+        return self._insert(game)
+
+    def export_file(self, game_id: int, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.export_json(game_id), ensure_ascii=False, indent=1), encoding="utf-8")
+
+    def import_file(self, path: str | Path) -> int:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise StorageError(f"cannot read game file {path}: {exc}") from None
+        return self.import_json(data)
+
+
+def rules_of(meta: dict[str, Any]) -> RuleSet:
+    """The rule set stored in a game's metadata."""
+    return rules_from_dict(meta["rules"])

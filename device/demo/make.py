@@ -8,10 +8,10 @@ player's arm over the table; East declares riichi with a sideways tile and a poi
 winning tile and lays the hand down face up. Walls shrink as tiles are drawn; the dead wall shows the dora
 indicator. Tiles are the CC0 fluffystuff artwork (``../shared/data/tiles/fluffystuff/composited``) on a felt mat.
 
-Output: JPEG frames (1600x1200, non-square), ``recording.json`` (frame order and how many times each is taken
-again while the table is still, plus what the scene shows) and ``labels/*.txt`` (exact YOLO boxes of every
-face-up and face-down tile lying flat, classes of :mod:`vision.labels`). Seeded: the same seed gives the
-same frames.
+Output: JPEG frames of 2028x1520 (non-square: a Pi HQ camera's binned mode, the default capture size),
+``recording.json`` (frame order, how many times each is taken again while the table is still, and what the
+scene shows) and ``labels/*.txt`` (exact YOLO boxes of every face-up and face-down tile lying flat, classes of
+:mod:`vision.labels`). Seeded: the same seed gives the same frames.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 ART = ROOT.parent / "shared" / "data" / "tiles" / "fluffystuff" / "composited" / "Regular"
 OUT = Path(__file__).resolve().parent / "recording"
 
-FRAME_W, FRAME_H = 1600, 1200
-TILE_W, TILE_H = 40, 53  # a tile lying flat, seen from above (26 x 35 mm at about 1.5 px/mm)
-DEPTH = 30  # a standing tile's thickness seen from above
-SIDE = 5  # the tile body's edge showing under a tile lying flat
-CX, CY = FRAME_W // 2, FRAME_H // 2 + 10
+FRAME_W, FRAME_H = 2028, 1520
+S = FRAME_W / 1600  # lengths below are given for a 1600-px frame and scaled
+TILE_W, TILE_H = 51, 68  # a tile lying flat, seen from above (26 x 35 mm at about 2 px/mm)
+DEPTH = 38  # a standing tile's thickness seen from above
+SIDE = 6  # the tile body's edge showing under a tile lying flat
+CX, CY = FRAME_W // 2, FRAME_H // 2 + round(10 * S)
 WALL_STACKS = 17
 
 # seat -> rotation (quarter turns counter-clockwise of a tile's face, as the seat's player reads it)
@@ -125,9 +126,10 @@ class Art:
     @staticmethod
     def stick(points: int = 1000) -> np.ndarray:
         """A riichi point stick (white with a red dot)."""
-        patch = np.zeros((14, 190, 4), np.uint8)
-        cv2.rectangle(patch, (0, 0), (189, 13), (238, 240, 242, 255), -1)
-        cv2.circle(patch, (95, 7), 5, (40, 40, 210, 255), -1)
+        h, w = round(14 * S), round(190 * S)
+        patch = np.zeros((h, w, 4), np.uint8)
+        cv2.rectangle(patch, (0, 0), (w - 1, h - 1), (238, 240, 242, 255), -1)
+        cv2.circle(patch, (w // 2, h // 2), round(5 * S), (40, 40, 210, 255), -1)
         return patch
 
 
@@ -142,7 +144,7 @@ def felt(rng: np.random.Generator) -> np.ndarray:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     light = 1.08 - 0.22 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2) * 2.2
     base *= light[:, :, None]
-    rim = 46
+    rim = round(46 * S)
     wood = np.empty((h, w, 3), np.float32)
     wood[:] = (40, 75, 120)
     wood += (cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (41, 1), 0) * 30)[:, :, None]
@@ -249,7 +251,7 @@ def build_scene(table: Table, art: Art, rng: np.random.Generator) -> Scene:
     taken_stacks = table.drawn // 2
     remaining = set(live[taken_stacks:]) | set(dead)
     half = WALL_STACKS * TILE_W / 2
-    wall_v = half - TILE_H / 2 + 6
+    wall_v = half - TILE_H / 2 + 6 * S
     for seat in SEATS:
         for i in range(WALL_STACKS):
             if (seat, i) not in remaining:
@@ -285,13 +287,13 @@ def build_scene(table: Table, art: Art, rng: np.random.Generator) -> Scene:
     # hands: standing tiles (tops seen from above), East's laid down face up at the end
     for seat in SEATS:
         n = 13
-        hand_v = wall_v + TILE_H / 2 + 45
+        hand_v = wall_v + TILE_H / 2 + 45 * S
         if seat == "E" and table.revealed:
             tiles = [str(t) for t in parse_tiles(WINNER_HAND)] + [WIN_TILE]
             for k, name in enumerate(tiles):
-                gap = 14 if k == 13 else 0
+                gap = 14 * S if k == 13 else 0
                 u = -6.5 * TILE_W + k * TILE_W + gap
-                x, y = to_table(seat, u, -(hand_v + 10))
+                x, y = to_table(seat, u, -(hand_v + 10 * S))
                 scene.add(art.flat(name), x, y, 0, class_of_tile(Tile.parse(name)), jitter("shown", k) * 0.3)
             continue
         for k in range(n):
@@ -304,20 +306,21 @@ def build_scene(table: Table, art: Art, rng: np.random.Generator) -> Scene:
 def arm(seat: str, target_u: float, target_v: float, rng: np.random.Generator):
     """A function drawing a player's forearm and hand reaching from their edge of the frame to a point."""
     tx, ty = to_table(seat, target_u, target_v)
-    sx, sy = to_table(seat, target_u * 0.6 + 120, -900)
+    sx, sy = to_table(seat, target_u * 0.6 + 120 * S, -900 * S)
     tone = np.array((120, 160, 205), np.float32) + rng.normal(0, 8, 3)
 
     def draw(canvas: np.ndarray) -> None:
         layer = np.zeros(canvas.shape[:2], np.uint8)
-        cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, 95)
-        cv2.ellipse(layer, (round(tx), round(ty)), (62, 54), 0, 0, 360, 255, -1)
+        cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, round(95 * S))
+        cv2.ellipse(layer, (round(tx), round(ty)), (round(62 * S), round(54 * S)), 0, 0, 360, 255, -1)
         soft = cv2.GaussianBlur(layer, (0, 0), 4).astype(np.float32) / 255
         shade = cv2.GaussianBlur(layer, (0, 0), 25).astype(np.float32) / 255
         colour = np.empty(canvas.shape, np.float32)
         colour[:] = tone
         colour *= (0.75 + 0.3 * shade)[:, :, None]
         dark = np.zeros_like(soft)
-        dark[18:, 14:] = soft[:-18, :-14] * 0.45  # the arm's shadow, down and to the right
+        dy, dx = round(18 * S), round(14 * S)
+        dark[dy:, dx:] = soft[:-dy, :-dx] * 0.45  # the arm's shadow, down and to the right
         _blend(canvas, np.zeros(canvas.shape, np.float32), dark, 0, 0)
         _blend(canvas, colour, soft, 0, 0)
 
@@ -353,7 +356,7 @@ def make(out: Path, seed: int = 2026, quality: int = 88) -> dict:
             table,
             1,
             f"{seat} reaches to discard",
-            arm(seat, -3 * TILE_W + (n % 6) * TILE_W + 20, -(TILE_H * 2.1 + (n // 6) * TILE_H), rng),
+            arm(seat, -3 * TILE_W + (n % 6) * TILE_W + 20 * S, -(TILE_H * 2.1 + (n // 6) * TILE_H), rng),
         )
         table.ponds[seat].append((tile, riichi))
         if riichi:
@@ -362,7 +365,7 @@ def make(out: Path, seed: int = 2026, quality: int = 88) -> dict:
             table.drawn += 1
         emit(table, 3, f"{seat} discards {tile}" + (" declaring riichi" if riichi else ""))
     table.drawn += 1
-    emit(table, 1, "E draws and reveals", arm("E", 0, -(WALL_STACKS * TILE_W / 2 + 60), rng))
+    emit(table, 1, "E draws and reveals", arm("E", 0, -(WALL_STACKS * TILE_W / 2 + 60 * S), rng))
     table.revealed = True
     emit(
         table, 8, f"E wins by tsumo on {WIN_TILE}: {WINNER_HAND} + {WIN_TILE}, riichi, dora indicator {DORA_INDICATOR}"

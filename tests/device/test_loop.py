@@ -252,3 +252,21 @@ def test_frames_keep_their_shape_through_the_loop():
     loop = ServiceLoop(FakeSource(images), lambda f: f.size, shapes.append, max_reads_per_second=1e3)
     loop.run()
     assert shapes == [(480, 1200), (480, 1200)]
+
+
+def test_on_the_demo_recording_each_still_table_is_read_once_and_no_arm():
+    import json
+
+    from device.demo import RECORDING
+    from device.sources import FileReplaySource
+
+    manifest = json.loads((RECORDING / "recording.json").read_text())
+    shows = {f["file"]: f["shows"] for f in manifest["frames"]}
+    read: list[str] = []
+    stats = ServiceLoop(FileReplaySource(RECORDING), lambda f: f.origin, read.append, max_reads_per_second=1e3).run()
+    assert stats.frames == sum(f["hold"] for f in manifest["frames"])
+    assert not any("reaches" in shows[name] or "reveals" in shows[name] for name in read)  # never an arm
+    still = [f["file"] for f in manifest["frames"] if f["hold"] > 1]
+    assert read == still  # the dealt table, each of the 12 discards, the win: each once
+    assert len(read) == 14
+    assert sum(p.stat().st_size for p in RECORDING.rglob("*") if p.is_file()) <= 20e6

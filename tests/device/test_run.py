@@ -52,9 +52,9 @@ def test_pipeline_reads_rows_from_detections():
     obs = Pipeline(lambda f: fake.detect(f.image))(frame)
     assert isinstance(obs, Observation)
     assert obs.text == HAND and obs.backs == 2 and len(obs.detections) == 15
-    assert obs.frame.shape == (1200, 1600, 3)
-    assert fake.seen[0].height == 1200 and fake.seen[0].width == 1600  # non-square, not transposed
-    assert "000.jpg (1600x1200): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
+    assert obs.frame.shape == (1520, 2028, 3)
+    assert fake.seen[0].height == 1520 and fake.seen[0].width == 2028  # non-square, not transposed
+    assert "000.jpg (2028x1520): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
 
 
 def test_recorded_labels_of_the_demo_show_the_winning_hand():
@@ -93,7 +93,7 @@ def test_cli_runs_the_demo_and_prints_what_it_reads(monkeypatch, capsys, tmp_pat
     assert main(["run", "--demo", "--no-site", "--duration", "1.5"]) == 0
     assert time.monotonic() - t0 < 8
     out = capsys.readouterr().out
-    assert "000.jpg (1600x1200): 123m456p789s1122z" in out
+    assert "000.jpg (2028x1520): 123m456p789s1122z" in out
     assert "jantaku: " in out and " read, " in out
 
 
@@ -173,7 +173,7 @@ def test_fresh_run_needs_no_config_no_camera_and_no_torch(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "NO-TORCH" in proc.stdout
-    assert "000.jpg (1600x1200)" in proc.stdout  # the demo played: its first frame was read
+    assert "000.jpg (2028x1520)" in proc.stdout  # the demo played: its first frame was read
     assert "Traceback" not in proc.stderr
 
 

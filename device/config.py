@@ -11,14 +11,13 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     path = ""            # a folder of images or a video (kind = "replay")
 
     [detector]
-    model = ""           # ONNX model; empty: the shipped models/tiles.onnx
-    slice = 640          # tile size of sliced inference over large frames
-    conf = 0.25          # confidence threshold
+    model = ""           # ONNX model; empty: the shipped models/tiles.onnx ($JANTAKU_MODEL)
+    conf = 0.25          # lowest detection confidence kept
 
     [loop]
     max_reads_per_second = 1.0   # detector runs at most this often
-    change_threshold = 6.0       # mean grey difference (0..255) that counts as a new table
-    motion_threshold = 3.0       # above this between consecutive frames, something is still moving
+    change_threshold = 6.0       # grey levels (0..255) in the most changed patch that make a new table
+    motion_threshold = 3.0       # the same between consecutive frames: above it something still moves
 
     [game]
     rules = "standard"   # standard | wrc | tenhou
@@ -89,14 +88,10 @@ class CameraConfig:
 @dataclass(frozen=True)
 class DetectorConfig:
     model: str = ""
-    slice: int = 640
     conf: float = 0.25
 
     def problems(self) -> dict[str, str | None]:
-        return {
-            "slice": _check(32 <= self.slice <= 4096, "expected 32..4096 pixels"),
-            "conf": _check(0 < self.conf < 1, "expected between 0 and 1"),
-        }
+        return {"conf": _check(0 < self.conf < 1, "expected between 0 and 1")}
 
 
 @dataclass(frozen=True)

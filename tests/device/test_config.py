@@ -54,7 +54,7 @@ pin = "4321"
     assert config.camera.kind == "opencv" and config.camera.index == 2
     assert (config.camera.width, config.camera.height, config.camera.fps) == (1920, 1080, 5.0)
     assert isinstance(config.camera.fps, float)
-    assert config.detector.model == "/opt/models/tiles.onnx" and config.detector.slice == 640  # default kept
+    assert config.detector.model == "/opt/models/tiles.onnx" and config.detector.conf == 0.25  # default kept
     assert config.game.rules == "wrc" and config.game.db_path.name == "table.db" and "~" not in str(config.game.db_path)
     assert (config.site.host, config.site.port, config.site.pin) == ("127.0.0.1", 8080, "4321")
     assert config.source == str(path)

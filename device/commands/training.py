@@ -1,5 +1,168 @@
-"""Subcommands: filled in by its area."""
+"""Subcommands that make the detector: ``synth`` (render labelled images), ``train``, ``export``.
+
+    jantaku synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
+    jantaku train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
+        --model peer --epochs 12 --imgsz 416 --name tiles416
+    jantaku train --name tiles416 --resume
+    jantaku export runs/detect/tiles416/weights/best.pt --out models/tiles.onnx --imgsz 640
+
+``train`` needs the optional dependencies (``pip install -e .[train]``: ultralytics, onnx, onnxslim, and torch).
+Everything runs offline; generated data and runs belong in the ignored ``datasets/`` and ``runs/`` folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from device.cli import UserError
 
 
 def register(commands) -> None:
-    pass
+    synth = commands.top.add_parser("synth", help="render labelled training images (YOLO format)")
+    synth.add_argument("--n", type=int, required=True, help="number of images")
+    synth.add_argument("--out", required=True, help="output folder (gets images/ and labels/)")
+    synth.add_argument("--seed", type=int, default=0, help="renderer seed (default 0)")
+    synth.add_argument("--start", type=int, default=0, help="first image index (default 0)")
+    synth.add_argument("--size", default=None, help="fixed WIDTHxHEIGHT (default: several sizes)")
+    synth.add_argument("--workers", type=int, default=1, help="processes (default 1; output does not depend on it)")
+    synth.set_defaults(func=cmd_synth)
+
+    train = commands.top.add_parser("train", help="train the tile detector (ultralytics, offline)")
+    train.add_argument("--data", nargs="*", default=[], metavar="DIR", help="rendered training folders")
+    train.add_argument("--val", nargs="*", default=[], metavar="DIR", help="validation folders")
+    train.add_argument("--real-repeats", type=int, default=8, help="copies of the real training split (0: none)")
+    train.add_argument(
+        "--model",
+        default="peer",
+        help="yolo11n.yaml / yolov8n.yaml (from scratch), a local .pt checkpoint, or 'peer' (default): "
+        "mahjong-detector's YOLO11n weights mapped to our classes",
+    )
+    train.add_argument("--epochs", type=int, default=12)
+    train.add_argument("--imgsz", type=int, default=416)
+    train.add_argument("--batch", type=int, default=16)
+    train.add_argument("--device", default="cpu", help="cpu, 0, 0,1 ... (default cpu)")
+    train.add_argument("--workers", type=int, default=2, help="data loader workers")
+    train.add_argument("--lr0", type=float, default=0.002)
+    train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
+    train.add_argument("--project", default="runs/detect", help="runs folder (default runs/detect)")
+    train.add_argument("--name", default="tiles", help="run name (default tiles)")
+    train.add_argument("--resume", action="store_true", help="resume runs/detect/NAME from weights/last.pt")
+    train.set_defaults(func=cmd_train)
+
+    export = commands.top.add_parser("export", help="export a trained checkpoint to ONNX with our metadata")
+    export.add_argument("weights", help="a checkpoint (.pt)")
+    export.add_argument("--out", default="models/tiles.onnx")
+    export.add_argument("--imgsz", type=int, default=640, help="ONNX input size (default 640)")
+    export.add_argument("--train-imgsz", type=int, default=416, help="the size it was trained at (metadata)")
+    export.set_defaults(func=cmd_export)
+
+
+class _Bar:
+    """A one-line text progress bar on stderr."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.start = label, time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        rate = done / max(time.monotonic() - self.start, 1e-6)
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.1f}/s{end}")
+        sys.stderr.flush()
+
+
+def _size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size must be WIDTHxHEIGHT, not {text!r}") from None
+    if not (32 <= w <= 8192 and 32 <= h <= 8192):
+        raise UserError(f"--size {text} is outside 32..8192")
+    return w, h
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    from vision.synth import write_dataset
+
+    if args.n <= 0:
+        raise UserError("--n must be positive")
+    if args.workers <= 0:
+        raise UserError("--workers must be positive")
+    try:
+        from vision.evaluation import EVAL_SEED
+    except ImportError:
+        EVAL_SEED = None
+    if args.seed == EVAL_SEED:
+        raise UserError(f"seed {EVAL_SEED} is the rendered held-out set of 'jantaku eval detector': pick another")
+    try:
+        total = write_dataset(
+            args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
+            progress=_Bar("synth"),
+        )
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from None
+    print(f"{args.n} images, {total} labelled tiles in {args.out}")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from vision import training
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise UserError(f"training needs the [train] extras: {exc}") from None
+    project, name = Path(args.project), args.name
+    if args.resume:
+        try:
+            run = training.train(Path(), "", training.Recipe(), project, name, resume=True)
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
+        print(f"resumed {run}")
+        return 0
+    if not args.data:
+        raise UserError("--data: give at least one rendered folder (jantaku synth --out DIR)")
+    if not args.val:
+        raise UserError("--val: give a validation folder (render one with another --seed)")
+    model = args.model
+    if model == "peer":
+        model = str(training.checkpoint_from_peer(project / name / "init_peer.pt"))
+    elif not (model.endswith(".yaml") or Path(model).is_file()):
+        raise UserError(f"--model {model}: not a model yaml and not a local checkpoint")
+    spec = training.DataSpec(tuple(Path(d) for d in args.data), tuple(Path(d) for d in args.val), args.real_repeats)
+    try:
+        data_yaml = training.assemble(spec, project / name / "data")
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from None
+    recipe = training.Recipe(
+        epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
+        lr0=args.lr0, cache=args.cache,
+    )
+    run = training.train(data_yaml, model, recipe, project, name)
+    print(f"trained {run}: weights in {run / 'weights'}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from vision import training
+    from vision.synth import DATA_VERSION
+
+    weights = Path(args.weights)
+    if not weights.is_file():
+        raise UserError(f"{weights} does not exist")
+    meta = {
+        "jantaku_data_version": DATA_VERSION,
+        "jantaku_input": f"{args.imgsz}x{args.imgsz} letterboxed RGB, 0..1",
+        "jantaku_train_imgsz": str(args.train_imgsz),
+        "jantaku_tile_scale": "trained on tiles 4-15% of the frame's long side; slice larger frames to match",
+    }
+    out = training.export_onnx(weights, Path(args.out), args.imgsz, meta)
+    size = out.stat().st_size / 1e6
+    print(f"{out}: {size:.1f} MB")
+    if size > 15:
+        raise UserError(f"{out} is {size:.1f} MB, over the 15 MB limit")
+    return 0

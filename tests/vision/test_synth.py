@@ -1,0 +1,85 @@
+"""The renderer: exact, reproducible labels on non-square frames."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
+from vision.synth import art, layout, render, write_dataset
+
+
+@pytest.fixture(autouse=True)
+def _artwork():
+    try:
+        art.art_dir()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.parametrize(("seed", "index", "size"), [(1, 0, (320, 240)), (7, 3, (240, 360)), (11, 5, (400, 224))])
+def test_labels_are_inside_and_valid(seed, index, size):
+    sample = render(seed, index, size)
+    w, h = size
+    assert sample.image.shape == (h, w, 3) and sample.image.dtype == np.uint8
+    for label in sample.labels:
+        x1, y1, x2, y2 = label.box
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        assert 0 <= label.class_id < NUM_CLASSES
+    for line in sample.yolo_text().splitlines():
+        cls, *xywh = line.split()
+        assert 0 <= int(cls) < NUM_CLASSES
+        assert all(0.0 <= float(v) <= 1.0 for v in xywh)
+
+
+def test_same_seed_same_bytes_other_seed_other_image():
+    a, b = render(3, 2, (320, 200)), render(3, 2, (320, 200))
+    assert a.jpeg() == b.jpeg() and a.yolo_text() == b.yolo_text()
+    c = render(4, 2, (320, 200))
+    assert hashlib.sha1(c.jpeg()).digest() != hashlib.sha1(a.jpeg()).digest()
+
+
+def test_write_dataset_does_not_depend_on_workers(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert write_dataset(one, 3, seed=5, size=(256, 192)) == write_dataset(two, 3, seed=5, size=(256, 192), workers=2)
+    for name in ("images/s5_000000.jpg", "labels/s5_000002.txt"):
+        assert (one / name).read_bytes() == (two / name).read_bytes()
+
+
+def test_many_scenes_label_faces_and_backs():
+    """Across a few scenes the renderer labels many classes, backs included, at their tile size."""
+    seen: set[int] = set()
+    widths = []
+    for i in range(6):
+        sample = render(21, i, (320, 240))
+        seen |= {label.class_id for label in sample.labels}
+        widths += [label.box[2] - label.box[0] for label in sample.labels]
+    assert BACK_CLASS in seen and len(seen) >= 15
+    assert widths and 5 <= float(np.median(widths)) <= 120
+
+
+@pytest.mark.parametrize(("class_id", "name"), [(0, "Man1"), (9, "Pin1"), (26, "Sou9"), (27, "Ton"), (31, "Haku"),
+                                                (34, "Man5-Dora"), (36, "Sou5-Dora"), (BACK_CLASS, "Back")])
+def test_art_names(class_id, name):
+    assert art.art_name(class_id) == name
+
+
+def test_face_styles_differ_but_keep_the_glyph():
+    rng = np.random.default_rng(0)
+    plain = art.face_texture(CLASS_NAMES.index("7z"), art.FaceStyle(), rng)
+    black = art.face_texture(CLASS_NAMES.index("7z"), art.FaceStyle(variant="Black"), rng)
+    blank = art.face_texture(CLASS_NAMES.index("5z"), art.FaceStyle(), rng)
+    framed = art.face_texture(CLASS_NAMES.index("5z"), art.FaceStyle(haku_frame="frame"), rng)
+    assert plain.shape == (art.FACE_SIZE[1], art.FACE_SIZE[0], 3)
+    assert np.abs(plain - black).mean() > 0.01  # another calligraphy and palette
+    assert blank[..., 0].std() < 0.01 < framed[..., 0].std()  # white dragon: blank, or with a frame
+
+
+def test_tile_bag_is_a_set():
+    bag = layout.TileBag(np.random.default_rng(0))
+    drawn = [bag.draw() for _ in range(136)]
+    counts = np.bincount(drawn, minlength=NUM_CLASSES)
+    assert counts[:34].sum() + counts[34:37].sum() == 136 and counts[BACK_CLASS] == 0
+    assert list(counts[34:37]) == [1, 1, 1] and counts[4] == counts[13] == counts[22] == 3

@@ -1,0 +1,87 @@
+"""The training recipe: offline data.yaml, the peer's weights in our class order, and a smoke run (slow)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import training
+from vision.labels import BACK_CLASS, CLASS_NAMES
+
+
+@pytest.mark.parametrize(
+    ("ours", "peer"),
+    [("1m", "1m"), ("9s", "9s"), ("0m", "5m"), ("0s", "5s"), ("1z", "tou"), ("3z", "sha"), ("5z", "haku"),
+     ("6z", "hatsu"), ("7z", "chun")],
+)
+def test_peer_rows(ours, peer):
+    assert training.PEER_NAMES[training.peer_row_of(CLASS_NAMES.index(ours))] == peer
+
+
+def test_back_has_no_peer_row():
+    assert training.peer_row_of(BACK_CLASS) is None
+
+
+def test_data_yaml_is_local_and_complete(tmp_path):
+    for d in ("a", "b", "v"):
+        (tmp_path / d / "images").mkdir(parents=True)
+    path = training.write_data_yaml(tmp_path / "data.yaml", [tmp_path / "a", tmp_path / "b"], [tmp_path / "v"])
+    text = path.read_text()
+    assert "download" not in text
+    assert f"  - {tmp_path / 'a' / 'images'}" in text and f"  - {tmp_path / 'v' / 'images'}" in text
+    assert "nc: 38" in text and "  37: 'back'" in text and "  34: '0m'" in text
+    with pytest.raises(FileNotFoundError):
+        training.write_data_yaml(tmp_path / "x.yaml", [tmp_path / "missing"], [tmp_path / "v"])
+
+
+def test_font_found():
+    font = training.find_font()
+    assert font is None or font.suffix == ".ttf"
+
+
+def test_peer_checkpoint_reproduces_the_peer(tmp_path):
+    """Our 38-class checkpoint made from the peer's ONNX gives the peer's boxes and class scores, reordered."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    ort = pytest.importorskip("onnxruntime")
+    md = pytest.importorskip("mahjong_detector")
+    from pathlib import Path
+
+    training.offline_environment(tmp_path / "yolo")
+    ckpt = torch.load(training.checkpoint_from_peer(tmp_path / "peer.pt"), weights_only=False)
+    model = ckpt["model"].eval()
+    x = np.random.default_rng(0).random((1, 3, 320, 256)).astype(np.float32)  # non-square
+    session = ort.InferenceSession(str(Path(md.__file__).parent / "model.onnx"))
+    full = np.zeros((1, 3, 640, 640), np.float32)
+    full[..., :320, :256] = x
+    with torch.no_grad():
+        ours = model(torch.from_numpy(full))[0].numpy()
+    assert ours.shape[1] == 4 + len(CLASS_NAMES)
+    peer = session.run(None, {"images": full})[0]
+    assert np.abs(ours[:, :4] - peer[:, :4]).max() < 0.05
+    for name in ("1m", "0p", "7z"):
+        row = training.peer_row_of(CLASS_NAMES.index(name))
+        assert np.abs(ours[:, 4 + CLASS_NAMES.index(name)] - peer[:, 4 + row]).max() < 1e-3
+
+
+@pytest.mark.slow
+def test_smoke_train_and_export(tmp_path):
+    """A few rendered images, one epoch from the peer's weights, then ONNX export with our metadata."""
+    pytest.importorskip("ultralytics")
+    import json
+
+    import onnx
+
+    from vision.synth import write_dataset
+
+    write_dataset(tmp_path / "d", 6, seed=3, size=(320, 240))
+    data = training.write_data_yaml(tmp_path / "data.yaml", [tmp_path / "d"], [tmp_path / "d"])
+    init = training.checkpoint_from_peer(tmp_path / "peer.pt")
+    recipe = training.Recipe(epochs=1, imgsz=256, batch=4, workers=0)
+    run = training.train(data, str(init), recipe, tmp_path / "runs", "smoke")
+    best = run / "weights" / "best.pt"
+    assert best.exists()
+    out = training.export_onnx(best, tmp_path / "tiles.onnx", 256, {"jantaku_data_version": "test"})
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert json.loads(meta["jantaku_classes"]) == list(CLASS_NAMES)
+    assert meta["jantaku_data_version"] == "test"

@@ -311,6 +311,7 @@ class TableRuntime:
         from engine.rules import preset
 
         pin = self.config.site.pin or f"{secrets.randbelow(10**4):04d}"
+        self.pin = pin  # shown once, on the console of the table's own machine
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
             db = Path(self._tmp.name) / "demo.db"
@@ -355,7 +356,7 @@ class TableRuntime:
             self.url = f"http://{shown}:{self.site.port}/"
             self.service.url = self.url
             self.site.start()
-            print(f"jantaku: the table is at {self.url}  (PIN {self.service_pin})", file=out, flush=True)
+            print(f"jantaku: the table is at {self.url}  (PIN {self.pin})", file=out, flush=True)
             print_qr(self.url, out)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
         if self.loop is not None:
@@ -363,10 +364,6 @@ class TableRuntime:
             self.loop.start()
         else:
             print("jantaku: no detector model: the camera is not read (the site works)", file=out, flush=True)
-
-    @property
-    def service_pin(self) -> str:
-        return self.service._pin  # the PIN is shown once, on the console of the table's own machine
 
     def wait(self) -> None:
         """Until stopped (a signal, :meth:`stop`, ``duration``) or the recording ends."""

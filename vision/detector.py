@@ -288,6 +288,8 @@ class DetectorOptions:
     overlap: float = 0.25
     #: Most candidates per view before NMS.
     max_candidates: int = 3000
+    #: Most detections per frame (the most confident).
+    max_detections: int = 300
 
 
 class SlicedDetector:
@@ -354,7 +356,7 @@ class SlicedDetector:
             covered = (ios_matrix(pool.boxes[cut], pool.boxes[~cut]) > 0.5).any(axis=1)
             drop = np.flatnonzero(cut)[covered]
             pool = pool.take(np.setdiff1d(np.arange(len(pool)), drop))
-        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False))
+        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False)[: self.options.max_detections])
         order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
         return [
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))

@@ -191,17 +191,21 @@ def nms(raw: Raw, iou_threshold: float = 0.5, *, class_aware: bool = True) -> np
     """
     if len(raw) == 0:
         return np.zeros(0, dtype=np.int64)
+    boxes = np.asarray(raw.boxes, dtype=np.float64)
+    if class_aware:  # move each class to its own region of the plane: boxes of different classes never overlap
+        span = float(np.abs(boxes).max()) * 2 + 1
+        boxes = boxes + (raw.classes.astype(np.float64) * span)[:, None]
     order = np.argsort(-raw.scores, kind="stable")
-    boxes = raw.boxes[order]
-    classes = raw.classes[order]
-    ious = iou_matrix(boxes, boxes)
-    if class_aware:
-        ious = np.where(classes[:, None] == classes[None, :], ious, 0.0)
-    suppressed = np.zeros(len(order), dtype=bool)
+    areas = _areas(boxes)
     keep = []
-    for i in range(len(order)):
-        if suppressed[i]:
-            continue
+    while len(order):
+        i = order[0]
         keep.append(i)
-        suppressed |= ious[i] > iou_threshold
-    return order[np.array(keep, dtype=np.int64)]
+        rest = order[1:]
+        w = np.minimum(boxes[i, 2], boxes[rest, 2]) - np.maximum(boxes[i, 0], boxes[rest, 0])
+        h = np.minimum(boxes[i, 3], boxes[rest, 3]) - np.maximum(boxes[i, 1], boxes[rest, 1])
+        inter = np.clip(w, 0, None) * np.clip(h, 0, None)
+        union = areas[i] + areas[rest] - inter
+        iou = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+        order = rest[iou <= iou_threshold]
+    return np.array(keep, dtype=np.int64)

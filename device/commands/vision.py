@@ -1,5 +1,238 @@
-"""Subcommands: filled in by its area."""
+"""Subcommands of the tile detector: ``read``, ``eval detector``, ``bench detector``.
+
+``jantaku read IMAGE... [--json] [--annotate OUT] [--model PATH]`` prints, per image, the face-up tiles in reading
+order (mpsz, one group per row); with ``--json`` one JSON line per image::
+
+    {"file": ..., "tiles": "123m 55z", "detections": [{"tile": "1m", "box": [x1, y1, x2, y2], "conf": 0.97}, ...],
+     "ms": <inference milliseconds>}
+
+Nothing on this path imports torch or ultralytics: the model runs on onnxruntime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from device.cli import UserError
+from vision.errors import VisionError
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 def register(commands) -> None:
-    pass
+    read = commands.top.add_parser("read", help="read the tiles in photos (mpsz, one group per row)")
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    read.add_argument("--json", action="store_true", help="one JSON line per image")
+    read.add_argument("--annotate", metavar="OUT", help="write the image with labelled boxes: a file, or a folder")
+    _model_args(read)
+    read.set_defaults(func=cmd_read)
+
+    ev = commands.eval.add_parser("detector", help="rendered held-out set, real held-out photos, real single tiles")
+    _model_args(ev)
+    ev.add_argument("--only", default="rendered,real,crops", help="comma list of rendered, real, crops")
+    ev.add_argument("--n", type=int, default=200, help="rendered images (default 200)")
+    ev.add_argument("--seed", type=int, default=None, help="renderer seed of the held-out set (default: the fixed one)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    ev.set_defaults(func=cmd_eval)
+
+    bench = commands.bench.add_parser("detector", help="ms per 640x640 frame, ours beside mahjong-detector")
+    bench.add_argument("--model", metavar="PATH", help="our ONNX model (default: models/tiles.onnx)")
+    bench.add_argument("--peer", metavar="PATH", help="the peer's ONNX model (default: from mahjong-detector)")
+    bench.add_argument("--runs", type=int, default=30, help="timed runs per model (at least 20; default 30)")
+    bench.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
+    bench.set_defaults(func=cmd_bench)
+
+
+def _model_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: $JANTAKU_MODEL or models/tiles.onnx)")
+    parser.add_argument("--conf", type=float, default=None, help="lowest confidence kept (default 0.25)")
+    parser.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
+
+
+def _operating_conf(args: argparse.Namespace) -> float:
+    from vision.detector import DetectorOptions
+
+    conf = DetectorOptions().conf if args.conf is None else args.conf
+    if not 0 < conf <= 1:
+        raise UserError(f"--conf must be above 0 and at most 1, not {conf}")
+    return conf
+
+
+def _detector(args: argparse.Namespace, conf: float):
+    from vision.detector import DetectorOptions, load_detector
+
+    options = DetectorOptions(conf=conf)
+    try:
+        return load_detector(args.model, options=options, threads=args.threads)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _annotation_path(out: Path, image: Path, many: bool) -> Path:
+    if out.suffix.lower() in IMAGE_SUFFIXES and not many:
+        return out
+    return out / f"{image.stem}.annotated.jpg"
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from vision.annotate import annotate, write_image
+    from vision.images import load_image
+    from vision.reader import read_tiles
+
+    detector = _detector(args, _operating_conf(args))
+    failed = 0
+    for name in args.images:
+        try:
+            image = load_image(name)
+        except VisionError as exc:
+            print(f"jantaku read: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        started = time.perf_counter()
+        detections = detector.detect(image)
+        ms = (time.perf_counter() - started) * 1000
+        reading = read_tiles(detections)
+        if args.json:
+            record = {
+                "file": name,
+                "tiles": reading.text,
+                "detections": [d.as_json() for d in detections],
+                "ms": round(ms, 1),
+            }
+            print(json.dumps(record), flush=True)
+        else:
+            backs = f", {reading.backs} face down" if reading.backs else ""
+            print(
+                f"{name}: {reading.text or '(no tiles)'}  [{len(reading.tiles)} tiles{backs}, {ms:.0f} ms]", flush=True
+            )
+        if args.annotate:
+            path = _annotation_path(Path(args.annotate), Path(name), len(args.images) > 1)
+            write_image(path, annotate(image, detections))
+    return 2 if failed else 0  # each unreadable image has had its one line on stderr
+
+
+def _progress(label: str):
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        print(f"\r{label}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from vision import evaluation
+    from vision.labels import CLASS_NAMES
+
+    parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = set(parts) - {"rendered", "real", "crops"}
+    if unknown:
+        raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
+    from vision.detector import DetectorOptions, SlicedDetector
+
+    detector = _detector(args, conf=0.001)  # mAP wants the candidates down to 0.001, as ultralytics validates
+    # top-1 on single tiles is read at the operating threshold: finding nothing is a miss
+    conf = _operating_conf(args)  # P and R count the boxes at the operating threshold
+    crop_detector = SlicedDetector(detector.network, DetectorOptions(conf=conf))
+    report: dict = {"model": str(getattr(detector.network, "path", args.model)), "conf": conf}
+    try:
+        if "rendered" in parts:
+            seed = evaluation.EVAL_SEED if args.seed is None else args.seed
+            r = evaluation.eval_rendered(detector, args.n, seed, conf, _progress("rendered"))
+            report["rendered"] = {
+                "images": args.n,
+                "seed": seed,
+                "map50": round(r.map50, 4),
+                "map50_95": round(r.map50_95, 4),
+                "precision": round(r.precision, 4),
+                "recall": round(r.recall, 4),
+                "per_class": evaluation.class_table(r, CLASS_NAMES),
+            }
+        if "real" in parts:
+            r = evaluation.eval_real(detector, conf_threshold=conf, progress=_progress("real"))
+            report["real"] = {
+                "map50": round(r.map50, 4),
+                "map50_95": round(r.map50_95, 4),
+                "precision": round(r.precision, 4),
+                "recall": round(r.recall, 4),
+                "f1": round(r.f1, 4),
+                "per_class": evaluation.class_table(r, CLASS_NAMES),
+            }
+        if "crops" in parts:
+            crops = {}
+            for placement in ("table", "as-is"):
+                c = evaluation.eval_crops(crop_detector, placement=placement, progress=_progress(f"crops {placement}"))
+                crops[placement] = {
+                    "n": c.n,
+                    "top1": round(c.top1, 4),
+                    "per_tile": {str(t): [sum(k.values()), k[t]] for t, k in c.predictions.items()},
+                    "confusions": [[str(t), str(p) if p else "none", k] for t, p, k in c.confusions()],
+                }
+            report["crops"] = crops
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_eval(report)
+    return 0
+
+
+def _print_eval(report: dict) -> None:
+    print(f"model: {report['model']}")
+    for key, title in (("rendered", "rendered held-out set"), ("real", "real photos, held-out split")):
+        if key not in report:
+            continue
+        r = report[key]
+        extra = f" ({r['images']} images, seed {r['seed']})" if key == "rendered" else ""
+        print(
+            f"\n{title}{extra}: mAP50 {r['map50']:.4f}  mAP50-95 {r['map50_95']:.4f}  "
+            f"P {r['precision']:.4f}  R {r['recall']:.4f}  (P, R at conf {report['conf']}, IoU 0.5)"
+        )
+        print(f"  {'class':<6}{'n':>5}{'AP50':>8}{'AP50-95':>9}{'P':>8}{'R':>8}")
+        for row in r["per_class"]:
+            print(
+                f"  {row['class']:<6}{row['n']:>5}{row['ap50']:>8.3f}{row['ap50_95']:>9.3f}"
+                f"{row['precision']:>8.3f}{row['recall']:>8.3f}"
+            )
+    if "crops" in report:
+        for placement, c in report["crops"].items():
+            print(f"\ncamerash single tiles ({placement}): top-1 {c['top1']:.4f} on {c['n']} photos of shared kinds")
+        c = report["crops"]["table"]
+        print("  per tile (table): " + "  ".join(f"{t} {ok}/{n}" for t, (n, ok) in c["per_tile"].items()))
+        print(
+            "  confusions (table; true -> predicted: count): "
+            + ", ".join(f"{t}->{p}: {k}" for t, p, k in c["confusions"])
+        )
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from vision.bench import compare, peer_model_path
+    from vision.detector import default_model_path
+
+    if args.runs < 20:
+        raise UserError(f"--runs must be at least 20, not {args.runs}")
+    ours = Path(args.model) if args.model else default_model_path()
+    try:
+        peer = Path(args.peer) if args.peer else peer_model_path()
+        for path in (ours, peer):
+            if not path.is_file():
+                raise UserError(f"no model at {path}")
+        a, b = compare(ours, peer, runs=args.runs, threads=args.threads)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    threads = args.threads or "onnxruntime default"
+    print(f"ms per 640x640 frame, onnxruntime CPU, {args.runs} runs each, interleaved, threads: {threads}")
+    for label, t in (("ours", a), ("peer mahjong-detector 0.0.6", b)):
+        print(
+            f"  {label:<28} median {t.median_ms:7.1f}  p10 {t.p10_ms:6.1f}  p90 {t.p90_ms:6.1f}  "
+            f"load {t.load_ms:5.0f} ms  ({t.path.name})"
+        )
+    ratio = a.median_ms / b.median_ms
+    print(f"  ratio ours / peer: {ratio:.3f}  (target <= 1.1)")
+    return 0

@@ -1,0 +1,199 @@
+"""Measuring a detector: a held-out rendered set, the held-out real photos, and real single-tile photos.
+
+Each function takes a :class:`~vision.detector.Detector` and returns a typed result; the CLI (``jantaku eval
+detector``) prints them. Nothing here trains or changes a model.
+
+- Rendered: images ``0..n-1`` of the renderer's set :data:`EVAL_SEED` (training uses other seeds), mAP50, mAP50-95
+  and AP per class.
+- Real photos: :func:`vision.real_photos.held_out_split` (no training run sees it): precision, recall, mAP50, per
+  class.
+- camerash: 628 web photos of single Chinese-set tiles (evaluation only, never training): top-1 accuracy on the 34
+  kinds we share (their seasons and flowers are not ours; they have no red fives, so a predicted red five counts as
+  its five), and a confusion table.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.tiles import Tile
+from vision.detector import Detector
+from vision.errors import UnreadableImage
+from vision.images import load_image
+from vision.metrics import DetectionResult, Pred, Truth, evaluate
+
+#: The renderer seed of the rendered held-out set. Training must never render with it.
+EVAL_SEED = 90210
+
+#: camerash's 240 x 320 crops beside the checkout; ``JANTAKU_CAMERASH`` overrides.
+DEFAULT_CAMERASH = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real-crops" / "camerash"
+
+_CAMERASH_SUITS = {"dots": "p", "bamboo": "s", "characters": "m"}
+_CAMERASH_HONOURS = {
+    "east": "1z",
+    "south": "2z",
+    "west": "3z",
+    "north": "4z",
+    "white": "5z",
+    "green": "6z",
+    "red": "7z",
+}
+
+Progress = Callable[[int, int], None] | None
+
+
+def _preds(image_id, detections) -> list[Pred]:
+    return [Pred(image_id, d.class_id, (d.box.x1, d.box.y1, d.box.x2, d.box.y2), d.conf) for d in detections]
+
+
+def eval_rendered(
+    detector: Detector, n: int = 200, seed: int = EVAL_SEED, conf_threshold: float = 0.25, progress: Progress = None
+) -> DetectionResult:
+    """The detector on rendered images ``0..n-1`` of set ``seed`` (read at their own size)."""
+    from vision.synth import render
+
+    truths: list[Truth] = []
+    preds: list[Pred] = []
+    for i in range(n):
+        sample = render(seed, i)
+        truths += [Truth(i, label.class_id, label.box) for label in sample.labels]
+        preds += _preds(i, detector.detect(sample.image))
+        if progress:
+            progress(i + 1, n)
+    return evaluate(truths, preds, conf_threshold)
+
+
+def eval_real(
+    detector: Detector,
+    root: str | os.PathLike[str] | None = None,
+    conf_threshold: float = 0.25,
+    progress: Progress = None,
+) -> DetectionResult:
+    """The detector on the held-out real photos (labels mapped to our classes by :mod:`vision.real_photos`)."""
+    from vision.real_photos import held_out_split
+
+    photos = held_out_split(root)
+    truths: list[Truth] = []
+    preds: list[Pred] = []
+    for i, photo in enumerate(photos):
+        image = load_image(photo.image)
+        h, w = image.shape[:2]
+        truths += [Truth(i, b.class_id, b.xyxy(w, h)) for b in photo.boxes]
+        preds += _preds(i, detector.detect(image))
+        if progress:
+            progress(i + 1, len(photos))
+    return evaluate(truths, preds, conf_threshold)
+
+
+def camerash_tile(label_name: str) -> Tile | None:
+    """Our tile for a camerash label (``dots-5`` -> 5p, ``honors-green`` -> 6z); None for seasons and flowers.
+
+    >>> [camerash_tile(n) for n in ("dots-5", "characters-9", "honors-white", "bonus-plum")]
+    [Tile.parse('5p'), Tile.parse('9m'), Tile.parse('5z'), None]
+    """
+    group, _, value = label_name.strip().partition("-")
+    if group in _CAMERASH_SUITS and value.isdigit():
+        return Tile.parse(value + _CAMERASH_SUITS[group])
+    if group == "honors" and value in _CAMERASH_HONOURS:
+        return Tile.parse(_CAMERASH_HONOURS[value])
+    return None
+
+
+def on_table(image: np.ndarray, factor: float = 2.2) -> np.ndarray:
+    """A lone close-up tile placed in the middle of a larger frame of its own border colour, as a tile on a table."""
+    h, w = image.shape[:2]
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    colour = np.median(border, axis=0).astype(np.uint8)
+    big_h, big_w = round(h * factor), round(w * factor)
+    out = np.empty((big_h, big_w, 3), np.uint8)
+    out[:] = colour
+    y, x = (big_h - h) // 2, (big_w - w) // 2
+    out[y : y + h, x : x + w] = image
+    return out
+
+
+@dataclass(frozen=True)
+class CropResult:
+    """Top-1 on single-tile photos: per true tile, the predictions (None: nothing face up found)."""
+
+    predictions: dict[Tile, Counter] = field(default_factory=dict)
+    skipped: int = 0
+
+    @property
+    def n(self) -> int:
+        return sum(sum(c.values()) for c in self.predictions.values())
+
+    @property
+    def correct(self) -> int:
+        return sum(c[t] for t, c in self.predictions.items())
+
+    @property
+    def top1(self) -> float:
+        return self.correct / self.n if self.n else 0.0
+
+    def confusions(self) -> list[tuple[Tile, Tile | None, int]]:
+        """(true, predicted, count) for every wrong prediction, most frequent first."""
+        out = [(t, p, k) for t, c in self.predictions.items() for p, k in c.items() if p != t]
+        return sorted(out, key=lambda x: (-x[2], x[0], str(x[1])))
+
+
+def eval_crops(
+    detector: Detector,
+    root: str | os.PathLike[str] | None = None,
+    *,
+    placement: str = "table",
+    progress: Progress = None,
+) -> CropResult:
+    """Top-1 of the detector's most confident face-up tile on each camerash photo of a tile we share.
+
+    ``placement``: ``table`` puts the photo in the middle of a frame 2.2x its size (a tile on a table), ``as-is``
+    reads the close-up photo as it is.
+    """
+    base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
+    table = base / "tiles-data" / "data.csv"
+    if not table.is_file():
+        raise FileNotFoundError(f"camerash labels not found at {table} (set JANTAKU_CAMERASH)")
+    with table.open(encoding="utf-8-sig", newline="") as f:
+        rows = [(r["image-name"], r["label-name"]) for r in csv.DictReader(f)]
+    predictions: dict[Tile, Counter] = {}
+    skipped = 0
+    for i, (name, label) in enumerate(rows):
+        truth = camerash_tile(label)
+        if truth is None:
+            skipped += 1
+            continue
+        try:
+            image = load_image(base / "tiles-resized" / name)
+        except UnreadableImage:
+            skipped += 1
+            continue
+        if placement == "table":
+            image = on_table(image)
+        faces = [d for d in detector.detect(image) if d.tile is not None]
+        best = max(faces, key=lambda d: d.conf).tile.deaka() if faces else None
+        predictions.setdefault(truth, Counter())[best] += 1
+        if progress:
+            progress(i + 1, len(rows))
+    return CropResult(dict(sorted(predictions.items())), skipped)
+
+
+def class_table(result: DetectionResult, names: Sequence[str]) -> list[dict]:
+    """Rows for printing: class name, ground-truth count, AP50, AP50-95, precision, recall."""
+    return [
+        {
+            "class": names[c.class_id],
+            "n": c.n_truth,
+            "ap50": round(c.ap50, 4),
+            "ap50_95": round(c.ap50_95, 4),
+            "precision": round(c.precision, 4),
+            "recall": round(c.recall, 4),
+        }
+        for c in result.per_class.values()
+    ]

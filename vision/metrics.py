@@ -1,0 +1,176 @@
+"""Detection metrics: average precision per class (COCO 101-point), mAP50 and mAP50-95, precision and recall.
+
+Pure numpy over plain records: ground truth ``(image, class, box)`` and predictions ``(image, class, box, conf)``,
+boxes as x1, y1, x2, y2 pixels. A prediction is a true positive at IoU ``t`` when it is the best-scoring unmatched
+prediction of its class overlapping an unmatched ground-truth box of its class in its image by at least ``t``.
+
+>>> gt = [Truth(0, 3, (0, 0, 10, 10)), Truth(0, 5, (20, 0, 30, 10))]
+>>> pred = [Pred(0, 3, (0, 0, 10, 10), 0.9), Pred(0, 5, (21, 0, 31, 10), 0.8), Pred(0, 5, (50, 0, 60, 10), 0.95)]
+>>> r = evaluate(gt, pred)
+>>> round(r.map50, 3), r.per_class[3].ap50, r.per_class[5].tp, r.per_class[5].fp
+(0.75, 1.0, 1, 1)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.postprocess import iou_matrix
+
+#: IoU thresholds of mAP50-95.
+IOU_THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    image: Hashable
+    class_id: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Pred:
+    image: Hashable
+    class_id: int
+    box: tuple[float, float, float, float]
+    conf: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClassResult:
+    """One class: its ground-truth count, AP at 0.5 and averaged over 0.5..0.95, and P/R at the operating threshold."""
+
+    class_id: int
+    n_truth: int
+    ap50: float
+    ap50_95: float
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / self.n_truth if self.n_truth else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionResult:
+    """Means over the classes that have ground truth (as ultralytics reports them); P and R pooled over all boxes."""
+
+    per_class: dict[int, ClassResult]
+    conf_threshold: float
+
+    @property
+    def _present(self) -> list[ClassResult]:
+        return [c for c in self.per_class.values() if c.n_truth]
+
+    @property
+    def map50(self) -> float:
+        return float(np.mean([c.ap50 for c in self._present])) if self._present else 0.0
+
+    @property
+    def map50_95(self) -> float:
+        return float(np.mean([c.ap50_95 for c in self._present])) if self._present else 0.0
+
+    @property
+    def tp(self) -> int:
+        return sum(c.tp for c in self.per_class.values())
+
+    @property
+    def fp(self) -> int:
+        return sum(c.fp for c in self.per_class.values())
+
+    @property
+    def fn(self) -> int:
+        return sum(c.fn for c in self.per_class.values())
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def average_precision(tp: np.ndarray, conf: np.ndarray, n_truth: int) -> float:
+    """COCO 101-point interpolated AP of predictions (``tp`` flags, confidences) against ``n_truth`` boxes.
+
+    >>> average_precision(np.array([True, False, True]), np.array([0.9, 0.8, 0.7]), 2)
+    0.8349834983498351
+    """
+    if n_truth == 0:
+        return 0.0
+    if len(tp) == 0:
+        return 0.0
+    order = np.argsort(-conf, kind="stable")
+    hits = np.asarray(tp, bool)[order]
+    ctp = np.cumsum(hits)
+    cfp = np.cumsum(~hits)
+    recall = ctp / n_truth
+    precision = ctp / (ctp + cfp)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]  # best precision at this recall or beyond
+    points = np.linspace(0, 1, 101)
+    idx = np.searchsorted(recall, points, side="left")
+    return float(np.mean(np.where(idx < len(envelope), envelope[np.minimum(idx, len(envelope) - 1)], 0.0)))
+
+
+def _match(truths: Sequence[Truth], preds: Sequence[Pred], threshold: float) -> np.ndarray:
+    """True-positive flags of ``preds`` (one image, one class) at one IoU threshold, greedy by confidence."""
+    flags = np.zeros(len(preds), bool)
+    if not truths or not preds:
+        return flags
+    ious = iou_matrix(np.array([p.box for p in preds], float), np.array([t.box for t in truths], float))
+    taken = np.zeros(len(truths), bool)
+    for i in np.argsort([-p.conf for p in preds], kind="stable"):
+        candidates = np.where(~taken & (ious[i] >= threshold), ious[i], -1.0)
+        j = int(candidates.argmax())
+        if candidates[j] >= threshold:
+            taken[j] = True
+            flags[i] = True
+    return flags
+
+
+def evaluate(truths: Iterable[Truth], preds: Iterable[Pred], conf_threshold: float = 0.25) -> DetectionResult:
+    """AP per class at each IoU threshold, and TP/FP/FN at IoU 0.5 for predictions with ``conf >= conf_threshold``."""
+    gt: dict[tuple, list[Truth]] = defaultdict(list)
+    pr: dict[tuple, list[Pred]] = defaultdict(list)
+    classes: set[int] = set()
+    for t in truths:
+        gt[(t.class_id, t.image)].append(t)
+        classes.add(t.class_id)
+    for p in preds:
+        pr[(p.class_id, p.image)].append(p)
+        classes.add(p.class_id)
+    per_class = {}
+    for cls in sorted(classes):
+        keys = {k for k in (*gt, *pr) if k[0] == cls}
+        n_truth = sum(len(gt[k]) for k in keys if k in gt)
+        confs = np.array([p.conf for k in keys for p in pr.get(k, [])], float)
+        aps = []
+        for threshold in IOU_THRESHOLDS:
+            flags = np.concatenate(
+                [_match(gt.get(k, []), pr.get(k, []), threshold) for k in keys] or [np.zeros(0, bool)]
+            )
+            aps.append(average_precision(flags, confs, n_truth))
+        tp = fp = 0
+        for k in keys:
+            kept = [p for p in pr.get(k, []) if p.conf >= conf_threshold]
+            hits = int(_match(gt.get(k, []), kept, 0.5).sum())
+            tp += hits
+            fp += len(kept) - hits
+        per_class[cls] = ClassResult(cls, n_truth, aps[0], float(np.mean(aps)), tp, fp, n_truth - tp)
+    return DetectionResult(per_class, conf_threshold)

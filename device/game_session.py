@@ -85,13 +85,50 @@ class DeclaredRiichi(Event):
 DECLARED = {cls.type: cls for cls in (DeclaredWin, DeclaredDraw, DeclaredAbort, DeclaredRiichi)}
 
 
+def _is_tiles(v: Any) -> bool:
+    return isinstance(v, tuple) and all(isinstance(t, Tile) for t in v)
+
+
+#: What each field annotation of the engine's events allows (checked before an event from a phone is applied).
+_FIELD_CHECKS = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "int | None": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    "bool": lambda v: isinstance(v, bool),
+    "bool | None": lambda v: v is None or isinstance(v, bool),
+    "str": lambda v: isinstance(v, str) and len(v) <= 200,
+    "Tile": lambda v: isinstance(v, Tile),
+    "Tile | None": lambda v: v is None or isinstance(v, Tile),
+    "Tiles": _is_tiles,
+    "Tiles | None": lambda v: v is None or _is_tiles(v),
+    "tuple[Tiles | None, ...]": lambda v: isinstance(v, tuple) and all(h is None or _is_tiles(h) for h in v),
+    "tuple[RonClaim, ...]": lambda v: isinstance(v, tuple) and all(
+        isinstance(c, RonClaim) and isinstance(c.seat, int) and _is_tiles(c.hand) for c in v),
+}
+
+
+def _check_fields(event: Event) -> Event:
+    """Refuse an event whose fields have the wrong types (a phone may send anything)."""
+    from dataclasses import fields
+
+    for f in fields(event):
+        check = _FIELD_CHECKS.get(str(f.type))
+        if check is not None and not check(getattr(event, f.name)):
+            raise EngineError(f"{event.type}: {f.name} has the wrong type ({getattr(event, f.name)!r})")
+    return event
+
+
 def event_of(d: dict[str, Any]) -> Event:
     """An event from its dict: the engine's events and the declared ones. Raises EngineError."""
-    if not isinstance(d, dict):
-        raise EngineError(f"an event is an object with a 'type', not {d!r}")
-    cls = DECLARED.get(d.get("type"))  # type: ignore[arg-type]
+    if not isinstance(d, dict) or not isinstance(d.get("type"), str):
+        raise EngineError(f"an event is an object with a 'type', not {d!r}"[:200])
+    cls = DECLARED.get(d["type"])
     if cls is None:
-        return event_from_dict(d)
+        try:
+            return _check_fields(event_from_dict(d))
+        except EngineError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            raise EngineError(f"bad {d['type']} event: {exc}"[:300]) from None
     try:
         if cls is DeclaredWin:
             discarder = d.get("discarder")

@@ -27,8 +27,9 @@ our rule documents differ from it (each has a test in ``tests/engine/test_scorin
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -207,6 +208,7 @@ _FU_REASONS = {
     FuCalculator.OPEN_TERMINAL_KAN: "open kan of terminals/honours",
 }
 
+_AKA_ID = 121  # the mahjong package's yaku id of Aka Dora
 _RENHOU_MANGAN = YakuItem("Renhou", "人和", 5, 0, "Blessing of man: a flat mangan, not cumulative")
 _WIND_TILES = (27, 28, 29, 30)
 
@@ -237,7 +239,7 @@ def optional_rules(rules: RuleSet) -> OptionalRules:
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class Prepared:
     """The package's inputs for one hand, built once: 136-ids, melds, indicators, config."""
 
@@ -248,32 +250,35 @@ class Prepared:
     ura: list[int]
     config: HandConfig
     extra_reds: int = 0  # red fives beyond the one red id per suit that 136-ids have
-    notes: list[str] = field(default_factory=list)
 
 
-def _allocate(tiles: Iterable[Tile], aka: bool, used: list[int], extra: list[int]) -> list[int]:
-    """Give each tile a distinct 136-id; red fives get ids 16/52/88 only when ``aka`` and only if red.
+_FIVES = frozenset(FIVE_KINDS)
+_EAST = Wind.EAST
 
-    ``used`` holds a bitmask of taken copies per kind; ``extra[0]`` counts red fives that had no red id left.
+
+def _allocate(tiles: Iterable[Tile], aka: bool, state: list[int], out: list[int]) -> int:
+    """Give each tile a distinct 136-id (appended to ``out``); returns how many red fives had no red id left.
+
+    Red fives get ids 16/52/88 only when ``aka`` and only if physically red; plain fives then use copies 1-3.
+    ``state[k]`` counts the ids of kind k taken besides a five's red id, ``state[34 + k]`` the red tiles of
+    kind k. Returns -1 at once when a kind runs out of ids (five of a kind): the caller reports it.
     """
-    out = []
+    extra = 0
     for t in tiles:
         k = t.kind
-        mask = used[k]
-        if aka and k in FIVE_KINDS:
-            if t.red and not mask & 1:
-                copy = 0
-            else:
-                if t.red:
-                    extra[0] += 1
-                copy = next((c for c in (1, 2, 3) if not mask >> c & 1), -1)
-                if copy < 0:
-                    raise InvalidHand(f"more plain {t.deaka()} than a set with a red {t.deaka()} holds")
-        else:
-            copy = next(c for c in (0, 1, 2, 3) if not mask >> c & 1)
-        used[k] = mask | 1 << copy
+        if t.red:
+            reds = state[34 + k]
+            state[34 + k] = reds + 1
+            if aka and not reds:
+                out.append(k * 4)
+                continue
+            extra += 1
+        copy = state[k] + 1 if aka and k in _FIVES else state[k]
+        if copy > 3:
+            return -1
+        state[k] += 1
         out.append(k * 4 + copy)
-    return out
+    return extra
 
 
 _MELD_TYPES = {
@@ -285,71 +290,172 @@ _MELD_TYPES = {
 }
 
 
-def check_win_input(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
-    """Raise InvalidHand for a hand and context that cannot exist."""
-    validate_hand(hand, rules, sizes=(14,))
-    extra = ctx.dora_indicators + ctx.ura_indicators
-    if extra:
-        check_tiles(hand.all_tiles + extra, rules)
-    if ctx.win_tile not in hand.concealed and ctx.win_tile.deaka() not in (t.deaka() for t in hand.concealed):
-        raise InvalidHand(f"the winning tile {ctx.win_tile} is not among the concealed tiles of {hand.notation()}")
+def check_context(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
+    """The checks that need no counting: the hand's size and the context's flags."""
+    melds = hand.melds
+    if len(hand.concealed) + 3 * len(melds) != 14 or len(melds) > 4:
+        validate_hand(hand, rules, sizes=(14,))
     if ctx.open_riichi and not rules.open_riichi:
         raise InvalidHand(f"open riichi is not played under the {rules.name} rules")
-    if ctx.tsumo and ctx.discarder is not None:
-        raise InvalidHand("a tsumo has no discarder")
-    if ctx.renhou and (ctx.tsumo or ctx.is_dealer or hand.melds):
+    if ctx.discarder is not None and (ctx.tsumo or ctx.discarder is ctx.seat_wind):
+        raise InvalidHand("a tsumo has no discarder" if ctx.tsumo else "the winner cannot deal into their own hand")
+    if ctx.renhou and (ctx.tsumo or ctx.seat_wind is _EAST or melds):
         raise InvalidHand("renhou is a non-dealer's ron before their first draw, with no meld")
-    if ctx.discarder is not None and ctx.discarder is ctx.seat_wind:
-        raise InvalidHand("the winner cannot deal into their own hand")
+
+
+def check_win_input(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
+    """Raise InvalidHand for a hand and context that cannot exist (what ``score_hand`` checks)."""
+    check_context(hand, ctx, rules)
+    prepare(hand, ctx, rules)
+
+
+_local = threading.local()
+
+
+def _config(ctx: WinContext, rules: RuleSet) -> HandConfig:
+    """The package's HandConfig for these flags, built once per thread and flags.
+
+    The package writes only per-call values into it (dora counts, set before they are read), so a
+    config can be reused by the next hand in the same thread once the previous result has been read.
+    """
+    riichi = ctx.riichi or ctx.double_riichi or ctx.open_riichi
+    key = (
+        ctx.tsumo,
+        riichi and not ctx.double_riichi,
+        ctx.double_riichi,
+        ctx.open_riichi,
+        ctx.ippatsu,
+        ctx.rinshan,
+        ctx.chankan,
+        ctx.haitei,
+        ctx.houtei,
+        ctx.tenhou,
+        ctx.chiihou,
+        ctx.renhou and rules.renhou in (Renhou.YAKUMAN, Renhou.HAN5),
+        ctx.seat_wind,
+        ctx.round_wind,
+    )
+    # per thread, per rule set (by identity: hashing a RuleSet costs more than the lookup saves)
+    try:
+        per_rules = _local.configs
+    except AttributeError:
+        per_rules = _local.configs = {}
+    entry = per_rules.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(per_rules) > 64:
+            per_rules.clear()
+        entry = per_rules[id(rules)] = (rules, {})
+    cache = entry[1]
+    config = cache.get(key)
+    if config is None:
+        config = HandConfig(
+            is_tsumo=key[0],
+            is_riichi=key[1],
+            is_daburu_riichi=key[2],
+            is_open_riichi=key[3],
+            is_ippatsu=key[4],
+            is_rinshan=key[5],
+            is_chankan=key[6],
+            is_haitei=key[7],
+            is_houtei=key[8],
+            is_tenhou=key[9],
+            is_chiihou=key[10],
+            is_renhou=key[11],
+            player_wind=27 + ctx.seat_wind,
+            round_wind=27 + ctx.round_wind,
+            options=optional_rules(rules),
+        )
+        if ctx.double_riichi and ctx.open_riichi:
+            config.yaku.daburu_open_riichi.han_closed = 4  # 001: double riichi and open riichi combine for +4
+        if len(cache) > 1024:
+            cache.clear()
+        cache[key] = config
+    return config
+
+
+def _mj_meld(kind: MeldKind, ids: list[int]) -> MjMeld:
+    """The package's Meld, built without its ``__init__``/``__setattr__`` (the cache-invalidation hook they
+    run is for reassigning tiles, which nobody does here); the same attributes as ``MjMeld(...)`` sets."""
+    meld_type, opened = _MELD_TYPES[kind]
+    m = MjMeld.__new__(MjMeld)
+    m.__dict__.update(type=meld_type, tiles=tuple(ids), opened=opened, called_tile=None, who=None, from_who=None)
+    return m
 
 
 def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
-    """Convert to the package's inputs (after ``check_win_input``)."""
+    """Convert to the package's inputs, checking the tiles on the way (four of a kind at most, counting the
+    indicators; red fives the rules have; the winning tile among the concealed tiles)."""
     aka = rules.has_red_fives
-    used = [0] * 34
-    extra = [0]
-    concealed = _allocate(hand.concealed, aka, used, extra)
-    tiles = list(concealed)
-    melds = []
-    for m in hand.melds:
-        ids = _allocate(m.tiles, aka, used, extra)
-        tiles.extend(ids)
-        kind, opened = _MELD_TYPES[m.kind]
-        melds.append(MjMeld(meld_type=kind, tiles=ids, opened=opened))
-    # the winning tile: the concealed copy that matches it exactly (red flag too), else by kind
+    fives = _FIVES if aka else ()
+    state = [0] * 68  # ids taken per kind besides a five's red id; then red tiles per kind
+    tiles: list[int] = []
+    append = tiles.append
+    extra = 0  # red fives beyond the one red id per suit (001's second red 5p)
+    fault = False
     win = ctx.win_tile
-    try:
-        win_id = concealed[hand.concealed.index(win)]
-    except ValueError:
-        win_id = next(i for t, i in zip(hand.concealed, concealed, strict=True) if t.kind == win.kind)
-    riichi = ctx.riichi or ctx.double_riichi or ctx.open_riichi
-    config = HandConfig(
-        is_tsumo=ctx.tsumo,
-        is_riichi=riichi and not ctx.double_riichi,
-        is_daburu_riichi=ctx.double_riichi,
-        is_open_riichi=ctx.open_riichi,
-        is_ippatsu=ctx.ippatsu,
-        is_rinshan=ctx.rinshan,
-        is_chankan=ctx.chankan,
-        is_haitei=ctx.haitei,
-        is_houtei=ctx.houtei,
-        is_tenhou=ctx.tenhou,
-        is_chiihou=ctx.chiihou,
-        is_renhou=ctx.renhou and rules.renhou in (Renhou.YAKUMAN, Renhou.HAN5),
-        player_wind=27 + ctx.seat_wind,
-        round_wind=27 + ctx.round_wind,
-        options=optional_rules(rules),
-    )
-    if ctx.double_riichi and ctx.open_riichi:
-        config.yaku.daburu_open_riichi.han_closed = 4  # 001: double riichi and open riichi combine for +4
+    win_kind = win.kind
+    want_red = win.red and aka
+    win_id = -1
+    for t in hand.concealed:
+        k = t.kind
+        if t.red:
+            reds = state[34 + k]
+            state[34 + k] = reds + 1
+            if aka and not reds:
+                append(k * 4)
+                if k == win_kind and (want_red or win_id < 0):
+                    win_id = k * 4
+                continue
+            extra += 1
+        copy = state[k] + 1 if k in fives else state[k]
+        if copy > 3:
+            fault = True
+            break
+        state[k] += 1
+        append(k * 4 + copy)
+        if k == win_kind and (win_id < 0 or (not want_red and win_id == k * 4 and aka)):
+            win_id = k * 4 + copy
+    melds = []
+    if not fault:
+        for m in hand.melds:
+            start = len(tiles)
+            more = _allocate(m.tiles, aka, state, tiles)
+            if more < 0:
+                fault = True
+                break
+            extra += more
+            melds.append(_mj_meld(m.kind, tiles[start:]))
+    # indicators are tiles too: with them, still four of a kind at most (the exact check runs on a fault)
+    over = fault
+    dora = []
+    for t in ctx.dora_indicators:
+        k = t.kind
+        state[k] += 1
+        state[34 + k] += t.red
+        over = over or state[k] > 3
+        dora.append(k * 4 + 1)
+    ura = []
+    for t in ctx.ura_indicators:
+        k = t.kind
+        state[k] += 1
+        state[34 + k] += t.red
+        over = over or state[k] > 3
+        ura.append(k * 4 + 1)
+    allowed = rules.red_fives
+    if over or state[38] > allowed[0] or state[47] > allowed[1] or state[56] > allowed[2]:
+        check_tiles(hand.all_tiles + ctx.dora_indicators + ctx.ura_indicators, rules)
+        if fault:
+            raise InvalidHand(f"more plain fives than a set with red fives holds: {hand.notation()}")
+    if win_id < 0:
+        raise InvalidHand(f"the winning tile {win} is not among the concealed tiles of {hand.notation()}")
     return Prepared(
         tiles=tiles,
         win_tile=win_id,
         melds=melds,
-        dora=[t.kind * 4 + 1 for t in ctx.dora_indicators],
-        ura=[t.kind * 4 + 1 for t in ctx.ura_indicators],
-        config=config,
-        extra_reds=extra[0],
+        dora=dora,
+        ura=ura,
+        config=_config(ctx, rules),
+        extra_reds=extra,
     )
 
 
@@ -360,80 +466,110 @@ def estimate(p: Prepared) -> Any:
     )
 
 
-_LIMIT_BY_HAN = ((13, Limit.YAKUMAN), (11, Limit.SANBAIMAN), (8, Limit.BAIMAN), (6, Limit.HANEMAN), (5, Limit.MANGAN))
+_NONE, _MANGAN, _YAKUMAN, _SANBAIMAN = Limit.NONE, Limit.MANGAN, Limit.YAKUMAN, Limit.SANBAIMAN
+_LIMIT_BY_HAN = (
+    (None,) * 5 + (Limit.MANGAN,) + (Limit.HANEMAN,) * 2 + (Limit.BAIMAN,) * 3 + (Limit.SANBAIMAN,) * 2
+)  # indexed by han, 0..12
 
 
 def _limit_of(han: int, fu: int, has_yakuman: bool, rules: RuleSet) -> tuple[Limit, int, bool, bool]:
     """(limit, yakuman_count, counted, kiriage) for a total han and fu."""
     if has_yakuman:
-        return Limit.YAKUMAN, max(1, han // 13), False, False
+        return _YAKUMAN, max(1, han // 13), False, False
     if han >= 13:
         if rules.kazoe is KazoeLimit.SANBAIMAN:
-            return Limit.SANBAIMAN, 0, False, False
-        return Limit.YAKUMAN, 1, True, False
-    for min_han, limit in _LIMIT_BY_HAN:
-        if han >= min_han:
-            return limit, 0, False, False
-    if rules.kiriage and (han, fu) in ((4, 30), (3, 60)):
-        return Limit.MANGAN, 0, False, True
-    if fu * 2 ** (2 + han) >= 2000:
-        return Limit.MANGAN, 0, False, False
-    return Limit.NONE, 0, False, False
+            return _SANBAIMAN, 0, False, False
+        return _YAKUMAN, 1, True, False
+    limit = _LIMIT_BY_HAN[han]
+    if limit is not None:
+        return limit, 0, False, False
+    if rules.kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
+        return _MANGAN, 0, False, True
+    if fu << (2 + han) >= 2000:
+        return _MANGAN, 0, False, False
+    return _NONE, 0, False, False
 
 
-def _round100(x: int) -> int:
-    return (x + 99) // 100 * 100
+@functools.lru_cache(maxsize=4096)
+def _payment(payer: Wind | None, amount: int) -> Payment:
+    return Payment(payer, amount)
+
+
+_WINDS = tuple(Wind)
 
 
 def settle(base: int, ctx: WinContext, rules: RuleSet) -> tuple[int, tuple[int, int], tuple[Payment, ...], int, int]:
     """From base points: (ron_points, tsumo_points, payments, sticks_won, total) for this context."""
     sticks_won = ctx.sticks * rules.riichi_deposit
+    dealer = ctx.seat_wind is _EAST
+    one = (base + 99) // 100 * 100
+    two = (2 * base + 99) // 100 * 100
+    ron_points = ((6 if dealer else 4) * base + 99) // 100 * 100
+    tsumo_points = (0, two) if dealer else (two, one)
     if ctx.tsumo:
-        if ctx.is_dealer:
-            each = _round100(2 * base)
-            tsumo_points = (0, each)
-        else:
-            tsumo_points = (_round100(2 * base), _round100(base))
         bonus = rules.honba_tsumo * ctx.honba
-        payments = tuple(
-            Payment(w, (tsumo_points[0] if w is Wind.EAST else tsumo_points[1]) + bonus)
-            for w in Wind
-            if w is not ctx.seat_wind
-        )
-        ron_points = _round100((6 if ctx.is_dealer else 4) * base)
+        seat = ctx.seat_wind
+        from_dealer = tsumo_points[0] + bonus
+        from_other = tsumo_points[1] + bonus
+        payments = tuple(_payment(w, from_dealer if w is _EAST else from_other) for w in _WINDS if w is not seat)
+        total = from_other * 3 if dealer else from_dealer + 2 * from_other
     else:
-        ron_points = _round100((6 if ctx.is_dealer else 4) * base)
-        tsumo_points = (0, _round100(2 * base)) if ctx.is_dealer else (_round100(2 * base), _round100(base))
-        payments = (Payment(ctx.discarder, ron_points + rules.honba_ron * ctx.honba),)
-    total = sum(p.amount for p in payments) + sticks_won
-    return ron_points, tsumo_points, payments, sticks_won, total
+        total = ron_points + rules.honba_ron * ctx.honba
+        payments = (_payment(ctx.discarder, total),)
+    return ron_points, tsumo_points, payments, sticks_won, total + sticks_won
 
 
-def _fu_items(details: list[dict[str, Any]] | None, fu: int, rules: RuleSet) -> tuple[list[FuItem], int]:
-    """Itemised fu (summing to ``fu`` with a rounding item), and the fu after our rule adjustments."""
+_BASE = FuCalculator.BASE
+_DOUBLE_WIND = FuCalculator.DOUBLE_VALUED_PAIR
+_CHIITOI = (FuItem(25, "seven pairs (chiitoitsu): always 25"),)
+_BASE_ITEMS = {
+    20: (FuItem(20, _FU_REASONS[_BASE]),),
+    30: (FuItem(20, _FU_REASONS[_BASE]), FuItem(10, "concealed ron (menzen kafu)")),
+}
+#: FuItem objects by (reason, fu) and rounding items by size: built once, shared by every result.
+_FU_ITEM: dict[tuple[str, int], FuItem] = {}
+_ROUNDING = {n: FuItem(n, "rounding up to the next 10") for n in range(1, 10)}
+
+
+def _fu_items(details: list[dict[str, Any]] | None, fu: int, rules: RuleSet) -> tuple[tuple[FuItem, ...], int]:
+    """Itemised fu (summing to ``fu`` with a rounding item; base first, as people count it), and the fu
+    after our rule adjustments (a double-wind pair worth 2 where the rules say so)."""
     if not details:
-        return [], fu
+        return (), fu
     if len(details) == 1 and details[0]["fu"] == 25:
-        return [FuItem(25, "seven pairs (chiitoitsu): always 25")], 25
-    items = []
+        return _CHIITOI, 25
+    items: list[FuItem] = []
     raw = 0
+    base: tuple[FuItem, ...] = ()
     for d in details:
-        reason, value = d["reason"], d["fu"]
-        if reason == FuCalculator.BASE and value == 30:
-            items.append(FuItem(20, _FU_REASONS[reason]))
-            items.append(FuItem(10, "concealed ron (menzen kafu)"))
-        elif reason == FuCalculator.DOUBLE_VALUED_PAIR and rules.double_wind_pair_fu != 4:
-            value = rules.double_wind_pair_fu
-            items.append(FuItem(value, _FU_REASONS[reason]))
+        reason = d["reason"]
+        value = d["fu"]
+        if reason == _BASE:
+            base = _BASE_ITEMS[value]
         else:
-            items.append(FuItem(value, _FU_REASONS.get(reason, reason)))
+            if reason == _DOUBLE_WIND:
+                value = rules.double_wind_pair_fu
+            item = _FU_ITEM.get((reason, value))
+            if item is None:
+                item = _FU_ITEM[reason, value] = FuItem(value, _FU_REASONS.get(reason, reason))
+            items.append(item)
         raw += value
     fu = (raw + 9) // 10 * 10
     if fu != raw:
-        items.append(FuItem(fu - raw, f"rounded up to {fu}"))
-    # base first, as people count it
-    items.sort(key=lambda f: f.reason != _FU_REASONS[FuCalculator.BASE])
-    return items, fu
+        items.append(_ROUNDING[fu - raw])
+    return base + tuple(items), fu
+
+
+#: YakuItem objects by (yaku id << 8 | han): built once, shared by every result.
+_YAKU_ITEMS: dict[int, YakuItem] = {}
+
+
+def _yaku_item(yaku_id: int, name: str, han: int, is_yakuman: bool) -> YakuItem:
+    item = _YAKU_ITEMS.get(yaku_id << 8 | han)
+    if item is None:
+        n = _yaku_name(yaku_id, name)
+        item = _YAKU_ITEMS[yaku_id << 8 | han] = YakuItem(n.en, n.ja, han, han // 13 if is_yakuman else 0, n.gloss)
+    return item
 
 
 def score_hand(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
@@ -442,9 +578,8 @@ def score_hand(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     Raises InvalidHand for input that cannot exist; returns ``is_win=False`` with a reason for an
     incomplete hand or a hand with no yaku.
     """
-    check_win_input(hand, ctx, rules)
-    p = prepare(hand, ctx, rules)
-    return score_prepared(p, ctx, rules)
+    check_context(hand, ctx, rules)
+    return score_prepared(prepare(hand, ctx, rules), ctx, rules)
 
 
 def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
@@ -460,48 +595,54 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
             return ScoreResult(is_win=False, reason="not a complete hand", tsumo=ctx.tsumo)
         raise InvalidHand(f"impossible win context: {res.error.replace('_', ' ')}")
 
-    config = p.config
     han = res.han
     yaku_objs = res.yaku
-    has_yakuman = any(y.is_yakuman for y in yaku_objs)
-    notes: list[str] = []
+    is_open = res.is_open_hand
+    has_yakuman = False
     yaku = []
+    extra_reds = p.extra_reds
     for y in yaku_objs:
-        name = _yaku_name(y.yaku_id, y.name)
-        y_han = y.han_open if res.is_open_hand and y.han_open else y.han_closed
-        if p.extra_reds and y.yaku_id == config.yaku.aka_dora.yaku_id:
-            y_han += p.extra_reds
-        yaku.append(YakuItem(name.en, name.ja, y_han, y_han // 13 if y.is_yakuman else 0, name.gloss))
-    if p.extra_reds and not has_yakuman:
-        if not any(y.name == "Aka Dora" for y in yaku):
-            name = YAKU[54]
-            yaku.append(YakuItem(name.en, name.ja, p.extra_reds, 0, name.gloss))
-        han += p.extra_reds
-        notes.append(f"{p.extra_reds} more red five(s) than 136-ids can mark, counted here")
+        y_han = y.han_open if is_open and y.han_open else y.han_closed
+        if y.is_yakuman:
+            has_yakuman = True
+        elif extra_reds and y.yaku_id == _AKA_ID:
+            y_han += extra_reds
+        item = _YAKU_ITEMS.get(y.yaku_id << 8 | y_han)
+        yaku.append(item if item is not None else _yaku_item(y.yaku_id, y.name, y_han, y.is_yakuman))
+    notes: list[str] = []
+    if extra_reds and not has_yakuman:
+        if not any(y.yaku_id == _AKA_ID for y in yaku_objs):
+            yaku.append(_yaku_item(_AKA_ID, "Aka Dora", extra_reds, False))
+        han += extra_reds
+        notes.append(f"{extra_reds} more red five(s) than 136-ids can mark, counted here")
 
     fu_items, fu = _fu_items(res.fu_details, res.fu, rules)
     if fu != res.fu:
         notes.append(f"double-wind pair counted {rules.double_wind_pair_fu} fu under the {rules.name} rules")
 
     limit, yakuman_count, counted, kiriage = _limit_of(han, fu, has_yakuman, rules)
-    if limit is Limit.YAKUMAN:
+    if limit is _YAKUMAN:
         base = 8000 * yakuman_count
-    elif limit is not Limit.NONE:
-        base = limit.base
+    elif limit is not _NONE:
+        base = limit.value
     else:
-        base = fu * 2 ** (2 + han)
+        base = fu << (2 + han)
 
-    if renhou_mangan and base < Limit.MANGAN.base:
+    if renhou_mangan and base < 2000:
         return _renhou_mangan(ctx, rules)
-    if ctx.open_riichi and not ctx.tsumo and rules.open_riichi and limit is not Limit.YAKUMAN:
-        limit, yakuman_count, counted, kiriage, base = Limit.YAKUMAN, 1, False, False, 8000
+    if ctx.open_riichi and not ctx.tsumo and rules.open_riichi and limit is not _YAKUMAN:
+        limit, yakuman_count, counted, kiriage, base = _YAKUMAN, 1, False, False, 8000
         notes.append("a ron on an open riichi is paid as a yakuman")
 
     ron, tsumo_pts, payments, sticks_won, total = settle(base, ctx, rules)
-    return ScoreResult(
+    # the hot path builds the frozen result by filling its __dict__ directly: three times cheaper than the
+    # generated __init__ (one object.__setattr__ per field), and the same object (every field is set here)
+    result = object.__new__(ScoreResult)
+    result.__dict__.update(
         is_win=True,
+        reason="",
         yaku=tuple(yaku),
-        fu_items=tuple(fu_items),
+        fu_items=fu_items,
         han=han,
         fu=fu,
         limit=limit,
@@ -515,8 +656,9 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
         sticks_won=sticks_won,
         total=total,
         tsumo=ctx.tsumo,
-        notes=tuple(notes),
+        notes=tuple(notes) if notes else (),
     )
+    return result
 
 
 def _renhou_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:

@@ -1,5 +1,382 @@
-"""Subcommands: filled in by its area."""
+"""Hand subcommands: ``score``, ``waits``, ``conformance wins`` and ``bench score``.
+
+HAND uses the hand notation of ``engine.hand`` (concealed tiles, then melds such as ``chi:324s``,
+``pon:555z/L``, ``kan:5555p/R``, ``kakan:7777z``, ``ankan:1111m``; the first tile of a called meld is
+the called tile, FROM is L, A (default) or R). For ``score`` the winning tile may be in HAND (14 tiles,
+kans counted as 3) or not (13 tiles: ``--win`` is added to the concealed tiles).
+
+    jantaku score 234567m666p35s88s4s --win 4s --riichi --dora 1m --seat S --rules wrc
+    jantaku score "234m567p88s chi:678s pon:555z/L" --win 2m --tsumo
+    jantaku waits 123m456p789s1122z --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import gzip
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from mahjong.hand_calculating.hand_config import HandConfig
+
+from engine.errors import EngineError
+from engine.hand import parse_hand
+from engine.rules import PRESETS, preset
+from engine.scoring import Limit, ScoreResult, WinContext, check_win_input, estimate, prepare, score_hand
+from engine.tenhou import check_win, decode_win, is_three_player
+from engine.tiles import Tile, Wind, parse_tiles
+from engine.waits import WaitsResult, find_waits
+
+#: Where the real Tenhou win records live beside the project.
+DEFAULT_WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"
 
 
-def register(commands) -> None:
-    pass
+def register(commands: Any) -> None:
+    p = commands.top.add_parser(
+        "score",
+        help="score a winning hand",
+        description="Score a winning hand. HAND holds the winning tile (14 tiles, kans counted as 3) "
+        "or not (13 tiles: --win is added). Melds: chi:324s pon:555z/L kan:5555p/R kakan:7777z ankan:1111m "
+        "(first tile = the called one; /L /A /R = from left, across (default), right). "
+        "Exit 0 for a win, 1 for a complete hand with no yaku or an incomplete hand, 2 for bad input.",
+    )
+    p.add_argument("hand", help="hand notation, e.g. '234m567p88s chi:678s pon:555z/L' (quote it when it has spaces)")
+    p.add_argument("--win", required=True, help="the winning tile, e.g. 4s or 0p (red five)")
+    p.add_argument("--tsumo", action="store_true", help="won by self-draw (default: ron)")
+    riichi = p.add_mutually_exclusive_group()
+    riichi.add_argument("--riichi", action="store_true")
+    riichi.add_argument("--double-riichi", action="store_true")
+    riichi.add_argument("--open-riichi", action="store_true", help="needs a rule set with open riichi")
+    for flag in ("ippatsu", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou"):
+        p.add_argument(f"--{flag}", action="store_true")
+    _context_args(p)
+    p.add_argument("--from", dest="discarder", metavar="E|S|W|N", help="seat wind of the discarder of a ron")
+    p.add_argument("--honba", type=int, default=0, help="continuance counters (default 0)")
+    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table that go to the winner")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=cmd_score)
+
+    w = commands.top.add_parser(
+        "waits",
+        help="shanten, waits and their value",
+        description="Shanten of a 13-tile hand and, when tenpai, each waiting tile with how many are unseen "
+        "and what the hand scores by ron and by tsumo.",
+    )
+    w.add_argument("hand", help="13 tiles in hand notation")
+    w.add_argument("--riichi", action="store_true", help="value the waits as a riichi hand")
+    _context_args(w)
+    w.add_argument("--seen", default="", help="other tiles already visible (discards, melds), mpsz")
+    w.add_argument("--json", action="store_true", help="one JSON object")
+    w.set_defaults(func=cmd_waits)
+
+    c = commands.conformance.add_parser(
+        "wins",
+        help="rescore real Tenhou wins and compare with the server",
+        description="Rescore every four-player record of a Tenhou win-record file (.jsonl or .jsonl.gz) with the "
+        "tenhou preset (red fives and open tanyao from go_type) and compare han, fu, points and yaku. "
+        "Three-player records are skipped. Exit 0 when all agree, 1 otherwise.",
+    )
+    c.add_argument("file", type=Path, help="wins.jsonl[.gz]")
+    c.add_argument("--json", action="store_true", help='one object {"checked", "agree", "skipped", "disagreements"}')
+    c.set_defaults(func=cmd_conformance_wins)
+
+    b = commands.bench.add_parser(
+        "score",
+        help="hands per second through score_hand against calling mahjong directly",
+        description="Scores the real win records through score_hand and through the mahjong package alone on the "
+        "same prepared inputs, in the same run, and prints hands per second and the ratio of our time to theirs.",
+    )
+    b.add_argument("file", type=Path, nargs="?", default=DEFAULT_WINS, help=f"win records (default {DEFAULT_WINS})")
+    b.add_argument("--rounds", type=int, default=5, help="timed rounds, best kept (default 5)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_score)
+
+
+def _context_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dora", nargs="+", default=[], metavar="IND", help="dora indicators, kan-dora included")
+    p.add_argument("--ura", nargs="+", default=[], metavar="IND", help="ura-dora indicators")
+    p.add_argument("--seat", default="E", metavar="E|S|W|N", help="the winner's seat wind (default E, the dealer)")
+    p.add_argument("--round", default="E", metavar="E|S|W|N", help="the round wind (default E)")
+    p.add_argument("--rules", default="standard", choices=sorted(PRESETS), help="rule preset (default standard)")
+
+
+def _indicators(values: list[str]) -> tuple[Tile, ...]:
+    return tuple(t for v in values for t in parse_tiles(v))
+
+
+# --- score ------------------------------------------------------------------------------------------------------
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = preset(args.rules)
+    hand = parse_hand(args.hand)
+    win = Tile.parse(args.win)
+    if hand.size == 13:
+        hand = hand.with_tile(win)
+    ctx = WinContext(
+        win_tile=win,
+        tsumo=args.tsumo,
+        seat_wind=Wind.parse(args.seat),
+        round_wind=Wind.parse(args.round),
+        riichi=args.riichi,
+        double_riichi=args.double_riichi,
+        open_riichi=args.open_riichi,
+        ippatsu=args.ippatsu,
+        rinshan=args.rinshan,
+        chankan=args.chankan,
+        haitei=args.haitei,
+        houtei=args.houtei,
+        tenhou=args.tenhou,
+        chiihou=args.chiihou,
+        renhou=args.renhou,
+        dora_indicators=_indicators(args.dora),
+        ura_indicators=_indicators(args.ura),
+        honba=_count(args.honba, "--honba"),
+        sticks=_count(args.sticks, "--sticks"),
+        discarder=Wind.parse(args.discarder) if args.discarder and not args.tsumo else None,
+    )
+    result = score_hand(hand, ctx, rules)
+    if args.json:
+        print(
+            json.dumps(
+                {"hand": hand.notation(), "win": str(win), "rules": rules.name, **result.to_dict()}, ensure_ascii=False
+            )
+        )
+    else:
+        print(format_result(result, ctx))
+    return 0 if result.is_win else 1
+
+
+def _count(n: int, flag: str) -> int:
+    if n < 0:
+        raise EngineError(f"{flag} cannot be negative")
+    return n
+
+
+def format_result(r: ScoreResult, ctx: WinContext) -> str:
+    """A score for people: yaku with han, fu items, han/fu, limit, points and who pays what."""
+    if not r.is_win:
+        return f"not a win: {r.reason}"
+    lines = []
+    width = max(len(f"{y.name} ({y.name_ja})") for y in r.yaku)
+    for y in r.yaku:
+        value = (
+            f"{y.han} han"
+            if not y.yakuman_multiple
+            else ("yakuman" if y.yakuman_multiple == 1 else f"{y.yakuman_multiple}x yakuman")
+        )
+        lines.append(f"  {f'{y.name} ({y.name_ja})':<{width}}  {value}")
+    if r.fu_items and r.limit is not Limit.YAKUMAN:
+        lines.append("fu: " + ", ".join(f"{f.fu} {f.reason}" for f in r.fu_items) + f" = {r.fu}")
+    head = f"{r.han} han {r.fu} fu" if r.limit is not Limit.YAKUMAN else f"{r.han} han"
+    if r.limit_name:
+        head += f", {r.limit_name}"
+    lines.append(head)
+    who = "dealer" if ctx.is_dealer else "non-dealer"
+    if r.tsumo:
+        dealer, other = r.tsumo_points
+        split = f"{other:,} all" if ctx.is_dealer else f"{other:,}/{dealer:,}"
+        lines.append(f"{who} tsumo {r.points:,} ({split})")
+    else:
+        lines.append(f"{who} ron {r.ron_points:,}")
+    for p in r.payments:
+        payer = f"{p.payer.name.title()} pays" if p.payer is not None else "the discarder pays"
+        lines.append(f"  {payer} {p.amount:,}")
+    if r.sticks_won:
+        lines.append(f"  riichi sticks {r.sticks_won:,}")
+    lines.append(f"total {r.total:,}")
+    lines.extend(f"note: {n}" for n in r.notes)
+    return "\n".join(lines)
+
+
+# --- waits ------------------------------------------------------------------------------------------------------
+
+
+def cmd_waits(args: argparse.Namespace) -> int:
+    rules = preset(args.rules)
+    hand = parse_hand(args.hand)
+    ctx = WinContext(
+        win_tile=Tile(0),  # replaced by each wait
+        seat_wind=Wind.parse(args.seat),
+        round_wind=Wind.parse(args.round),
+        riichi=args.riichi,
+        dora_indicators=_indicators(args.dora),
+        ura_indicators=_indicators(args.ura),
+    )
+    result = find_waits(hand, parse_tiles(args.seen), ctx, rules)
+    if args.json:
+        print(json.dumps({"hand": hand.notation(), "rules": rules.name, **result.to_dict()}, ensure_ascii=False))
+    else:
+        print(format_waits(result, ctx))
+    return 0
+
+
+def format_waits(w: WaitsResult, ctx: WinContext) -> str:
+    if w.shanten < 0:
+        return "complete hand (shanten -1): score it with `jantaku score`"
+    if not w.tenpai:
+        if w.shanten == 0:
+            return "not tenpai: every winning tile is already in the hand"
+        return f"{w.shanten}-shanten (not tenpai)"
+    lines = [f"tenpai: {len(w.waits)} wait(s), {w.unseen} tile(s) unseen"]
+    for x in w.waits:
+        lines.append(f"  {x.tile}  unseen {x.unseen}  ron {_short(x.ron)}  tsumo {_short(x.tsumo)}")
+    return "\n".join(lines)
+
+
+def _short(r: ScoreResult | None) -> str:
+    if r is None:
+        return "-"
+    if not r.is_win:
+        return f"({r.reason})"
+    text = f"{r.points:,}" if not r.limit_name else f"{r.points:,} {r.limit_name}"
+    return f"{text} [{r.han}h{r.fu}f]" if r.fu and r.han < 5 else text
+
+
+# --- conformance wins ---------------------------------------------------------------------------------------------
+
+
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    if not path.exists():
+        raise EngineError(f"no such file: {path}")
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise EngineError(f"{path}:{n}: not JSON ({exc.msg})") from None
+
+
+def conformance_wins(path: Path) -> dict[str, Any]:
+    checked = agree = skipped = 0
+    disagreements = []
+    for rec in read_records(path):
+        if is_three_player(rec):
+            skipped += 1
+            continue
+        checked += 1
+        try:
+            result = check_win(rec)
+        except (EngineError, KeyError, ValueError) as exc:
+            disagreements.append({"record": rec, "differences": [f"unreadable record: {exc}"]})
+            continue
+        if result.agrees:
+            agree += 1
+        else:
+            disagreements.append(
+                {"record": rec, "differences": list(result.differences), "ours": result.ours, "theirs": result.theirs}
+            )
+    return {"checked": checked, "agree": agree, "skipped": skipped, "disagreements": disagreements}
+
+
+def cmd_conformance_wins(args: argparse.Namespace) -> int:
+    report = conformance_wins(args.file)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        n, k = report["checked"], report["agree"]
+        pct = 100.0 * k / n if n else 100.0
+        print(f"wins: {k}/{n} agree ({pct:.2f}%) on han, fu, points and yaku; {report['skipped']} three-player skipped")
+        for d in report["disagreements"]:
+            rec = d["record"]
+            print(
+                f"- {rec.get('log_id', '?')} round {rec.get('round')} who {rec.get('who')}: "
+                + "; ".join(d["differences"])
+            )
+            print(f"  record: {json.dumps(rec, ensure_ascii=False)}")
+    return 0 if report["agree"] == report["checked"] else 1
+
+
+# --- bench score ----------------------------------------------------------------------------------------------------
+
+
+def cmd_bench_score(args: argparse.Namespace) -> int:
+    cases = []
+    for rec in read_records(args.file):
+        if is_three_player(rec):
+            continue
+        win = decode_win(rec)
+        cases.append((win.hand, win.ctx, win.rules))
+    if not cases:
+        raise EngineError(f"no four-player records in {args.file}")
+    # theirs: the package alone on inputs prepared beforehand, outside the timing: 136-ids, the package's
+    # Meld objects, indicators and the HandConfig itself. Ours starts from Hand, WinContext and RuleSet, so
+    # the ratio carries all of our overhead: validation, conversion, rule adjustments and the result objects.
+    prepared = []
+    for hand, ctx, rules in cases:
+        check_win_input(hand, ctx, rules)
+        p = prepare(hand, ctx, rules)
+        prepared.append(replace(p, config=HandConfig(**_config_args(p))))
+    melds = [m for p in prepared for m in p.melds]
+
+    def theirs() -> None:
+        for p in prepared:
+            estimate(p)
+
+    def ours() -> None:
+        for hand, ctx, rules in cases:
+            score_hand(hand, ctx, rules)
+
+    def timed(run: Any) -> float:
+        # the package caches each Meld's 34-array on first use: start every round without it, as ours does
+        for m in melds:
+            m.__dict__.pop("tiles_34", None)
+        gc.collect()
+        t0 = time.process_time()  # CPU time of this process: steadier than wall time on a shared machine
+        run()
+        return time.process_time() - t0
+
+    best_ours = best_theirs = float("inf")
+    for i in range(max(1, args.rounds)):
+        order = (theirs, ours) if i % 2 == 0 else (ours, theirs)
+        for run in order:
+            took = timed(run)
+            if run is ours:
+                best_ours = min(best_ours, took)
+            else:
+                best_theirs = min(best_theirs, took)
+    n = len(cases)
+    ratio = best_ours / best_theirs
+    out = {
+        "hands": n,
+        "ours_hands_per_s": round(n / best_ours, 1),
+        "mahjong_hands_per_s": round(n / best_theirs, 1),
+        "ratio": round(ratio, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"score_hand: {out['ours_hands_per_s']:,} hands/s; mahjong alone: {out['mahjong_hands_per_s']:,} hands/s "
+            f"({n} real hands, best of {args.rounds})"
+        )
+        print(f"ratio (our time / mahjong's time): {ratio:.3f}")
+    return 0
+
+
+def _config_args(p: Any) -> dict[str, Any]:
+    c = p.config
+    names = (
+        "is_tsumo",
+        "is_riichi",
+        "is_ippatsu",
+        "is_rinshan",
+        "is_chankan",
+        "is_haitei",
+        "is_houtei",
+        "is_daburu_riichi",
+        "is_tenhou",
+        "is_renhou",
+        "is_chiihou",
+        "is_open_riichi",
+        "player_wind",
+        "round_wind",
+    )
+    return {**{k: getattr(c, k) for k in names}, "options": c.options}

@@ -1,0 +1,246 @@
+"""Each preset's differences, played on the same situations (standard = 001, wrc = 000, tenhou)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.game.events import Abort, AbortiveDraw, ExhaustiveDraw
+from engine.game.state import Outcome, Position
+from engine.tiles import parse_tiles
+from tests.engine.game.scenario import deal, play
+
+# Seat 0 discards 4p: seat 1 (pinfu + ittsu, 3900), seat 2 (tanyao shanpon, 1300) and seat 3 (tanyao) all
+# win on it. Everyone draws once first (a ron before one's first draw would be renhou under wrc).
+FIRST_TURNS = "0+9m 0-9m 1+9s 1-9s* 2+9p 2-9p* 3+1m 3-1m* "
+THREE_WAIT = (
+    "112233z6677z99s8s",
+    "123456789m23p55s",
+    "345678p678s22s44p",
+    "234m567m56p777s22m",
+)
+
+
+def two_wait() -> tuple[str, ...]:
+    return THREE_WAIT[:3] + ("",)  # seat 3's hand unseen
+
+
+@pytest.mark.parametrize(
+    ("rules", "winners", "bumped", "deltas"),
+    [
+        # 001 and Tenhou: both paid; 2 honba (600) and the stick (1000) to seat 1, first after the discarder
+        ("standard", (1, 2), (), (-3900 - 600 - 1300, 3900 + 600 + 1000, 1300, 0)),
+        ("tenhou", (1, 2), (), (-3900 - 600 - 1300, 3900 + 600 + 1000, 1300, 0)),
+        # 000: head-bump, seat 1 alone wins (no red fives and kiriage change nothing here)
+        ("wrc", (1,), (2,), (-3900 - 600, 3900 + 600 + 1000, 0, 0)),
+    ],
+)
+def test_double_ron(rules: str, winners: tuple[int, ...], bumped: tuple[int, ...], deltas: tuple[int, ...]) -> None:
+    start = Position(round=0, honba=2, sticks=1, dealer=0, scores=(30000, 30000, 30000, 30000))
+    g = deal(rules, hands=two_wait(), start=start)
+    r = play(g, FIRST_TURNS + "0+4p 0-4p 1,2ron")
+    assert tuple(w.seat for w in r.wins) == winners  # type: ignore[union-attr]
+    assert r.bumped == bumped  # type: ignore[union-attr]
+    assert r.deltas == deltas  # type: ignore[union-attr]
+    assert g.sticks == 0 and g.honba == 0 and g.dealer == 1  # the dealer did not win: the deal moves on
+    g.validate()
+
+
+@pytest.mark.parametrize(
+    ("rules", "outcome", "winners"),
+    [
+        ("standard", Outcome.ABORTIVE_DRAW, ()),  # 三家和: a triple ron is an abortive draw
+        ("tenhou", Outcome.ABORTIVE_DRAW, ()),
+        ("wrc", Outcome.RON, (1,)),  # head-bump: one winner
+        ("standard-no-aborts", Outcome.RON, (1, 2, 3)),  # with aborts off, all three are paid
+    ],
+)
+def test_triple_ron(rules: str, outcome: Outcome, winners: tuple[int, ...]) -> None:
+    g = deal("standard", hands=THREE_WAIT, abortive_draws=False) if rules.endswith("aborts") else deal(
+        rules, hands=THREE_WAIT
+    )
+    r = play(g, FIRST_TURNS + "0+4p 0-4p 1,2,3ron")
+    assert r.outcome is outcome  # type: ignore[union-attr]
+    assert tuple(w.seat for w in r.wins) == winners  # type: ignore[union-attr]
+    if outcome is Outcome.ABORTIVE_DRAW:
+        assert (g.dealer, g.honba) == (0, 1)  # the dealer repeats with one more honba
+
+
+UNSEEN = ("", "", "", "")
+
+
+@pytest.mark.parametrize("rules", ["standard", "tenhou", "wrc"])
+def test_four_winds(rules: str) -> None:
+    g = deal(rules, hands=UNSEEN)
+    play(g, "0+? 0-1z 1+? 1-1z 2+? 2-1z 3+? 3-1z")
+    if rules == "wrc":
+        with pytest.raises(IllegalAction, match="no abortive draws under the wrc rules"):
+            g.apply(AbortiveDraw(Abort.FOUR_WINDS))
+        play(g, "0+?")  # play goes on
+        return
+    with pytest.raises(IllegalAction, match="abortive draw due \\(four_winds\\)"):
+        play(g, "0+?")
+    r = g.apply(AbortiveDraw(Abort.FOUR_WINDS))
+    assert r.abort is Abort.FOUR_WINDS and (g.dealer, g.honba) == (0, 1)  # type: ignore[union-attr]
+
+
+def test_four_winds_needs_the_same_wind_and_no_call() -> None:
+    g = deal("standard", hands=UNSEEN)
+    play(g, "0+? 0-1z 1+? 1-1z 2+? 2-1z 3+? 3-2z 0+?")  # East, East, East, South: no abort
+    with pytest.raises(IllegalAction, match="conditions of four_winds"):
+        g.apply(AbortiveDraw(Abort.FOUR_WINDS))
+
+
+@pytest.mark.parametrize("rules", ["standard", "wrc"])
+def test_four_riichi(rules: str) -> None:
+    g = deal(rules, hands=UNSEEN)
+    play(g, "0+? 0r-9s 1+? 1r-9s 2+? 2r-9m 3+? 3r-9m")
+    if rules == "wrc":
+        play(g, "0+?")
+        assert g.sticks == 4
+        return
+    r = g.apply(AbortiveDraw(Abort.FOUR_RIICHI))
+    assert g.sticks == 4 and r.riichi_sticks == (0, 1, 2, 3)  # type: ignore[union-attr]  # the 4th stick is paid
+    assert sum(g.scores) == 4 * 25000 - 4000
+    g.validate()
+
+
+@pytest.mark.parametrize(("rules", "allowed"), [("standard", True), ("tenhou", True), ("wrc", False)])
+def test_nine_terminals(rules: str, allowed: bool) -> None:
+    hands = ("19m19p19s1234z55p6p", "", "", "")
+    g = deal(rules, hands=hands)
+    play(g, "0+6z")
+    ev = AbortiveDraw(Abort.NINE_TERMINALS, 0)
+    if allowed:
+        assert g.apply(ev).outcome is Outcome.ABORTIVE_DRAW  # type: ignore[union-attr]
+    else:
+        with pytest.raises(IllegalAction, match="no abortive draws"):
+            g.apply(ev)
+
+
+def test_nine_terminals_needs_nine_kinds() -> None:
+    g = deal("standard", hands=("19m19p19s1122z55p6p", "", "", ""))
+    play(g, "0+6p")
+    with pytest.raises(IllegalAction, match="nine different terminals and honours"):
+        g.apply(AbortiveDraw(Abort.NINE_TERMINALS, 0))
+
+
+@pytest.mark.parametrize(("rules", "refused"), [("standard", "1000 points"), ("tenhou", "1000 points"), ("wrc", "")])
+def test_riichi_below_1000_points(rules: str, refused: str) -> None:
+    start = Position(0, 0, 0, 0, (25000, 500, 37000, 37500))
+    g = deal(rules, hands=("112233z6677z99s8s", "123456789m23p55s", "", ""), start=start)
+    play(g, "0+9m 0-9m 1+9p")
+    if refused:
+        with pytest.raises(IllegalAction, match=refused):
+            play(g, "1r-9p")
+    else:
+        play(g, "1r-9p 2+?")
+        assert g.scores[1] == -500 and g.sticks == 1
+
+
+def test_riichi_needs_tenpai_and_a_closed_hand() -> None:
+    g = deal("standard")
+    play(g, "0+9m 0-9m 1+9p")
+    with pytest.raises(IllegalAction, match="riichi needs a tenpai hand"):
+        play(g, "1r-2p")
+    g = deal("standard")
+    play(g, "0+2m 0-2m 3pon:2m22m")
+    with pytest.raises(IllegalAction, match="closed hand"):
+        play(g, "3r-8p")
+
+
+@pytest.mark.parametrize(("rules", "over"), [("standard", True), ("tenhou", True), ("wrc", False)])
+def test_busting(rules: str, over: bool) -> None:
+    start = Position(0, 0, 0, 0, (37000, 30000, 3000, 30000))
+    g = deal(rules, hands=("112233z6677z99s8s", "123456789m23p55s", "", ""), start=start)
+    r = play(g, "0+9m 0-9m 1+9p 1-9p 2+? 2-1p 1ron")
+    assert r.deltas == (0, 3900, -3900, 0)  # type: ignore[union-attr]
+    assert g.over is over
+    if over:
+        finals = {f.seat: f for f in g.final_results() or ()}
+        assert finals[2].rank == 4 and finals[2].score == -900
+
+
+@pytest.mark.parametrize(("rules", "open_riichi", "paid"), [("standard", True, 32000), ("standard", False, None)])
+def test_open_riichi_deal_in_pays_yakuman(rules: str, open_riichi: bool, paid: int | None) -> None:
+    from engine.game.events import Discard
+
+    g = deal(rules, open_riichi=open_riichi)
+    play(g, "0+9m 0-9m 1+9p")
+    ev = Discard(1, parse_tiles("9p")[0], tsumogiri=True, riichi=True, open_riichi=True)
+    if paid is None:
+        with pytest.raises(IllegalAction, match="open riichi is not played"):
+            g.apply(ev)
+        return
+    g.apply(ev)
+    r = play(g, "2+1p 2-1p 1ron")
+    assert r.deltas[2] == -paid  # type: ignore[union-attr]
+
+
+# Seat 1 pons three dragons; the third (Red) is fed by seat 0, who becomes liable (包).
+PAO_HANDS = ("112233z6677z99s8s", "556677z23m66m9p1s8m", "", "")
+PAO_SCRIPT = (
+    "0+5z 0-5z 1pon:5z55z 1-9p 2+? 2-9s 3+? 3-8s "
+    "0+? 0-6z 1pon:6z66z 1-1s 2+? 2-8m 3+? 3-7s "
+    "0+? 0-7z 1pon:7z77z 1-8m 2+? 2-8p 3+? 3-7p 0+? 0-9p"
+)
+
+
+@pytest.mark.parametrize("rules", ["standard", "wrc", "tenhou"])
+def test_pao_big_dragons_tsumo(rules: str) -> None:
+    g = deal(rules, hands=PAO_HANDS)
+    r = play(g, PAO_SCRIPT + " 1+4m 1tsumo")
+    assert r.wins[0].pao == 0  # type: ignore[union-attr]
+    assert r.deltas == (-32000, 32000, 0, 0)  # type: ignore[union-attr]  # the liable player pays it all
+
+
+def test_pao_big_dragons_ron_is_split() -> None:
+    g = deal("standard", hands=PAO_HANDS)
+    r = play(g, PAO_SCRIPT + " 1+? 1-2s 2+? 2-4m 1ron")
+    assert r.deltas == (-16000, 32000, -16000, 0)  # type: ignore[union-attr]
+
+
+def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
+    """70 draws and discards; seat 0 throws only terminals and honours, the others simples."""
+    yao_tiles = [f"{n}m" for n in "19"] + [f"{n}p" for n in "19"] + [f"{n}s" for n in "19"] + [f"{n}z" for n in "1234567"]
+    simples = [f"{n}{s}" for s in "mps" for n in "2345678"]
+    used: dict[str, int] = {}
+    tokens = []
+    yi = si = 0
+    for i in range(70):
+        seat = i % 4
+        if seat == 0 and seat0_yaochuu:
+            tile = yao_tiles[yi % len(yao_tiles)]
+            yi += 1
+        else:
+            tile = simples[si % len(simples)]
+            si += 1
+        used[tile] = used.get(tile, 0) + 1
+        assert used[tile] <= 4
+        tokens += [f"{seat}+?", f"{seat}-{tile}"]
+    play(g, " ".join(tokens))
+
+
+@pytest.mark.parametrize(("rules", "deltas"), [("standard", (12000, -4000, -4000, -4000)), ("wrc", (0, 0, 0, 0))])
+def test_nagashi_mangan(rules: str, deltas: tuple[int, ...]) -> None:
+    g = deal(rules, hands=UNSEEN)
+    _empty_the_wall(g)
+    assert g.live_wall == 0
+    r = g.apply(ExhaustiveDraw())
+    assert r.deltas == deltas and r.outcome is Outcome.EXHAUSTIVE_DRAW  # type: ignore[union-attr]
+    assert (g.dealer, g.honba) == (1, 1)  # the dealer was noten: the deal moves on, one more honba
+
+
+def test_noten_payments_and_tenpai_repeat() -> None:
+    g = deal("standard", hands=UNSEEN)
+    _empty_the_wall(g, seat0_yaochuu=False)
+    r = g.apply(ExhaustiveDraw((parse_tiles("19m19p19s1234567z"), None, None, None)))
+    assert r.deltas == (3000, -1000, -1000, -1000)  # type: ignore[union-attr]
+    assert (g.dealer, g.honba) == (0, 1)  # tenpai dealer repeats
+
+
+def test_exhaustive_draw_refused_before_the_wall_is_empty() -> None:
+    g = deal("standard", hands=UNSEEN)
+    play(g, "0+? 0-1m")
+    with pytest.raises(IllegalAction, match="wall empty"):
+        g.apply(ExhaustiveDraw())

@@ -1,0 +1,116 @@
+"""Detection metrics on hand-made cases, and the single-tile evaluation on a small made-up camerash folder."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from vision.detector import Detection, FakeDetector
+from vision.evaluation import camerash_tile, eval_crops, on_table
+from vision.geometry import Box
+from vision.labels import class_of_tile
+from vision.metrics import Pred, Truth, average_precision, evaluate
+
+from .fakes import encode
+
+T = (0.0, 0.0, 10.0, 10.0)
+
+
+@pytest.mark.parametrize(
+    ("truths", "preds", "map50", "precision", "recall"),
+    [
+        # perfect
+        ([Truth(0, 1, T)], [Pred(0, 1, T, 0.9)], 1.0, 1.0, 1.0),
+        # right place, wrong class: a miss and a false positive
+        ([Truth(0, 1, T)], [Pred(0, 2, T, 0.9)], 0.0, 0.0, 0.0),
+        # right class, other image
+        ([Truth(0, 1, T)], [Pred(1, 1, T, 0.9)], 0.0, 0.0, 0.0),
+        # two predictions on one tile: one true, one false positive, ranked below: AP stays 1
+        ([Truth(0, 1, T)], [Pred(0, 1, T, 0.9), Pred(0, 1, (1, 0, 11, 10), 0.5)], 1.0, 0.5, 1.0),
+        # a box that overlaps by IoU 1/3 is not a hit at 0.5
+        ([Truth(0, 1, T)], [Pred(0, 1, (5, 0, 15, 10), 0.9)], 0.0, 0.0, 0.0),
+        # below the operating threshold: counts for AP, not for P and R
+        ([Truth(0, 1, T)], [Pred(0, 1, T, 0.1)], 1.0, 0.0, 0.0),
+        # nothing predicted
+        ([Truth(0, 1, T), Truth(0, 2, T)], [], 0.0, 0.0, 0.0),
+    ],
+)
+def test_evaluate(truths, preds, map50, precision, recall):
+    r = evaluate(truths, preds, conf_threshold=0.25)
+    assert r.map50 == pytest.approx(map50, abs=1e-9)
+    assert (r.precision, r.recall) == (pytest.approx(precision), pytest.approx(recall))
+
+
+def test_map50_95_rewards_tight_boxes():
+    loose = evaluate([Truth(0, 1, T)], [Pred(0, 1, (0, 0, 10, 13), 0.9)])  # IoU 0.77
+    tight = evaluate([Truth(0, 1, T)], [Pred(0, 1, T, 0.9)])
+    assert loose.map50 == tight.map50 == 1.0
+    assert loose.map50_95 == pytest.approx(0.6) and tight.map50_95 == 1.0
+
+
+def test_average_precision_orders_by_confidence():
+    # the false positive ranked first halves the precision at every recall
+    assert average_precision(np.array([False, True]), np.array([0.9, 0.8]), 1) == pytest.approx(0.5)
+    assert average_precision(np.array([True, False]), np.array([0.9, 0.8]), 1) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("label", "tile"),
+    [
+        ("dots-1", "1p"),
+        ("bamboo-9", "9s"),
+        ("characters-5", "5m"),
+        ("honors-east", "1z"),
+        ("honors-north", "4z"),
+        ("honors-white", "5z"),
+        ("honors-green", "6z"),
+        ("honors-red", "7z"),
+        ("bonus-spring", None),
+        ("bonus-chrysanthemum", None),
+    ],
+)
+def test_camerash_labels(label, tile):
+    assert camerash_tile(label) == (Tile.parse(tile) if tile else None)
+
+
+def test_eval_crops_counts_top1_and_confusions(tmp_path):
+    (tmp_path / "tiles-data").mkdir()
+    (tmp_path / "tiles-resized").mkdir()
+    rows = [
+        ("1.jpg", "dots-5"),
+        ("2.jpg", "dots-5"),
+        ("3.jpg", "bamboo-2"),
+        ("4.jpg", "bonus-plum"),
+        ("5.jpg", "honors-red"),
+    ]
+    (tmp_path / "tiles-data" / "data.csv").write_text(
+        "\ufeffimage-name,label,label-name\n" + "".join(f"{n},0,{lab}\n" for n, lab in rows), encoding="utf-8"
+    )
+    # the fake reads the image's brightness: 10 -> red 5p (counts as 5p), 20 -> 5s, else nothing
+    answers = {10: "0p", 20: "5s"}
+    for (name, _), value in zip(rows, (10, 20, 20, 10, 99), strict=True):
+        (tmp_path / "tiles-resized" / name).write_bytes(encode(np.full((320, 240, 3), value, np.uint8), ".png"))
+
+    def fake(image):
+        value = int(np.median(image))
+        if value not in answers:
+            return []
+        box = Box(100.0, 100.0, 140.0, 150.0)
+        return [Detection.of_class(class_of_tile(Tile.parse(answers[value])), box, 0.8)]
+
+    detector = FakeDetector(fake)
+    result = eval_crops(detector, tmp_path)
+    assert (result.n, result.correct, result.skipped) == (4, 1, 1)
+    assert result.top1 == 0.25
+    p5, s2, s5, z7 = (Tile.parse(t) for t in ("5p", "2s", "5s", "7z"))
+    assert result.confusions() == [(p5, s5, 1), (s2, s5, 1), (z7, None, 1)]
+    assert detector.seen[0].height == round(320 * 2.2)  # placed on a table 2.2x the photo's size
+
+
+def test_on_table_keeps_the_photo_in_the_middle():
+    photo = np.zeros((40, 30, 3), np.uint8)
+    photo[0, :] = photo[-1, :] = photo[:, 0] = photo[:, -1] = 200
+    photo[10:30, 5:25] = 50
+    big = on_table(photo, 2.0)
+    assert big.shape == (80, 60, 3) and (big[0, 0] == 200).all() and (big[20:60, 15:45] == photo).all()

@@ -58,8 +58,7 @@ def _split(c: list[int], honor: bool, need_pair: bool) -> bool:
 
 def is_standard_complete(counts: Sequence[int]) -> bool:
     """Sets and one pair (any number of sets: melds already on the table are not counted)."""
-    total = sum(counts)
-    if total % 3 != 2:
+    if sum(counts) % 3 != 2:
         return False
     pair_suit = -1
     for s in range(4):
@@ -84,30 +83,55 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
 
 def is_thirteen_orphans(counts: Sequence[int]) -> bool:
     """国士無双: every terminal and honour, one of them twice."""
-    return sum(counts) == 14 and all(counts[k] >= 1 for k in YAOCHUU_KINDS) and sum(
-        counts[k] for k in YAOCHUU_KINDS
-    ) == 14
+    return (
+        sum(counts) == 14
+        and all(counts[k] >= 1 for k in YAOCHUU_KINDS)
+        and sum(counts[k] for k in YAOCHUU_KINDS) == 14
+    )
 
 
 def is_complete(counts: Sequence[int]) -> bool:
     """A complete (winning-shape) set of concealed tiles, melds set aside."""
-    return is_standard_complete(counts) or is_seven_pairs(counts) or is_thirteen_orphans(counts)
+    return _complete(tuple(counts))
+
+
+@lru_cache(maxsize=1 << 16)
+def _complete(counts: tuple[int, ...]) -> bool:
+    if sum(counts) == 14:
+        pairs = sum(1 for n in counts if n == 2)
+        if pairs == 7 or (pairs == 1 and is_thirteen_orphans(counts)):
+            return True
+    return is_standard_complete(counts)
 
 
 def waits(counts: Sequence[int]) -> tuple[int, ...]:
     """Kinds that would complete these concealed tiles (3n+1 of them), in kind order.
 
-    A kind whose four copies are all in the hand is still listed: furiten is judged on the shape.
+    A kind whose four copies are all in the hand is not a wait (no fifth copy exists).
     """
+    return _waits(tuple(counts))
+
+
+@lru_cache(maxsize=1 << 16)
+def _waits(counts: tuple[int, ...]) -> tuple[int, ...]:
     if sum(counts) % 3 != 1:
         return ()
+    # a wait is a kind held or a suit neighbour within two, or (thirteen orphans) any terminal or honour
+    cand: set[int] = set()
+    for k, n in enumerate(counts):
+        if n:
+            cand.add(k)
+            if k < 27:
+                cand.update(j for j in range(k - 2, k + 3) if j // 9 == k // 9 and 0 <= j < 27)
+    if sum(counts) == 13 and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 12:
+        cand.update(YAOCHUU_KINDS)  # a thirteen-orphans wait
     c = list(counts)
     out = []
-    for k in range(NUM_KINDS):
+    for k in sorted(cand):
         if c[k] >= 4:
             continue
         c[k] += 1
-        if is_complete(c):
+        if _complete(tuple(c)):
             out.append(k)
         c[k] -= 1
     return tuple(out)
@@ -118,7 +142,7 @@ def is_tenpai(counts: Sequence[int]) -> bool:
 
     A hand waiting only on its own fourth tile (純カラ, e.g. 1111m + 2m... waiting on 1m) is noten.
     """
-    return any(counts[k] < 4 for k in waits(counts))
+    return bool(waits(counts))
 
 
 def kind_counts(tiles: Sequence[Tile]) -> list[int]:

@@ -215,3 +215,101 @@ def test_game_store_survives_reopening(tmp_path):
     s.close()
     meta, events = GameStore(path).load()
     assert meta["seats"] == ["a", "b", "c", "d"] and events == [{"type": "hand_start"}]
+
+
+# --- photos --------------------------------------------------------------------------------------------------
+
+
+def _photo(n: int, tile_w: int, width: int = 2000, height: int = 1200) -> np.ndarray:
+    from tests.vision.fakes import paint
+
+    frame = np.full((height, width, 3), 128, np.uint8)
+    for i in range(n):
+        x = 20 + i * (tile_w + 6)
+        paint(frame, i % 34, Box(float(x), 500.0, float(x + tile_w), 500.0 + tile_w * 4 / 3))
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("count", "tile_w", "expected"),
+    [
+        (14, 130, "whole"),  # a close-up: one whole-frame pass reads it
+        (14, 20, "sliced"),  # tiles too small at the network's input: read again in slices
+        (6, 130, "sliced"),  # too few tiles found: slices look closer
+    ],
+)
+def test_photo_detector_reads_slices_only_when_needed(count, tile_w, expected):
+    from device.service import PhotoDetector
+    from tests.vision.fakes import BlocksNetwork
+
+    detector = PhotoDetector(BlocksNetwork())
+    found = detector.detect(_photo(count, tile_w))
+    assert detector.passes == [expected]
+    if expected == "whole":
+        assert len(found) == count
+
+
+def test_jpeg_size_and_reduced_decode():
+    import cv2
+
+    from device.service import decode_photo, jpeg_size
+
+    img = np.zeros((1500, 4000, 3), np.uint8)
+    img[:, :2000] = 255
+    data = cv2.imencode(".jpg", img)[1].tobytes()
+    assert jpeg_size(data) == (4000, 1500)
+    assert jpeg_size(b"\xff\xd8\xff") is None and jpeg_size(b"GIF89a") is None
+    assert decode_photo(data, 2048).shape == (750, 2000, 3)  # decoded at half size
+    assert decode_photo(data, 1000).shape == (375, 1000, 3)  # a quarter
+    png = cv2.imencode(".png", img)[1].tobytes()
+    assert decode_photo(png, 2048).shape == (768, 2048, 3)  # decoded whole, then shrunk
+    assert decode_photo(data, 5000).shape == (1500, 4000, 3)
+
+
+# --- the commands --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--pin", "12"], "--pin is 4 to 12 digits"),
+        (["serve", "--pin", "1234", "--streams", "0"], "--streams"),
+        (["bench", "soak", "--clients", "0"], "--clients"),
+        (["bench", "photo", "--image", "/nonexistent.jpg"], "cannot read"),
+        (["bench", "photo", "--model", "/nonexistent.onnx"], "no detector model"),
+    ],
+)
+def test_command_errors_are_one_line(argv, message, capsys):
+    from device.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_soak_bench_over_real_http():
+    """A short soak through waitress: every client gets every update, quickly."""
+    from device.commands.service import soak
+
+    result = soak(clients=16, seconds=2.0, rate=8.0)
+    assert result["connected"] == 16 and result["lost_updates"] == 0 and not result["errors"]
+    assert result["updates_published"] >= 12
+    assert result["latency_ms"]["p95"] < 250
+    assert result["pass"]
+
+
+def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
+    import cv2
+
+    from device.commands.service import PHOTO_HAND, make_photo, multipart
+    from web import create_app
+
+    data = make_photo()
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_COLOR_4)
+    assert img.shape == (750, 1000, 3)
+    body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
+    svc = TableService(pin="1234", detector=RowDetector())
+    r = create_app({"JANTAKU_SERVICE": svc}).test_client().post("/api/read", data=body, content_type=ctype)
+    assert r.status_code == 200, r.json
+    assert (r.json["width"], r.json["height"]) == (2000, 1500)  # decoded at half size
+    assert PHOTO_HAND == "234m567p23488s678s"

@@ -74,8 +74,9 @@ class GameStore:
 
     # -------------------------------------------------------------- games
 
-    def create(self, rules: RuleSet, seats: tuple[str, ...] | list[str], first_dealer: int = 0,
-               start: Position | None = None) -> int:
+    def create(
+        self, rules: RuleSet, seats: tuple[str, ...] | list[str], first_dealer: int = 0, start: Position | None = None
+    ) -> int:
         """A new, empty game; returns its id."""
         game = Game(rules, seats, first_dealer, start)
         return self._insert(game)
@@ -86,8 +87,9 @@ class GameStore:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cur = self._db.execute("INSERT INTO games (created, meta) VALUES (?, ?)",
-                                       (time.time(), json.dumps(meta)))
+                cur = self._db.execute(
+                    "INSERT INTO games (created, meta) VALUES (?, ?)", (time.time(), json.dumps(meta))
+                )
                 gid = int(cur.lastrowid or 0)
                 now = time.time()
                 self._db.executemany(

@@ -123,8 +123,13 @@ def rules_for_lobby(go_type: int, attrs: dict[str, str] | None = None) -> tuple[
             start = int(parts[4])
             ret = int(parts[5])
             uma = [int(x) for x in parts[21:24]]
-            over.update(start_points=start, return_points=ret, round_final_points=False, split_tied_uma=True,
-                        uma=(-sum(uma) * 1000, uma[0] * 1000, uma[1] * 1000, uma[2] * 1000))
+            over.update(
+                start_points=start,
+                return_points=ret,
+                round_final_points=False,
+                split_tied_uma=True,
+                uma=(-sum(uma) * 1000, uma[0] * 1000, uma[1] * 1000, uma[2] * 1000),
+            )
         except (IndexError, ValueError):
             return preset("tenhou"), "private lobby rules not understood"
         return preset("tenhou", **over).with_options(name="tenhou-custom"), ""
@@ -270,8 +275,9 @@ class _Parser:
         self.last_draw = [None] * 4
         self.riichi_next = set()
         self.dora_seen = 1
-        self.emit(HandStart(self.tile(seed[5]), tuple(hands), round=seed[0], honba=seed[1], sticks=seed[2],
-                            dealer=dealer))
+        self.emit(
+            HandStart(self.tile(seed[5]), tuple(hands), round=seed[0], honba=seed[1], sticks=seed[2], dealer=dealer)
+        )
 
     def call(self, who: int, code: int) -> None:
         d = decode_meld_ids(code, self.red)
@@ -398,11 +404,18 @@ def replay(logged: LoggedGame) -> ReplayReport:
             elif resync:
                 game = Game(game.rules, logged.names, logged.first_dealer, pos)
             elif game.over or (game.round, game.honba, game.sticks, game.dealer, tuple(game.scores)) != (
-                step.round, step.honba, step.sticks, step.dealer, step.scores
+                step.round,
+                step.honba,
+                step.sticks,
+                step.dealer,
+                step.scores,
             ):
-                fail("deal", "the engine's next deal differs from the server's",
-                     expected=[step.round, step.honba, step.sticks, step.dealer, list(step.scores)],
-                     got=[game.round, game.honba, game.sticks, game.dealer, list(game.scores), game.over])
+                fail(
+                    "deal",
+                    "the engine's next deal differs from the server's",
+                    expected=[step.round, step.honba, step.sticks, step.dealer, list(step.scores)],
+                    got=[game.round, game.honba, game.sticks, game.dealer, list(game.scores), game.over],
+                )
                 game = Game(game.rules, logged.names, logged.first_dealer, pos)
         elif isinstance(step, FuritenCheck):
             if game is None or failed or game.hand is None:
@@ -414,8 +427,14 @@ def replay(logged: LoggedGame) -> ReplayReport:
             if f.is_furiten == step.furiten:
                 rep.furiten_agree += 1
             else:
-                rep.disagreements.append({"source": logged.source, "hand": label, "kind": "furiten-warning",
-                                          "detail": f"server says furiten={step.furiten}, engine: {f.explain()}"})
+                rep.disagreements.append(
+                    {
+                        "source": logged.source,
+                        "hand": label,
+                        "kind": "furiten-warning",
+                        "detail": f"server says furiten={step.furiten}, engine: {f.explain()}",
+                    }
+                )
         elif isinstance(step, EndCheck):
             if open_hand:
                 rep.partial -= 1
@@ -454,10 +473,10 @@ def replay(logged: LoggedGame) -> ReplayReport:
         else:
             if game is None or failed:
                 continue
-            if isinstance(step, ExhaustiveDraw) and step.hands[0] is None and (own := game.known_hand(0)):
-                # Tenhou shows every tenpai hand, but a session log does not repeat the logging player's own
-                if own.size == 13 and is_tenpai(kind_counts(own.concealed)):
-                    step = ExhaustiveDraw((own.concealed, *step.hands[1:]))
+            own = game.known_hand(0) if isinstance(step, ExhaustiveDraw) and step.hands[0] is None else None
+            # Tenhou shows every tenpai hand, but a session log does not repeat the logging player's own
+            if own is not None and own.size == 13 and is_tenpai(kind_counts(own.concealed)):
+                step = ExhaustiveDraw((own.concealed, *step.hands[1:]))
             try:
                 result = game.apply(step)
             except EngineError as exc:

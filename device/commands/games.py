@@ -70,11 +70,15 @@ def _cmd(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         for d in out["disagreements"]:
-            print(f"{d.get('source')} {d.get('hand', '')} {d['kind']}: {d['detail']}"
-                  + (f" expected {d['expected']} got {d['got']}" if "expected" in d else ""))
-        print(f"games {out['games']} (skipped {out['skipped_games']}), hands {out['hands']}, "
-              f"agree {out['agree']}, wins {out['wins']}, unfinished hands {out['partial_hands']}, "
-              f"furiten warnings {out['furiten_agree']}/{out['furiten_checks']}")
+            print(
+                f"{d.get('source')} {d.get('hand', '')} {d['kind']}: {d['detail']}"
+                + (f" expected {d['expected']} got {d['got']}" if "expected" in d else "")
+            )
+        print(
+            f"games {out['games']} (skipped {out['skipped_games']}), hands {out['hands']}, "
+            f"agree {out['agree']}, wins {out['wins']}, unfinished hands {out['partial_hands']}, "
+            f"furiten warnings {out['furiten_agree']}/{out['furiten_checks']}"
+        )
     return 0 if out["agree"] == out["hands"] and not out["disagreements"] else 1
 
 

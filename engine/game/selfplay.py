@@ -54,8 +54,16 @@ def full_set(rules: RuleSet) -> list[Tile]:
 class SelfPlay:
     """Plays one game; ``events()`` yields each event just applied."""
 
-    def __init__(self, rules: RuleSet, seed: int = 0, *, check: bool = True, call_rate: float = 0.3,
-                 riichi_rate: float = 0.6, kan_rate: float = 0.5) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int = 0,
+        *,
+        check: bool = True,
+        call_rate: float = 0.3,
+        riichi_rate: float = 0.6,
+        kan_rate: float = 0.5,
+    ) -> None:
         self.rng = random.Random(seed)
         self.game = Game(rules, ("A", "B", "C", "D"))
         self.check = check
@@ -116,8 +124,14 @@ class SelfPlay:
             if self._try(ev):
                 yield ev
                 return
-        if (g.rules.abortive_draws and p.discards == 0 and not h.interrupted and not p.after_call
-                and len({t.kind for t in p.known if t.kind in YAOCHUU_KINDS}) >= 9 and self.rng.random() < 0.5):
+        if (
+            g.rules.abortive_draws
+            and p.discards == 0
+            and not h.interrupted
+            and not p.after_call
+            and len({t.kind for t in p.known if t.kind in YAOCHUU_KINDS}) >= 9
+            and self.rng.random() < 0.5
+        ):
             yield self.apply(AbortiveDraw(Abort.NINE_TERMINALS, seat, tuple(p.known)))
             return
         if not p.after_call and h.live > 0 and len(h.kans) < 4 and self.rng.random() < self.kan_rate:
@@ -130,8 +144,13 @@ class SelfPlay:
         candidates = [t for t in dict.fromkeys(p.known) if t.kind not in p.kuikae]
         if p.riichi:
             candidates = [drawn] if drawn is not None else candidates[:1]
-        elif (p.is_closed and h.live >= g.rules.riichi_min_tiles_left and not p.after_call
-              and g.scores[seat] >= g.rules.riichi_min_points and self.rng.random() < self.riichi_rate):
+        elif (
+            p.is_closed
+            and h.live >= g.rules.riichi_min_tiles_left
+            and not p.after_call
+            and g.scores[seat] >= g.rules.riichi_min_points
+            and self.rng.random() < self.riichi_rate
+        ):
             tenpai_discards = []
             for t in candidates:
                 rest = list(p.known)
@@ -141,8 +160,9 @@ class SelfPlay:
             if tenpai_discards:
                 candidates, riichi = tenpai_discards, True
         tile = self._choose_discard(p.known, candidates)
-        yield self.apply(Discard(seat, tile, tsumogiri=(tile == drawn and p.known.count(tile) == 1) or None,
-                                 riichi=riichi))
+        yield self.apply(
+            Discard(seat, tile, tsumogiri=(tile == drawn and p.known.count(tile) == 1) or None, riichi=riichi)
+        )
         yield from self._react()
 
     def _choose_discard(self, known: list[Tile], candidates: list[Tile]) -> Tile:
@@ -293,8 +313,14 @@ class SelfPlay:
         return out
 
 
-def play_game(rules: RuleSet, seed: int = 0, *, max_hands: int = 100, check: bool = True,
-              on_event: Callable[[Game, Event], None] | None = None) -> Game:
+def play_game(
+    rules: RuleSet,
+    seed: int = 0,
+    *,
+    max_hands: int = 100,
+    check: bool = True,
+    on_event: Callable[[Game, Event], None] | None = None,
+) -> Game:
     """Play a whole game (or ``max_hands`` hands) and return it."""
     sp = SelfPlay(rules, seed, check=check)
     for ev in sp.events(max_hands):

@@ -26,8 +26,16 @@ from typing import Any
 
 from engine.rules import RuleSet, preset
 
-__all__ = ["Settlement", "Transfer", "WinPay", "preset", "settle_chombo", "settle_exhaustive", "settle_ron",
-           "settle_tsumo"]
+__all__ = [
+    "Settlement",
+    "Transfer",
+    "WinPay",
+    "preset",
+    "settle_chombo",
+    "settle_exhaustive",
+    "settle_ron",
+    "settle_tsumo",
+]
 
 #: Yakuman a single player can be liable for (包), by the scorer's English names.
 PAO_YAKUMAN = {"Daisangen": "big dragons", "Dai Suushii": "big winds", "Suu Kantsu": "four kans"}
@@ -127,9 +135,7 @@ def settle_tsumo(win: WinPay, dealer: int, honba: int, sticks: int, rules: RuleS
     return Settlement(tuple(t for t in out if t.amount), sticks)
 
 
-def settle_exhaustive(
-    tenpai: Sequence[bool], nagashi: Sequence[int], dealer: int, rules: RuleSet
-) -> Settlement:
+def settle_exhaustive(tenpai: Sequence[bool], nagashi: Sequence[int], dealer: int, rules: RuleSet) -> Settlement:
     """Nagashi mangan (paid as a mangan tsumo, replacing the noten payments), or noten payments."""
     out: list[Transfer] = []
     if nagashi:

@@ -84,9 +84,7 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
 def is_thirteen_orphans(counts: Sequence[int]) -> bool:
     """国士無双: every terminal and honour, one of them twice."""
     return (
-        sum(counts) == 14
-        and all(counts[k] >= 1 for k in YAOCHUU_KINDS)
-        and sum(counts[k] for k in YAOCHUU_KINDS) == 14
+        sum(counts) == 14 and all(counts[k] >= 1 for k in YAOCHUU_KINDS) and sum(counts[k] for k in YAOCHUU_KINDS) == 14
     )
 
 

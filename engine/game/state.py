@@ -280,8 +280,13 @@ class Game:
     ('East 1', 0, [25000, 25000, 25000, 25000])
     """
 
-    def __init__(self, rules: RuleSet, seats: tuple[str, ...] | list[str] = ("East", "South", "West", "North"),
-                 first_dealer: int = 0, start: Position | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seats: tuple[str, ...] | list[str] = ("East", "South", "West", "North"),
+        first_dealer: int = 0,
+        start: Position | None = None,
+    ) -> None:
         if len(seats) != 4:
             raise EngineError(f"a game has four seats, not {len(seats)}")
         if not 0 <= first_dealer < 4:
@@ -471,16 +476,27 @@ class Game:
         events = [event_from_dict(e) for e in data["events"]]
         start = data.get("start")
         try:
-            pos = None if start is None else Position(int(start["round"]), int(start["honba"]), int(start["sticks"]),
-                                                      int(start["dealer"]), tuple(int(x) for x in start["scores"]))
+            pos = (
+                None
+                if start is None
+                else Position(
+                    int(start["round"]),
+                    int(start["honba"]),
+                    int(start["sticks"]),
+                    int(start["dealer"]),
+                    tuple(int(x) for x in start["scores"]),
+                )
+            )
         except (KeyError, TypeError, ValueError):
             raise EngineError(f"a start position has round, honba, sticks, dealer and scores: {start!r}") from None
-        return cls.replay(rules, data.get("seats", ("East", "South", "West", "North")), events,
-                          data.get("first_dealer", 0), pos)
+        return cls.replay(
+            rules, data.get("seats", ("East", "South", "West", "North")), events, data.get("first_dealer", 0), pos
+        )
 
     @classmethod
-    def replay(cls, rules: RuleSet, seats: Any, events: list[Event], first_dealer: int = 0,
-               start: Position | None = None) -> Game:
+    def replay(
+        cls, rules: RuleSet, seats: Any, events: list[Event], first_dealer: int = 0, start: Position | None = None
+    ) -> Game:
         g = cls(rules, seats, first_dealer, start)
         for e in events:
             g.apply(e)
@@ -521,8 +537,9 @@ class Game:
         assert self.hand is not None
         return self.hand.players[seat]
 
-    def _check_visible(self, event: Event, extra: tuple[Tile, ...] = (),
-                       shown: dict[int, tuple[Tile, ...]] | None = None) -> None:
+    def _check_visible(
+        self, event: Event, extra: tuple[Tile, ...] = (), shown: dict[int, tuple[Tile, ...]] | None = None
+    ) -> None:
         """No more than four of a kind (and the rule set's red fives) among all tiles known at once.
 
         ``extra``: tiles about to appear; ``shown``: concealed tiles revealed by a seat, in place of its known ones.
@@ -548,7 +565,8 @@ class Game:
             got = getattr(e, key)
             if got is not None and got != want:
                 raise IllegalAction(
-                    e, "the deal must follow the game",
+                    e,
+                    "the deal must follow the game",
                     f"{key} is {want} ({self.round_name}, {self.honba} honba, {self.sticks} sticks, dealer "
                     f"seat {self.dealer}), not {got}",
                 )
@@ -562,8 +580,12 @@ class Game:
                 raise IllegalAction(e, "each player is dealt 13 tiles", f"got {len(hand)}")
             else:
                 players.append(Player(known=list(hand)))
-        state = HandState(dora_indicators=[e.dora_indicator] if e.dora_indicator else [], players=players,
-                          actor=self.dealer, phase=Phase.DRAW)
+        state = HandState(
+            dora_indicators=[e.dora_indicator] if e.dora_indicator else [],
+            players=players,
+            actor=self.dealer,
+            phase=Phase.DRAW,
+        )
         old, self.hand = self.hand, state
         try:
             self._check_visible(e)
@@ -672,8 +694,11 @@ class Game:
         if h.phase is not Phase.DISCARD or h.actor != e.seat:
             raise IllegalAction(e, "turn order", f"it is not seat {e.seat}'s turn to discard")
         if e.tile.kind in p.kuikae:
-            raise IllegalAction(e, "kuikae (swap-calling) is forbidden",
-                                f"after this call {format_tiles(self.kuikae_forbidden(e.seat))} may not be discarded")
+            raise IllegalAction(
+                e,
+                "kuikae (swap-calling) is forbidden",
+                f"after this call {format_tiles(self.kuikae_forbidden(e.seat))} may not be discarded",
+            )
         drawn = p.drawn
         if e.tsumogiri and drawn is None:
             raise IllegalAction(e, "no tile was drawn (after a call the discard comes from the hand)")
@@ -681,11 +706,11 @@ class Game:
             raise IllegalAction(e, "tsumogiri discards the drawn tile", f"drawn {drawn}, discarded {e.tile}")
         prefer_unknown = bool(e.tsumogiri) and drawn == _UNSEEN
         if not (e.tile in p.known or p.unknown > 0):
-            raise IllegalAction(e, "the discarded tile must be in the hand",
-                                f"{e.tile} not in {format_tiles(p.known, sort=True)}")
-        if p.riichi:
-            if e.tsumogiri is False or (isinstance(drawn, Tile) and drawn != e.tile):
-                raise IllegalAction(e, "after riichi the hand is locked: only the drawn tile may be discarded")
+            raise IllegalAction(
+                e, "the discarded tile must be in the hand", f"{e.tile} not in {format_tiles(p.known, sort=True)}"
+            )
+        if p.riichi and (e.tsumogiri is False or (isinstance(drawn, Tile) and drawn != e.tile)):
+            raise IllegalAction(e, "after riichi the hand is locked: only the drawn tile may be discarded")
         if e.riichi or e.open_riichi:
             self._check_riichi(e, p)
         if e.tile not in p.known:
@@ -722,17 +747,20 @@ class Game:
         if not p.is_closed:
             raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
         if self.scores[e.seat] < self.rules.riichi_min_points:
-            raise IllegalAction(e, f"riichi needs {self.rules.riichi_min_points} points for the deposit",
-                                f"seat {e.seat} has {self.scores[e.seat]}")
+            raise IllegalAction(
+                e,
+                f"riichi needs {self.rules.riichi_min_points} points for the deposit",
+                f"seat {e.seat} has {self.scores[e.seat]}",
+            )
         if h.live < self.rules.riichi_min_tiles_left:
-            raise IllegalAction(e, f"riichi needs {self.rules.riichi_min_tiles_left} tiles left in the wall",
-                                f"{h.live} left")
+            raise IllegalAction(
+                e, f"riichi needs {self.rules.riichi_min_tiles_left} tiles left in the wall", f"{h.live} left"
+            )
         if p.hand_known:
             rest = list(p.known)
             rest.remove(e.tile)
             if not is_tenpai(kind_counts(rest)):
-                raise IllegalAction(e, "riichi needs a tenpai hand",
-                                    f"{format_tiles(rest, sort=True)} is not waiting")
+                raise IllegalAction(e, "riichi needs a tenpai hand", f"{format_tiles(rest, sort=True)} is not waiting")
 
     def _on_call(self, e: Call) -> None:
         h = self.hand
@@ -756,9 +784,14 @@ class Game:
         rest = list(e.tiles)
         rest.remove(h.last_discard)
         if not p.can_take(rest):
-            raise IllegalAction(e, "the caller must hold the other tiles of the meld",
-                                f"{format_tiles(rest)} not in {format_tiles(p.known, sort=True)}")
-        forbidden = frozenset() if self.rules.kuikae_allowed else calls.kuikae_forbidden(e.kind, h.last_discard, e.tiles)
+            raise IllegalAction(
+                e,
+                "the caller must hold the other tiles of the meld",
+                f"{format_tiles(rest)} not in {format_tiles(p.known, sort=True)}",
+            )
+        forbidden = (
+            frozenset() if self.rules.kuikae_allowed else calls.kuikae_forbidden(e.kind, h.last_discard, e.tiles)
+        )
         if p.hand_known and e.kind is not MeldKind.KAN:
             left = list(p.known)
             for t in rest:
@@ -799,8 +832,7 @@ class Game:
             p.pao, p.pao_yakuman = feeder, "Daisangen"
         elif newest.kind_index in (27, 28, 29, 30) and sum(1 for k in sets if k in (27, 28, 29, 30)) == 4:
             p.pao, p.pao_yakuman = feeder, "Dai Suushii"
-        elif (self.rules.pao_suukantsu and newest.kind is MeldKind.KAN
-              and sum(1 for m in p.melds if m.kind.is_kan) == 4):
+        elif self.rules.pao_suukantsu and newest.kind is MeldKind.KAN and sum(1 for m in p.melds if m.kind.is_kan) == 4:
             p.pao, p.pao_yakuman = feeder, "Suu Kantsu"
 
     def _kan_checks(self, e: Event, p: Player) -> None:
@@ -884,8 +916,17 @@ class Game:
 
     # ------------------------------------------------------------------ wins
 
-    def _context(self, seat: int, win_tile: Tile, tsumo: bool, discarder: int | None, chankan: bool,
-                 ura: tuple[Tile, ...], honba: int, sticks: int) -> Any:
+    def _context(
+        self,
+        seat: int,
+        win_tile: Tile,
+        tsumo: bool,
+        discarder: int | None,
+        chankan: bool,
+        ura: tuple[Tile, ...],
+        honba: int,
+        sticks: int,
+    ) -> Any:
         from engine.scoring import WinContext
 
         h = self.hand
@@ -915,8 +956,17 @@ class Game:
             discarder=None if discarder is None else self.seat_wind(discarder),
         )
 
-    def _score(self, event: Event, seat: int, concealed: tuple[Tile, ...], win_tile: Tile, tsumo: bool,
-               discarder: int | None, chankan: bool, ura: tuple[Tile, ...]) -> tuple[Any, settlement.WinPay]:
+    def _score(
+        self,
+        event: Event,
+        seat: int,
+        concealed: tuple[Tile, ...],
+        win_tile: Tile,
+        tsumo: bool,
+        discarder: int | None,
+        chankan: bool,
+        ura: tuple[Tile, ...],
+    ) -> tuple[Any, settlement.WinPay]:
         from engine.scoring import score_hand
 
         h = self.hand
@@ -934,8 +984,15 @@ class Game:
             if fed:
                 pao_seat = p.pao
                 pao_base = 8000 * fed[0].yakuman_multiple
-        pay = settlement.WinPay(seat, result.ron_points, result.tsumo_points, result.base_points, pao_seat, pao_base,
-                                label=f"seat {seat} " + ("tsumo" if tsumo else "ron"))
+        pay = settlement.WinPay(
+            seat,
+            result.ron_points,
+            result.tsumo_points,
+            result.base_points,
+            pao_seat,
+            pao_base,
+            label=f"seat {seat} " + ("tsumo" if tsumo else "ron"),
+        )
         return result, pay
 
     def _revealed(self, event: Event, seat: int, shown: tuple[Tile, ...], size: int) -> tuple[Tile, ...]:
@@ -944,12 +1001,18 @@ class Game:
         assert h is not None
         p = h.players[seat]
         if len(shown) != size:
-            raise IllegalAction(event, "the shown hand has the wrong number of tiles",
-                                f"seat {seat} holds {size} concealed tiles, {len(shown)} shown")
+            raise IllegalAction(
+                event,
+                "the shown hand has the wrong number of tiles",
+                f"seat {seat} holds {size} concealed tiles, {len(shown)} shown",
+            )
         missing = Counter(p.known) - Counter(shown)
         if missing:
-            raise IllegalAction(event, "the shown hand differs from the known tiles",
-                                f"seat {seat}'s {format_tiles(missing.elements())} missing")
+            raise IllegalAction(
+                event,
+                "the shown hand differs from the known tiles",
+                f"seat {seat}'s {format_tiles(missing.elements())} missing",
+            )
         return shown
 
     def _on_ron(self, e: Ron) -> HandResult:
@@ -995,8 +1058,11 @@ class Game:
             result, pay = self._score(e, c.seat, shown, win_tile, False, discarder, chankan, e.ura_indicators)
             if chankan and h.kan_closed and not any(y.name.startswith("Kokushi") for y in result.yaku):
                 raise IllegalAction(e, "a closed kan can only be robbed for thirteen orphans")
-            wins.append(WinRecord(c.seat, discarder, Hand(shown, tuple(p.melds)).notation(), str(win_tile), result,
-                                  pay.pao_seat))
+            wins.append(
+                WinRecord(
+                    c.seat, discarder, Hand(shown, tuple(p.melds)).notation(), str(win_tile), result, pay.pao_seat
+                )
+            )
             pays.append(pay)
         revealed: dict[int, tuple[Tile, ...]] = {}
         for c in claims:
@@ -1007,8 +1073,9 @@ class Game:
         self._check_visible(e, tuple(e.ura_indicators), revealed)
         s = settlement.settle_ron(pays, discarder, self.dealer, self.honba, self.sticks, self.rules)
         h.riichi_pending = None  # a riichi declared with the winning discard is void: no deposit
-        return self._finish(Outcome.RON, s, wins=tuple(wins), bumped=bumped,
-                            dealer_repeats=any(w.seat == self.dealer for w in wins))
+        return self._finish(
+            Outcome.RON, s, wins=tuple(wins), bumped=bumped, dealer_repeats=any(w.seat == self.dealer for w in wins)
+        )
 
     def _on_tsumo(self, e: Tsumo) -> HandResult:
         h = self.hand
@@ -1035,8 +1102,9 @@ class Game:
         h = self.hand
         assert h is not None
         if h.phase is not Phase.REACT or h.live != 0:
-            raise IllegalAction(e, "an exhaustive draw comes after the last discard, with the wall empty",
-                                f"{h.live} tiles left")
+            raise IllegalAction(
+                e, "an exhaustive draw comes after the last discard, with the wall empty", f"{h.live} tiles left"
+            )
         if len(e.hands) != 4:
             raise IllegalAction(e, "an exhaustive draw lists four hands (None for noten)")
         tenpai = []
@@ -1045,27 +1113,34 @@ class Game:
             p = h.players[s]
             if shown is None:
                 if p.riichi:
-                    raise IllegalAction(e, "a player in riichi must show the hand at an exhaustive draw",
-                                        f"seat {s}")
+                    raise IllegalAction(e, "a player in riichi must show the hand at an exhaustive draw", f"seat {s}")
                 tenpai.append(False)
                 continue
             self._revealed(e, s, tuple(shown), p.size)
             if not is_tenpai(kind_counts(shown)):
-                raise IllegalAction(e, "a hand shown as tenpai must be waiting",
-                                    f"seat {s}: {format_tiles(shown, sort=True)}")
+                raise IllegalAction(
+                    e, "a hand shown as tenpai must be waiting", f"seat {s}: {format_tiles(shown, sort=True)}"
+                )
             tenpai.append(True)
             shown_all[s] = tuple(shown)
         self._check_visible(e, (), shown_all)
         nagashi: tuple[int, ...] = ()
         if self.rules.nagashi_mangan:
             nagashi = tuple(
-                s for s, p in enumerate(h.players)
+                s
+                for s, p in enumerate(h.players)
                 if p.pond and all(x.tile.kind in YAOCHUU_KINDS and not x.called for x in p.pond)
             )
         self._react_resolve()
         s = settlement.settle_exhaustive(tenpai, nagashi, self.dealer, self.rules)
-        return self._finish(Outcome.EXHAUSTIVE_DRAW, s, tenpai=(tenpai[0], tenpai[1], tenpai[2], tenpai[3]),
-                            nagashi=nagashi, dealer_repeats=tenpai[self.dealer], honba_up=True)
+        return self._finish(
+            Outcome.EXHAUSTIVE_DRAW,
+            s,
+            tenpai=(tenpai[0], tenpai[1], tenpai[2], tenpai[3]),
+            nagashi=nagashi,
+            dealer_repeats=tenpai[self.dealer],
+            honba_up=True,
+        )
 
     def _on_abortive_draw(self, e: AbortiveDraw, from_ron: Ron | None = None) -> HandResult:
         h = self.hand
@@ -1085,8 +1160,11 @@ class Game:
             self._revealed(e, e.seat, tuple(tiles), p.size)
             kinds = {t.kind for t in tiles if t.kind in YAOCHUU_KINDS}
             if len(kinds) < 9:
-                raise IllegalAction(e, "nine terminals needs nine different terminals and honours",
-                                    f"{len(kinds)} in {format_tiles(tiles, sort=True)}")
+                raise IllegalAction(
+                    e,
+                    "nine terminals needs nine different terminals and honours",
+                    f"{len(kinds)} in {format_tiles(tiles, sort=True)}",
+                )
         elif e.reason is Abort.TRIPLE_RON:
             if h.phase not in (Phase.REACT, Phase.KAN):
                 raise IllegalAction(e, "a triple ron is on a discard")
@@ -1099,8 +1177,9 @@ class Game:
         if h.phase is Phase.REACT and e.reason is not Abort.TRIPLE_RON:
             self._react_resolve()
         h.riichi_pending = None
-        return self._finish(Outcome.ABORTIVE_DRAW, settlement.Settlement(), abort=e.reason, dealer_repeats=True,
-                            honba_up=True)
+        return self._finish(
+            Outcome.ABORTIVE_DRAW, settlement.Settlement(), abort=e.reason, dealer_repeats=True, honba_up=True
+        )
 
     def _on_chombo(self, e: Chombo) -> HandResult:
         h = self.hand
@@ -1113,15 +1192,31 @@ class Game:
             for seat in h.riichi_paid_this_hand
         )
         s = settlement.Settlement(s.transfers + refunds, len(refunds))
-        return self._finish(Outcome.CHOMBO, s, dealer_repeats=True, replay=True,
-                            note=f"chombo by seat {e.seat}" + (f": {e.reason}" if e.reason else ""))
+        return self._finish(
+            Outcome.CHOMBO,
+            s,
+            dealer_repeats=True,
+            replay=True,
+            note=f"chombo by seat {e.seat}" + (f": {e.reason}" if e.reason else ""),
+        )
 
     # ------------------------------------------------------------------ end of a hand, end of the game
 
-    def _finish(self, outcome: Outcome, s: settlement.Settlement, *, wins: tuple[WinRecord, ...] = (),
-                tenpai: tuple[bool, bool, bool, bool] | None = None, nagashi: tuple[int, ...] = (),
-                abort: Abort | None = None, bumped: tuple[int, ...] = (), dealer_repeats: bool = False,
-                honba_up: bool = False, replay: bool = False, note: str = "") -> HandResult:
+    def _finish(
+        self,
+        outcome: Outcome,
+        s: settlement.Settlement,
+        *,
+        wins: tuple[WinRecord, ...] = (),
+        tenpai: tuple[bool, bool, bool, bool] | None = None,
+        nagashi: tuple[int, ...] = (),
+        abort: Abort | None = None,
+        bumped: tuple[int, ...] = (),
+        dealer_repeats: bool = False,
+        honba_up: bool = False,
+        replay: bool = False,
+        note: str = "",
+    ) -> HandResult:
         h = self.hand
         assert h is not None
         deltas = s.deltas
@@ -1129,9 +1224,20 @@ class Game:
             self.scores[i] += deltas[i]
         self.sticks -= s.sticks_taken
         result = HandResult(
-            round=self.round, honba=self.honba, dealer=self.dealer, outcome=outcome, deltas=deltas,
-            transfers=s.transfers, scores=tuple(self.scores), wins=wins, tenpai=tenpai, nagashi=nagashi,
-            abort=abort, bumped=bumped, riichi_sticks=tuple(h.riichi_paid_this_hand), dealer_repeats=dealer_repeats,
+            round=self.round,
+            honba=self.honba,
+            dealer=self.dealer,
+            outcome=outcome,
+            deltas=deltas,
+            transfers=s.transfers,
+            scores=tuple(self.scores),
+            wins=wins,
+            tenpai=tenpai,
+            nagashi=nagashi,
+            abort=abort,
+            bumped=bumped,
+            riichi_sticks=tuple(h.riichi_paid_this_hand),
+            dealer_repeats=dealer_repeats,
             note=note,
         )
         self.history.append(result)
@@ -1197,16 +1303,24 @@ class Game:
             # the score rounded to thousands, halves away from zero (Tenhou: 25,500 -> 26, -7,500 -> -8),
             # less the return points; first place takes the remainder so the sum is zero
             for seat in order[1:]:
-                values[seat] = (_round_half_away(raw[seat] / 1000) - rules.return_points / 1000
-                                + (uma[seat] + oka[seat]) / 1000)
+                values[seat] = (
+                    _round_half_away(raw[seat] / 1000) - rules.return_points / 1000 + (uma[seat] + oka[seat]) / 1000
+                )
             values[order[0]] = -sum(values.values())
         else:
             for seat in order:
                 values[seat] = round((raw[seat] - rules.return_points + uma[seat] + oka[seat]) / 1000, 3)
         finals = [
-            FinalResult(seat=seat, name=self.seats[seat], rank=rank + 1, score=raw[seat],
-                        sticks=left if rank == 0 else 0, uma=int(uma[seat]), oka=int(oka[seat]),
-                        points=float(values[seat]) + 0.0)
+            FinalResult(
+                seat=seat,
+                name=self.seats[seat],
+                rank=rank + 1,
+                score=raw[seat],
+                sticks=left if rank == 0 else 0,
+                uma=int(uma[seat]),
+                oka=int(oka[seat]),
+                points=float(values[seat]) + 0.0,
+            )
             for rank, seat in enumerate(order)
         ]
         if left:

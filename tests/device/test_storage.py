@@ -75,8 +75,11 @@ def test_import_rejects_bad_files(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(StorageError, match="cannot read"):
         store.import_file(tmp_path / "bad.json")
-    data = {"rules": {"name": "standard"}, "seats": ["A", "B", "C", "D"],
-            "events": [{"type": "hand_start"}, {"type": "discard", "seat": 0, "tile": "1m"}]}
+    data = {
+        "rules": {"name": "standard"},
+        "seats": ["A", "B", "C", "D"],
+        "events": [{"type": "hand_start"}, {"type": "discard", "seat": 0, "tile": "1m"}],
+    }
     with pytest.raises(IllegalAction, match="turn order"):  # every imported event is checked again
         store.import_json(data)
     with pytest.raises(StorageError, match="no game"):
@@ -103,8 +106,12 @@ for seed in range(1000):
 
 def test_kill_during_writes_loses_no_committed_event(tmp_path: Path) -> None:
     db = tmp_path / "kill.db"
-    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(db)], stdout=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert proc.stdout is not None
     committed: dict[int, int] = {}
     per_game: dict[int, int] = {}

@@ -37,8 +37,13 @@ HANDS = (
 )
 
 
-def deal(rules: str = "standard", hands: tuple[str, ...] = HANDS, dora: str = "2z",
-         start: Position | None = None, **options: object) -> Game:
+def deal(
+    rules: str = "standard",
+    hands: tuple[str, ...] = HANDS,
+    dora: str = "2z",
+    start: Position | None = None,
+    **options: object,
+) -> Game:
     g = Game(preset(rules, **options), ("A", "B", "C", "D"), start=start)
     g.apply(HandStart(Tile.parse(dora), tuple(parse_tiles(h) if h else None for h in hands)))
     return g

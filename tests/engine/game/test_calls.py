@@ -93,6 +93,8 @@ def test_claim_priority() -> None:
 )
 def test_call_shapes(kind: MeldKind, tiles: str, caller: int, discarder: int, why: str) -> None:
     ts = parse_tiles(tiles)
-    assert (why in call_shape_error(kind, ts, ts[0], caller, discarder)) if why else not call_shape_error(
-        kind, ts, ts[0], caller, discarder
+    assert (
+        (why in call_shape_error(kind, ts, ts[0], caller, discarder))
+        if why
+        else not call_shape_error(kind, ts, ts[0], caller, discarder)
     )

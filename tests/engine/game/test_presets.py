@@ -22,7 +22,7 @@ THREE_WAIT = (
 
 
 def two_wait() -> tuple[str, ...]:
-    return THREE_WAIT[:3] + ("",)  # seat 3's hand unseen
+    return (*THREE_WAIT[:3], "")  # seat 3's hand unseen
 
 
 @pytest.mark.parametrize(
@@ -56,8 +56,10 @@ def test_double_ron(rules: str, winners: tuple[int, ...], bumped: tuple[int, ...
     ],
 )
 def test_triple_ron(rules: str, outcome: Outcome, winners: tuple[int, ...]) -> None:
-    g = deal("standard", hands=THREE_WAIT, abortive_draws=False) if rules.endswith("aborts") else deal(
-        rules, hands=THREE_WAIT
+    g = (
+        deal("standard", hands=THREE_WAIT, abortive_draws=False)
+        if rules.endswith("aborts")
+        else deal(rules, hands=THREE_WAIT)
     )
     r = play(g, FIRST_TURNS + "0+4p 0-4p 1,2,3ron")
     assert r.outcome is outcome  # type: ignore[union-attr]
@@ -202,7 +204,9 @@ def test_pao_big_dragons_ron_is_split() -> None:
 
 def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
     """70 draws and discards; seat 0 throws only terminals and honours, the others simples."""
-    yao_tiles = [f"{n}m" for n in "19"] + [f"{n}p" for n in "19"] + [f"{n}s" for n in "19"] + [f"{n}z" for n in "1234567"]
+    yao_tiles = (
+        [f"{n}m" for n in "19"] + [f"{n}p" for n in "19"] + [f"{n}s" for n in "19"] + [f"{n}z" for n in "1234567"]
+    )
     simples = [f"{n}{s}" for s in "mps" for n in "2345678"]
     used: dict[str, int] = {}
     tokens = []

@@ -54,7 +54,7 @@ def test_no_hand_and_game_over() -> None:
 
 def test_hand_start_must_agree_with_the_game() -> None:
     g = Game(preset("standard"))
-    with pytest.raises(IllegalAction, match="the deal must follow the game.*honba is 0"):
+    with pytest.raises(IllegalAction, match=r"the deal must follow the game.*honba is 0"):
         g.apply(HandStart(honba=1))
     g.apply(HandStart(round=0, honba=0, sticks=0, dealer=0))
 

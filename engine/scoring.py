@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -256,31 +255,6 @@ _FIVES = frozenset(FIVE_KINDS)
 _EAST = Wind.EAST
 
 
-def _allocate(tiles: Iterable[Tile], aka: bool, state: list[int], out: list[int]) -> int:
-    """Give each tile a distinct 136-id (appended to ``out``); returns how many red fives had no red id left.
-
-    Red fives get ids 16/52/88 only when ``aka`` and only if physically red; plain fives then use copies 1-3.
-    ``state[k]`` counts the ids of kind k taken besides a five's red id, ``state[34 + k]`` the red tiles of
-    kind k. Returns -1 at once when a kind runs out of ids (five of a kind): the caller reports it.
-    """
-    extra = 0
-    for t in tiles:
-        k = t.kind
-        if t.red:
-            reds = state[34 + k]
-            state[34 + k] = reds + 1
-            if aka and not reds:
-                out.append(k * 4)
-                continue
-            extra += 1
-        copy = state[k] + 1 if aka and k in _FIVES else state[k]
-        if copy > 3:
-            return -1
-        state[k] += 1
-        out.append(k * 4 + copy)
-    return extra
-
-
 _MELD_TYPES = {
     MeldKind.CHI: (MjMeld.CHI, True),
     MeldKind.PON: (MjMeld.PON, True),
@@ -288,6 +262,9 @@ _MELD_TYPES = {
     MeldKind.KAKAN: (MjMeld.SHOUMINKAN, True),
     MeldKind.ANKAN: (MjMeld.KAN, False),
 }
+
+
+_MELD_BY_VALUE = {kind.value: value for kind, value in _MELD_TYPES.items()}
 
 
 def check_context(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
@@ -373,15 +350,6 @@ def _config(ctx: WinContext, rules: RuleSet) -> HandConfig:
     return config
 
 
-def _mj_meld(kind: MeldKind, ids: list[int]) -> MjMeld:
-    """The package's Meld, built without its ``__init__``/``__setattr__`` (the cache-invalidation hook they
-    run is for reassigning tiles, which nobody does here); the same attributes as ``MjMeld(...)`` sets."""
-    meld_type, opened = _MELD_TYPES[kind]
-    m = MjMeld.__new__(MjMeld)
-    m.__dict__.update(type=meld_type, tiles=tuple(ids), opened=opened, called_tile=None, who=None, from_who=None)
-    return m
-
-
 def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
     """Convert to the package's inputs, checking the tiles on the way (four of a kind at most, counting the
     indicators; red fives the rules have; the winning tile among the concealed tiles)."""
@@ -417,14 +385,33 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
             win_id = k * 4 + copy
     melds = []
     if not fault:
+        new_meld = MjMeld.__new__
         for m in hand.melds:
-            start = len(tiles)
-            more = _allocate(m.tiles, aka, state, tiles)
-            if more < 0:
-                fault = True
-                break
-            extra += more
-            melds.append(_mj_meld(m.kind, tiles[start:]))
+            ids = []
+            for t in m.tiles:
+                k = t.kind
+                if t.red:
+                    reds = state[34 + k]
+                    state[34 + k] = reds + 1
+                    if aka and not reds:
+                        ids.append(k * 4)
+                        continue
+                    extra += 1
+                copy = state[k] + 1 if k in fives else state[k]
+                if copy > 3:
+                    fault = True
+                    break
+                state[k] += 1
+                ids.append(k * 4 + copy)
+            tiles.extend(ids)
+            # the package's Meld, built without its __init__/__setattr__ (a hook for reassigning tiles, which
+            # nobody does here); the same attributes as MjMeld(meld_type, tiles, opened) sets
+            meld_type, opened = _MELD_BY_VALUE[m.kind._value_]
+            mm = new_meld(MjMeld)
+            mm.__dict__.update(
+                type=meld_type, tiles=tuple(ids), opened=opened, called_tile=None, who=None, from_who=None
+            )
+            melds.append(mm)
     # indicators are tiles too: with them, still four of a kind at most (the exact check runs on a fault)
     over = fault
     dora = []
@@ -496,6 +483,7 @@ def _payment(payer: Wind | None, amount: int) -> Payment:
 
 
 _WINDS = tuple(Wind)
+_TSUMO_PAYMENTS: dict[tuple[Wind, int, int], tuple[Payment, ...]] = {}
 
 
 def settle(base: int, ctx: WinContext, rules: RuleSet) -> tuple[int, tuple[int, int], tuple[Payment, ...], int, int]:
@@ -511,7 +499,14 @@ def settle(base: int, ctx: WinContext, rules: RuleSet) -> tuple[int, tuple[int, 
         seat = ctx.seat_wind
         from_dealer = tsumo_points[0] + bonus
         from_other = tsumo_points[1] + bonus
-        payments = tuple(_payment(w, from_dealer if w is _EAST else from_other) for w in _WINDS if w is not seat)
+        key = (seat, from_dealer, from_other)
+        payments = _TSUMO_PAYMENTS.get(key)
+        if payments is None:
+            if len(_TSUMO_PAYMENTS) > 4096:
+                _TSUMO_PAYMENTS.clear()
+            payments = _TSUMO_PAYMENTS[key] = tuple(
+                Payment(w, from_dealer if w is _EAST else from_other) for w in _WINDS if w is not seat
+            )
         total = from_other * 3 if dealer else from_dealer + 2 * from_other
     else:
         total = ron_points + rules.honba_ron * ctx.honba
@@ -620,13 +615,18 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     if fu != res.fu:
         notes.append(f"double-wind pair counted {rules.double_wind_pair_fu} fu under the {rules.name} rules")
 
-    limit, yakuman_count, counted, kiriage = _limit_of(han, fu, has_yakuman, rules)
-    if limit is _YAKUMAN:
-        base = 8000 * yakuman_count
-    elif limit is not _NONE:
-        base = limit.value
-    else:
+    if han < 5 and not has_yakuman:  # the common case, inline: below mangan, or mangan by fu or kiriage
+        yakuman_count, counted, kiriage = 0, False, False
         base = fu << (2 + han)
+        if rules.kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
+            limit, base, kiriage = _MANGAN, 2000, True
+        elif base >= 2000:
+            limit, base = _MANGAN, 2000
+        else:
+            limit = _NONE
+    else:
+        limit, yakuman_count, counted, kiriage = _limit_of(han, fu, has_yakuman, rules)
+        base = 8000 * yakuman_count if limit is _YAKUMAN else limit.value
 
     if renhou_mangan and base < 2000:
         return _renhou_mangan(ctx, rules)

@@ -55,9 +55,17 @@ def _session(path: Path, threads: int | None):
     return session, (time.perf_counter() - started) * 1000
 
 
-def _feed(session, height: int, width: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def _feed(session, size: tuple[int, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """A random frame at the model's own input size (a 640 x 640 frame letterboxed to it), else at ``size``."""
+    import ast
+
     inp = session.get_inputs()[0]
     batch = inp.shape[0] if isinstance(inp.shape[0], int) else 1
+    height, width = inp.shape[2], inp.shape[3]
+    if not (isinstance(height, int) and isinstance(width, int)):
+        imgsz = session.get_modelmeta().custom_metadata_map.get("imgsz")
+        value = ast.literal_eval(imgsz) if imgsz else size
+        height, width = (value, value) if isinstance(value, int) else value
     return {inp.name: rng.random((batch, 3, height, width), dtype=np.float32)}
 
 
@@ -70,10 +78,14 @@ def compare(
     threads: int | None = None,
     size: tuple[int, int] = (640, 640),
 ) -> tuple[Timing, Timing]:
-    """Median ms per ``size`` (height, width) frame of each model, runs interleaved, the same session options."""
+    """Median ms per frame of each model, runs interleaved, the same session options.
+
+    Each model reads the frame at its own input size (its static input shape, else its metadata ``imgsz``, else
+    ``size``): a 640 x 640 frame costs a model with a 416 input a 416 run.
+    """
     rng = np.random.default_rng(0)
     sessions = [_session(Path(p), threads) for p in (ours, peer)]
-    feeds = [_feed(s, *size, rng) for s, _ in sessions]
+    feeds = [_feed(s, size, rng) for s, _ in sessions]
     times: list[list[float]] = [[], []]
     for r in range(warmup + runs):
         for k in (0, 1) if r % 2 == 0 else (1, 0):

@@ -47,6 +47,10 @@ def default_model_path() -> Path:
     return Path(os.environ.get("JANTAKU_MODEL", SHIPPED_MODEL))
 
 
+#: Network pixels from an inner slice border within which a box counts as cut by it.
+CUT_MARGIN = 6.0
+
+
 class Orientation(Enum):
     """How a tile lies as the box shows it: upright (taller than wide) or sideways (a called or riichi tile)."""
 
@@ -334,7 +338,8 @@ class SlicedDetector:
     def _in_frame(self, raw: Raw, view: View, frame: Size) -> tuple[Raw, np.ndarray]:
         """The view's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
         boxes = raw.boxes + np.array([view.x0, view.y0, view.x0, view.y0], dtype=np.float64)
-        margin = 2.0 / (view.level or 1.0)
+        # a tile cut by the border may be boxed a few pixels short of it: within CUT_MARGIN network pixels counts
+        margin = CUT_MARGIN / (view.level or 1.0)
         cut = np.zeros(len(raw), dtype=bool)
         if view.level:
             if view.x0 > 0:

@@ -21,6 +21,9 @@ from vision.geometry import Size
 #: ``IMREAD_IGNORE_ORIENTATION``).
 _READ_FLAGS = cv2.IMREAD_COLOR
 
+#: ISO-BMFF brands of HEIF photos (iPhones save these by default); OpenCV cannot decode them.
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1", b"heim", b"heis", b"avif"}
+
 
 def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     """Read an image file as an upright BGR ``uint8`` array of shape (height, width, 3).
@@ -43,6 +46,8 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     """Decode encoded image bytes (JPEG, PNG, ...) as :func:`load_image` does."""
     if not data:
         raise UnreadableImage(f"{name}: empty file")
+    if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+        raise UnreadableImage(f"{name}: a HEIC/HEIF photo, which is not supported: share or export it as JPEG")
     buffer = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buffer, _READ_FLAGS)

@@ -122,7 +122,8 @@ class Raw:
 def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25) -> Raw:
     """Candidates of ONE image from a YOLO v8/11 head output ``[4 + num_classes, anchors]`` (or ``[1, ...]``).
 
-    Each anchor keeps its best class; anchors scoring below ``conf_threshold`` are dropped. Boxes stay in
+    Each anchor keeps its best class; anchors scoring below ``conf_threshold``, or boxed under one pixel wide or
+    high, are dropped. Boxes stay in
     network-input pixels (see :meth:`Letterbox.to_source`).
 
     >>> out = np.zeros((4 + 2, 3), dtype=np.float32)
@@ -145,7 +146,7 @@ def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25) -
     scores_all = out[4:]
     classes = scores_all.argmax(axis=0)
     scores = scores_all[classes, np.arange(out.shape[1])]
-    keep = scores >= conf_threshold
+    keep = (scores >= conf_threshold) & (out[2] >= 1) & (out[3] >= 1)  # boxes under a pixel wide are no tile
     cx, cy, w, h = out[:4, keep].astype(np.float64)
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
     return Raw(boxes, scores[keep].astype(np.float64), classes[keep].astype(np.int64))

@@ -231,7 +231,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for label, t in (("ours", a), ("peer mahjong-detector 0.0.6", b)):
         print(
             f"  {label:<28} median {t.median_ms:7.1f}  p10 {t.p10_ms:6.1f}  p90 {t.p90_ms:6.1f}  "
-            f"load {t.load_ms:5.0f} ms  ({t.path.name})"
+            f"load {t.load_ms:5.0f} ms  (input {'x'.join(map(str, t.input_shape))}, {t.path.name})"
         )
     ratio = a.median_ms / b.median_ms
     print(f"  ratio ours / peer: {ratio:.3f}  (target <= 1.1)")

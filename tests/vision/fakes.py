@@ -32,14 +32,21 @@ def paint(frame: np.ndarray, class_id: int, box: Box) -> None:
 class BlocksNetwork:
     """Finds solid blocks of :func:`block_colour` in each input image; confidence 0.9 (0.6 for blocks under 6 px).
 
-    Records the batch size of each call.
+    Records the batch size of each call. With ``short``, a block cut by the input's edge is boxed that many pixels
+    short of the edge, as a real network may box half a tile.
     """
 
     names = CLASS_NAMES
 
-    def __init__(self, input_size: Size = Size(height=320, width=416), max_batch: int = 4) -> None:  # noqa: B008
+    def __init__(
+        self,
+        input_size: Size = Size(height=320, width=416),  # noqa: B008
+        max_batch: int = 4,
+        short: int = 0,
+    ) -> None:
         self.input_size = input_size
         self.max_batch = max_batch
+        self.short = short
         self.calls: list[int] = []
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:
@@ -61,6 +68,12 @@ class BlocksNetwork:
                 for x, y, w, h, area in stats[1:]:
                     if area < 4 or k >= ANCHORS:
                         continue
+                    if self.short:
+                        x2, y2 = x + w, y + h
+                        x, y = x + self.short * (x == 0), y + self.short * (y == 0)
+                        x2 -= self.short * (x2 == self.input_size.width)
+                        y2 -= self.short * (y2 == self.input_size.height)
+                        w, h = x2 - x, y2 - y
                     out[b, :4, k] = (x + w / 2, y + h / 2, w, h)
                     out[b, 4 + cls, k] = 0.9 if min(w, h) >= 6 else 0.6
                     k += 1

@@ -59,6 +59,7 @@ def test_exif_orientation_is_honoured(tmp_path, orientation, shape, corner):
         (b"", "empty file"),
         (b"hello, not an image\n", "not a readable image"),
         (b"\xff\xd8\xff\xe0\x00\x10JFIF", "not a readable image"),  # a JPEG cut off in its header
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC/HEIF photo"),  # an iPhone photo
     ],
 )
 def test_bad_files_raise_unreadable_image(tmp_path, content, message):
@@ -145,9 +146,11 @@ def _assert_found(found: list[Detection], truth: list[tuple[int, Box]], min_iou:
         assert best.class_id == cls and best.box.iou(box) >= min_iou, (cls, box, best)
 
 
-def test_tiles_across_slice_borders_are_found_once():
+@pytest.mark.parametrize("short", [0, 4])
+def test_tiles_across_slice_borders_are_found_once(short):
     # 1400 x 2000 frame (h x w), network input 320 x 416 (non-square): native slices, coarse slices, whole frame.
-    net = BlocksNetwork(Size(height=320, width=416), max_batch=4)
+    # With ``short`` the network boxes a cut tile 4 px short of the slice border.
+    net = BlocksNetwork(Size(height=320, width=416), max_batch=4, short=short)
     detector = SlicedDetector(net, DetectorOptions(scales=(1.0, 0.35), overlap=0.25))
     frame_size = Size(height=1400, width=2000)
     views = plan_views(frame_size, net.input_size, (1.0, 0.35), 0.25)

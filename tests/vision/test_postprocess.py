@@ -140,3 +140,8 @@ def test_iou_and_ios():
     b = np.array([[0, 0, 10, 10], [5, 0, 15, 10], [2, 2, 4, 4], [20, 20, 30, 30]], float)
     np.testing.assert_allclose(iou_matrix(a, b), [[1.0, 1 / 3, 0.04, 0.0]])
     np.testing.assert_allclose(ios_matrix(a, b), [[1.0, 0.5, 1.0, 0.0]])
+
+
+def test_decode_drops_boxes_under_a_pixel():
+    out = _head(38, [(100, 50, 0.5, 30, 2, 0.9), (100, 50, 20, 0.2, 2, 0.9), (100, 50, 1, 1, 2, 0.9)])
+    assert decode(out, 38).boxes.tolist() == [[99.5, 49.5, 100.5, 50.5]]

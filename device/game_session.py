@@ -42,6 +42,9 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 
 Tiles = tuple[Tile, ...]
 
+#: Names of the seats when the players give none (seat 1 is the first dealer).
+SEAT_NAMES = ("Seat 1", "Seat 2", "Seat 3", "Seat 4")
+
 #: The situational yaku a player may declare with a win (names of ``WinContext`` fields).
 DECLARABLE = ("riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
               "tenhou", "chiihou", "renhou")
@@ -402,8 +405,7 @@ class GameSession:
     ``reset(meta)``; without one the game lives in memory.
     """
 
-    def __init__(self, rules: RuleSet, seats: tuple[str, ...] = ("East", "South", "West", "North"),
-                 store: Any = None) -> None:
+    def __init__(self, rules: RuleSet, seats: tuple[str, ...] = SEAT_NAMES, store: Any = None) -> None:
         self._lock = threading.RLock()
         self.store = store
         self.game = TableGame(rules, seats)

@@ -27,7 +27,7 @@ from typing import Any
 
 from device.corrections import CorrectionStore, FrameTile
 from device.events import EventBus
-from device.game_session import GameSession
+from device.game_session import SEAT_NAMES, GameSession
 from device.hand_request import BadRequest, parse_rules, parse_score_request
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
@@ -311,7 +311,7 @@ class TableService:
         if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) and len(n) <= 20
                                                                      for n in names):
             raise BadRequest("names is a list of four short names (empty for the default)")
-        defaults = ("East", "South", "West", "North")
+        defaults = SEAT_NAMES
         seats = tuple(n.strip() or default for n, default in zip(names, defaults, strict=True))
         self.game.new(rules, seats)
         self.rules = rules

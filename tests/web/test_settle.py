@@ -20,7 +20,7 @@ def test_declared_ron_moves_points(player, service):
     assert r.json["result"]["deltas"] == [-3900, 3900, 0, 0]
     game = r.json["state"]["game"]
     assert game["round"]["name"] == "East 2" and game["dealer"] == 1
-    assert game["history"][0]["result"].startswith("South ron from East, 3 han 30 fu")
+    assert game["history"][0]["result"].startswith("Seat 2 ron from Seat 1, 3 han 30 fu")
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_abortive_draws_off_under_wrc(player):
 def test_new_game_names_and_rules(player, service):
     r = player.post("/api/game/new", json={"rules": "wrc", "names": ["Ann", "", "Cy", "Di"]})
     game = r.json["state"]["game"]
-    assert [s["name"] for s in game["seats"]] == ["Ann", "South", "Cy", "Di"]
+    assert [s["name"] for s in game["seats"]] == ["Ann", "Seat 2", "Cy", "Di"]
     assert [s["points"] for s in game["seats"]] == [30000] * 4 and game["rules"] == "wrc"
 
 

@@ -121,6 +121,7 @@ const J = (() => {
     if (game && game.wall_left !== null && game.wall_left !== undefined) { wall.hidden = false; wall.textContent = `${game.wall_left} left`; }
     else wall.hidden = true;
     const dora = $("#dora");
+    $("#dora").parentElement.hidden = !(game && game.dora_indicators.length);
     dora.replaceChildren(...(game ? game.dora_indicators : []).map((t) =>
       el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }), tile(doraOf(t), { cls: "dora" }))));
     const ura = game ? game.ura_indicators || [] : [];
@@ -264,10 +265,10 @@ const J = (() => {
     const pays = el("table", {}, el("tbody", {}, r.payments.map((p) =>
       el("tr", {}, el("td", { text: p.payer ? `${WIND_NAMES[p.payer]} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
       r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
-    box.replaceChildren(el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
+    box.replaceChildren(...[el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
       r.fu_items.length ? el("h3", { text: "Fu" }) : null, r.fu_items.length ? fu : null,
       el("h3", { text: "Payments" }), pays,
-      r.notes && r.notes.length ? el("p", { class: "muted small", text: r.notes.join(" ") }) : null);
+      r.notes && r.notes.length ? el("p", { class: "muted small", text: r.notes.join(" ") }) : null].filter(Boolean));
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");
     settle.hidden = !S.game;
@@ -363,6 +364,10 @@ const J = (() => {
     const seats = game ? game.seats : [0, 1, 2, 3].map((i) => ({ seat: i, name: "", wind: SEAT_WINDS[i] }));
     $("#tenpai-boxes").replaceChildren(...seats.map((s) =>
       el("label", {}, el("input", { type: "checkbox", name: "tenpai", value: s.seat }), ` ${s.name || "seat " + (s.seat + 1)} tenpai`)));
+    $("#riichi-buttons").replaceChildren(...seats.map((s) => el("button", {
+      type: "button", class: "secondary riichi-btn", "data-seat": s.seat, disabled: !!s.riichi,
+      onclick: () => settleAct("/api/game/riichi", { seat: s.seat }, "Riichi recorded."),
+    }, `${s.name || "seat " + (s.seat + 1)}${s.riichi ? " ✓" : ""}`)));
     const chombo = $("#chombo-seat");
     chombo.replaceChildren(...seats.map((s) => el("option", { value: s.seat, text: s.name || `seat ${s.seat + 1}` })));
     $("#history").replaceChildren(...(game ? game.history : []).map((h) =>
@@ -379,8 +384,10 @@ const J = (() => {
     $("#corr-count").textContent = st.corrections ? `(${st.corrections.corrections} so far)` : "";
   }
 
+  const settleAct = (url, body, done) => api("POST", url, body).then((r) => { toast(done); renderSettle(r.state); }).catch((e) => toast(e.message, true));
+
   function initSettle() {
-    const act = (url, body, done) => api("POST", url, body).then((r) => { toast(done); renderSettle(r.state); }).catch((e) => toast(e.message, true));
+    const act = settleAct;
     $("#draw-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const tenpai = [0, 1, 2, 3].map((i) => !!document.querySelector(`input[name="tenpai"][value="${i}"]:checked`));

@@ -1,0 +1,162 @@
+"""A real browser at a phone's width: join, upload a photo, fix a tile, score and settle a hand.
+
+Playwright (the pip package) drives Debian's chromium (``apt-get install -y chromium``), headless, 390x844.
+Screenshots of each step go to ``test-artifacts/browser/``. Skips with the reason when chromium or playwright
+is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from device.service import TableService
+from tests.web.conftest import PIN, ScriptedDetector, jpeg
+from web import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("JANTAKU_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-dev-shm-usage"]
+# the photo is read as this hand, its first tile wrong (3m for 2m): the player fixes it
+MISREAD = "334m567p23488s678s"
+
+
+@pytest.fixture
+def browser():
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        pytest.skip(f"chromium not found at {CHROMIUM} (apt-get install -y chromium, or set JANTAKU_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pip package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def site(tmp_path):
+    from device.commands.run import Site
+    from device.commands.service import site_threads
+
+    service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
+                           corrections_dir=str(tmp_path / "corrections"))
+    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 2.0})
+    s = Site(app, "127.0.0.1", 0, threads=site_threads(service))
+    s.start()
+    service.url = f"http://127.0.0.1:{s.port}/"
+    try:
+        yield service
+    finally:
+        service.bus.close()
+        s.close()
+        service.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def context(browser, site):
+    # a phone: 390x844 CSS pixels, touch; bypass_csp only lets the test's wait_for_function evaluate its checks
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True, bypass_csp=True)
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+def test_join_photo_fix_score_settle(context, site, tmp_path):
+    base = site.url.rstrip("/")
+    errors: list[str] = []
+    watcher = context.new_page()  # another phone, watching the live table
+    watcher.on("pageerror", lambda e: errors.append(f"watcher: {e}"))
+    watcher.goto(base + "/")
+    watcher.wait_for_selector(".seat .points")
+    assert watcher.locator(".conn.live").count() == 1  # the event stream is up
+    assert watcher.locator(".seat .points").all_inner_texts() == ["25,000"] * 4
+
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(f"player: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+
+    # join: the QR code and the PIN
+    page.goto(base + "/join")
+    assert page.locator("img.qr").evaluate("img => img.complete && img.naturalWidth > 0")
+    shot(page, "1-join")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_url(base + "/")
+    assert page.inner_text("#join-link") == "Joined"
+
+    # score: upload a photo; the tiles appear as images
+    page.goto(base + "/score")
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(jpeg(1200, 900))
+    page.set_input_files("#photo", str(photo))
+    page.wait_for_function("document.querySelectorAll('#hand .tile').length === 14")
+    tiles = page.locator("#hand .tile")
+    assert tiles.first.get_attribute("data-tile") == "3m"
+    assert page.locator("#hand .tile img").first.evaluate("img => img.complete && img.naturalWidth > 0")
+    shot(page, "2-read")
+
+    # fix the misread tile: tap it, pick 2m
+    tiles.first.click()
+    page.wait_for_selector(".sheet")
+    shot(page, "3-fix")
+    page.click('.sheet .keyboard [data-tile="2m"]')
+    page.wait_for_function("document.querySelector('#hand .tile').dataset.tile === '2m'")
+    deadline = time.monotonic() + 5
+    while not site.corrections.corrections and time.monotonic() < deadline:
+        time.sleep(0.05)
+    fix = site.corrections.corrections[-1]
+    assert (fix.before, fix.after, fix.index) == ("3m", "2m", 0)
+
+    # riichi, ron; score it
+    page.check('input[name="flag"][value="riichi"]')
+    page.click("#score-btn")
+    page.wait_for_selector("#result:not([hidden]) .big-num")
+    result = page.inner_text("#result")
+    assert "Riichi" in result and "Pinfu" in result and "Tanyao" in result
+    assert page.inner_text("#result .big-num") == "5,800"  # dealer (East) ron: riichi pinfu tanyao, 3 han 30 fu
+    shot(page, "4-result")
+
+    # settle: seat 2 (South) won on seat 1's discard
+    page.select_option("#winner-seat", "1")
+    page.select_option("#discarder-seat", "0")
+    page.click("#score-btn")  # rescore as South (the seat wind follows the winner)
+    page.wait_for_selector("#result:not([hidden]) .big-num")
+    assert page.inner_text("#result .big-num") == "3,900"
+    page.click("#settle-btn")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "recorded" in page.inner_text("#toast")
+    shot(page, "5-settled")
+
+    # the other phone saw the points move, over the event stream
+    watcher.wait_for_function(
+        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
+        " === '21,100,28,900,25,000,25,000'"
+    )
+    shot(watcher, "6-live-table")
+
+    # the hand history on the settle page
+    page.goto(base + "/settle")
+    page.wait_for_selector("#history tr")
+    assert "Seat 2 ron from Seat 1" in page.inner_text("#history")
+    assert [s["points"] for s in site.state()["game"]["seats"]] == [21100, 28900, 25000, 25000]
+
+    # a riichi declared in the next hand: the stick shows on the other phone
+    page.click('.riichi-btn[data-seat="2"]')
+    watcher.wait_for_function("document.querySelector('#sticks').textContent.startsWith('1')")
+    assert site.state()["game"]["sticks"] == 1
+    shot(page, "7-settle")
+    assert not errors, errors

@@ -197,3 +197,26 @@ def test_correction_index_out_of_range(phone):
 def test_correction_needs_csrf(client):
     r = client.post("/api/corrections", json={"frame_id": "x", "index": 0, "tile": "1m"})
     assert r.status_code == 403
+
+
+@pytest.mark.parametrize(("orientation", "size"), [(1, (640, 360)), (6, (360, 640)), (8, (360, 640))])
+def test_read_honours_the_exif_orientation_of_phone_photos(client, orientation, size):
+    from tests.vision.fakes import with_exif_orientation
+
+    photo = with_exif_orientation(jpeg(640, 360), orientation)
+    body = client.post("/api/read", data={"image": (io.BytesIO(photo), "phone.jpg")}).json
+    assert (body["width"], body["height"]) == size
+
+
+def test_corrected_rotated_photo_is_saved_upright(phone, service):
+    import cv2
+    import numpy as np
+
+    from tests.vision.fakes import with_exif_orientation
+
+    photo = with_exif_orientation(jpeg(640, 360), 6)
+    fid = phone.post("/api/read", data={"image": (io.BytesIO(photo), "phone.jpg")}).json["frame_id"]
+    assert phone.post("/api/corrections", json={"frame_id": fid, "index": 0, "tile": "9m"}).status_code == 200
+    saved = (service.corrections.root / "images" / f"{fid}.jpg").read_bytes()
+    img = cv2.imdecode(np.frombuffer(saved, np.uint8), cv2.IMREAD_COLOR)
+    assert img.shape[:2] == (640, 360)  # upright, as the labels are

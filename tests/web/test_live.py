@@ -1,0 +1,41 @@
+"""The live table's data when the engine follows the hand: ponds with riichi marks, dora, furiten, waits."""
+
+from __future__ import annotations
+
+EVENTS = [
+    {"type": "hand_start", "dora_indicator": "9m", "hands": [None, "123m456p789s1122z", None, None]},
+    {"type": "draw", "seat": 0},
+    {"type": "discard", "seat": 0, "tile": "9p"},
+    {"type": "draw", "seat": 1, "tile": "3z"},
+    {"type": "discard", "seat": 1, "tile": "3z", "riichi": True},
+    {"type": "draw", "seat": 2},
+    {"type": "discard", "seat": 2, "tile": "1z"},  # seat 1 waits on 1z and passes it: riichi furiten
+    {"type": "draw", "seat": 3},
+]
+
+
+def test_live_view_of_a_followed_hand(player, client):
+    for e in EVENTS:
+        r = player.post("/api/game/event", json=e)
+        assert r.status_code == 200, (e, r.json)
+    game = client.get("/api/state").json["game"]
+    assert (game["round"]["name"], game["dealer"], game["sticks"]) == ("East 1", 0, 1)
+    assert game["dora_indicators"] == ["9m"] and game["dora"] == ["1m"]
+    assert game["wall_left"] == 70 - 4
+    seat1 = game["seats"][1]
+    assert seat1["riichi"] and seat1["points"] == 24000
+    assert seat1["pond"] == [{"tile": "3z", "riichi": True, "called": False, "tsumogiri": False}]
+    assert seat1["hand"] == "123m456p789s1122z"
+    assert seat1["furiten"]["kind"] == "riichi" and "1z" in seat1["furiten"]["detail"]
+    waits = {w["tile"]: w["score"] for w in seat1["waits"]}
+    assert set(waits) == {"1z", "2z"}
+    # seat 1 sits South in an East round: a ron on 1z is riichi + round wind + dora 1m; on 2z riichi + seat wind
+    assert waits["1z"]["han"] >= 3 and waits["2z"]["han"] >= 2
+    assert game["seats"][0]["furiten"] is None and game["seats"][0]["waits"] == []  # hand unknown
+    assert game["to_act"] == 3
+
+
+def test_live_page_renders(client):
+    html = client.get("/").get_data(as_text=True)
+    for marker in ('id="round-name"', 'id="dora"', 'id="seats"', 'id="camera"', 'id="my-seat"', "/static/app.js"):
+        assert marker in html

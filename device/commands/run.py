@@ -351,7 +351,10 @@ class TableRuntime:
                 self.options.site = False
         if self.options.site:
             host, port = self.config.site.host, self.config.site.port
-            self.site = Site(create_app({"JANTAKU_SERVICE": self.service}), host, port)
+            from device.commands.service import site_threads  # one thread per event stream, and spare ones
+
+            self.site = Site(create_app({"JANTAKU_SERVICE": self.service}), host, port,
+                             threads=site_threads(self.service))
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host
             self.url = f"http://{shown}:{self.site.port}/"
             self.service.url = self.url

@@ -646,3 +646,53 @@ def test_to_dict():
     d = score("234567m666p35s88s4s", "4s", "wrc", riichi=True, dora_indicators="1m").to_dict()
     assert d["han"] == 3 and d["fu"] == 40 and d["payments"] == [{"payer": "W", "amount": 5200}]
     assert d["yaku"][0]["name_ja"]
+
+
+# --- the wrapper's shortcuts build the same objects as the slow way -----------------------------------------------
+
+
+def test_fast_built_result_is_a_normal_result():
+    import dataclasses
+
+    r = score("234567m666p35s88s4s", "4s", "wrc", riichi=True, dora_indicators="1m")
+    again = dataclasses.replace(r)  # through the generated __init__
+    assert again == r and hash(again.yaku) == hash(r.yaku)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.han = 5
+
+
+def test_prepared_melds_match_the_package_meld():
+    from mahjong.meld import Meld as MjMeld
+
+    from engine.scoring import prepare
+
+    hand = parse_hand("22m chi:678s kakan:3333m/L ankan:9999p pon:555z")
+    ctx = WinContext(Tile.parse("2m"), tsumo=True, seat_wind=Wind.SOUTH)
+    p = prepare(hand, ctx, preset("standard"))
+    for m in p.melds:
+        normal = MjMeld(meld_type=m.type, tiles=list(m.tiles), opened=m.opened)
+        assert vars(m) == vars(normal)
+    assert [(m.type, m.opened, len(m.tiles)) for m in p.melds] == [
+        ("chi", True, 3),
+        ("shouminkan", True, 4),
+        ("kan", False, 4),
+        ("pon", True, 3),
+    ]
+    assert len(p.tiles) == 2 + 3 + 4 + 4 + 3  # every tile of every kan goes to the package
+
+
+@pytest.mark.parametrize(
+    ("hand", "win", "red_ids"),
+    [
+        ("234m340067p34588s", "2m", {52}),  # two red 5p: one id 52, the other a plain id (counted apart)
+        ("234m345567p34588s", "2m", set()),  # plain fives never get a red id
+        ("234m406p567p34588s", "0p", {52}),
+    ],
+)
+def test_red_ids(hand, win, red_ids):
+    from engine.scoring import prepare
+
+    p = prepare(parse_hand(hand), WinContext(Tile.parse(win), seat_wind=Wind.SOUTH), preset("standard"))
+    assert {i for i in p.tiles if i in (16, 52, 88)} == red_ids
+    assert p.win_tile // 4 == Tile.parse(win).kind
+    assert (p.win_tile == 52) == (win == "0p")

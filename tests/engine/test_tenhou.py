@@ -1,11 +1,26 @@
 """Decoding Tenhou's 136-ids, meld codes and yaku lists."""
 
+import gzip
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.errors import InvalidNotation
 from engine.melds import MeldKind, Relative
-from engine.tenhou import decode_meld, decode_meld_ids, meld_source_seat, parse_yaku, tile_from_136, tiles_from_136
-from engine.tiles import Tile
+from engine.scoring import score_hand
+from engine.tenhou import (
+    check_win,
+    decode_meld,
+    decode_meld_ids,
+    decode_win,
+    meld_source_seat,
+    parse_yaku,
+    rules_for_go_type,
+    tile_from_136,
+    tiles_from_136,
+)
+from engine.tiles import Tile, Wind
 
 
 @pytest.mark.parametrize(
@@ -73,3 +88,47 @@ def test_source_seat_and_nuki():
 def test_parse_yaku():
     assert parse_yaku("1,1,0,1,7,1,52,1,53,0", None) == {1: 1, 0: 1, 7: 1, 52: 1}
     assert parse_yaku(None, "39,42") == {39: 13, 42: 13}
+
+
+# --- real win records -----------------------------------------------------------------------------------------------
+
+WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"
+needs_wins = pytest.mark.skipif(not WINS.is_file(), reason="../shared/data/tenhou/wins.jsonl.gz is not here")
+
+
+def _records():
+    with gzip.open(WINS, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+@needs_wins
+def test_decode_win_record():
+    rec = _records()[2]  # South's open tanyao tsumo: a pon of 5p with the red one called, a chi of 4s
+    win = decode_win(rec)
+    assert win.ctx.tsumo and win.ctx.seat_wind is Wind.SOUTH and win.ctx.honba == 1
+    assert [m.notation() for m in win.hand.melds] == ["pon:0p55p/R", "chi:4s35s"]
+    assert win.rules.has_red_fives and win.rules.open_tanyao
+    assert (win.fu, win.points, win.yaku) == (30, 2000, {8: 1, 54: 1})
+    assert check_win(rec).agrees
+
+
+@needs_wins
+def test_go_type_bits():
+    assert rules_for_go_type(0x02 | 0x04).red_fives == (0, 0, 0)
+    assert not rules_for_go_type(0x04).open_tanyao
+    assert rules_for_go_type(553).kiriage and not rules_for_go_type(169).kiriage
+
+
+@needs_wins
+def test_the_check_can_fail():
+    # a real suuankou tanki ron: 32,000 on Tenhou; with double yakuman on it would be 64,000
+    rec = next(r for r in _records() if r.get("yakuman") == "41")
+    assert check_win(rec).agrees
+    win = decode_win(rec)
+    doubled = score_hand(win.hand, win.ctx, win.rules.with_options(double_yakuman=True))
+    assert doubled.points == 64000 != win.points
+
+
+def test_three_player_refused():
+    with pytest.raises(InvalidNotation):
+        decode_win({"go_type": 0x10 | 9})

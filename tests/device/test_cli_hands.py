@@ -1,0 +1,216 @@
+"""``jantaku score``, ``waits``, ``conformance wins`` and ``bench score``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+
+WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"
+needs_wins = pytest.mark.skipif(not WINS.is_file(), reason="../shared/data/tenhou/wins.jsonl.gz is not here")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- score -----------------------------------------------------------------------------------------------------
+
+
+def test_score_human(capsys):
+    code, out, _ = run(
+        capsys,
+        "score",
+        "234567m666p35s88s4s",
+        "--win",
+        "4s",
+        "--riichi",
+        "--dora",
+        "1m",
+        "--seat",
+        "S",
+        "--rules",
+        "wrc",
+        "--from",
+        "W",
+    )
+    assert code == 0
+    assert "Riichi (立直)" in out and "Tanyao (断幺九)" in out and "Dora (ドラ)" in out
+    assert "closed wait (kanchan)" in out
+    assert "3 han 40 fu" in out
+    assert "West pays 5,200" in out
+    assert "total 5,200" in out
+
+
+def test_score_tsumo_payments_and_13_tiles(capsys):
+    # a 13-tile HAND gets --win added
+    code, out, _ = run(capsys, "score", "123m456789p3459s", "--win", "1s", "--tsumo", "--riichi", "--seat", "S")
+    assert (code, out.strip()) == (1, "not a win: not a complete hand")
+    code, out, _ = run(
+        capsys,
+        "score",
+        "123m456789p3499s",
+        "--win",
+        "5s",
+        "--tsumo",
+        "--riichi",
+        "--seat",
+        "S",
+        "--honba",
+        "1",
+        "--sticks",
+        "1",
+    )
+    assert code == 0
+    assert "East pays 1,400" in out and "West pays 800" in out and "riichi sticks 1,000" in out
+    assert "total 4,000" in out
+
+
+def test_score_json(capsys):
+    code, out, _ = run(
+        capsys, "score", "234m567p88s chi:678s pon:555z/L", "--win", "2m", "--tsumo", "--seat", "S", "--json"
+    )
+    assert code == 0
+    d = json.loads(out)
+    assert d["is_win"] and d["han"] == 1 and d["fu"] == 30
+    assert [y["name"] for y in d["yaku"]] == ["Yakuhai (haku)"]
+    # 20 + open honour triplet 4 + tsumo 2 = 26 -> 30 fu; 1 han 30 fu: 300 from each non-dealer, 500 from the dealer
+    assert d["tsumo_points"] == [500, 300] and d["total"] == 1100
+    assert {p["payer"] for p in d["payments"]} == {"E", "W", "N"}
+
+
+def test_score_limits(capsys):
+    code, out, _ = run(capsys, "score", "111m222p333s444z55z", "--win", "5z", "--tsumo", "--seat", "S")
+    assert code == 0 and "double yakuman" in out and "Suu Ankou Tanki (四暗刻単騎)" in out and "64,000" in out
+    code, out, _ = run(
+        capsys, "score", "234m567p34567888s", "--win", "6s", "--riichi", "--dora", "1m", "--seat", "S", "--rules", "wrc"
+    )
+    assert "kiriage mangan" in out and "8,000" in out
+
+
+def test_no_yaku_is_exit_1(capsys):
+    code, out, err = run(capsys, "score", "234m567p345s678s11z", "--win", "2m", "--seat", "S")
+    assert (code, out.strip(), err) == (1, "not a win: no yaku", "")
+    code, out, _ = run(capsys, "score", "234m567p345s678s11z", "--win", "2m", "--seat", "S", "--json")
+    assert code == 1 and json.loads(out)["reason"] == "no yaku"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["234m567p345s678s1x", "--win", "2m"], "unknown character"),  # unknown tile
+        (["234m567p345s678s11z8z", "--win", "2m"], "honour tiles"),
+        (["234m567p345s11z", "--win", "2m"], "14 tiles"),  # wrong count
+        (["2222m567p345s678s11z", "--win", "2m"], "14 tiles"),
+        (["22222m7p345s678s11z", "--win", "2m"], "only four"),  # five of a kind
+        (["234m067p345s678s11z", "--win", "2m", "--rules", "wrc"], "red"),  # more red fives than the rules have
+        (["00p0p456m789s123s1z", "--win", "1z", "--rules", "standard"], "red"),  # three red 5p, 001 has two
+        (["234m567p345s678s11z", "--win", "9m"], "not among"),  # winning tile not in the hand
+        (["234m567p345s678s11z", "--win", "2m", "--seat", "Q"], "wind"),
+        (["234m567p345s678s11z", "--win", "2m", "--open-riichi"], "open riichi"),
+        (["234m567p345s678s11z", "--win", "2m", "--ippatsu"], "ippatsu"),
+    ],
+)
+def test_bad_input_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "score", *args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert "Traceback" not in err
+
+
+# --- waits -----------------------------------------------------------------------------------------------------
+
+
+def test_waits_human(capsys):
+    code, out, _ = run(capsys, "waits", "23m456p789s22z567s", "--riichi", "--seat", "S", "--dora", "3m")
+    assert code == 0
+    assert out.startswith("tenpai: 2 wait(s), 8 tile(s) unseen")
+    assert "1m  unseen 4  ron 1,300" in out
+    assert "4m  unseen 4  ron 2,600" in out
+
+
+def test_waits_json(capsys):
+    code, out, _ = run(capsys, "waits", "1112345678999m", "--json", "--seen", "1m")
+    d = json.loads(out)
+    assert (code, d["shanten"], d["tenpai"]) == (0, 0, True)
+    assert [w["tile"] for w in d["waits"]] == [f"{n}m" for n in range(1, 10)]
+    assert d["waits"][0]["unseen"] == 0  # the fourth 1m was seen
+    assert d["waits"][4]["ron"]["limit_name"] == "double yakuman"  # junsei chuuren under standard
+
+
+def test_waits_not_tenpai_and_bad(capsys):
+    code, out, _ = run(capsys, "waits", "123456789m1234z")
+    assert (code, out.strip()) == (0, "2-shanten (not tenpai)")
+    code, _, err = run(capsys, "waits", "123m")
+    assert code == 2 and "13 tiles" in err
+
+
+# --- conformance wins --------------------------------------------------------------------------------------------
+
+
+@needs_wins
+def test_conformance_all_real_wins_agree(capsys):
+    code, out, _ = run(capsys, "conformance", "wins", str(WINS), "--json")
+    report = json.loads(out)
+    assert report["disagreements"] == []
+    assert report["checked"] == report["agree"] == 2139
+    assert report["skipped"] == 5
+    assert code == 0
+
+
+def _records() -> list[dict]:
+    with gzip.open(WINS, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+@needs_wins
+def test_conformance_reports_disagreements(tmp_path, capsys):
+    records = _records()
+    tampered = dict(records[1], ten="20,8000,0")  # the server said 7,800
+    sanma = next(r for r in records if r["go_type"] & 0x10)
+    path = tmp_path / "some.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (records[0], tampered, sanma)) + "\n")
+    code, out, _ = run(capsys, "conformance", "wins", str(path))
+    assert code == 1
+    assert out.splitlines()[0] == ("wins: 1/2 agree (50.00%) on han, fu, points and yaku; 1 three-player skipped")
+    assert "points 7800 != 8000" in out
+    code, out, _ = run(capsys, "conformance", "wins", str(path), "--json")
+    report = json.loads(out)
+    assert (report["checked"], report["agree"], report["skipped"]) == (2, 1, 1)
+    assert report["disagreements"][0]["record"] == tampered
+
+
+def test_conformance_bad_file(tmp_path, capsys):
+    code, _, err = run(capsys, "conformance", "wins", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "no such file" in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    code, _, err = run(capsys, "conformance", "wins", str(bad))
+    assert code == 2 and "not JSON" in err
+
+
+# --- bench score -------------------------------------------------------------------------------------------------
+
+
+@needs_wins
+def test_bench_score_runs(tmp_path, capsys):
+    path = tmp_path / "few.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in _records()[:40]) + "\n")
+    code, out, _ = run(capsys, "bench", "score", str(path), "--rounds", "1", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["hands"] == 40
+    assert d["ratio"] > 0 and d["ratio_to_estimate_alone"] > 0
+
+
+@pytest.mark.slow
+@needs_wins
+def test_bench_score_ratio(capsys):
+    code, out, _ = run(capsys, "bench", "score", "--json")
+    assert code == 0 and json.loads(out)["ratio"] <= 1.2

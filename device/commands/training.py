@@ -28,6 +28,10 @@ def register(commands) -> None:
     synth.add_argument("--start", type=int, default=0, help="first image index (default 0)")
     synth.add_argument("--size", default=None, help="fixed WIDTHxHEIGHT (default: several sizes)")
     synth.add_argument("--workers", type=int, default=1, help="processes (default 1; output does not depend on it)")
+    synth.add_argument(
+        "--drawn-faces", type=float, default=0.0,
+        help="share of images whose tiles are drawn with CJK fonts and procedural pins/sticks (default 0)",
+    )
     synth.set_defaults(func=cmd_synth)
 
     train = commands.top.add_parser("train", help="train the tile detector (ultralytics, offline)")
@@ -46,6 +50,7 @@ def register(commands) -> None:
     train.add_argument("--device", default="cpu", help="cpu, 0, 0,1 ... (default cpu)")
     train.add_argument("--workers", type=int, default=2, help="data loader workers")
     train.add_argument("--lr0", type=float, default=0.002)
+    train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     train.add_argument("--project", default="runs/detect", help="runs folder (default runs/detect)")
     train.add_argument("--name", default="tiles", help="run name (default tiles)")
@@ -58,6 +63,14 @@ def register(commands) -> None:
     export.add_argument("--imgsz", type=int, default=640, help="ONNX input size (default 640)")
     export.add_argument("--train-imgsz", type=int, default=416, help="the size it was trained at (metadata)")
     export.set_defaults(func=cmd_export)
+
+    val = commands.top.add_parser("val-model", help="ultralytics mAP of a checkpoint: rendered held-out, real held-out")
+    val.add_argument("weights", help="a checkpoint (.pt) or an exported .onnx")
+    val.add_argument("--imgsz", type=int, nargs="+", default=[416, 640], help="input sizes to measure at")
+    val.add_argument("--n", type=int, default=200, help="rendered held-out images (default 200)")
+    val.add_argument("--out", default="datasets/eval", help="where the held-out sets are written")
+    val.add_argument("--per-class", action="store_true", help="also print mAP50 per class")
+    val.set_defaults(func=cmd_val)
 
 
 class _Bar:
@@ -94,6 +107,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--n must be positive")
     if args.workers <= 0:
         raise UserError("--workers must be positive")
+    if not 0.0 <= args.drawn_faces <= 1.0:
+        raise UserError("--drawn-faces must be within 0..1")
     try:
         from vision.evaluation import EVAL_SEED
     except ImportError:
@@ -103,7 +118,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     try:
         total = write_dataset(
             args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
-            progress=_Bar("synth"),
+            progress=_Bar("synth"), drawn_faces=args.drawn_faces,
         )
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
@@ -140,7 +155,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     recipe = training.Recipe(
         epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
-        lr0=args.lr0, cache=args.cache,
+        lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic,
     )
     run = training.train(data_yaml, model, recipe, project, name)
     print(f"trained {run}: weights in {run / 'weights'}")
@@ -165,4 +180,31 @@ def cmd_export(args: argparse.Namespace) -> int:
     print(f"{out}: {size:.1f} MB")
     if size > 15:
         raise UserError(f"{out} is {size:.1f} MB, over the 15 MB limit")
+    return 0
+
+
+def cmd_val(args: argparse.Namespace) -> int:
+    from vision import training
+    from vision.evaluation import EVAL_SEED
+    from vision.synth import DATA_VERSION, write_dataset
+
+    weights = Path(args.weights)
+    if not weights.is_file():
+        raise UserError(f"{weights} does not exist")
+    out = Path(args.out)
+    rendered = out / f"rendered_{DATA_VERSION}_{EVAL_SEED}_{args.n}"
+    if not (rendered / "labels").is_dir() or len(list((rendered / "labels").glob("*.txt"))) != args.n:
+        write_dataset(rendered, args.n, seed=EVAL_SEED, workers=2, progress=_Bar("held-out render"))
+    sets = {
+        f"rendered held-out (seed {EVAL_SEED}, {args.n} images, {DATA_VERSION})": training.write_data_yaml(
+            out / "rendered.yaml", [rendered], [rendered]
+        ),
+        "real held-out (vision.real_photos.held_out_split)": training.write_real_heldout(out),
+    }
+    for title, data_yaml in sets.items():
+        for imgsz in args.imgsz:
+            metrics = training.validate(weights, data_yaml, imgsz)
+            print(f"{title} @ {imgsz}: {metrics.summary()}")
+            if args.per_class:
+                print("  " + " ".join(f"{k}={v:.2f}" for k, v in sorted(metrics.per_class_map50.items())))
     return 0

@@ -83,3 +83,24 @@ def test_tile_bag_is_a_set():
     counts = np.bincount(drawn, minlength=NUM_CLASSES)
     assert counts[:34].sum() + counts[34:37].sum() == 136 and counts[BACK_CLASS] == 0
     assert list(counts[34:37]) == [1, 1, 1] and counts[4] == counts[13] == counts[22] == 3
+
+
+def test_drawn_faces_are_optional_and_seeded():
+    plain = render(9, 1, (320, 240))
+    assert render(9, 1, (320, 240), drawn_faces=0.0).jpeg() == plain.jpeg()
+    drawn = render(9, 1, (320, 240), drawn_faces=1.0)
+    assert drawn.jpeg() == render(9, 1, (320, 240), drawn_faces=1.0).jpeg()
+    assert [l.box for l in drawn.labels] == [l.box for l in plain.labels]  # same scene, other faces
+    if any(l.class_id < 27 and l.class_id % 9 != 0 for l in plain.labels):
+        assert drawn.jpeg() != plain.jpeg()
+
+
+def test_procedural_faces_of_pins_and_sticks_need_no_font():
+    from vision.synth import glyphs
+
+    rng = np.random.default_rng(0)
+    for name in ("2p", "9p", "0p", "5s", "9s"):
+        face = glyphs.procedural_face(CLASS_NAMES.index(name), (0.95, 0.95, 0.9), rng, ())
+        assert face.shape == (art.FACE_SIZE[1], art.FACE_SIZE[0], 3) and np.abs(face - face[0, 0]).max() > 0.3
+    assert not glyphs.can_draw(CLASS_NAMES.index("1s"), ("font.ttf",))
+    assert not glyphs.can_draw(CLASS_NAMES.index("1m"), ())

@@ -13,11 +13,13 @@ view; its box bounds all of its visible pixels. Everything is a pure function of
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from vision.synth import glyphs
 from vision.synth.render import Label, Sample, render
 
 __all__ = ["DATA_VERSION", "Label", "Sample", "render", "write_dataset"]
@@ -26,9 +28,9 @@ __all__ = ["DATA_VERSION", "Label", "Sample", "render", "write_dataset"]
 DATA_VERSION = "synth-1"
 
 
-def _write_one(args: tuple[Path, int, int, tuple[int, int] | None]) -> int:
-    out, seed, index, size = args
-    sample = render(seed, index, size)
+def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float]) -> int:
+    out, seed, index, size, drawn_faces = args
+    sample = render(seed, index, size, drawn_faces)
     stem = f"s{seed}_{index:06d}"
     (out / "images" / f"{stem}.jpg").write_bytes(sample.jpeg())
     (out / "labels" / f"{stem}.txt").write_text(sample.yolo_text(), encoding="utf-8")
@@ -43,16 +45,20 @@ def write_dataset(
     size: tuple[int, int] | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    drawn_faces: float = 0.0,
 ) -> int:
     """Render images ``start .. start+n-1`` of set ``seed`` into ``out/images`` and ``out/labels`` (YOLO format).
 
     Returns the number of labelled tiles. Files already there are overwritten; the result does not depend on
-    ``workers``.
+    ``workers``. ``synth.json`` records what was rendered (data version, seed, range, drawn-face share, fonts).
     """
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
-    jobs = [(out, seed, i, size) for i in range(start, start + n)]
+    manifest = {"data_version": DATA_VERSION, "seed": seed, "start": start, "n": n, "size": size,
+                "drawn_faces": drawn_faces, "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else []}
+    (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    jobs = [(out, seed, i, size, drawn_faces) for i in range(start, start + n)]
     total = 0
     if workers <= 1:
         results = map(_write_one, jobs)

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.labels import BACK_CLASS, CLASS_NAMES
-from vision.synth import art, layout, scene
+from vision.synth import art, glyphs, layout, scene
 from vision.synth.camera import Camera
 
 #: Output sizes (width, height): landscape, portrait, square and wide frames.
@@ -93,10 +93,16 @@ def _edge_shading(h: int, w: int) -> np.ndarray:
 
 
 class _Textures:
-    """The textures of one tile set (per image): faces per class on demand, one back, the sides."""
+    """The textures of one tile set (per image): faces per class on demand, one back, the sides.
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    With ``drawn`` (a generator of its own, so the main random stream is the same either way) faces that
+    :mod:`vision.synth.glyphs` can draw come from fonts and procedural pins and sticks instead of the artwork.
+    """
+
+    def __init__(self, rng: np.random.Generator, drawn: np.random.Generator | None = None) -> None:
         self.rng = rng
+        self.drawn = drawn
+        self.fonts = glyphs.cjk_fonts() if drawn is not None else ()
         self.styles = [art.random_style(rng)]
         if rng.random() < 0.15:  # a table with tiles from two sets
             self.styles.append(art.random_style(rng))
@@ -110,7 +116,12 @@ class _Textures:
     def face(self, class_id: int, style_index: int) -> np.ndarray:
         key = (class_id, style_index)
         if key not in self.faces:
-            self.faces[key] = art.face_texture(class_id, self.styles[style_index], self.rng) * self.edge
+            style = self.styles[style_index]
+            if self.drawn is not None and glyphs.can_draw(class_id, self.fonts):
+                face = glyphs.procedural_face(class_id, style.face_rgb, self.drawn, self.fonts)
+            else:
+                face = art.face_texture(class_id, style, self.rng)
+            self.faces[key] = face * self.edge
         return self.faces[key]
 
 
@@ -166,9 +177,15 @@ def _choose_camera(rng: np.random.Generator, width: int, height: int, bodies, ki
     return cam, target
 
 
-def render(seed: int, index: int = 0, size: tuple[int, int] | None = None) -> Sample:
-    """Render image ``index`` of the set seeded ``seed``: a pure function of its arguments."""
+def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn_faces: float = 0.0) -> Sample:
+    """Render image ``index`` of the set seeded ``seed``: a pure function of its arguments (and installed fonts).
+
+    ``drawn_faces`` is the share of images whose tile set is drawn by :mod:`vision.synth.glyphs` (fonts, procedural
+    pins and sticks) rather than the artwork; 0 (the default) keeps images independent of the fonts installed.
+    """
     rng = np.random.default_rng([seed, index])
+    side = np.random.default_rng([seed, index, 1])
+    drawn = side if drawn_faces > 0 and side.random() < drawn_faces else None
     width, height = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     kind = str(rng.choice(["table", "table", "loose", "loose", "hand"]))
     tw = float(rng.uniform(23, 28.5))
@@ -200,7 +217,7 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None) -> Sa
     scene.table_props(rng, image, cam, half * 0.8)
 
     ids = np.full((height, width), -1, np.int32)
-    tex = _Textures(rng)
+    tex = _Textures(rng, drawn)
     style_of = [int(rng.integers(len(tex.styles))) for _ in bodies]
     order = np.argsort([-np.linalg.norm(np.asarray(b.centre) - cam.pos) for b in bodies], kind="stable")
     drawn: dict[int, dict[int, tuple[float, float]]] = {}

@@ -136,6 +136,7 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     page.click("#score-btn")  # rescore as South (the seat wind follows the winner)
     page.wait_for_selector("#result:not([hidden]) .big-num")
     assert page.inner_text("#result .big-num") == "3,900"
+    assert "Seat 1 (East) pays" in page.inner_text("#result")
     page.click("#settle-btn")
     page.wait_for_selector("#toast:not([hidden])")
     assert "recorded" in page.inner_text("#toast")

@@ -242,7 +242,16 @@ const J = (() => {
       honba: Number($("#honba-in").value) || 0, sticks: Number($("#sticks-in").value) || 0,
       flags: [...document.querySelectorAll('input[name="flag"]:checked')].map((c) => c.value),
     };
+    if (S.game && !req.tsumo) {  // who dealt in: the payments name the seat
+      const d = S.game.seats[Number($("#discarder-seat").value)];
+      if (d && d.wind !== req.seat_wind) req.discarder = d.wind;
+    }
     return req;
+  }
+
+  function payerName(wind) {
+    const seat = S.game && S.game.seats.find((s) => s.wind === wind);
+    return seat ? `${seat.name} (${WIND_NAMES[wind]})` : WIND_NAMES[wind];
   }
 
   function renderResult(r, req) {
@@ -263,7 +272,7 @@ const J = (() => {
     const fu = el("table", {}, el("tbody", {}, r.fu_items.map((f) =>
       el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
     const pays = el("table", {}, el("tbody", {}, r.payments.map((p) =>
-      el("tr", {}, el("td", { text: p.payer ? `${WIND_NAMES[p.payer]} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
+      el("tr", {}, el("td", { text: p.payer ? `${payerName(p.payer)} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
       r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
     box.replaceChildren(...[el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
       r.fu_items.length ? el("h3", { text: "Fu" }) : null, r.fu_items.length ? fu : null,
@@ -272,7 +281,6 @@ const J = (() => {
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");
     settle.hidden = !S.game;
-    $("#discarder-label").hidden = req.tsumo;
   }
 
   async function readPhoto(file) {
@@ -299,6 +307,7 @@ const J = (() => {
     if (!S.dora.length) S.dora = game.dora_indicators.slice();
     const seatSel = (id) => { const s = $(id); s.replaceChildren(...game.seats.map((x) => el("option", { value: x.seat, text: `${x.name || "seat " + (x.seat + 1)} (${WIND_NAMES[x.wind]})` }))); };
     seatSel("#winner-seat"); seatSel("#discarder-seat");
+    $("#seat-row").hidden = false;
     const mine = localStorage.getItem("jantaku-seat");
     if (mine !== null && mine !== "") { $("#winner-seat").value = mine; $("#seat-wind").value = game.seats[Number(mine)].wind; }
     $("#discarder-seat").value = String((Number($("#winner-seat").value) + 3) % 4);
@@ -340,6 +349,8 @@ const J = (() => {
     $("#winner-seat").addEventListener("change", () => {
       if (S.game) $("#seat-wind").value = S.game.seats[Number($("#winner-seat").value)].wind;
     });
+    const howChanged = () => { $("#discarder-label").hidden = $('input[name="how"]:checked').value === "tsumo"; };
+    document.querySelectorAll('input[name="how"]').forEach((r) => r.addEventListener("change", howChanged));
     $("#settle-btn").addEventListener("click", async () => {
       const req = JSON.parse($("#result").dataset.request || "{}");
       const body = { ...req, winner: Number($("#winner-seat").value) };

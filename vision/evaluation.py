@@ -106,11 +106,16 @@ def camerash_tile(label_name: str) -> Tile | None:
     return None
 
 
-def on_table(image: np.ndarray, factor: float = 2.2) -> np.ndarray:
-    """A lone close-up tile placed in the middle of a larger frame of its own border colour, as a tile on a table."""
+#: Felt green (BGR) of the frame a lone tile photo is placed on.
+FELT = (60, 110, 40)
+
+
+def on_table(image: np.ndarray, factor: float = 2.2, colour: tuple[int, int, int] = FELT) -> np.ndarray:
+    """A close-up tile photo placed in the middle of a frame ``factor`` times its size, on felt: a tile on a table.
+
+    camerash photos are cropped to the tile's face, so the tile's outline is the photo's edge.
+    """
     h, w = image.shape[:2]
-    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-    colour = np.median(border, axis=0).astype(np.uint8)
     big_h, big_w = round(h * factor), round(w * factor)
     out = np.empty((big_h, big_w, 3), np.uint8)
     out[:] = colour

@@ -87,13 +87,14 @@ def test_eval_crops_counts_top1_and_confusions(tmp_path):
     (tmp_path / "tiles-data" / "data.csv").write_text(
         "\ufeffimage-name,label,label-name\n" + "".join(f"{n},0,{lab}\n" for n, lab in rows), encoding="utf-8"
     )
-    # the fake reads the image's brightness: 10 -> red 5p (counts as 5p), 20 -> 5s, else nothing
+    # the fake reads the photo's brightness in the middle: 10 -> red 5p (counts as 5p), 20 -> 5s, else nothing
     answers = {10: "0p", 20: "5s"}
     for (name, _), value in zip(rows, (10, 20, 20, 10, 99), strict=True):
         (tmp_path / "tiles-resized" / name).write_bytes(encode(np.full((320, 240, 3), value, np.uint8), ".png"))
 
     def fake(image):
-        value = int(np.median(image))
+        h, w = image.shape[:2]
+        value = int(image[h // 2, w // 2, 0])
         if value not in answers:
             return []
         box = Box(100.0, 100.0, 140.0, 150.0)
@@ -109,8 +110,7 @@ def test_eval_crops_counts_top1_and_confusions(tmp_path):
 
 
 def test_on_table_keeps_the_photo_in_the_middle():
-    photo = np.zeros((40, 30, 3), np.uint8)
-    photo[0, :] = photo[-1, :] = photo[:, 0] = photo[:, -1] = 200
-    photo[10:30, 5:25] = 50
-    big = on_table(photo, 2.0)
-    assert big.shape == (80, 60, 3) and (big[0, 0] == 200).all() and (big[20:60, 15:45] == photo).all()
+    photo = np.full((40, 30, 3), 200, np.uint8)
+    big = on_table(photo, 2.0, colour=(1, 2, 3))
+    assert big.shape == (80, 60, 3) and (big[0, 0] == (1, 2, 3)).all() and (big[20:60, 15:45] == photo).all()
+    assert (big[19, 15] == (1, 2, 3)).all() and (big[60, 44] == (1, 2, 3)).all()

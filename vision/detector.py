@@ -2,7 +2,8 @@
 
 The :class:`Detector` protocol is one method, ``detect(image)``; :class:`FakeDetector` answers from a script for
 tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at several scales, and
-:func:`load_detector` builds one on onnxruntime from an ONNX file (no torch anywhere on this path).
+:class:`OnnxDetector` (or :func:`load_detector`) is one on onnxruntime from an ONNX file (no torch anywhere on this
+path).
 
 A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 640 input, while a
 close-up phone photo shows tiles bigger than any 640 slice. So the frame is read as a pyramid of views
@@ -369,8 +370,22 @@ class SlicedDetector:
         ]
 
 
+class OnnxDetector(SlicedDetector):
+    """A :class:`SlicedDetector` on an ONNX model file run by onnxruntime (default: :func:`default_model_path`)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        options: DetectorOptions | None = None,
+        *,
+        threads: int | None = None,
+        max_batch: int = 8,
+    ) -> None:
+        super().__init__(OnnxNetwork(path or default_model_path(), threads=threads, max_batch=max_batch), options)
+
+
 def load_detector(
     path: str | os.PathLike[str] | None = None, *, options: DetectorOptions | None = None, threads: int | None = None
-) -> SlicedDetector:
+) -> OnnxDetector:
     """The detector for an ONNX model file (default: :func:`default_model_path`)."""
-    return SlicedDetector(OnnxNetwork(path or default_model_path(), threads=threads), options)
+    return OnnxDetector(path, options, threads=threads)

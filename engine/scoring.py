@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -585,7 +585,12 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
         if res.error == HandCalculator.ERR_NO_YAKU and renhou_mangan:
             return _renhou_mangan(ctx, rules)
         if res.error == HandCalculator.ERR_NO_YAKU:
-            return ScoreResult(is_win=False, reason="no yaku", tsumo=ctx.tsumo)
+            return ScoreResult(
+                is_win=False,
+                reason="no yaku",
+                tsumo=ctx.tsumo,
+                notes=(f"renhou is no yaku under the {rules.name} rules",) if ctx.renhou else (),
+            )
         if res.error == HandCalculator.ERR_HAND_NOT_WINNING:
             return ScoreResult(is_win=False, reason="not a complete hand", tsumo=ctx.tsumo)
         raise InvalidHand(f"impossible win context: {res.error.replace('_', ' ')}")
@@ -628,8 +633,13 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
         limit, yakuman_count, counted, kiriage = _limit_of(han, fu, has_yakuman, rules)
         base = 8000 * yakuman_count if limit is _YAKUMAN else limit.value
 
-    if renhou_mangan and base < 2000:
-        return _renhou_mangan(ctx, rules)
+    if ctx.renhou:
+        if renhou_mangan and base < 2000:
+            return _renhou_mangan(ctx, rules)
+        if rules.renhou is Renhou.NONE:
+            notes.append(f"renhou is no yaku under the {rules.name} rules")
+        elif renhou_mangan:
+            notes.append("renhou is a flat mangan, not cumulative: this hand is worth more without it")
     if ctx.open_riichi and not ctx.tsumo and rules.open_riichi and limit is not _YAKUMAN:
         limit, yakuman_count, counted, kiriage, base = _YAKUMAN, 1, False, False, 8000
         notes.append("a ron on an open riichi is paid as a yakuman")
@@ -679,6 +689,32 @@ def _renhou_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
     )
 
 
+def score_nagashi_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
+    """流し満貫: a mangan paid as a tsumo by the player in ``ctx.seat_wind`` (honba and sticks as in ``ctx``).
+
+    Raises InvalidHand where the rules have no nagashi mangan (WRC).
+    """
+    if not rules.nagashi_mangan:
+        raise InvalidHand(f"there is no nagashi mangan under the {rules.name} rules")
+    ctx = replace(ctx, tsumo=True, discarder=None)
+    ron, tsumo_pts, payments, sticks_won, total = settle(Limit.MANGAN.base, ctx, rules)
+    name = EXTRA_YAKU["Nagashi Mangan"]
+    return ScoreResult(
+        is_win=True,
+        yaku=(YakuItem(name.en, name.ja, 5, 0, name.gloss),),
+        han=5,
+        fu=30,
+        limit=Limit.MANGAN,
+        base_points=Limit.MANGAN.base,
+        ron_points=ron,
+        tsumo_points=tsumo_pts,
+        payments=payments,
+        sticks_won=sticks_won,
+        total=total,
+        tsumo=True,
+    )
+
+
 __all__ = [
     "FuItem",
     "Limit",
@@ -687,4 +723,5 @@ __all__ = [
     "WinContext",
     "YakuItem",
     "score_hand",
+    "score_nagashi_mangan",
 ]

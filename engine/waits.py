@@ -23,7 +23,7 @@ from engine.errors import InvalidHand
 from engine.hand import Hand, check_tiles, validate_hand
 from engine.rules import RuleSet, preset
 from engine.scoring import ScoreResult, WinContext, check_win_input, prepare, score_prepared
-from engine.tiles import ALL_KINDS, Tile, counts34
+from engine.tiles import ALL_KINDS, FIVE_KINDS, Tile, counts34
 
 
 def shanten(hand: Hand) -> int:
@@ -121,6 +121,7 @@ def find_waits(
             continue
         ron = tsumo = None
         if value:
+            tile = _physical(tile, hand, rules)
             base = ctx or WinContext(tile)
             ron = _value(hand, replace(base, win_tile=tile, tsumo=False, discarder=None), rules)
             tsumo = _value(
@@ -128,8 +129,18 @@ def find_waits(
                 replace(base, win_tile=tile, tsumo=True, discarder=None, chankan=False, houtei=False, renhou=False),
                 rules,
             )
-        waits.append(Wait(tile, max(0, 4 - seen[k]), ron, tsumo))
+        waits.append(Wait(Tile(k), max(0, 4 - seen[k]), ron, tsumo))
     return WaitsResult(n, tuple(waits))  # shanten 0 with no wait: every winning tile is in the hand
+
+
+def _physical(tile: Tile, hand: Hand, rules: RuleSet) -> Tile:
+    """The winning tile as it can physically come: a red five when the hand holds every plain five the set has."""
+    if tile.kind in FIVE_KINDS and rules.has_red_fives:
+        reds = rules.red_fives[FIVE_KINDS.index(tile.kind)]
+        plain = sum(1 for t in hand.all_tiles if t.kind == tile.kind and not t.red)
+        if reds and plain >= 4 - reds:
+            return Tile(tile.kind, red=True)
+    return tile
 
 
 def _value(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:

@@ -696,3 +696,59 @@ def test_red_ids(hand, win, red_ids):
     assert {i for i in p.tiles if i in (16, 52, 88)} == red_ids
     assert p.win_tile // 4 == Tile.parse(win).kind
     assert (p.win_tile == 52) == (win == "0p")
+
+
+# --- properties over random complete hands -------------------------------------------------------------------------
+
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from engine.hand import Hand  # noqa: E402
+from engine.tiles import Tile as T  # noqa: E402
+
+_sequence = st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda p: [T(p[0] * 9 + p[1] + i) for i in range(3)])
+_triplet = st.integers(0, 33).map(lambda k: [T(k)] * 3)
+_group = st.one_of(_sequence, _triplet)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    groups=st.lists(_group, min_size=4, max_size=4),
+    pair=st.integers(0, 33),
+    win_index=st.integers(0, 13),
+    tsumo=st.booleans(),
+    riichi=st.booleans(),
+    seat=st.sampled_from(list(Wind)),
+    honba=st.integers(0, 3),
+    sticks=st.integers(0, 2),
+    rules=st.sampled_from(["wrc", "standard", "tenhou"]),
+)
+def test_complete_hands_score_consistently(groups, pair, win_index, tsumo, riichi, seat, honba, sticks, rules):
+    tiles = [t for g in groups for t in g] + [T(pair)] * 2
+    assume(max(tiles.count(t) for t in tiles) <= 4)
+    reds = preset(rules).red_fives  # a set with red fives has fewer plain ones
+    assume(all(tiles.count(T(k)) <= 4 - n for k, n in zip((4, 13, 22), reds, strict=True)))
+    hand = Hand(tuple(tiles))
+    discarder = None if tsumo else Wind((seat + 1) % 4)
+    ctx = WinContext(
+        tiles[win_index], tsumo=tsumo, riichi=riichi, seat_wind=seat, honba=honba, sticks=sticks, discarder=discarder
+    )
+    r = score_hand(hand, ctx, preset(rules))
+    assert r.reason != "not a complete hand"  # four sets and a pair always complete
+    if not r.is_win:
+        assert r.reason == "no yaku" and not riichi and not tsumo  # riichi and menzen tsumo are yaku
+        return
+    assert r.han >= 1 and r.yaku
+    assert r.fu in (0, 25) or r.fu % 10 == 0  # kokushi has no fu; chiitoitsu 25
+    assert sum(f.fu for f in r.fu_items) == r.fu
+    assert r.total == sum(p.amount for p in r.payments) + r.sticks_won
+    assert r.sticks_won == 1000 * sticks
+    payers = {p.payer for p in r.payments}
+    if tsumo:
+        assert payers == set(Wind) - {seat}
+        assert r.total - r.sticks_won == r.points + 300 * honba
+    else:
+        assert payers == {discarder} and r.payments[0].amount == r.ron_points + 300 * honba
+    # a ron pays at least what the three tsumo shares add up to, less rounding
+    dealer, other = r.tsumo_points
+    assert r.ron_points + 300 >= (dealer + 2 * other if seat is not Wind.EAST else 3 * other)

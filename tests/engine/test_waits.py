@@ -85,3 +85,15 @@ def test_bad_input():
         find_waits(parse_hand("123m456p789s11222z"))  # 14 tiles
     with pytest.raises(InvalidHand):
         find_waits(parse_hand("1111m456p789s555z"), known=parse_tiles("1m"))
+
+
+def test_wait_on_the_last_five_is_the_red_one():
+    # Tenhou's set has three plain 5m; holding all three, the 5m that wins is the red one (+1 aka dora)
+    w = find_waits(
+        parse_hand("555m46m789p234s55z"),
+        ctx=WinContext(Tile(0), seat_wind=Wind.SOUTH, riichi=True),
+        rules=preset("tenhou"),
+    )
+    five = next(x for x in w.waits if str(x.tile) == "5m")
+    assert five.ron.is_win
+    assert "Aka Dora" in {y.name for y in five.ron.yaku}

@@ -64,6 +64,8 @@ class CameraView:
     at: float
     frame_id: str | None = None
     zones: dict[str, str] = field(default_factory=dict)
+    #: The kept frame's tiles in reading order (index into the frame, tile, row), for corrections.
+    read: tuple[tuple[int, str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class CameraView:
             "at": self.at,
             "frame_id": self.frame_id,
             "zones": dict(self.zones),
+            "read": [{"index": i, "tile": t, "row": r} for i, t, r in self.read],
         }
 
 
@@ -275,9 +278,17 @@ class TableService:
             rows_in = [getattr(observation, "tiles", ())]
         rows = tuple(tuple(_as_tiles(r)) for r in rows_in)
         frame_id = None
+        read: tuple[tuple[int, str, int], ...] = ()
         frame = getattr(observation, "frame", None)
-        dets = getattr(observation, "detections", None)
+        dets = list(getattr(observation, "detections", None) or ())
         if frame is not None and dets:
+            index = {id(d): i for i, d in enumerate(dets)}
+            read = tuple(
+                (index[id(d)], str(_tile_of(d)), r)
+                for r, row in enumerate(self.reader(dets))
+                for d in row
+                if id(d) in index and _tile_of(d) is not None
+            )
             height, width = frame.shape[:2]
             frame_id = self.corrections.add_frame(
                 _jpeg_encoder(frame, None),
@@ -288,7 +299,7 @@ class TableService:
             )
         zones_in = getattr(observation, "zones", None) or {}
         zones = {str(k): v if isinstance(v, str) else format_tiles(_as_tiles(v)) for k, v in dict(zones_in).items()}
-        view = CameraView(rows, time.time(), frame_id, zones)
+        view = CameraView(rows, time.time(), frame_id, zones, read)
         with self._lock:
             self._camera = view
         self.bus.publish("camera", view.to_dict())

@@ -140,6 +140,7 @@ def test_observe_publishes_the_camera_view_and_keeps_the_frame():
     assert msg.data["rows"] == ["123m", "55z"] and msg.data["zones"] == {"dora": "3p"}
     fid = msg.data["frame_id"]
     assert svc.state()["camera"]["frame_id"] == fid
+    assert msg.data["read"] == [{"index": i, "tile": t, "row": 0} for i, t in enumerate(["1m", "2m", "3m"])]
     fix = svc.correct(fid, 1, Tile.parse("3m"))
     assert (fix["before"], fix["after"]) == ("2m", "3m")
     assert svc.corrections.labels(fid)[1].startswith("2 ")  # 3m is class 2

@@ -60,6 +60,16 @@ def site(tmp_path):
         service.close()
 
 
+class _Seen:
+    """An observation as the camera loop reports it."""
+
+    def __init__(self, frame, detections):
+        from vision.reader import read_tiles
+
+        self.frame, self.detections = frame, detections
+        self.rows = [row.tiles for row in read_tiles(detections).rows]
+
+
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -160,4 +170,16 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     watcher.wait_for_function("document.querySelector('#sticks').textContent.startsWith('1')")
     assert site.state()["game"]["sticks"] == 1
     shot(page, "7-settle")
+
+    # the table camera's close-up: pushed by the device loop, taken onto the score page with one tap
+    import numpy as np
+
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    site.observe(_Seen(frame, ScriptedDetector("123m456p789s11z222z").detect(frame)))
+    watcher.wait_for_function("document.querySelectorAll('#camera .tile').length === 14")
+    shot(watcher, "8-camera-strip")
+    page.goto(base + "/score")
+    page.click("#from-camera")
+    page.wait_for_function("document.querySelectorAll('#hand .tile').length === 14")
+    assert page.locator("#hand .tile").first.get_attribute("data-tile") == "1m"
     assert not errors, errors

@@ -334,9 +334,11 @@ const J = (() => {
       const st = await api("GET", "/api/state");
       const cam = st.camera;
       if (!cam || !cam.tiles.length) { toast("The camera sees no tiles now.", true); return; }
-      const rows = cam.tiles.filter((r) => r.length);
-      const best = rows.reduce((a, b) => (b.length > a.length ? b : a), []);  // the close-up hand: the longest row
-      S.hand = best.map((t, i) => ({ tile: t, frame: cam.frame_id, index: null }));
+      // the close-up hand: the longest row; with the frame's own reading each tile can be corrected
+      const rows = [];
+      if (cam.read && cam.read.length) for (const t of cam.read) (rows[t.row] = rows[t.row] || []).push({ tile: t.tile, frame: cam.frame_id, index: t.index });
+      else for (const r of cam.tiles) rows.push(r.map((t) => ({ tile: t })));
+      S.hand = rows.filter(Boolean).reduce((a, b) => (b.length > a.length ? b : a), []);
       S.win = S.hand.length ? S.hand.length - 1 : null;
       renderHand();
     });

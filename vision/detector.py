@@ -291,6 +291,13 @@ class DetectorOptions:
     scales: tuple[float, ...] = (1.0, 0.35)
     #: Fraction by which neighbouring slices overlap.
     overlap: float = 0.25
+    #: In a slice, boxes longer than this share of the network input's shorter side are dropped: a tile that big
+    #: is read whole by a coarser view, and a network shown a tile far larger than it learnt may box parts of it.
+    max_slice_tile: float = 0.35
+    #: A box lying this much inside (intersection over its own area) a box at least :attr:`inner_area` times its
+    #: area is a part of that tile (a face's glyph, a pip), not a tile of its own.
+    inside: float = 0.85
+    inner_area: float = 4.0
     #: Most candidates per view before NMS.
     max_candidates: int = 3000
     #: Most detections per frame (the most confident).
@@ -338,6 +345,10 @@ class SlicedDetector:
 
     def _in_frame(self, raw: Raw, view: View, frame: Size) -> tuple[Raw, np.ndarray]:
         """The view's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
+        if view.level and len(raw):  # too big for a slice: the coarser views read it
+            net = self.input_size
+            longest = np.maximum(raw.boxes[:, 2] - raw.boxes[:, 0], raw.boxes[:, 3] - raw.boxes[:, 1])
+            raw = raw.take(longest * view.level <= self.options.max_slice_tile * min(net.height, net.width))
         boxes = raw.boxes + np.array([view.x0, view.y0, view.x0, view.y0], dtype=np.float64)
         # a tile cut by the border may be boxed a few pixels short of it: within CUT_MARGIN network pixels counts
         margin = CUT_MARGIN / (view.level or 1.0)
@@ -362,7 +373,14 @@ class SlicedDetector:
             covered = (ios_matrix(pool.boxes[cut], pool.boxes[~cut]) > 0.5).any(axis=1)
             drop = np.flatnonzero(cut)[covered]
             pool = pool.take(np.setdiff1d(np.arange(len(pool)), drop))
-        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False)[: self.options.max_detections])
+        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False))
+        if len(pool) > 1:  # parts of a big tile found as tiles of their own
+            areas = (pool.boxes[:, 2] - pool.boxes[:, 0]) * (pool.boxes[:, 3] - pool.boxes[:, 1])
+            inside = ios_matrix(pool.boxes, pool.boxes) >= self.options.inside
+            bigger = areas[None, :] >= self.options.inner_area * areas[:, None]
+            part = (inside & bigger).any(axis=1)
+            pool = pool.take(np.flatnonzero(~part))
+        pool = pool.take(np.argsort(-pool.scores, kind="stable")[: self.options.max_detections])
         order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
         return [
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))

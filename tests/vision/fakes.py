@@ -33,7 +33,9 @@ class BlocksNetwork:
     """Finds solid blocks of :func:`block_colour` in each input image; confidence 0.9 (0.6 for blocks under 6 px).
 
     Records the batch size of each call. With ``short``, a block cut by the input's edge is boxed that many pixels
-    short of the edge, as a real network may box half a tile.
+    short of the edge, as a real network may box half a tile. With ``parts``, a block wider than half the input
+    also yields a confident ``1p`` box of a fifth of its size in its middle, as a network shown a tile far bigger
+    than it learnt may take a pip for a tile.
     """
 
     names = CLASS_NAMES
@@ -43,10 +45,12 @@ class BlocksNetwork:
         input_size: Size = Size(height=320, width=416),  # noqa: B008
         max_batch: int = 4,
         short: int = 0,
+        parts: bool = False,
     ) -> None:
         self.input_size = input_size
         self.max_batch = max_batch
         self.short = short
+        self.parts = parts
         self.calls: list[int] = []
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:
@@ -77,6 +81,10 @@ class BlocksNetwork:
                     out[b, :4, k] = (x + w / 2, y + h / 2, w, h)
                     out[b, 4 + cls, k] = 0.9 if min(w, h) >= 6 else 0.6
                     k += 1
+                    if self.parts and w > self.input_size.width / 2 and k < ANCHORS:
+                        out[b, :4, k] = (x + w / 2, y + h / 2, w / 5, h / 5)
+                        out[b, 4 + 9, k] = 0.95
+                        k += 1
         return out
 
 

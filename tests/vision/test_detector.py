@@ -169,6 +169,14 @@ def test_tiles_across_slice_borders_are_found_once(short):
     assert sum(net.calls) == len(views) and max(net.calls) == 4 and len(net.calls) == -(-len(views) // 4)
 
 
+def test_a_close_up_is_read_as_whole_tiles_not_their_parts():
+    # a phone close-up: 1200 x 1600 frame, tiles 260 x 340 px, bigger than the network learnt in a 320 x 416 slice
+    net = BlocksNetwork(Size(height=320, width=416), parts=True)
+    truth = [(c, Box(100.0 + 300 * i, 400.0, 360.0 + 300 * i, 740.0)) for i, c in enumerate((4, 13, 22, 33))]
+    found = SlicedDetector(net).detect(_scene(Size(height=1200, width=1600), truth))
+    _assert_found(found, truth)
+
+
 @pytest.mark.parametrize(
     ("frame", "net"),
     [((480, 640), (640, 640)), ((640, 480), (640, 640)), ((300, 900), (320, 416)), ((1080, 1920), (384, 640))],

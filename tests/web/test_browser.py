@@ -182,4 +182,16 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     page.click("#from-camera")
     page.wait_for_function("document.querySelectorAll('#hand .tile').length === 14")
     assert page.locator("#hand .tile").first.get_attribute("data-tile") == "1m"
+
+    # a hand the camera follows: ponds with the riichi tile sideways, dora, furiten and waits on the live table
+    from tests.web.test_live import EVENTS
+
+    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    for event in EVENTS:
+        site.record("event", event)
+    watcher.wait_for_selector('.seat[data-seat="1"] .pond .tile.sideways')
+    watcher.select_option("#my-seat", "1")
+    assert "riichi furiten" in watcher.inner_text('.seat[data-seat="1"] .warn')
+    assert watcher.locator('.seat[data-seat="1"] .waits li').count() == 2
+    shot(watcher, "9-followed-hand")
     assert not errors, errors

@@ -92,14 +92,18 @@ class Pipeline:
 
 
 class LockedDetector:
-    """One inference at a time, whether the camera loop or a phone's photo asks (the Pi's CPU is small)."""
+    """One inference at a time, whether the camera loop or a phone's photo asks (the Pi's CPU is small).
 
-    def __init__(self, detector: Any) -> None:
+    Shares the table service's detection lock when it has one, so a photo read waits for the camera's read
+    in progress and the other way round.
+    """
+
+    def __init__(self, detector: Any, lock: Any = None) -> None:
         self.detector = detector
-        self._lock = threading.Lock()
+        self.lock = lock or threading.Lock()
 
     def detect(self, image: np.ndarray) -> list[Any]:
-        with self._lock:
+        with self.lock:
             return list(self.detector.detect(image))
 
 
@@ -279,7 +283,9 @@ class TableRuntime:
         self.service = self._make_service()
         detect: Detect | None = None
         if self.detector is not None:
-            self.detector = LockedDetector(self.detector)
+            # the service reads photos with the same network, under its own lock: the loop takes that lock too
+            lock = getattr(self.service, "detect_lock", None) or getattr(self.service, "_detect_lock", None)
+            self.detector = LockedDetector(self.detector, lock)
             detect = self._detect_frame
         elif self.demo:
             from device.demo import RECORDING
@@ -353,8 +359,9 @@ class TableRuntime:
             host, port = self.config.site.host, self.config.site.port
             from device.commands.service import site_threads  # one thread per event stream, and spare ones
 
-            self.site = Site(create_app({"JANTAKU_SERVICE": self.service}), host, port,
-                             threads=site_threads(self.service))
+            self.site = Site(
+                create_app({"JANTAKU_SERVICE": self.service}), host, port, threads=site_threads(self.service)
+            )
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host
             self.url = f"http://{shown}:{self.site.port}/"
             self.service.url = self.url

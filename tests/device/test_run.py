@@ -12,6 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from device.cli import main
@@ -232,3 +233,29 @@ def test_the_pi_install_writes_a_valid_config_and_a_unit_that_runs_it(tmp_path):
     assert exec_start == "ExecStart=/opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml"
     assert "StateDirectory=jantaku" in unit and "KillSignal=SIGTERM" in unit
     assert "--system-site-packages" in script and "python3-picamera2" in script
+
+
+def test_camera_reads_and_photo_reads_take_turns():
+    from device.commands.run import LockedDetector
+
+    lock = threading.Lock()
+    detector = LockedDetector(FakeDetector(hand_detections()), lock)
+    done = threading.Event()
+    with lock:  # a phone's photo is being read
+        worker = threading.Thread(target=lambda: (detector.detect(np.zeros((48, 64, 3), np.uint8)), done.set()))
+        worker.start()
+        assert not done.wait(0.2)  # the camera's read waits its turn
+    assert done.wait(2)
+    worker.join()
+
+
+def test_the_runtime_shares_the_services_detection_lock():
+    out = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    table = TableRuntime(fast_demo(), RunOptions(site=False, out=out), detector=FakeDetector())
+    try:
+        service_lock = getattr(table.service, "detect_lock", None) or table.service._detect_lock
+        assert table.detector.lock is service_lock
+        assert table.service.detector is table.detector.detector  # the service sees the detector itself
+    finally:
+        table.close()
+        out.close()

@@ -1053,8 +1053,6 @@ class Game:
             f = furiten.judge(kind_counts(rest), [x.tile for x in p.pond], p.passed, p.passed_since_riichi)
             if f.is_furiten:
                 raise IllegalAction(e, "furiten: no ron", f"seat {c.seat}: {f.explain()}")
-            if chankan and h.kan_closed:
-                pass  # checked below: only kokushi robs a closed kan
             result, pay = self._score(e, c.seat, shown, win_tile, False, discarder, chankan, e.ura_indicators)
             if chankan and h.kan_closed and not any(y.name.startswith("Kokushi") for y in result.yaku):
                 raise IllegalAction(e, "a closed kan can only be robbed for thirteen orphans")
@@ -1354,12 +1352,10 @@ class Game:
         tiles = DEAD_WALL + h.live
         for s, p in enumerate(h.players):
             in_hand = p.size
-            kans = sum(1 for m in p.melds if m.kind.is_kan)
             expect = 13 - 3 * len(p.melds)
             holding = h.phase is Phase.DISCARD and h.actor == s
             if in_hand != expect + (1 if holding else 0):
                 raise EngineError(f"seat {s} holds {in_hand} tiles, expected {expect + (1 if holding else 0)}")
-            del kans
             tiles += in_hand + sum(len(m.tiles) for m in p.melds) + sum(1 for x in p.pond if not x.called)
         if tiles != 136:
             raise EngineError(f"{tiles} tiles accounted for, not 136")

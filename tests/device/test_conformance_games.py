@@ -55,8 +55,11 @@ def test_picked_games_agree(capsys: pytest.CaptureFixture[str]) -> None:
 def test_all_games(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out = _run(capsys, str(GAMES))
     assert out["games"] == 136
-    # one known disagreement: an old log where the dealer's tenpai in South 4 did not end the game (see report)
-    assert out["agree"] >= out["hands"] - 1, out["disagreements"]
+    # One known disagreement: in an old log the dealer, first and tenpai in South 4, played on; in a 2018 session
+    # log the same situation ended the game (tenpai-yame), which is what the engine does.
+    known = {("dnovikoff_bug1.xml", "S4-1", "game-end")}
+    assert {(Path(d["source"]).name, d["hand"], d["kind"]) for d in out["disagreements"]} <= known
+    assert out["agree"] >= out["hands"] - len(known) and out["hands"] == 902
 
 
 @needs_data

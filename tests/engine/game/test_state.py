@@ -131,3 +131,13 @@ def test_discard_after_call_has_no_tsumogiri() -> None:
     play(g, "0+2m 0-2m 3pon:2m22m")
     with pytest.raises(IllegalAction, match="no tile was drawn"):
         g.apply(Discard(3, Tile.parse("8p"), tsumogiri=True))
+
+
+@pytest.mark.parametrize(("rules", "over"), [("tenhou", False), ("standard", True), ("wrc", True)])
+def test_extension_when_nobody_reached_the_return_points(rules: str, over: bool) -> None:
+    # South 4 ends with everyone below 30,000: Tenhou plays on into the West round
+    g = deal(rules, hands=HANDS_S4, start=Position(7, 0, 0, 3, (25000, 25000, 25000, 25000)))
+    play(g, S4_SCRIPT)
+    assert g.over is over
+    if not over:
+        assert g.round_name == "West 1" and g.dealer == 0

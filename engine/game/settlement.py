@@ -10,8 +10,9 @@ first winner in turn after the discarder (001, Tenhou). Under a head-bump rule o
 claimant wins at all (000); the game state decides who the winners are.
 
 Pao: the liable player pays a tsumo's whole value, or half of a ron's value (the discarder pays
-the other half); honba are paid by whoever pays the hand (the liable player on a tsumo, the
-discarder on a ron). Only the yakuman that the liable player fed is covered when the hand holds more.
+the other half); the honba are paid by the liable player either way (Tenhou's published rules:
+"honba payments paid by the player to whom pao is applied"). Only the yakuman that the liable
+player fed is covered when the hand holds more.
 
 >>> t = settle_exhaustive(tenpai=(True, False, False, False), nagashi=(), dealer=0, rules=preset("standard"))
 >>> t.deltas
@@ -102,8 +103,8 @@ def settle_ron(
         if w.pao_seat is not None and w.pao_seat != discarder and w.pao_base:
             mult = 6 if w.seat == dealer else 4
             covered = _round100(mult * w.pao_base) // 2
-            out.append(Transfer(w.pao_seat, w.seat, covered, f"{label}: liability (pao), half"))
-            out.append(Transfer(discarder, w.seat, w.ron_points - covered + bonus, f"{label}: discarder's share"))
+            out.append(Transfer(w.pao_seat, w.seat, covered + bonus, f"{label}: liability (pao), half"))
+            out.append(Transfer(discarder, w.seat, w.ron_points - covered, f"{label}: discarder's share"))
         else:
             out.append(Transfer(discarder, w.seat, w.ron_points + bonus, label))
         if i == 0 and sticks:

@@ -202,6 +202,12 @@ def test_pao_big_dragons_ron_is_split() -> None:
     assert r.deltas == (-16000, 32000, -16000, 0)  # type: ignore[union-attr]
 
 
+def test_pao_ron_honba_paid_by_the_liable_player() -> None:
+    g = deal("tenhou", hands=PAO_HANDS, start=Position(0, 2, 0, 0, (25000, 25000, 25000, 25000)))
+    r = play(g, PAO_SCRIPT + " 1+? 1-2s 2+? 2-4m 1ron")
+    assert r.deltas == (-16600, 32600, -16000, 0)  # type: ignore[union-attr]
+
+
 def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
     """70 draws and discards; seat 0 throws only terminals and honours, the others simples."""
     yao_tiles = (

@@ -173,9 +173,10 @@ def format_result(r: ScoreResult, ctx: WinContext) -> str:
             else ("yakuman" if y.yakuman_multiple == 1 else f"{y.yakuman_multiple}x yakuman")
         )
         lines.append(f"  {f'{y.name} ({y.name_ja})':<{width}}  {value}")
-    if r.fu_items and r.limit is not Limit.YAKUMAN:
+    by_fu = r.limit is Limit.NONE or (r.han < 5 and r.limit is Limit.MANGAN)  # fu decide below 5 han
+    if r.fu_items and by_fu:
         lines.append("fu: " + ", ".join(f"{f.fu} {f.reason}" for f in r.fu_items) + f" = {r.fu}")
-    head = f"{r.han} han {r.fu} fu" if r.limit is not Limit.YAKUMAN else f"{r.han} han"
+    head = f"{r.han} han {r.fu} fu" if by_fu else f"{r.han} han"
     if r.limit_name:
         head += f", {r.limit_name}"
     lines.append(head)

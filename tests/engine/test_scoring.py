@@ -752,3 +752,18 @@ def test_complete_hands_score_consistently(groups, pair, win_index, tsumo, riich
     # a ron pays at least what the three tsumo shares add up to, less rounding
     dealer, other = r.tsumo_points
     assert r.ron_points + 300 >= (dealer + 2 * other if seat is not Wind.EAST else 3 * other)
+
+
+def test_nagashi_mangan():
+    from engine.scoring import score_nagashi_mangan
+
+    r = score_nagashi_mangan(WinContext(Tile(0), seat_wind=Wind.SOUTH, honba=1, sticks=1), preset("standard"))
+    assert (r.limit, r.tsumo_points, r.total) == (Limit.MANGAN, (4000, 2000), 8000 + 300 + 1000)
+    assert r.yaku[0].name_ja == "流し満貫"
+    with pytest.raises(InvalidHand, match="nagashi"):
+        score_nagashi_mangan(WinContext(Tile(0)), preset("wrc"))  # 000: "No nagashi mangan"
+
+
+def test_renhou_notes():
+    assert score(RENHOU_HAND, "6s", "standard", renhou=True).notes == ("renhou is no yaku under the standard rules",)
+    assert "flat mangan" in score(RENHOU_HAND, "6s", "wrc", renhou=True).notes[0]

@@ -21,7 +21,7 @@ Events (``engine.game.events``, frozen, ``to_dict()`` / ``event_from_dict()``): 
 (dora indicator, optional known hands, optional round/honba/sticks/dealer to cross-check),
 ``Draw`` (tile or None; after a kan it is the replacement tile), ``Discard`` (``tsumogiri``,
 ``riichi``, ``open_riichi``), ``Call`` (chi, pon, open kan on the last discard), ``AddedKan``,
-``ClosedKan``, ``DoraFlip``, ``Ron`` (one or more ``RonClaim``; chankan when it follows an added
+``ClosedKan``, ``DoraFlip``, ``ShowHand`` (a concealed hand entered or seen mid-hand), ``Ron`` (one or more ``RonClaim``; chankan when it follows an added
 kan), ``Tsumo``, ``ExhaustiveDraw`` (the hands shown as tenpai), ``AbortiveDraw`` (``Abort``
 reason), ``Chombo``.
 
@@ -58,6 +58,7 @@ from engine.game.events import (
     HandStart,
     Ron,
     RonClaim,
+    ShowHand,
     Tsumo,
     event_from_dict,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "Position",
     "Ron",
     "RonClaim",
+    "ShowHand",
     "Tsumo",
     "WinRecord",
     "event_from_dict",

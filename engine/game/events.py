@@ -190,6 +190,18 @@ class AbortiveDraw(Event):
 
 
 @dataclass(frozen=True)
+class ShowHand(Event):
+    """A seat's concealed tiles become known mid-hand (the player enters them, or a camera sees them).
+
+    Nothing happens at the table; the engine can now warn of furiten ahead and check riichi tenpai.
+    """
+
+    type: ClassVar[str] = "show_hand"
+    seat: int
+    tiles: Tiles
+
+
+@dataclass(frozen=True)
 class Chombo(Event):
     """錯和 / 冲和: a penalty (false win, illegal act): the offender pays a mangan; the hand is replayed."""
 
@@ -212,6 +224,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Tsumo,
         ExhaustiveDraw,
         AbortiveDraw,
+        ShowHand,
         Chombo,
     )
 }

@@ -36,6 +36,7 @@ from engine.game.events import (
     HandStart,
     Ron,
     RonClaim,
+    ShowHand,
     Tsumo,
 )
 from engine.game.shape import YAOCHUU_KINDS, is_tenpai, kind_counts, waits
@@ -913,6 +914,13 @@ class Game:
         self._check_visible(e, (e.indicator,))
         h.dora_indicators.append(e.indicator)
         h.pending_kan_dora -= 1
+
+    def _on_show_hand(self, e: ShowHand) -> None:
+        p = self._player(e, e.seat)
+        shown = self._revealed(e, e.seat, tuple(e.tiles), p.size)
+        self._check_visible(e, (), {e.seat: shown})
+        p.known = list(shown)  # a drawn tile that was not seen stays unnamed: a tsumogiri takes any copy
+        p.unknown = 0
 
     # ------------------------------------------------------------------ wins
 

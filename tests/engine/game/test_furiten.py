@@ -7,7 +7,7 @@ import pytest
 from engine.errors import IllegalAction
 from engine.game.furiten import FuritenKind, judge
 from engine.game.shape import kind_counts
-from engine.game.state import Outcome
+from engine.game.state import Game, Outcome
 from engine.tiles import parse_tiles
 from tests.engine.game.scenario import deal, play
 
@@ -120,3 +120,16 @@ def test_unknown_hand_judged_when_shown() -> None:
 
     with pytest.raises(IllegalAction, match="discard furiten"):
         g.apply(Ron((RonClaim(1, parse_tiles("123456789m23p55s")),)))
+
+
+def test_a_hand_entered_mid_hand_is_warned_ahead() -> None:
+    from engine.game.events import ShowHand
+
+    g = deal(hands=("112233z6677z99s8s", "", "1199p4445z12367s", "2233m5667p88p456s"))
+    play(g, "0+9m 0-9m 1+? 1-4p 2+3s")
+    assert g.furiten(1) is None and not g.furiten_warnings()
+    with pytest.raises(IllegalAction, match="wrong number of tiles"):
+        g.apply(ShowHand(1, parse_tiles("123456789m23p5s")))
+    g.apply(ShowHand(1, parse_tiles("123456789m23p55s")))
+    assert g.furiten_warnings()[1].kind is FuritenKind.DISCARD
+    assert Game.from_json(g.to_json()).furiten(1).kind is FuritenKind.DISCARD  # type: ignore[union-attr]

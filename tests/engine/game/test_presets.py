@@ -254,3 +254,18 @@ def test_exhaustive_draw_refused_before_the_wall_is_empty() -> None:
     play(g, "0+? 0-1m")
     with pytest.raises(IllegalAction, match="wall empty"):
         g.apply(ExhaustiveDraw())
+
+
+@pytest.mark.parametrize(("rules", "refused"), [("standard", True), ("tenhou", True), ("wrc", False)])
+def test_riichi_needs_tiles_left(rules: str, refused: bool) -> None:
+    g = deal(rules, hands=UNSEEN)
+    simples = [f"{n}{s}" for s in "mps" for n in "2345678"]
+    play(g, " ".join(f"{i % 4}+? {i % 4}-{simples[i % len(simples)]}" for i in range(67)))
+    play(g, "3+?")
+    assert g.live_wall == 2
+    if refused:
+        with pytest.raises(IllegalAction, match="4 tiles left in the wall"):
+            play(g, "3r-1z")
+    else:
+        play(g, "3r-1z 0+?")  # WRC allows riichi down to the last tile
+        assert g.riichi(3)

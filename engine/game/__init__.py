@@ -21,9 +21,9 @@ Events (``engine.game.events``, frozen, ``to_dict()`` / ``event_from_dict()``): 
 (dora indicator, optional known hands, optional round/honba/sticks/dealer to cross-check),
 ``Draw`` (tile or None; after a kan it is the replacement tile), ``Discard`` (``tsumogiri``,
 ``riichi``, ``open_riichi``), ``Call`` (chi, pon, open kan on the last discard), ``AddedKan``,
-``ClosedKan``, ``DoraFlip``, ``ShowHand`` (a concealed hand entered or seen mid-hand), ``Ron`` (one or more ``RonClaim``; chankan when it follows an added
-kan), ``Tsumo``, ``ExhaustiveDraw`` (the hands shown as tenpai), ``AbortiveDraw`` (``Abort``
-reason), ``Chombo``.
+``ClosedKan``, ``DoraFlip``, ``ShowHand`` (a concealed hand entered or seen mid-hand), ``Ron``
+(one or more ``RonClaim``; chankan when it follows an added kan), ``Tsumo``, ``ExhaustiveDraw``
+(the hands shown as tenpai), ``AbortiveDraw`` (``Abort`` reason), ``Chombo``.
 
 Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``honba``, ``sticks``
 (riichi sticks on the table), ``dealer``, ``seat_wind(seat)``, ``phase`` and ``to_act``,

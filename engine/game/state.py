@@ -1252,10 +1252,8 @@ class Game:
             if self.rules.busting and any(x < 0 for x in self.scores):
                 self._end_game()
             return result
-        if wins:
-            honba_next = self.honba + 1 if dealer_repeats else 0
-        else:
-            honba_next = self.honba + 1 if honba_up else self.honba
+        # after a win: one more honba if the dealer won, else none; after a draw: one more honba
+        honba_next = (self.honba + 1 if dealer_repeats else 0) if wins else self.honba + int(honba_up)
         self._advance(dealer_repeats, honba_next)
         return result
 

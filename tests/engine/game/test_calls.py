@@ -98,3 +98,19 @@ def test_call_shapes(kind: MeldKind, tiles: str, caller: int, discarder: int, wh
         if why
         else not call_shape_error(kind, ts, ts[0], caller, discarder)
     )
+
+
+@pytest.mark.parametrize(("rules", "refused"), [("standard", True), ("tenhou", False)])
+def test_a_call_that_leaves_only_forbidden_discards(rules: str, refused: bool) -> None:
+    # seat 3 pons three times down to 44p56p; a chi of 4p with 56p would leave 44p, all kuikae
+    hands = ("112233z6677z99s8s", "", "", "11m22m33m44p56p789s")
+    g = deal(rules, hands=hands)
+    play(
+        g,
+        "0+1m 0-1m 3pon:1m11m 3-7s 0+2m 0-2m 3pon:2m22m 3-8s 0+3m 0-3m 3pon:3m33m 3-9s 0+5z 0-5z* 1+? 1-1s 2+4p 2-4p",
+    )
+    if refused:
+        with pytest.raises(IllegalAction, match="no tile could be discarded"):
+            play(g, "3chi:4p56p")
+    else:
+        play(g, "3chi:4p56p 3-4p")

@@ -252,6 +252,8 @@ class Prepared:
 
 
 _FIVES = frozenset(FIVE_KINDS)
+_FIVE_OFFSET = tuple(1 if k in FIVE_KINDS else 0 for k in range(34))
+_NO_OFFSET = (0,) * 34
 _EAST = Wind.EAST
 
 
@@ -354,16 +356,12 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
     """Convert to the package's inputs, checking the tiles on the way (four of a kind at most, counting the
     indicators; red fives the rules have; the winning tile among the concealed tiles)."""
     aka = rules.has_red_fives
-    fives = _FIVES if aka else ()
+    offset = _FIVE_OFFSET if aka else _NO_OFFSET  # with red fives, plain fives use copies 1-3
     state = [0] * 68  # ids taken per kind besides a five's red id; then red tiles per kind
     tiles: list[int] = []
     append = tiles.append
     extra = 0  # red fives beyond the one red id per suit (001's second red 5p)
     fault = False
-    win = ctx.win_tile
-    win_kind = win.kind
-    want_red = win.red and aka
-    win_id = -1
     for t in hand.concealed:
         k = t.kind
         if t.red:
@@ -371,18 +369,24 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
             state[34 + k] = reds + 1
             if aka and not reds:
                 append(k * 4)
-                if k == win_kind and (want_red or win_id < 0):
-                    win_id = k * 4
                 continue
             extra += 1
-        copy = state[k] + 1 if k in fives else state[k]
+        copy = state[k] + offset[k]
         if copy > 3:
             fault = True
             break
         state[k] += 1
         append(k * 4 + copy)
-        if k == win_kind and (win_id < 0 or (not want_red and win_id == k * 4 and aka)):
-            win_id = k * 4 + copy
+    # the winning tile: the red id for a red winning tile, else the first plain copy (ids are dealt in order)
+    win = ctx.win_tile
+    k = win.kind
+    red_held = aka and state[34 + k] > 0 and k in _FIVES
+    if red_held and (win.red or not state[k]):
+        win_id = k * 4
+    elif state[k]:
+        win_id = k * 4 + offset[k]
+    else:
+        win_id = -1
     melds = []
     if not fault:
         new_meld = MjMeld.__new__
@@ -397,7 +401,7 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
                         ids.append(k * 4)
                         continue
                     extra += 1
-                copy = state[k] + 1 if k in fives else state[k]
+                copy = state[k] + offset[k]
                 if copy > 3:
                     fault = True
                     break
@@ -409,7 +413,13 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
             meld_type, opened = _MELD_BY_VALUE[m.kind._value_]
             mm = new_meld(MjMeld)
             mm.__dict__.update(
-                type=meld_type, tiles=tuple(ids), opened=opened, called_tile=None, who=None, from_who=None
+                type=meld_type,
+                tiles=tuple(ids),
+                opened=opened,
+                called_tile=None,
+                who=None,
+                from_who=None,
+                tiles_34=[x >> 2 for x in ids],  # its cached 34-array, which the package reads
             )
             melds.append(mm)
     # indicators are tiles too: with them, still four of a kind at most (the exact check runs on a fault)
@@ -645,28 +655,32 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
         notes.append("a ron on an open riichi is paid as a yakuman")
 
     ron, tsumo_pts, payments, sticks_won, total = settle(base, ctx, rules)
-    # the hot path builds the frozen result by filling its __dict__ directly: three times cheaper than the
+    # the hot path builds the frozen result by setting its __dict__ directly: three times cheaper than the
     # generated __init__ (one object.__setattr__ per field), and the same object (every field is set here)
     result = object.__new__(ScoreResult)
-    result.__dict__.update(
-        is_win=True,
-        reason="",
-        yaku=tuple(yaku),
-        fu_items=fu_items,
-        han=han,
-        fu=fu,
-        limit=limit,
-        yakuman_count=yakuman_count,
-        counted=counted,
-        kiriage=kiriage,
-        base_points=base,
-        ron_points=ron,
-        tsumo_points=tsumo_pts,
-        payments=payments,
-        sticks_won=sticks_won,
-        total=total,
-        tsumo=ctx.tsumo,
-        notes=tuple(notes) if notes else (),
+    object.__setattr__(
+        result,
+        "__dict__",
+        {
+            "is_win": True,
+            "reason": "",
+            "yaku": tuple(yaku),
+            "fu_items": fu_items,
+            "han": han,
+            "fu": fu,
+            "limit": limit,
+            "yakuman_count": yakuman_count,
+            "counted": counted,
+            "kiriage": kiriage,
+            "base_points": base,
+            "ron_points": ron,
+            "tsumo_points": tsumo_pts,
+            "payments": payments,
+            "sticks_won": sticks_won,
+            "total": total,
+            "tsumo": ctx.tsumo,
+            "notes": tuple(notes) if notes else (),
+        },
     )
     return result
 

@@ -209,7 +209,6 @@ _FU_REASONS = {
 
 _AKA_ID = 121  # the mahjong package's yaku id of Aka Dora
 _RENHOU_MANGAN = YakuItem("Renhou", "人和", 5, 0, "Blessing of man: a flat mangan, not cumulative")
-_WIND_TILES = (27, 28, 29, 30)
 
 
 @functools.lru_cache(maxsize=64)

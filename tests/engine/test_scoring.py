@@ -7,12 +7,16 @@ says otherwise the winner sits South (not the dealer) in the East round, and a r
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from engine.errors import InvalidHand
-from engine.hand import parse_hand
+from engine.hand import Hand, parse_hand
 from engine.rules import KazoeLimit, Renhou, preset
 from engine.scoring import Limit, Payment, WinContext, score_hand, settle
 from engine.tiles import Tile, Wind, parse_tiles
+
+T = Tile
 
 
 def score(hand: str, win: str, rules: str = "standard", overrides: dict | None = None, **ctx):
@@ -701,11 +705,6 @@ def test_red_ids(hand, win, red_ids):
 
 # --- properties over random complete hands -------------------------------------------------------------------------
 
-from hypothesis import assume, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from engine.hand import Hand  # noqa: E402
-from engine.tiles import Tile as T  # noqa: E402
 
 _sequence = st.tuples(st.integers(0, 2), st.integers(0, 6)).map(lambda p: [T(p[0] * 9 + p[1] + i) for i in range(3)])
 _triplet = st.integers(0, 33).map(lambda k: [T(k)] * 3)

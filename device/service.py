@@ -443,11 +443,23 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+#: The largest photo accepted, in pixels (a 12 MP phone photo is 12e6; a decompression bomb is far more).
+MAX_PHOTO_PIXELS = 50_000_000
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header; None when not a PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 24 or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 def decode_photo(data: bytes, max_side: int) -> Any:
     """A photo as an upright BGR array whose longer side is about ``max_side`` at most.
 
     A large JPEG (a 12 MP phone photo) is decoded straight at 1/2, 1/4 or 1/8 size (the JPEG decoder scales
-    for free, and still applies the EXIF orientation); other images are decoded whole and shrunk.
+    for free, and still applies the EXIF orientation); a PNG is decoded whole and shrunk. Other formats, and
+    images over ``MAX_PHOTO_PIXELS`` (judged from the header, before decoding), are refused.
     """
     import cv2
     import numpy as np
@@ -455,8 +467,13 @@ def decode_photo(data: bytes, max_side: int) -> Any:
     from vision.errors import UnreadableImage
     from vision.images import decode_image
 
-    size = jpeg_size(data)
-    if size is not None and max(size) > max_side:
+    size = jpeg_size(data) or png_size(data)
+    if size is None:
+        raise UnreadableImage("upload: not a readable image (send a JPEG or PNG photo)")
+    if size[0] * size[1] > MAX_PHOTO_PIXELS:
+        most = MAX_PHOTO_PIXELS // 10**6
+        raise UnreadableImage(f"upload: {size[0]}x{size[1]} is too many pixels (at most {most} MP)")
+    if max(size) > max_side and data[:2] == b"\xff\xd8":
         factor = next((f for f in (2, 4, 8) if max(size) / f <= max_side), 8)
         flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
         try:

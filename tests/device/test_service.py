@@ -315,3 +315,19 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     assert r.status_code == 200, r.json
     assert (r.json["width"], r.json["height"]) == (2000, 1500)  # decoded at half size
     assert PHOTO_HAND == "234m567p23488s678s"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"BM" + b"\0" * 100, "JPEG or PNG"),
+        (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + (40000).to_bytes(4, "big") * 2 + b"\x08\x02\0\0\0", "too many pixels"),
+        (b"\xff\xd8\xff\xc0\0\x11\x08" + (20000).to_bytes(2, "big") * 2 + b"\x03" + b"\0" * 20, "too many pixels"),
+    ],
+)
+def test_decode_photo_refuses_before_decoding(data, message):
+    from device.service import decode_photo
+    from vision.errors import UnreadableImage
+
+    with pytest.raises(UnreadableImage, match=message):
+        decode_photo(data, 2048)

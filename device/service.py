@@ -131,6 +131,7 @@ class TableService:
         max_streams: int = 32,
         pin_attempts: int = 5,
         pin_window_s: float = 60.0,
+        max_pending_reads: int = 3,
     ) -> None:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
             raise ValueError("the table PIN is 4 to 12 digits")
@@ -154,6 +155,7 @@ class TableService:
         self._pin_attempts = pin_attempts
         self._pin_window = pin_window_s
         self._detect_lock = threading.Lock()  # one inference at a time: the CPU is small
+        self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
 
     # --- PIN ---------------------------------------------------------------------------------------------
@@ -209,11 +211,20 @@ class TableService:
         without a ``win_tile`` the last tile read is taken as the winning tile.
         Raises BadRequest for bytes that are no image, RuntimeError when no detector is installed.
         """
-        from vision.errors import UnreadableImage
 
         detector = self.photo_detector or self.detector
         if detector is None:
             raise NoDetector("no tile detector is installed on this table (see models/)")
+        if not self._reads.acquire(blocking=False):
+            raise Busy("the table is reading other photos: try again in a moment")
+        try:
+            return self._read_image(detector, data, options)
+        finally:
+            self._reads.release()
+
+    def _read_image(self, detector: Any, data: bytes, options: dict[str, Any] | None) -> dict[str, Any]:
+        from vision.errors import UnreadableImage
+
         t0 = time.perf_counter()
         try:
             image = decode_photo(data, self.photo_max_side)
@@ -406,6 +417,10 @@ def _photo_detector_for(detector: Any) -> Any:
     if network is None or options is None:
         return None
     return PhotoDetector(network, options)
+
+
+class Busy(RuntimeError):
+    """Too many photos are being read at once."""
 
 
 class NoDetector(RuntimeError):

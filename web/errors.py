@@ -27,7 +27,7 @@ def error_response(status: int, message: str):
 def init_app(app: Flask) -> None:
     from device.corrections import UnknownFrame
     from device.hand_request import BadRequest
-    from device.service import NoDetector
+    from device.service import Busy, NoDetector
     from engine.errors import EngineError
 
     @app.errorhandler(HTTPException)
@@ -49,6 +49,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(NoDetector)
     def _no_detector(exc: Exception):
         return error_response(503, str(exc))
+
+    @app.errorhandler(Busy)
+    def _busy(exc: Exception):
+        response = error_response(429, str(exc))
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.errorhandler(InternalServerError)
     def _internal(exc: InternalServerError):

@@ -220,3 +220,15 @@ def test_corrected_rotated_photo_is_saved_upright(phone, service):
     saved = (service.corrections.root / "images" / f"{fid}.jpg").read_bytes()
     img = cv2.imdecode(np.frombuffer(saved, np.uint8), cv2.IMREAD_COLOR)
     assert img.shape[:2] == (640, 360)  # upright, as the labels are
+
+
+def test_too_many_photos_at_once_is_429(client, service):
+    for _ in range(3):
+        assert service._reads.acquire(blocking=False)  # three reads in progress
+    try:
+        r = client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
+        assert r.status_code == 429 and r.headers["Retry-After"] == "2"
+    finally:
+        for _ in range(3):
+            service._reads.release()
+    assert client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200

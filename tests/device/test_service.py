@@ -331,3 +331,29 @@ def test_decode_photo_refuses_before_decoding(data, message):
 
     with pytest.raises(UnreadableImage, match=message):
         decode_photo(data, 2048)
+
+
+def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
+    import json as _json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "4321",
+         "--db", str(tmp_path / "g.db"), "--model", str(tmp_path / "none.onnx")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Jantaku table: http://127.0.0.1:") and "PIN 4321" in line, line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/state", timeout=10) as r:
+            assert _json.load(r)["game"]["round"]["name"] == "East 1"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 0, err
+    assert "no detector model" in err
+    assert (tmp_path / "g.db").exists()

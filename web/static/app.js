@@ -184,18 +184,34 @@ const J = (() => {
     box.replaceChildren(...[...KINDS, ...REDS].map((t) => tile(t, { onclick: () => onpick(t) })), ...extra);
   }
 
+  /** The tiles a misread is most often confused with: neighbours in the suit, the same number in the other
+   *  suits, the red or plain five; for honours the other honours. */
+  function likely(t) {
+    if (t === "back" || t === "none") return [];
+    const n = t[0] === "0" ? 5 : Number(t[0]), s = t[1];
+    const out = [];
+    if (s === "z") for (let k = 1; k <= 7; k++) out.push(`${k}z`);
+    else {
+      for (const d of [-1, 1, -2, 2]) if (n + d >= 1 && n + d <= 9) out.push(`${n + d}${s}`);
+      for (const o of "mps") if (o !== s) out.push(`${n}${o}`);
+      if (n === 5) out.push(t[0] === "0" ? `5${s}` : `0${s}`);
+    }
+    return out.filter((x) => x !== t);
+  }
+
   function picker(current, onpick) {
     const old = $(".sheet");
     if (old) old.remove();
     const close = () => sheet.remove();
     const kb = el("div", { class: "keyboard" });
     keyboard(kb, (t) => { close(); onpick(t); });
+    const near = el("div", { class: "tiles hand likely" }, likely(current).map((t) => tile(t, { onclick: () => { close(); onpick(t); } })));
     const sheet = el("div", { class: "sheet", role: "dialog", "aria-label": "fix tile" },
       el("div", { class: "row" }, el("strong", { text: `Fix ${tileName(current)}:` }),
         el("button", { type: "button", class: "secondary", id: "mark-win", onclick: () => { close(); onpick("*win"); } }, "★ winning tile"),
         el("button", { type: "button", class: "secondary", onclick: () => { close(); onpick("none"); } }, "✕ not a tile"),
         el("button", { type: "button", class: "secondary", onclick: close }, "Cancel")),
-      kb);
+      near, kb);
     document.body.append(sheet);
   }
 

@@ -298,6 +298,40 @@ class TableGame(Game):
 
     # --- what the phones show ----------------------------------------------------------------------------
 
+    def probe(self, seat: int | None, hand: Hand) -> dict[str, Any]:
+        """A player's own 13-tile hand, told only to their phone: waits, their value, and furiten from the table.
+
+        Nothing is recorded: the hand stays on the phone. With ``seat`` the values use that seat's wind, riichi
+        and the dora on the table, unseen counts leave out every tile in sight, and furiten is judged from the
+        seat's discards and the tiles passed since.
+        """
+        from engine.game import furiten
+        from engine.scoring import WinContext
+        from engine.waits import find_waits
+
+        h = self.hand
+        filler = hand.concealed[0] if hand.concealed else Tile(0)
+        known: list[Tile] = []
+        if seat is None:
+            ctx = WinContext(filler, round_wind=self.round_wind)
+        elif h is None:
+            ctx = WinContext(filler, seat_wind=self.seat_wind(seat), round_wind=self.round_wind)
+        else:
+            ctx = self._context(seat, filler, False, None, False, (), self.honba, 0)
+            for s, p in enumerate(h.players):
+                known += [x.tile for x in p.pond if not x.called]
+                if s != seat:
+                    known += [t for m in p.melds for t in m.tiles]
+        result = find_waits(hand, known, ctx, self.rules)
+        out = result.to_dict()
+        out["furiten"] = None
+        if seat is not None and h is not None and result.tenpai:
+            p = h.players[seat]
+            f = furiten.judge(kind_counts(hand.concealed), [x.tile for x in p.pond], p.passed, p.passed_since_riichi)
+            if f.is_furiten:
+                out["furiten"] = {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)}
+        return out
+
     def waits_of(self, seat: int) -> list[dict[str, Any]]:
         """For a seat whose concealed hand is known and waiting: each wait and what a ron on it would score."""
         from engine.scoring import score_hand
@@ -504,6 +538,16 @@ class GameSession:
     def riichi(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_riichi", "seat": body.get("seat"),
                                     "double": body.get("double", False)}))
+
+    def probe(self, body: dict[str, Any]) -> dict[str, Any]:
+        seat = body.get("seat")
+        seat = None if seat is None else _seat(seat, "seat")
+        text = body.get("hand")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise EngineError("hand is required: your 13 tiles in mpsz, melds after them (pon:555z ...)")
+        hand = parse_hand(text)
+        with self._lock:
+            return self.game.probe(seat, hand)
 
     def event(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of(body))

@@ -202,6 +202,15 @@ class TableService:
         result = score_hand(hand, ctx, rules)
         return result.to_dict()
 
+    def waits(self, payload: Any) -> dict[str, Any]:
+        """A player's own hand (not recorded): its waits, what each is worth, and furiten at this table."""
+        if not isinstance(payload, dict):
+            raise BadRequest("the request is a JSON object")
+        unknown = sorted(str(k) for k in set(payload) - {"hand", "seat"})
+        if unknown:
+            raise BadRequest(f"unknown field(s): {', '.join(unknown)}")
+        return self.game.probe(payload)
+
     # --- reading images ----------------------------------------------------------------------------------
 
     def read_image(self, data: bytes, options: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -41,6 +41,12 @@ def score():
     return jsonify(service().score(json_body()))
 
 
+@bp.post("/waits")
+def waits():
+    """A player's own 13 tiles (``{"hand": ..., "seat": 0..3}``): waits, values, furiten. Nothing is kept."""
+    return jsonify(service().waits(json_body()))
+
+
 _FORM_FIELDS = ("win_tile", "seat_wind", "round_wind", "dora", "ura", "discarder", "rules")
 
 

@@ -3,8 +3,8 @@
 * CSRF: each browser session gets a random token (``session["csrf"]``), put in every page
   (``<meta name="csrf-token">`` and hidden form fields). Every POST must send it back, in the form field
   ``csrf_token`` or the header ``X-CSRF-Token``; a POST whose ``Origin`` names another host is refused too.
-  The two read-only computations ``POST /api/score`` and ``POST /api/read`` are exempt (scripts and checks
-  call them directly); they change nothing in the game.
+  The read-only computations ``POST /api/score``, ``/api/read`` and ``/api/waits`` are exempt (scripts and
+  checks call them directly); they change nothing in the game.
 * PIN: a change to the game needs the table's PIN, entered once on the join page (the session remembers
   it) or sent in the header ``X-Table-PIN``. Wrong PINs are counted per client and locked out for a while.
 """
@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request, session
 
-CSRF_EXEMPT = {"api.score", "api.read"}
+CSRF_EXEMPT = {"api.score", "api.read", "api.waits"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 

@@ -193,5 +193,10 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     watcher.select_option("#my-seat", "1")
     assert "riichi furiten" in watcher.inner_text('.seat[data-seat="1"] .warn')
     assert watcher.locator('.seat[data-seat="1"] .waits li').count() == 2
+    # the player's own hand, told only to their phone
+    watcher.fill("#my-hand", "123m456p789s1122z")
+    watcher.click("#my-hand-form button")
+    watcher.wait_for_selector("#my-waits .waits li")
+    assert "riichi furiten" in watcher.inner_text("#my-waits")
     shot(watcher, "9-followed-hand")
     assert not errors, errors

@@ -138,6 +138,16 @@ def test_oversized_upload_is_413_and_changes_nothing():
 
 
 @FUZZ
+@given(body=st.one_of(plausible, json_values,
+                      st.fixed_dictionaries({"hand": MPSZ}, optional={"seat": st.integers(-1, 4) | json_values})))
+def test_waits_never_fail(body):
+    p, svc = phone()
+    before = json.dumps(svc.export_game(), sort_keys=True)
+    check(p.post("/api/waits", json=body))
+    assert json.dumps(svc.export_game(), sort_keys=True) == before
+
+
+@FUZZ
 @given(body=st.one_of(plausible, json_values))
 def test_corrections_never_fail(body):
     p, _ = phone()

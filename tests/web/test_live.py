@@ -39,3 +39,30 @@ def test_live_page_renders(client):
     html = client.get("/").get_data(as_text=True)
     for marker in ('id="round-name"', 'id="dora"', 'id="seats"', 'id="camera"', 'id="my-seat"', "/static/app.js"):
         assert marker in html
+
+
+def test_my_hand_waits_and_furiten_are_told_and_not_kept(player, client, service):
+    for e in EVENTS:
+        player.post("/api/game/event", json=e)
+    before = service.export_game()
+    r = client.post("/api/waits", json={"hand": "123m456p789s1122z", "seat": 1})
+    assert r.status_code == 200, r.json
+    body = r.json
+    assert body["tenpai"] and [w["tile"] for w in body["waits"]] == ["1z", "2z"]
+    assert [w["unseen"] for w in body["waits"]] == [1, 2]  # one 1z lies in seat 2's pond
+    assert body["furiten"]["kind"] == "riichi"
+    assert service.export_game() == before  # nothing recorded
+
+
+def test_my_hand_without_a_seat_or_a_game(client):
+    r = client.post("/api/waits", json={"hand": "123m456p789s1123z"})
+    assert r.json["shanten"] == 1 and not r.json["tenpai"] and r.json["furiten"] is None
+    r = client.post("/api/waits", json={"hand": "234m567p23488s67s", "seat": 2})
+    assert [w["tile"] for w in r.json["waits"]] == ["5s", "8s"] and r.json["waits"][0]["ron"]["is_win"]
+
+
+def test_my_hand_errors(client):
+    assert client.post("/api/waits", json={"hand": "123m"}).status_code == 400  # not 13 tiles
+    assert client.post("/api/waits", json={"hand": "123m456p789s1122z", "seat": 9}).status_code == 400
+    assert client.post("/api/waits", json={"hand": "123m456p789s1122z", "hand2": 1}).status_code == 400
+    assert client.post("/api/waits", json={}).status_code == 400

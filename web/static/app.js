@@ -168,12 +168,35 @@ const J = (() => {
     age.textContent = s < 2 ? "· now" : `· ${s} s ago`;
   }
 
+  async function checkMyHand() {
+    const hand = $("#my-hand").value.trim();
+    const box = $("#my-waits");
+    if (!hand) { box.replaceChildren(); return; }
+    localStorage.setItem("jantaku-hand", hand);
+    const seat = localStorage.getItem("jantaku-seat");
+    try {
+      const r = await api("POST", "/api/waits", { hand, seat: seat === null || seat === "" ? null : Number(seat) });
+      const parts = [];
+      if (r.furiten) parts.push(el("p", { class: "warn mine-warn", role: "alert", text: `⚠ ${r.furiten.detail}: no ron` }));
+      if (!r.tenpai) parts.push(el("p", { class: "muted", text: r.shanten > 0 ? `${r.shanten} from tenpai` : "not waiting" }));
+      else parts.push(el("ul", { class: "waits" }, r.waits.map((w) => el("li", {}, tile(w.tile), ` ${w.unseen} left · ron `,
+        w.ron && w.ron.is_win ? `${w.ron.total.toLocaleString()}${w.ron.limit_name ? " (" + w.ron.limit_name + ")" : ""}` : "no yaku",
+        " · tsumo ", w.tsumo && w.tsumo.is_win ? w.tsumo.total.toLocaleString() : "no yaku"))));
+      box.replaceChildren(...parts);
+    } catch (e) { box.replaceChildren(el("p", { class: "error", text: e.message })); }
+  }
+
   function initLive() {
+    $("#my-hand").value = localStorage.getItem("jantaku-hand") || "";
+    $("#my-hand-form").addEventListener("submit", (e) => { e.preventDefault(); checkMyHand(); });
     const sel = $("#my-seat");
     sel.value = localStorage.getItem("jantaku-seat") || "";
     let last = null;
     sel.addEventListener("change", () => { localStorage.setItem("jantaku-seat", sel.value); if (last) renderSeats(last.game); });
-    live((st) => { last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera); }, renderCamera);
+    live((st) => {
+      last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
+      if ($("#my-hand").value.trim()) checkMyHand();  // the table moved on: furiten may have changed
+    }, renderCamera);
     setInterval(updateAge, 1000);
   }
 

@@ -325,6 +325,11 @@ class TableService:
         self.bus.publish("camera", view.to_dict())
 
     @property
+    def detect_lock(self) -> threading.Lock:
+        """Held while the detector runs: the camera loop takes it too, so photo and camera reads never overlap."""
+        return self._detect_lock
+
+    @property
     def camera(self) -> CameraView | None:
         return self._camera
 

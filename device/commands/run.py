@@ -284,7 +284,7 @@ class TableRuntime:
         detect: Detect | None = None
         if self.detector is not None:
             # the service reads photos with the same network, under its own lock: the loop takes that lock too
-            lock = getattr(self.service, "detect_lock", None) or getattr(self.service, "_detect_lock", None)
+            lock = getattr(self.service, "detect_lock", None)
             self.detector = LockedDetector(self.detector, lock)
             detect = self._detect_frame
         elif self.demo:

@@ -253,8 +253,7 @@ def test_the_runtime_shares_the_services_detection_lock():
     out = open(os.devnull, "w")  # noqa: SIM115 - closed below
     table = TableRuntime(fast_demo(), RunOptions(site=False, out=out), detector=FakeDetector())
     try:
-        service_lock = getattr(table.service, "detect_lock", None) or table.service._detect_lock
-        assert table.detector.lock is service_lock
+        assert table.detector.lock is table.service.detect_lock
         assert table.service.detector is table.detector.detector  # the service sees the detector itself
     finally:
         table.close()

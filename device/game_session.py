@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 from engine.errors import EngineError, IllegalAction
 from engine.game import settlement
-from engine.game.events import Abort, Chombo, Event, HandStart, Ron, RonClaim, Tsumo, event_from_dict
+from engine.game.events import Abort, Chombo, DealerStops, Event, HandStart, Ron, RonClaim, Tsumo, event_from_dict
 from engine.game.shape import kind_counts, waits
 from engine.game.state import Game, Outcome, Phase, WinRecord, round_name, rules_from_dict
 from engine.hand import Hand, parse_hand
@@ -66,10 +66,11 @@ class DeclaredWin(Event):
 
 @dataclass(frozen=True)
 class DeclaredDraw(Event):
-    """An exhaustive draw as declared: who is tenpai (hands not shown)."""
+    """An exhaustive draw as declared: who is tenpai (hands not shown), who made nagashi mangan (流し満貫)."""
 
     type: ClassVar[str] = "declared_draw"
     tenpai: tuple[bool, ...]
+    nagashi: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,10 @@ def event_of(d: dict[str, Any]) -> Event:
             tenpai = d.get("tenpai")
             if not isinstance(tenpai, list | tuple) or len(tenpai) != 4 or not all(isinstance(t, bool) for t in tenpai):
                 raise EngineError("tenpai is four true/false values, one per seat")
-            return DeclaredDraw(tuple(tenpai))
+            nagashi = d.get("nagashi") or []
+            if not isinstance(nagashi, list | tuple):
+                raise EngineError("nagashi is a list of seats")
+            return DeclaredDraw(tuple(tenpai), tuple(sorted({_seat(s, "nagashi") for s in nagashi})))
         if cls is DeclaredAbort:
             try:
                 return DeclaredAbort(Abort(d.get("reason")))
@@ -279,11 +283,13 @@ class TableGame(Game):
         for s, p in enumerate(h.players):
             if p.riichi and not tenpai[s]:
                 raise IllegalAction(e, "a player in riichi is tenpai at an exhaustive draw", f"seat {s}")
+        if e.nagashi and not self.rules.nagashi_mangan:
+            raise IllegalAction(e, f"no nagashi mangan under the {self.rules.name} rules")
         if h.phase is Phase.REACT:
             self._react_resolve()
-        s = settlement.settle_exhaustive(tenpai, (), self.dealer, self.rules)
+        s = settlement.settle_exhaustive(tenpai, e.nagashi, self.dealer, self.rules)
         return self._finish(Outcome.EXHAUSTIVE_DRAW, s, tenpai=(tenpai[0], tenpai[1], tenpai[2], tenpai[3]),
-                            dealer_repeats=tenpai[self.dealer], honba_up=True)
+                            nagashi=e.nagashi, dealer_repeats=tenpai[self.dealer], honba_up=True)
 
     def _on_declared_abort(self, e: DeclaredAbort):
         h = self.hand
@@ -411,6 +417,9 @@ class TableGame(Game):
                 for r in self.history
             ],
             "finished": self.over,
+            # agari-yame / tenpai-yame: the dealer may end the game now (the engine's ``dealer_stops`` event, e.g.
+            # ``POST /api/game/event {"type": "dealer_stops"}``) or play on (record the next hand as usual)
+            "dealer_may_stop": self.dealer_may_stop,
             "final": final,
             "events": len(self.events),
         }
@@ -470,7 +479,7 @@ class GameSession:
         """Apply one event (starting a hand first when none is in progress and the event needs one)."""
         with self._lock:
             events = [event]
-            if self.game.hand is None and not isinstance(event, HandStart) and not self.game.over:
+            if self.game.hand is None and not isinstance(event, HandStart | DealerStops) and not self.game.over:
                 events.insert(0, HandStart())
             done = 0
             try:
@@ -524,7 +533,8 @@ class GameSession:
                                           ctx.dora_indicators, ctx.ura_indicators))
 
     def draw(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai")}))
+        return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),
+                                    "nagashi": body.get("nagashi", [])}))
 
     def abort(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_abort", "reason": body.get("reason")}))

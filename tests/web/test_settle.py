@@ -32,6 +32,9 @@ def test_declared_ron_moves_points(player, service):
          [25000 - 1000 + 7800 + 1000, 22400, 22400, 22400], 1, 0, "East 1"),
         # exhaustive draw, dealer noten: 1500 from each noten player to... one tenpai gets 3000
         ([("draw", {"tenpai": [False, True, False, False]})], [24000, 28000, 24000, 24000], 1, 0, "East 2"),
+        # nagashi mangan by a non-dealer: paid as a mangan tsumo (4000 from the dealer, 2000 from each other)
+        ([("draw", {"tenpai": [False, False, False, False], "nagashi": [2]})], [21000, 23000, 33000, 23000], 1, 0,
+         "East 2"),
         # abortive draw: no points, the dealer stays, honba up; a riichi stick stays on the table
         ([("riichi", {"seat": 3}), ("abort", {"reason": "four_winds"})], [25000, 25000, 25000, 24000], 1, 1,
          "East 1"),
@@ -66,6 +69,7 @@ def test_undo_restores_the_points(player, service):
          "no yaku"),
         ("win", {"winner": 1, "discarder_seat": 0, "hand": "11111m"}, "win_tile"),
         ("draw", {"tenpai": [True]}, "four"),
+        ("draw", {"tenpai": [False] * 4, "nagashi": [5]}, "seat"),
         ("abort", {"reason": "bored"}, "abortive draw"),
         ("chombo", {"seat": "x"}, "seat"),
         ("riichi", {"seat": 0, "double": "yes"}, "double"),
@@ -176,3 +180,9 @@ def test_tracked_ron_uses_the_engines_own_event(player, service):
     assert service.export_game()["events"][-1]["type"] == "ron"
     # pinfu tanyao; the first go-around ron of a non-dealer before their draw: renhou (mangan under standard)
     assert r.json["result"]["deltas"][1] > 0
+
+
+def test_nagashi_refused_where_the_rules_have_none(player):
+    player.post("/api/game/new", json={"rules": "wrc"})
+    r = player.post("/api/game/draw", json={"tenpai": [False] * 4, "nagashi": [1]})
+    assert r.status_code == 400 and "no nagashi mangan" in r.json["error"]

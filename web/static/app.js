@@ -415,7 +415,9 @@ const J = (() => {
       : [el("p", { class: "muted", text: "No game yet: start one below." })]));
     const seats = game ? game.seats : [0, 1, 2, 3].map((i) => ({ seat: i, name: "", wind: SEAT_WINDS[i] }));
     $("#tenpai-boxes").replaceChildren(...seats.map((s) =>
-      el("label", {}, el("input", { type: "checkbox", name: "tenpai", value: s.seat }), ` ${s.name || "seat " + (s.seat + 1)} tenpai`)));
+      el("label", {}, el("input", { type: "checkbox", name: "tenpai", value: s.seat }), ` ${s.name || "seat " + (s.seat + 1)} tenpai`)),
+      ...seats.map((s) =>
+      el("label", { class: "small" }, el("input", { type: "checkbox", name: "nagashi", value: s.seat }), ` ${s.name || "seat " + (s.seat + 1)} nagashi mangan`)));
     $("#riichi-buttons").replaceChildren(...seats.map((s) => el("button", {
       type: "button", class: "secondary riichi-btn", "data-seat": s.seat, disabled: !!s.riichi,
       onclick: () => settleAct("/api/game/riichi", { seat: s.seat }, "Riichi recorded."),
@@ -433,6 +435,16 @@ const J = (() => {
           el("td", { class: "num", text: f.points.toLocaleString() }), el("td", { class: "num", text: (f.bonus > 0 ? "+" : "") + f.bonus.toLocaleString() }),
           el("td", { class: "num", text: (f.result > 0 ? "+" : "") + f.result.toFixed(1) }))))));
     } else fin.hidden = true;
+    // agari-yame / tenpai-yame: the dealer, first after the last hand, may end the game or play on
+    const choice = $("#dealer-choice");
+    if (choice && game && game.dealer_may_stop) {
+      const d = game.seats[game.dealer];
+      choice.hidden = false;
+      choice.replaceChildren(el("h2", { text: "End of the game?" }),
+        el("p", { text: `${d.name || "seat " + (game.dealer + 1)} (dealer) is first after the last hand and may end the game here, or play on: then just record the next hand.` }),
+        el("button", { type: "button", id: "dealer-stops-btn",
+          onclick: () => settleAct("/api/game/event", { type: "dealer_stops", dealer: game.dealer }, "The dealer ended the game.") }, "End the game here"));
+    } else if (choice) choice.hidden = true;
     $("#corr-count").textContent = st.corrections ? `(${st.corrections.corrections} so far)` : "";
   }
 
@@ -443,7 +455,8 @@ const J = (() => {
     $("#draw-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const tenpai = [0, 1, 2, 3].map((i) => !!document.querySelector(`input[name="tenpai"][value="${i}"]:checked`));
-      act("/api/game/draw", { tenpai }, "Draw recorded.");
+      const nagashi = [0, 1, 2, 3].filter((i) => !!document.querySelector(`input[name="nagashi"][value="${i}"]:checked`));
+      act("/api/game/draw", { tenpai, nagashi }, "Draw recorded.");
     });
     $("#abort-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/abort", { reason: $("#abort-kind").value }, "Abortive draw recorded."); });
     $("#chombo-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/chombo", { seat: Number($("#chombo-seat").value) }, "Chombo recorded."); });

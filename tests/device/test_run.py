@@ -258,3 +258,14 @@ def test_the_runtime_shares_the_services_detection_lock():
     finally:
         table.close()
         out.close()
+
+
+def test_the_site_has_a_thread_for_every_phone_stream():
+    out = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    table = TableRuntime(fast_demo(host="127.0.0.1", port=0), RunOptions(out=out), detector=FakeDetector())
+    table.start()
+    try:
+        assert table.site.server.adj.threads > table.service.bus.max_subscribers
+    finally:
+        table.close()
+        out.close()

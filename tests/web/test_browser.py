@@ -199,4 +199,15 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     watcher.wait_for_selector("#my-waits .waits li")
     assert "riichi furiten" in watcher.inner_text("#my-waits")
     shot(watcher, "9-followed-hand")
+
+    # a whole East-only game to its end: final results with uma and oka on the settle page
+    site.new_game({"rules": {"preset": "standard", "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
+    for dealer in range(4):
+        site.record("win", {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s",
+                            "win_tile": "8s", "flags": ["riichi"]})
+    page.goto(base + "/settle")
+    page.wait_for_selector("#final:not([hidden]) tbody tr")
+    final = page.inner_text("#final")
+    assert "Final results" in final and "+35,000" in final  # first place: uma 15,000 and oka 20,000
+    shot(page, "10-final")
     assert not errors, errors

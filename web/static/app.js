@@ -426,6 +426,8 @@ const J = (() => {
     chombo.replaceChildren(...seats.map((s) => el("option", { value: s.seat, text: s.name || `seat ${s.seat + 1}` })));
     $("#history").replaceChildren(...(game ? game.history : []).map((h) =>
       el("tr", {}, el("td", { text: h.hand }), el("td", { text: h.result }), el("td", { class: "num", text: h.deltas.map((d) => (d > 0 ? "+" : "") + d).join(" / ") }))));
+    $("#actions").hidden = !!(game && game.finished);  // undo stays reachable below
+    $("#undo-final").hidden = !(game && game.finished);
     const fin = $("#final");
     if (game && game.final) {
       fin.hidden = false;
@@ -461,6 +463,7 @@ const J = (() => {
     $("#abort-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/abort", { reason: $("#abort-kind").value }, "Abortive draw recorded."); });
     $("#chombo-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/chombo", { seat: Number($("#chombo-seat").value) }, "Chombo recorded."); });
     $("#undo-btn").addEventListener("click", () => act("/api/game/undo", {}, "Undone."));
+    $("#undo-final-btn").addEventListener("click", () => act("/api/game/undo", {}, "Undone."));
     $("#new-form").addEventListener("submit", (e) => {
       e.preventDefault();
       if (!confirm("Start a new game? The current one stays in the export.")) return;

@@ -25,6 +25,7 @@ from engine.game.events import (
     AddedKan,
     Call,
     ClosedKan,
+    DealerStops,
     Discard,
     DoraFlip,
     Draw,
@@ -358,11 +359,17 @@ class ReplayReport:
     furiten_checks: int = 0
     furiten_agree: int = 0
     finished: bool = False
+    dealer_stops: int = 0  # games the dealer ended by choice (agari-yame, tenpai-yame)
+    dealer_played_on: int = 0  # deals where the dealer could have stopped and played on
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
 
 def replay(logged: LoggedGame) -> ReplayReport:
     """Replay a logged game through the engine and compare every hand with the server's record.
+
+    Where the engine gives the dealer the choice to stop (agari-yame, tenpai-yame), the server's final
+    scores (``owari``) mean the dealer stopped (a ``DealerStops`` event) and its next deal that the
+    dealer played on.
 
     A hand agrees when every event is accepted (every real win judged legal: not furiten, with a
     yaku), the deal matches the engine's round, honba, sticks, dealer and scores, and the hand's
@@ -455,6 +462,14 @@ def replay(logged: LoggedGame) -> ReplayReport:
             if scores != step.scores:
                 fail("scores", last.summary(), expected=list(step.scores), got=list(scores))
                 continue
+            if step.owari is not None and game.dealer_may_stop:
+                # the server ended the game where the dealer may stop (agari-yame / tenpai-yame): the dealer stopped
+                try:
+                    game.apply(DealerStops(dealer=game.dealer))
+                except EngineError as exc:
+                    fail("refused", str(exc))
+                    continue
+                rep.dealer_stops += 1
             if step.owari is not None:
                 finals = game.final_results()
                 if not game.over or finals is None:
@@ -473,6 +488,8 @@ def replay(logged: LoggedGame) -> ReplayReport:
         else:
             if game is None or failed:
                 continue
+            if isinstance(step, HandStart) and game.dealer_may_stop:
+                rep.dealer_played_on += 1
             own = game.known_hand(0) if isinstance(step, ExhaustiveDraw) and step.hands[0] is None else None
             # Tenhou shows every tenpai hand, but a session log does not repeat the logging player's own
             if own is not None and own.size == 13 and is_tenpai(kind_counts(own.concealed)):

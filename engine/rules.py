@@ -79,7 +79,9 @@ class RuleSet:
     game_length: GameLength = GameLength.HANCHAN
     #: A player below zero ends the game (飛び).
     busting: bool = True
-    #: The dealer may end the game by winning or being tenpai in the last hand while first (アガリ止め).
+    #: アガリ止め / 聴牌止め: after winning or being tenpai in the last hand while first (with at least the
+    #: return points), the dealer may end the game or play on, the dealer's choice (``DealerStops``).
+    #: 000 and 001 do not tell the two apart, so one option covers both.
     agari_yame: bool = True
     #: Extension (西入): play on past the last hand while nobody has reached return_points.
     extension: bool = False

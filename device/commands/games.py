@@ -30,7 +30,7 @@ def _files(paths: list[str]) -> list[Path]:
 def run_conformance(paths: list[str]) -> dict[str, Any]:
     from device.tenhou_logs import parse_file, replay
 
-    games = hands = agree = wins = skipped = fchecks = fagree = partial = 0
+    games = hands = agree = wins = skipped = fchecks = fagree = partial = stops = played_on = 0
     disagreements: list[dict[str, Any]] = []
     for f in _files(paths):
         try:
@@ -50,6 +50,8 @@ def run_conformance(paths: list[str]) -> dict[str, Any]:
             wins += rep.wins
             fchecks += rep.furiten_checks
             fagree += rep.furiten_agree
+            stops += rep.dealer_stops
+            played_on += rep.dealer_played_on
             disagreements += rep.disagreements
     return {
         "games": games,
@@ -60,6 +62,8 @@ def run_conformance(paths: list[str]) -> dict[str, Any]:
         "skipped_games": skipped,
         "furiten_checks": fchecks,
         "furiten_agree": fagree,
+        "dealer_stops": stops,
+        "dealer_played_on": played_on,
         "disagreements": disagreements,
     }
 
@@ -77,7 +81,8 @@ def _cmd(args: argparse.Namespace) -> int:
         print(
             f"games {out['games']} (skipped {out['skipped_games']}), hands {out['hands']}, "
             f"agree {out['agree']}, wins {out['wins']}, unfinished hands {out['partial_hands']}, "
-            f"furiten warnings {out['furiten_agree']}/{out['furiten_checks']}"
+            f"furiten warnings {out['furiten_agree']}/{out['furiten_checks']}, "
+            f"dealer stopped {out['dealer_stops']}, played on {out['dealer_played_on']}"
         )
     return 0 if out["agree"] == out["hands"] and not out["disagreements"] else 1
 

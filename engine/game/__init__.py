@@ -23,14 +23,15 @@ Events (``engine.game.events``, frozen, ``to_dict()`` / ``event_from_dict()``): 
 ``riichi``, ``open_riichi``), ``Call`` (chi, pon, open kan on the last discard), ``AddedKan``,
 ``ClosedKan``, ``DoraFlip``, ``ShowHand`` (a concealed hand entered or seen mid-hand), ``Ron``
 (one or more ``RonClaim``; chankan when it follows an added kan), ``Tsumo``, ``ExhaustiveDraw``
-(the hands shown as tenpai), ``AbortiveDraw`` (``Abort`` reason), ``Chombo``.
+(the hands shown as tenpai), ``AbortiveDraw`` (``Abort`` reason), ``Chombo``, ``DealerStops`` (the
+dealer ends the game where the rules give the choice: ``dealer_may_stop``; a ``HandStart`` plays on).
 
 Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``honba``, ``sticks``
 (riichi sticks on the table), ``dealer``, ``seat_wind(seat)``, ``phase`` and ``to_act``,
 ``dora_indicators`` / ``dora``, ``live_wall``, ``pond(seat)``, ``melds(seat)``, ``riichi(seat)``,
 ``known_hand(seat)``, ``furiten(seat)`` and ``furiten_warnings()`` (for hands that are known),
 ``kuikae_forbidden(seat)``, ``abort_due()``, ``history`` (a ``HandResult`` per hand: outcome,
-deltas, transfers with reasons, the scorer's result for each win), ``over`` and
+deltas, transfers with reasons, the scorer's result for each win), ``dealer_may_stop``, ``over`` and
 ``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``snapshot()`` (one
 JSON-ready dict for a display), ``standings()``, ``validate()`` (the invariants).
 
@@ -50,6 +51,7 @@ from engine.game.events import (
     Call,
     Chombo,
     ClosedKan,
+    DealerStops,
     Discard,
     DoraFlip,
     Draw,
@@ -72,6 +74,7 @@ __all__ = [
     "Call",
     "Chombo",
     "ClosedKan",
+    "DealerStops",
     "Discard",
     "DoraFlip",
     "Draw",

@@ -210,6 +210,19 @@ class Chombo(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class DealerStops(Event):
+    """アガリ止め / 聴牌止め: the dealer ends the game after winning or being tenpai in the last hand in first place.
+
+    Where the rules let the dealer stop (``RuleSet.agari_yame``) the game waits between hands for the
+    dealer's choice: this event ends it with the final results; a ``HandStart`` instead means the dealer
+    plays on. ``dealer`` may be given to check the table agrees with the engine.
+    """
+
+    type: ClassVar[str] = "dealer_stops"
+    dealer: int | None = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -226,6 +239,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         AbortiveDraw,
         ShowHand,
         Chombo,
+        DealerStops,
     )
 }
 

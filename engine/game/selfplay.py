@@ -2,7 +2,8 @@
 
 A seeded shuffle of the 136 tiles (with the rule set's red fives) is dealt and played with every
 tile known: draws, riichi, chi/pon/kan, dora flips, ron and tsumo whenever the engine's scorer
-says the hand wins, exhaustive and abortive draws. Every event goes through ``Game.apply`` (and
+says the hand wins, exhaustive and abortive draws; where the rules let the dealer stop the game
+(agari-yame), the dealer stops or plays on at random. Every event goes through ``Game.apply`` (and
 ``validate()`` when asked), so a bug shows up as a refused event or a broken invariant.
 
 >>> from engine.rules import preset
@@ -23,6 +24,7 @@ from engine.game.events import (
     AddedKan,
     Call,
     ClosedKan,
+    DealerStops,
     Discard,
     DoraFlip,
     Draw,
@@ -63,6 +65,7 @@ class SelfPlay:
         call_rate: float = 0.3,
         riichi_rate: float = 0.6,
         kan_rate: float = 0.5,
+        stop_rate: float = 0.5,
     ) -> None:
         self.rng = random.Random(seed)
         self.game = Game(rules, ("A", "B", "C", "D"))
@@ -70,6 +73,7 @@ class SelfPlay:
         self.call_rate = call_rate
         self.riichi_rate = riichi_rate
         self.kan_rate = kan_rate
+        self.stop_rate = stop_rate  # how often the dealer stops where the rules allow it (agari-yame)
         self.wall: list[Tile] = []
         self.dead: list[Tile] = []
 
@@ -82,6 +86,9 @@ class SelfPlay:
     def events(self, max_hands: int = 100) -> Iterator[Event]:
         hands = 0
         while not self.game.over and hands < max_hands:
+            if self.game.dealer_may_stop and self.rng.random() < self.stop_rate:
+                yield self.apply(DealerStops(self.game.dealer))
+                break
             yield from self._hand()
             hands += 1
 

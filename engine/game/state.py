@@ -28,6 +28,7 @@ from engine.game.events import (
     Call,
     Chombo,
     ClosedKan,
+    DealerStops,
     Discard,
     DoraFlip,
     Draw,
@@ -307,6 +308,9 @@ class Game:
             self.scores = list(start.scores)
             self.round, self.honba, self.sticks, self.dealer = start.round, start.honba, start.sticks, start.dealer
         self.over = False
+        #: The dealer may end the game now (agari-yame / tenpai-yame): ``DealerStops`` ends it, a ``HandStart``
+        #: plays on. Set between hands only, where the rules give the dealer the choice.
+        self.dealer_may_stop = False
         self.hand: HandState | None = None
         self.history: list[HandResult] = []
         self.events: list[Event] = []
@@ -419,6 +423,7 @@ class Game:
             "phase": self.phase.value,
             "to_act": self.to_act,
             "over": self.over,
+            "dealer_may_stop": self.dealer_may_stop,
             "hands_played": len(self.history),
         }
         if h is not None:
@@ -521,8 +526,12 @@ class Game:
             raise IllegalAction(event, "unknown event")
         if self.over:
             raise IllegalAction(event, "the game is over")
-        if self.hand is None and not isinstance(event, HandStart):
-            raise IllegalAction(event, "no hand in progress: the next event is a hand start (deal)")
+        if self.hand is None and not isinstance(event, HandStart | DealerStops):
+            raise IllegalAction(
+                event,
+                "no hand in progress: the next event is a hand start (deal)"
+                + (" or the dealer stopping the game" if self.dealer_may_stop else ""),
+            )
         try:
             result = handler(event)
         except InvalidHand as exc:
@@ -557,6 +566,24 @@ class Game:
             check_tiles(seen, self.rules)
         except InvalidHand as exc:
             raise IllegalAction(event, "a set has four of each tile", str(exc)) from None
+
+    def _on_dealer_stops(self, e: DealerStops) -> None:
+        if self.hand is not None:
+            raise IllegalAction(e, "a hand is in progress")
+        if not self.dealer_may_stop:
+            why = (
+                f"no agari-yame under the {self.rules.name} rules"
+                if not self.rules.agari_yame
+                else "the dealer may stop the game only after winning or being tenpai in the last hand, in first "
+                f"place with at least {self.rules.return_points:,} points"
+            )
+            raise IllegalAction(e, why)
+        if e.dealer is not None and e.dealer != self.dealer:
+            raise IllegalAction(
+                e, "only the dealer may stop the game", f"the dealer is seat {self.dealer}, not {e.dealer}"
+            )
+        self.dealer_may_stop = False
+        self._end_game()
 
     def _on_hand_start(self, e: HandStart) -> None:
         if self.hand is not None:
@@ -593,6 +620,7 @@ class Game:
         except IllegalAction:
             self.hand = old
             raise
+        self.dealer_may_stop = False  # a deal where the dealer could have stopped: the dealer plays on
 
     def _react_resolve(self) -> None:
         """The last discard was not won on: the riichi deposit is paid and everyone else passed the tile."""
@@ -1261,7 +1289,7 @@ class Game:
         rules = self.rules
         last = 3 if rules.game_length is GameLength.EAST else 7
         limit = last + 4  # the extension ends with its fourth hand at the latest
-        ends = False
+        ends = may_stop = False
         if rules.busting and any(x < 0 for x in self.scores):
             ends = True
         elif self.round >= last:
@@ -1269,11 +1297,12 @@ class Game:
             reached = any(x >= rules.return_points for x in self.scores)
             kept = self.history[-1].outcome in (Outcome.RON, Outcome.TSUMO, Outcome.EXHAUSTIVE_DRAW)
             if dealer_repeats:
-                # アガリ止め: the dealer stops the game by winning (or being tenpai) in the last hand in first place
-                if rules.agari_yame and kept and top == self.dealer and self.scores[self.dealer] >= rules.return_points:
-                    ends = True
-                elif self.round > last and reached:
+                if self.round > last and reached:
                     ends = True  # the extension is sudden death
+                elif rules.agari_yame and kept and top == self.dealer and self.scores[top] >= rules.return_points:
+                    # アガリ止め / 聴牌止め: the dealer, first after winning (or being tenpai) in the last hand,
+                    # may end the game here or play on: the dealer's choice, the next event says which
+                    may_stop = True
             elif not rules.extension or reached or self.round + 1 > limit:
                 ends = True
         if dealer_repeats:
@@ -1284,6 +1313,8 @@ class Game:
             self.round += 1
         if ends:
             self._end_game()
+        else:
+            self.dealer_may_stop = may_stop
 
     def _end_game(self) -> None:
         """Final results: leftover sticks to first place, then uma and oka (split on ties where the rules say)."""
@@ -1350,6 +1381,8 @@ class Game:
             raise EngineError(f"points not conserved: {self.scores} + {self.sticks} sticks = {total}")
         if not 0 <= self.dealer < 4:
             raise EngineError(f"dealer {self.dealer} is not a seat")
+        if self.dealer_may_stop and (self.over or self.hand is not None):
+            raise EngineError("the dealer's choice to stop is offered only between hands of a game not over")
         h = self.hand
         if h is None:
             return

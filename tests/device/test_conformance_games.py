@@ -51,22 +51,37 @@ def test_picked_games_agree(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @needs_data
+@pytest.mark.parametrize(
+    ("path", "stops", "played_on"),
+    [
+        ("games/dnovikoff_bug1.xml", 0, 1),  # S4-1: the dealer, first and tenpai, played on to S4-2
+        ("sessions/logs2/82093_2018-01-22_18_41_02.log", 1, 0),  # the same situation: the dealer stopped
+    ],
+)
+def test_the_dealer_chooses_to_stop_or_play_on(
+    capsys: pytest.CaptureFixture[str], path: str, stops: int, played_on: int
+) -> None:
+    code, out = _run(capsys, str(DATA / path))
+    assert out["disagreements"] == [] and out["agree"] == out["hands"] > 0 and code == 0
+    assert (out["dealer_stops"], out["dealer_played_on"]) == (stops, played_on)
+
+
+@needs_data
 @pytest.mark.slow
 def test_all_games(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out = _run(capsys, str(GAMES))
     assert out["games"] == 136
-    # One known disagreement: in an old log the dealer, first and tenpai in South 4, played on; in a 2018 session
-    # log the same situation ended the game (tenpai-yame), which is what the engine does.
-    known = {("dnovikoff_bug1.xml", "S4-1", "game-end")}
-    assert {(Path(d["source"]).name, d["hand"], d["kind"]) for d in out["disagreements"]} <= known
-    assert out["agree"] >= out["hands"] - len(known) and out["hands"] == 902
+    # dnovikoff_bug1.xml S4-1: the dealer, first and tenpai in South 4, played on; in a 2018 session log the same
+    # situation ended the game: tenpai-yame is the dealer's choice, and the replay follows the log's
+    assert out["disagreements"] == []
+    assert out["agree"] == out["hands"] == 902
 
 
 @needs_data
 @pytest.mark.slow
 def test_all_sessions(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out = _run(capsys, str(SESSIONS))
-    assert out["agree"] == out["hands"] and out["hands"] > 1900
+    assert out["agree"] == out["hands"] and out["hands"] > 1900 and out["disagreements"] == []
     assert out["furiten_agree"] == out["furiten_checks"] > 100
 
 

@@ -298,6 +298,9 @@ class DetectorOptions:
     #: area is a part of that tile (a face's glyph, a pip), not a tile of its own.
     inside: float = 0.85
     inner_area: float = 4.0
+    #: Of two boxes of any classes where the smaller lies this much inside the other, only the more confident is a
+    #: tile (a network unsure of a tile may box half of it as another class).
+    contained: float = 0.8
     #: Most candidates per view before NMS.
     max_candidates: int = 3000
     #: Most detections per frame (the most confident).
@@ -380,12 +383,24 @@ class SlicedDetector:
             bigger = areas[None, :] >= self.options.inner_area * areas[:, None]
             part = (inside & bigger).any(axis=1)
             pool = pool.take(np.flatnonzero(~part))
+        pool = pool.take(_suppress_contained(pool, self.options.contained))
         pool = pool.take(np.argsort(-pool.scores, kind="stable")[: self.options.max_detections])
         order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
         return [
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))
             for i in order
         ]
+
+
+def _suppress_contained(raw: Raw, threshold: float) -> np.ndarray:
+    """Indices kept by greedy suppression, best score first, of boxes lying ``threshold`` inside a kept box."""
+    order = np.argsort(-raw.scores, kind="stable")
+    ios = ios_matrix(raw.boxes[order], raw.boxes[order])
+    dropped = np.zeros(len(order), bool)
+    for i in range(len(order)):
+        if not dropped[i]:
+            dropped[i + 1 :] |= ios[i, i + 1 :] >= threshold
+    return np.sort(order[~dropped])
 
 
 class OnnxDetector(SlicedDetector):

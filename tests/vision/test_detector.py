@@ -169,6 +169,29 @@ def test_tiles_across_slice_borders_are_found_once(short):
     assert sum(net.calls) == len(views) and max(net.calls) == 4 and len(net.calls) == -(-len(views) // 4)
 
 
+class _HalfBoxNetwork(BlocksNetwork):
+    """Also boxes the left half of each block as the next class, less confidently (an unsure network)."""
+
+    def __call__(self, batch):
+        out = super().__call__(batch)
+        for b in range(len(out)):
+            found = np.flatnonzero(out[b, 4:].max(axis=0) > 0)
+            for k, j in enumerate(found, start=len(found)):
+                cx, cy, w, h = out[b, :4, j]
+                cls = int(out[b, 4:, j].argmax())
+                out[b, :4, k] = (cx - w / 4, cy, w / 2, h)
+                out[b, 4 + (cls + 1) % 34, k] = 0.5
+        return out
+
+
+def test_a_half_box_of_another_class_inside_a_tile_is_dropped():
+    truth = [(c, Box(100.0 + 50 * i, 100.0, 140.0 + 50 * i, 152.0)) for i, c in enumerate((0, 9, 18, 27))]
+    found = SlicedDetector(_HalfBoxNetwork(), DetectorOptions(scales=())).detect(
+        _scene(Size(height=300, width=400), truth)
+    )
+    _assert_found(found, truth)
+
+
 def test_a_close_up_is_read_as_whole_tiles_not_their_parts():
     # a phone close-up: 1200 x 1600 frame, tiles 260 x 340 px, bigger than the network learnt in a 320 x 416 slice
     net = BlocksNetwork(Size(height=320, width=416), parts=True)

@@ -39,6 +39,7 @@ def test_font_found():
     assert font is None or font.suffix == ".ttf"
 
 
+@pytest.mark.slow
 def test_peer_checkpoint_reproduces_the_peer(tmp_path):
     """Our 38-class checkpoint made from the peer's ONNX gives the peer's boxes and class scores, reordered."""
     torch = pytest.importorskip("torch")

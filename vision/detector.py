@@ -278,6 +278,21 @@ def plan_views(frame: Size, net: Size, scales: Sequence[float] = (1.0, 0.35), ov
 
 
 @dataclass(frozen=True, slots=True)
+class Candidates:
+    """What one view found, in frame pixels, and which boxes touch a slice border inside the frame (cut tiles)."""
+
+    raw: Raw
+    cut: np.ndarray
+
+    def refined(self, conf: float, iou: float) -> Candidates:
+        """Only boxes of at least ``conf``, suppressed again per class at ``iou``."""
+        keep = np.flatnonzero(self.raw.scores >= conf)
+        sub = self.raw.take(keep)
+        kept = keep[nms(sub, iou)]
+        return Candidates(self.raw.take(kept), self.cut[kept])
+
+
+@dataclass(frozen=True, slots=True)
 class DetectorOptions:
     """How a :class:`SlicedDetector` reads a frame."""
 
@@ -301,6 +316,8 @@ class DetectorOptions:
     #: Of two boxes of any classes where the smaller lies this much inside the other, only the more confident is a
     #: tile (a network unsure of a tile may box half of it as another class).
     contained: float = 0.8
+    #: Keep every class scoring above ``conf`` at an anchor, not only its best (for AP, as ultralytics validates).
+    multi_label: bool = False
     #: Most candidates per view before NMS.
     max_candidates: int = 3000
     #: Most detections per frame (the most confident).
@@ -320,13 +337,16 @@ class SlicedDetector:
         return self.network.input_size
 
     def detect(self, image: np.ndarray) -> list[Detection]:
+        return self.merge(self.candidates(image))
+
+    def candidates(self, image: np.ndarray) -> list[Candidates]:
+        """What each view found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
         frame = Size.of(image)
         views = plan_views(frame, self.input_size, self.options.scales, self.options.overlap)
         raws = self.run([image[v.y0 : v.y1, v.x0 : v.x1] for v in views])
-        found = [self._in_frame(raw, view, frame) for raw, view in zip(raws, views, strict=True)]
-        return self._merge(found)
+        return [self._in_frame(raw, view, frame) for raw, view in zip(raws, views, strict=True)]
 
     def run(self, crops: Sequence[np.ndarray]) -> list[Raw]:
         """Each crop letterboxed to the network input, in batches; candidates per crop in crop pixels (after NMS)."""
@@ -339,14 +359,16 @@ class SlicedDetector:
             tensor = to_tensor([boxes[i].apply(crops[i]) for i in chunk])
             result = self.network(tensor)
             for j, i in enumerate(chunk):
-                raw = decode(result[j], len(self.network.names), self.options.conf)
+                raw = decode(
+                    result[j], len(self.network.names), self.options.conf, multi_label=self.options.multi_label
+                )
                 if len(raw) > self.options.max_candidates:
                     raw = raw.take(np.argsort(-raw.scores)[: self.options.max_candidates])
                 raw = raw.take(nms(raw, self.options.iou))
                 out.append(Raw(boxes[i].to_source(raw.boxes), raw.scores, self.classes[raw.classes]))
         return out
 
-    def _in_frame(self, raw: Raw, view: View, frame: Size) -> tuple[Raw, np.ndarray]:
+    def _in_frame(self, raw: Raw, view: View, frame: Size) -> Candidates:
         """The view's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
         if view.level and len(raw):  # too big for a slice: the coarser views read it
             net = self.input_size
@@ -365,26 +387,34 @@ class SlicedDetector:
                 cut |= boxes[:, 2] >= view.x1 - margin
             if view.y1 < frame.height:
                 cut |= boxes[:, 3] >= view.y1 - margin
-        return Raw(boxes, raw.scores, raw.classes), cut
+        return Candidates(Raw(boxes, raw.scores, raw.classes), cut)
 
-    def _merge(self, found: list[tuple[Raw, np.ndarray]]) -> list[Detection]:
-        pool = Raw.concat([raw for raw, _ in found])
-        cut = np.concatenate([c for _, c in found]) if found else np.zeros(0, bool)
+    def merge(self, found: Sequence[Candidates], options: DetectorOptions | None = None) -> list[Detection]:
+        """One detection per tile from every view's candidates (see the module's docstring), top to bottom.
+
+        With ``options`` (say, a higher ``conf`` and a lower ``iou`` than the candidates were found with), the
+        candidates are first cut to that confidence and suppressed again per class.
+        """
+        opts = options or self.options
+        if options is not None:
+            found = [c.refined(opts.conf, opts.iou) for c in found]
+        pool = Raw.concat([c.raw for c in found])
+        cut = np.concatenate([c.cut for c in found]) if found else np.zeros(0, bool)
         if len(pool) == 0:
             return []
         if cut.any() and (~cut).any():  # a cut box inside a whole box: the whole one speaks for that tile
             covered = (ios_matrix(pool.boxes[cut], pool.boxes[~cut]) > 0.5).any(axis=1)
             drop = np.flatnonzero(cut)[covered]
             pool = pool.take(np.setdiff1d(np.arange(len(pool)), drop))
-        pool = pool.take(nms(pool, self.options.merge_iou, class_aware=False))
+        pool = pool.take(nms(pool, opts.merge_iou, class_aware=False))
         if len(pool) > 1:  # parts of a big tile found as tiles of their own
             areas = (pool.boxes[:, 2] - pool.boxes[:, 0]) * (pool.boxes[:, 3] - pool.boxes[:, 1])
-            inside = ios_matrix(pool.boxes, pool.boxes) >= self.options.inside
-            bigger = areas[None, :] >= self.options.inner_area * areas[:, None]
+            inside = ios_matrix(pool.boxes, pool.boxes) >= opts.inside
+            bigger = areas[None, :] >= opts.inner_area * areas[:, None]
             part = (inside & bigger).any(axis=1)
             pool = pool.take(np.flatnonzero(~part))
-        pool = pool.take(_suppress_contained(pool, self.options.contained))
-        pool = pool.take(np.argsort(-pool.scores, kind="stable")[: self.options.max_detections])
+        pool = pool.take(_suppress_contained(pool, opts.contained))
+        pool = pool.take(np.argsort(-pool.scores, kind="stable")[: opts.max_detections])
         order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
         return [
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))

@@ -1,6 +1,6 @@
 """Detection metrics: average precision per class (COCO 101-point), mAP50 and mAP50-95, precision and recall.
 
-Pure numpy over plain records: ground truth ``(image, class, box)`` and predictions ``(image, class, box, conf)``,
+AP follows ultralytics' computation (see :func:`average_precision`). Pure numpy over plain records: ground truth ``(image, class, box)`` and predictions ``(image, class, box, conf)``,
 boxes as x1, y1, x2, y2 pixels. A prediction is a true positive at IoU ``t`` when it is the best-scoring unmatched
 prediction of its class overlapping an unmatched ground-truth box of its class in its image by at least ``t``.
 
@@ -8,7 +8,7 @@ prediction of its class overlapping an unmatched ground-truth box of its class i
 >>> pred = [Pred(0, 3, (0, 0, 10, 10), 0.9), Pred(0, 5, (21, 0, 31, 10), 0.8), Pred(0, 5, (50, 0, 60, 10), 0.95)]
 >>> r = evaluate(gt, pred)
 >>> round(r.map50, 3), r.per_class[3].ap50, r.per_class[5].tp, r.per_class[5].fp
-(0.75, 1.0, 1, 1)
+(0.746, 0.995, 1, 1)
 """
 
 from __future__ import annotations
@@ -107,25 +107,25 @@ class DetectionResult:
 
 
 def average_precision(tp: np.ndarray, conf: np.ndarray, n_truth: int) -> float:
-    """COCO 101-point interpolated AP of predictions (``tp`` flags, confidences) against ``n_truth`` boxes.
+    """AP of predictions (``tp`` flags, confidences) against ``n_truth`` boxes, computed as ultralytics does: the
+    precision envelope, linearly interpolated at 101 recall points and integrated (trapezoids), so that figures
+    compare with a model card's ultralytics validation.
 
-    >>> average_precision(np.array([True, False, True]), np.array([0.9, 0.8, 0.7]), 2)
-    0.8349834983498351
+    >>> round(average_precision(np.array([True, False, True]), np.array([0.9, 0.8, 0.7]), 2), 4)
+    0.8283
     """
-    if n_truth == 0:
-        return 0.0
-    if len(tp) == 0:
+    if n_truth == 0 or len(tp) == 0:
         return 0.0
     order = np.argsort(-conf, kind="stable")
     hits = np.asarray(tp, bool)[order]
     ctp = np.cumsum(hits)
     cfp = np.cumsum(~hits)
-    recall = ctp / n_truth
-    precision = ctp / (ctp + cfp)
-    envelope = np.maximum.accumulate(precision[::-1])[::-1]  # best precision at this recall or beyond
+    recall = np.concatenate([[0.0], ctp / n_truth, [1.0]])
+    precision = np.concatenate([[1.0], ctp / (ctp + cfp), [0.0]])
+    envelope = np.flip(np.maximum.accumulate(np.flip(precision)))
     points = np.linspace(0, 1, 101)
-    idx = np.searchsorted(recall, points, side="left")
-    return float(np.mean(np.where(idx < len(envelope), envelope[np.minimum(idx, len(envelope) - 1)], 0.0)))
+    curve = np.interp(points, recall, envelope)
+    return float(np.sum((curve[1:] + curve[:-1]) / 2 * np.diff(points)))
 
 
 def _match(truths: Sequence[Truth], preds: Sequence[Pred], threshold: float) -> np.ndarray:
@@ -144,10 +144,20 @@ def _match(truths: Sequence[Truth], preds: Sequence[Pred], threshold: float) -> 
     return flags
 
 
-def evaluate(truths: Iterable[Truth], preds: Iterable[Pred], conf_threshold: float = 0.25) -> DetectionResult:
-    """AP per class at each IoU threshold, and TP/FP/FN at IoU 0.5 for predictions with ``conf >= conf_threshold``."""
+def evaluate(
+    truths: Iterable[Truth],
+    preds: Iterable[Pred],
+    conf_threshold: float = 0.25,
+    read: Iterable[Pred] | None = None,
+) -> DetectionResult:
+    """AP per class at each IoU threshold, and TP/FP/FN at IoU 0.5 for predictions with ``conf >= conf_threshold``.
+
+    ``preds`` are every candidate (for AP); ``read``, when given, are what the detector finally reports (for P and R):
+    AP ranks candidates of every class, while a reader keeps one class per tile.
+    """
     gt: dict[tuple, list[Truth]] = defaultdict(list)
     pr: dict[tuple, list[Pred]] = defaultdict(list)
+    rd: dict[tuple, list[Pred]] = defaultdict(list)
     classes: set[int] = set()
     for t in truths:
         gt[(t.class_id, t.image)].append(t)
@@ -155,9 +165,15 @@ def evaluate(truths: Iterable[Truth], preds: Iterable[Pred], conf_threshold: flo
     for p in preds:
         pr[(p.class_id, p.image)].append(p)
         classes.add(p.class_id)
+    if read is None:
+        rd = pr
+    else:
+        for p in read:
+            rd[(p.class_id, p.image)].append(p)
+            classes.add(p.class_id)
     per_class = {}
     for cls in sorted(classes):
-        keys = {k for k in (*gt, *pr) if k[0] == cls}
+        keys = {k for k in (*gt, *pr, *rd) if k[0] == cls}
         n_truth = sum(len(gt[k]) for k in keys if k in gt)
         confs = np.array([p.conf for k in keys for p in pr.get(k, [])], float)
         aps = []
@@ -168,7 +184,7 @@ def evaluate(truths: Iterable[Truth], preds: Iterable[Pred], conf_threshold: flo
             aps.append(average_precision(flags, confs, n_truth))
         tp = fp = 0
         for k in keys:
-            kept = [p for p in pr.get(k, []) if p.conf >= conf_threshold]
+            kept = [p for p in rd.get(k, []) if p.conf >= conf_threshold]
             hits = int(_match(gt.get(k, []), kept, 0.5).sum())
             tp += hits
             fp += len(kept) - hits

@@ -119,11 +119,11 @@ class Raw:
         )
 
 
-def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25) -> Raw:
+def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25, *, multi_label: bool = False) -> Raw:
     """Candidates of ONE image from a YOLO v8/11 head output ``[4 + num_classes, anchors]`` (or ``[1, ...]``).
 
-    Each anchor keeps its best class; anchors scoring below ``conf_threshold``, or boxed under one pixel wide or
-    high, are dropped. Boxes stay in
+    Each anchor keeps its best class (with ``multi_label``, every class scoring at least ``conf_threshold``);
+    anchors scoring below ``conf_threshold``, or boxed under one pixel wide or high, are dropped. Boxes stay in
     network-input pixels (see :meth:`Letterbox.to_source`).
 
     >>> out = np.zeros((4 + 2, 3), dtype=np.float32)
@@ -144,12 +144,18 @@ def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25) -
             f"{list(np.asarray(output).shape)}"
         )
     scores_all = out[4:]
-    classes = scores_all.argmax(axis=0)
-    scores = scores_all[classes, np.arange(out.shape[1])]
-    keep = (scores >= conf_threshold) & (out[2] >= 1) & (out[3] >= 1)  # boxes under a pixel wide are no tile
-    cx, cy, w, h = out[:4, keep].astype(np.float64)
+    sized = (out[2] >= 1) & (out[3] >= 1)  # boxes under a pixel wide are no tile
+    if multi_label:  # every class above the threshold, as ultralytics validates
+        classes, anchors = np.nonzero((scores_all >= conf_threshold) & sized[None, :])
+        scores = scores_all[classes, anchors]
+    else:
+        best = scores_all.argmax(axis=0)
+        top = scores_all[best, np.arange(out.shape[1])]
+        anchors = np.flatnonzero((top >= conf_threshold) & sized)
+        classes, scores = best[anchors], top[anchors]
+    cx, cy, w, h = out[:4, anchors].astype(np.float64)
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-    return Raw(boxes, scores[keep].astype(np.float64), classes[keep].astype(np.int64))
+    return Raw(boxes, scores.astype(np.float64), classes.astype(np.int64))
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -133,12 +133,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     unknown = set(parts) - {"rendered", "real", "crops"}
     if unknown:
         raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
-    from vision.detector import DetectorOptions, SlicedDetector
-
-    detector = _detector(args, conf=0.001)  # mAP wants the candidates down to 0.001, as ultralytics validates
-    # top-1 on single tiles is read at the operating threshold: finding nothing is a miss
-    conf = _operating_conf(args)  # P and R count the boxes at the operating threshold
-    crop_detector = SlicedDetector(detector.network, DetectorOptions(conf=conf))
+    # AP candidates are found down to conf 0.001 inside the evaluation; P, R and single-tile top-1 count what the
+    # detector reports at the operating threshold (on a single tile, finding nothing is a miss).
+    conf = _operating_conf(args)
+    detector = _detector(args, conf=conf)
     report: dict = {"model": str(getattr(detector.network, "path", args.model)), "conf": conf}
     try:
         if "rendered" in parts:
@@ -166,7 +164,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if "crops" in parts:
             crops = {}
             for placement in ("table", "as-is"):
-                c = evaluation.eval_crops(crop_detector, placement=placement, progress=_progress(f"crops {placement}"))
+                c = evaluation.eval_crops(detector, placement=placement, progress=_progress(f"crops {placement}"))
                 crops[placement] = {
                     "n": c.n,
                     "top1": round(c.top1, 4),

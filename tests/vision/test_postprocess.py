@@ -145,3 +145,10 @@ def test_iou_and_ios():
 def test_decode_drops_boxes_under_a_pixel():
     out = _head(38, [(100, 50, 0.5, 30, 2, 0.9), (100, 50, 20, 0.2, 2, 0.9), (100, 50, 1, 1, 2, 0.9)])
     assert decode(out, 38).boxes.tolist() == [[99.5, 49.5, 100.5, 50.5]]
+
+
+def test_decode_multi_label_keeps_every_class_above_the_threshold():
+    out = _head(38, [(100, 50, 20, 30, 37, 0.8)])
+    out[0, 4 + 5, 0] = 0.4
+    raw = decode(out, 38, conf_threshold=0.25, multi_label=True)
+    assert sorted(raw.classes.tolist()) == [5, 37] and raw.boxes.tolist() == [[90.0, 35.0, 110.0, 65.0]] * 2

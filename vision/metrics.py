@@ -1,6 +1,7 @@
-"""Detection metrics: average precision per class (COCO 101-point), mAP50 and mAP50-95, precision and recall.
+"""Detection metrics: average precision per class (101-point), mAP50 and mAP50-95, precision and recall.
 
-AP follows ultralytics' computation (see :func:`average_precision`). Pure numpy over plain records: ground truth ``(image, class, box)`` and predictions ``(image, class, box, conf)``,
+AP follows ultralytics' computation (see :func:`average_precision`), so that figures compare with its validation.
+Pure numpy over plain records: ground truth ``(image, class, box)`` and predictions ``(image, class, box, conf)``,
 boxes as x1, y1, x2, y2 pixels. A prediction is a true positive at IoU ``t`` when it is the best-scoring unmatched
 prediction of its class overlapping an unmatched ground-truth box of its class in its image by at least ``t``.
 

@@ -280,3 +280,11 @@ def test_missing_and_broken_models(tmp_path):
 def test_bad_names_metadata(text, message):
     with pytest.raises(ModelError, match=message):
         parse_names(text)
+
+
+def test_candidates_merge_again_at_a_higher_threshold():
+    truth = [(3, Box(50.0, 50.0, 90.0, 104.0)), (4, Box(200.0, 60.0, 205.0, 65.0))]  # the small one scores 0.6
+    detector = SlicedDetector(BlocksNetwork(), DetectorOptions(scales=(), conf=0.25))
+    found = detector.candidates(_scene(Size(height=240, width=360), truth))
+    assert [d.label for d in detector.merge(found)] == ["4m", "5m"]
+    assert [d.label for d in detector.merge(found, DetectorOptions(conf=0.7))] == ["4m"]

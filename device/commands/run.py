@@ -200,7 +200,12 @@ def make_detector(config: Config, *, model: str | None = None) -> Any | None:
     if not path.is_file():
         log.warning("no detector model at %s: photos and the camera cannot be read", path)
         return None
-    detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
+    from vision.errors import ModelError
+
+    try:
+        detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
     log.info("detector %s loaded", path)
     return detector
 

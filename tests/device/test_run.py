@@ -135,6 +135,7 @@ def test_the_site_serves_what_the_camera_sees():
         (["--port", "99999"], None, "site.port: expected 0..65535, got 99999"),
         (["--pin", "12"], None, "site.pin: expected 4-12 digits, got '12'"),
         (["--duration", "0"], None, "--duration must be more than 0 seconds"),
+        (["--demo", "--model", "{tmp}/bad.toml"], "not a model", "bad.toml: not a loadable ONNX model"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, config, message):

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.tiles import Tile
@@ -147,13 +148,22 @@ def camerash_tile(label_name: str) -> Tile | None:
 FELT = (60, 110, 40)
 
 
-def on_table(image: np.ndarray, factor: float = 2.2, colour: tuple[int, int, int] = FELT) -> np.ndarray:
-    """A close-up tile photo placed in the middle of a frame ``factor`` times its size, on felt: a tile on a table.
+def on_table(
+    image: np.ndarray, factor: float = 8.0, colour: tuple[int, int, int] = FELT, long_side: int | None = 640
+) -> np.ndarray:
+    """A close-up tile photo shown as a camera sees a tile on a table: in the middle of a felt frame ``factor`` times
+    its size (the tile spans 1/``factor`` of the frame, 12.5 % by default, where the training tiles lie: 4-15 % of
+    the frame's long side), the frame then scaled to ``long_side`` pixels (None: kept at full size).
 
     camerash photos are cropped to the tile's face, so the tile's outline is the photo's edge.
     """
     h, w = image.shape[:2]
     big_h, big_w = round(h * factor), round(w * factor)
+    scale = 1.0 if long_side is None else long_side / max(big_h, big_w)
+    if scale < 1:
+        image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        h, w = image.shape[:2]
+        big_h, big_w = round(big_h * scale), round(big_w * scale)
     out = np.empty((big_h, big_w, 3), np.uint8)
     out[:] = colour
     y, x = (big_h - h) // 2, (big_w - w) // 2
@@ -195,8 +205,8 @@ def eval_crops(
 ) -> CropResult:
     """Top-1 of the detector's most confident face-up tile on each camerash photo of a tile we share.
 
-    ``placement``: ``table`` puts the photo in the middle of a frame 2.2x its size (a tile on a table), ``as-is``
-    reads the close-up photo as it is.
+    ``placement``: ``table`` shows the photo as a tile on a table (:func:`on_table`), ``as-is`` reads the close-up
+    photo as it is (the tile fills the frame, far bigger than any tile the model learnt).
     """
     base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
     table = base / "tiles-data" / "data.csv"

@@ -8,7 +8,7 @@ import pytest
 from engine.tiles import Tile
 from vision.detector import Detection, FakeDetector
 from vision.evaluation import camerash_tile, eval_crops, on_table
-from vision.geometry import Box
+from vision.geometry import Box, Size
 from vision.labels import class_of_tile
 from vision.metrics import Pred, Truth, average_precision, evaluate
 
@@ -110,11 +110,19 @@ def test_eval_crops_counts_top1_and_confusions(tmp_path):
     assert result.top1 == 0.25
     p5, s2, s5, z7 = (Tile.parse(t) for t in ("5p", "2s", "5s", "7z"))
     assert result.confusions() == [(p5, s5, 1), (s2, s5, 1), (z7, None, 1)]
-    assert detector.seen[0].height == round(320 * 2.2)  # placed on a table 2.2x the photo's size
+    assert detector.seen[0] == Size(height=640, width=480)  # placed on a table, the frame scaled to 640
 
 
 def test_on_table_keeps_the_photo_in_the_middle():
     photo = np.full((40, 30, 3), 200, np.uint8)
-    big = on_table(photo, 2.0, colour=(1, 2, 3))
+    big = on_table(photo, 2.0, colour=(1, 2, 3), long_side=None)
     assert big.shape == (80, 60, 3) and (big[0, 0] == (1, 2, 3)).all() and (big[20:60, 15:45] == photo).all()
     assert (big[19, 15] == (1, 2, 3)).all() and (big[60, 44] == (1, 2, 3)).all()
+
+
+def test_on_table_scales_the_frame_to_its_long_side():
+    photo = np.full((320, 240, 3), 200, np.uint8)  # camerash's size: 240 wide, 320 high
+    big = on_table(photo, 8.0)
+    assert big.shape == (640, 480, 3)
+    tile = np.argwhere(big[..., 0] == 200)
+    assert (tile.max(axis=0) - tile.min(axis=0) + 1).tolist() == [80, 60]  # an eighth of the frame

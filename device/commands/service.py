@@ -348,7 +348,8 @@ PHOTO_HAND = "234m567p23488s678s"
 def make_photo(width: int = 4000, height: int = 3000, hand: str = PHOTO_HAND, seed: int = 1) -> bytes:
     """A 12 MP JPEG like a phone's close-up of a hand: the hand's tiles in a row on a green cloth.
 
-    Drawn from the site's own tile images (CC0 artwork), enlarged so the row spans most of the width.
+    Drawn from the CC0 tile artwork at full resolution when ``../shared`` has it, else from the site's own small
+    tile images enlarged; the row spans most of the width.
     """
     import cv2
     import numpy as np
@@ -360,17 +361,27 @@ def make_photo(width: int = 4000, height: int = 3000, hand: str = PHOTO_HAND, se
     img[:] = (60, 110, 40)
     noise = rng.normal(0, 8, (height // 8, width // 8, 3))
     img = np.clip(img + cv2.resize(noise, (width, height), interpolation=cv2.INTER_LINEAR), 0, 255).astype(np.uint8)
-    tiles_dir = Path(__file__).resolve().parents[2] / "web" / "static" / "tiles"
+    root = Path(__file__).resolve().parents[2]
+    tiles_dir = root.parent / "shared" / "data" / "tiles" / "fluffystuff" / "composited" / "Regular"
+    if not tiles_dir.is_dir():
+        tiles_dir = root / "web" / "static" / "tiles"
     tiles = parse_tiles(hand)
     tw = int(width * 0.8 / len(tiles))
     th = int(tw * 4 / 3)
     x = (width - tw * len(tiles)) // 2
     y = (height - th) // 2
     for t in tiles:
-        face = cv2.imread(str(tiles_dir / f"{t}.png"), cv2.IMREAD_COLOR)
+        face = cv2.imread(str(tiles_dir / f"{t}.png"), cv2.IMREAD_UNCHANGED)
         if face is None:
             raise UserError(f"missing tile image {tiles_dir / f'{t}.png'}")
-        img[y : y + th, x : x + tw] = cv2.resize(face, (tw, th), interpolation=cv2.INTER_CUBIC)
+        if face.ndim == 2:
+            face = cv2.cvtColor(face, cv2.COLOR_GRAY2BGRA)
+        elif face.shape[2] == 3:
+            face = cv2.cvtColor(face, cv2.COLOR_BGR2BGRA)
+        face = cv2.resize(face, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+        alpha = face[:, :, 3:] / 255.0
+        under = img[y : y + th, x : x + tw].astype(np.float32)
+        img[y : y + th, x : x + tw] = (face[:, :, :3] * alpha + under * (1 - alpha)).astype(np.uint8)
         cv2.rectangle(img, (x, y), (x + tw - 1, y + th - 1), (90, 90, 90), 3)
         x += tw
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])

@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "device.commands.games",  # conformance games
     "device.commands.training",  # synth, train
     "device.commands.vision",  # read, eval detector, bench detector
+    "device.commands.classifier",  # train-classifier, eval classifier
     "device.commands.service",  # serve, bench soak
     "device.commands.run",  # run (camera loop + site)
 )

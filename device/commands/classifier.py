@@ -1,0 +1,344 @@
+"""Subcommands of the tile crop classifier: ``train-classifier`` and ``eval classifier``.
+
+``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
+by ``jantaku synth`` and/or freshly rendered scenes, plus the real photos' training split), trains the small CNN on
+the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for training only.
+
+``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
+set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
+confusions; with ``--detector`` it also reads the real held-out photos with the detector alone and with the
+classifier as its second stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from device.cli import UserError
+from vision.errors import VisionError
+
+DEFAULT_CROPS = Path("datasets/crops")
+
+
+def register(commands) -> None:
+    tr = commands.top.add_parser("train-classifier", help="train the tile crop classifier (CPU, one thread)")
+    tr.add_argument("--data", nargs="*", default=[], metavar="DIR", help="YOLO folders of rendered scenes")
+    tr.add_argument("--limit", type=int, default=None, help="at most this many images of each --data folder")
+    tr.add_argument("--render", type=int, default=0, metavar="N", help="also render N fresh scenes")
+    tr.add_argument("--render-seed", type=int, default=7100, help="renderer seed of those scenes (default 7100)")
+    tr.add_argument("--real-repeats", type=int, default=16, help="jittered crops per real training box (0: none)")
+    tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
+    tr.add_argument("--epochs", type=int, default=12)
+    tr.add_argument("--batch", type=int, default=128)
+    tr.add_argument("--lr", type=float, default=3e-3)
+    tr.add_argument("--width", type=int, default=32, help="channels of the first full stage (default 32)")
+    tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    tr.add_argument("--max-minutes", type=float, default=None, help="stop training after this long")
+    tr.add_argument("--out", default="models/tile_classifier.onnx", help="ONNX file to write")
+    tr.set_defaults(func=cmd_train)
+
+    ev = commands.eval.add_parser("classifier", help="top-1 of the crop classifier: rendered, real, camerash")
+    ev.add_argument("--model", metavar="PATH", help="classifier ONNX (default: models/tile_classifier.onnx)")
+    ev.add_argument("--only", default="rendered,real,crops", help="comma list of rendered, real, crops")
+    ev.add_argument("--n", type=int, default=200, help="held-out rendered images (default 200)")
+    ev.add_argument(
+        "--detector",
+        metavar="PATH",
+        help="also read the real held-out photos with this detector, alone and with the classifier",
+    )
+    ev.add_argument("--conf", type=float, default=0.25, help="the detector's operating confidence (default 0.25)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.set_defaults(func=cmd_eval)
+
+
+def _log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _cached(path: Path, build) -> object:
+    from vision.classifier_training import CropSet
+
+    if path.is_file():
+        data = CropSet.load(path)
+        _log(f"{path}: {len(data)} crops (cached)")
+        return data
+    started = time.perf_counter()
+    data = build()
+    data.save(path)
+    _log(f"{path}: {len(data)} crops in {time.perf_counter() - started:.0f} s")
+    return data
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise UserError("training the classifier needs torch (pip install torch); reading does not") from exc
+    from vision.classifier_training import (
+        EVAL_SEED,
+        CropSet,
+        TrainOptions,
+        crops_of,
+        crops_real_held_out,
+        export_onnx,
+        real_scenes,
+        rendered_scenes,
+        report_dict,
+        train,
+        yolo_scenes,
+    )
+
+    if args.render_seed == EVAL_SEED:
+        raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
+    if args.epochs < 1 or args.batch < 1:
+        raise UserError("--epochs and --batch must be at least 1")
+    crops = Path(args.crops)
+    parts = []
+    for i, folder in enumerate(args.data):
+        folder = Path(folder)
+        if not (folder / "images").is_dir():
+            raise UserError(f"{folder}: no images/ folder (a YOLO folder as jantaku synth writes)")
+        name = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}_s{args.seed + i}.npz"
+        parts.append(
+            _cached(crops / name, lambda f=folder, s=args.seed + i: crops_of(yolo_scenes(f, args.limit), seed=s))
+        )
+    if args.render:
+        name = f"render_{args.render_seed}_{args.render}_s{args.seed}.npz"
+        parts.append(
+            _cached(
+                crops / name, lambda: crops_of(rendered_scenes(args.render_seed, args.render), seed=args.seed + 100)
+            )
+        )
+    if args.real_repeats:
+        try:
+            name = f"real_train_x{args.real_repeats}_s{args.seed}.npz"
+            parts.append(
+                _cached(
+                    crops / name,
+                    lambda: crops_of(real_scenes(held_out=False), per_box=args.real_repeats, seed=args.seed + 200),
+                )
+            )
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from exc
+    data = CropSet.concat(parts)
+    if not len(data):
+        raise UserError("no training crops: pass --data DIR, --render N or --real-repeats K")
+    try:
+        val = crops_real_held_out()  # watched, never used to choose anything
+    except FileNotFoundError:
+        val = None
+    _log(f"training on {len(data)} crops; classes seen: {int((data.counts() > 0).sum())} of 38")
+    options = TrainOptions(
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        seed=args.seed,
+        threads=args.threads,
+        width=args.width,
+        max_seconds=args.max_minutes * 60 if args.max_minutes else None,
+    )
+    model, report = train(data, options, val=val, log=_log)
+    meta = report_dict(report, options)
+    rendered = [f"render:{args.render_seed}:{args.render}"] if args.render else []
+    meta["sources"] = [str(p) for p in args.data] + rendered
+    meta["real_repeats"] = args.real_repeats
+    out = export_onnx(model, args.out, {"training": json.dumps(meta)})
+    print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **meta}))
+    return 0
+
+
+def _confusions(true, pred, names) -> list[tuple[str, str, int]]:
+    c = Counter((names(t), names(p)) for t, p in zip(true, pred, strict=True) if t != p)
+    return [(t, p, k) for (t, p), k in c.most_common()]
+
+
+def _class_name(c) -> str:
+    from vision.labels import CLASS_NAMES
+
+    return CLASS_NAMES[int(c)]
+
+
+def _per_class(true, pred) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for t, p in zip(true, pred, strict=True):
+        row = out.setdefault(_class_name(t), [0, 0])
+        row[0] += int(t == p)
+        row[1] += 1
+    return out
+
+
+def camerash_crops(root=None):
+    """camerash single-tile photos of the tiles we share, each the whole photo as one upright crop, and the truth.
+
+    The label mapping is :func:`vision.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
+    import csv
+    import os
+
+    from vision.classifier import CROP_SIZE, extract_crop
+    from vision.evaluation import DEFAULT_CAMERASH, camerash_tile
+    from vision.geometry import Box
+    from vision.images import load_image
+    from vision.labels import class_of_tile
+
+    base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
+    table = base / "tiles-data" / "data.csv"
+    if not table.is_file():
+        raise FileNotFoundError(f"camerash labels not found at {table} (set JANTAKU_CAMERASH)")
+    with table.open(encoding="utf-8-sig", newline="") as f:
+        rows = [(r["image-name"], r["label-name"]) for r in csv.DictReader(f)]
+    xs, ys = [], []
+    for name, label in rows:
+        tile = camerash_tile(label)
+        if tile is None:
+            continue
+        try:
+            image = load_image(base / "tiles-resized" / name)
+        except VisionError:
+            continue
+        h, w = image.shape[:2]
+        # the photo is the tile's face: the whole photo is the box (no margin to add beyond its edge)
+        xs.append(extract_crop(image, Box(0.0, 0.0, float(w), float(h)), CROP_SIZE, margin=0.0))
+        ys.append(class_of_tile(tile))
+    return xs, ys
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from vision.classifier import OnnxTileClassifier, default_classifier_path
+    from vision.classifier_training import crops_real_held_out, crops_rendered_held_out
+    from vision.labels import FIVE_KINDS, NUM_KINDS
+
+    path = Path(args.model) if args.model else default_classifier_path()
+    if path is None:
+        raise UserError("no classifier: pass --model PATH")
+    try:
+        classifier = OnnxTileClassifier(path)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    unknown = only - {"rendered", "real", "crops"}
+    if unknown:
+        raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
+    result: dict = {"model": str(path), "bytes": path.stat().st_size}
+
+    def top1(name, x, y, deaka=False):
+        started = time.perf_counter()
+        probs = classifier.probabilities(np.asarray(x)) if len(x) else np.zeros((0, 38))
+        ms = (time.perf_counter() - started) * 1000 / max(1, len(x))
+        pred = probs.argmax(1)
+        if deaka:  # camerash has no red fives: a red five read as a five is right
+            pred = np.array([FIVE_KINDS[p - NUM_KINDS] if NUM_KINDS <= p < NUM_KINDS + 3 else p for p in pred])
+        y = np.asarray(y)
+        result[name] = {
+            "n": len(y),
+            "top1": round(float((pred == y).mean()), 4) if len(y) else None,
+            "ms_per_crop": round(ms, 3),
+            "per_class": _per_class(y, pred),
+            "confusions": _confusions(y, pred, _class_name)[:20],
+        }
+
+    try:
+        if "rendered" in only:
+            data = crops_rendered_held_out(args.n)
+            top1("rendered", data.x, data.y)
+        if "real" in only:
+            data = crops_real_held_out()
+            top1("real", data.x, data.y)
+        if "crops" in only:
+            x, y = camerash_crops()
+            top1("camerash", x, y, deaka=True)
+        if args.detector:
+            result["detector_real"] = _detector_real(args, classifier)
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"classifier {path} ({result['bytes']} bytes)")
+    for name in ("rendered", "real", "camerash"):
+        if name in result:
+            r = result[name]
+            print(f"\n{name}: top-1 {r['top1']} on {r['n']} crops ({r['ms_per_crop']} ms per crop)")
+            print("  confusions (true -> read: count): " + ", ".join(f"{t}->{p}: {k}" for t, p, k in r["confusions"]))
+            weak = sorted(((k, c / n, n) for k, (c, n) in r["per_class"].items() if c < n), key=lambda v: v[1])
+            print("  classes under 100 %: " + ", ".join(f"{k} {a:.2f} (n={n})" for k, a, n in weak[:20]))
+    if "detector_real" in result:
+        print("\nreal held-out photos, read with the detector (same threshold):")
+        for name, r in result["detector_real"].items():
+            print(
+                f"  {name:>12}: precision {r['precision']}, recall {r['recall']}, F1 {r['f1']}, "
+                f"frames read exactly {r['exact']}/{r['frames']}"
+            )
+    return 0
+
+
+def _detector_real(args, classifier) -> dict:
+    """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
+    with the classifier."""
+    from vision.classifier import TwoStageDetector
+    from vision.detector import DetectorOptions, load_detector
+    from vision.images import load_image
+    from vision.real_photos import held_out_split
+
+    try:
+        detector = load_detector(args.detector, options=DetectorOptions(conf=args.conf))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    two = TwoStageDetector(detector, classifier)
+    stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames
+    photos = held_out_split()
+    for photo in photos:
+        image = load_image(photo.image)
+        h, w = image.shape[:2]
+        truth = [(b.class_id, b.xyxy(w, h)) for b in photo.boxes]
+        base = detector.detect(image)
+        both = two.classify_detections(image, base)
+        for name, dets in (("detector", base), ("two_stage", both)):
+            tp = _matches(truth, [(d.class_id, (d.box.x1, d.box.y1, d.box.x2, d.box.y2), d.conf) for d in dets])
+            s = stats[name]
+            s[0] += tp
+            s[1] += len(dets)
+            s[2] += len(truth)
+            s[3] += int(tp == len(truth) == len(dets))
+    out = {}
+    for name, (tp, npred, ntrue, exact) in stats.items():
+        p = tp / npred if npred else 0.0
+        r = tp / ntrue if ntrue else 0.0
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        out[name] = {
+            "precision": round(p, 4),
+            "recall": round(r, 4),
+            "f1": round(f1, 4),
+            "exact": exact,
+            "frames": len(photos),
+        }
+    return out
+
+
+def _matches(truth, preds, iou: float = 0.5) -> int:
+    """Greedy matching, most confident first: a prediction is right when it overlaps an unmatched truth of its class
+    at IoU >= ``iou``."""
+    from vision.geometry import Box
+
+    used = set()
+    tp = 0
+    for c, box, _ in sorted(preds, key=lambda p: -p[2]):
+        b = Box(*box)
+        best, best_iou = None, iou
+        for i, (tc, tbox) in enumerate(truth):
+            if i in used or tc != c:
+                continue
+            v = b.iou(Box(*tbox))
+            if v >= best_iou:
+                best, best_iou = i, v
+        if best is not None:
+            used.add(best)
+            tp += 1
+    return tp

@@ -1,0 +1,232 @@
+"""The crop classifier's runtime: crop extraction on non-square frames, sideways boxes turned upright, a hand-built
+ONNX classifier read through :class:`OnnxTileClassifier`, and :class:`TwoStageDetector` over a fake detector."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from device.cli import main
+from engine.tiles import Tile
+from vision.classifier import (
+    CROP_SIZE,
+    MODEL_KIND,
+    OnnxTileClassifier,
+    TwoStageDetector,
+    extract_crop,
+    with_classifier,
+)
+from vision.classifier_training import Jitter, jittered_box, jittered_crop
+from vision.detector import Detection, FakeDetector, Orientation
+from vision.errors import ModelError
+from vision.geometry import Box, Size
+from vision.labels import CLASS_NAMES, class_of_tile
+
+BLUE, GREEN, RED = (255, 0, 0), (0, 255, 0), (0, 0, 255)  # BGR
+
+
+def frame_with(h: int, w: int, blocks) -> np.ndarray:
+    frame = np.full((h, w, 3), 128, np.uint8)
+    for colour, (x1, y1, x2, y2) in blocks:
+        frame[y1:y2, x1:x2] = colour
+    return frame
+
+
+# --- crops ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "box"),
+    [
+        (480, 1000, (700, 50, 760, 130)),  # wide frame, tile near the right edge
+        (1000, 480, (40, 800, 100, 880)),  # tall frame, tile near the bottom
+        (3000, 4000, (3000, 100, 3090, 220)),  # 12 MP frame: a 90 x 120 tile shrunk to the input
+    ],
+)
+def test_crop_of_a_non_square_frame_is_the_box_itself(height, width, box):
+    frame = frame_with(height, width, [(RED, box)])
+    crop = extract_crop(frame, Box(*map(float, box)), margin=0.0)
+    assert crop.shape == (CROP_SIZE.height, CROP_SIZE.width, 3)
+    assert (crop == RED).all()  # x and y were not swapped: the crop lies wholly in the red block
+
+
+def test_margin_takes_in_the_tiles_surroundings():
+    frame = frame_with(300, 500, [(RED, (200, 100, 260, 180))])
+    crop = extract_crop(frame, Box(200.0, 100.0, 260.0, 180.0), margin=0.2)
+    assert (crop[CROP_SIZE.height // 2, CROP_SIZE.width // 2] == RED).all()
+    assert (crop[0, 0] == 128).all() and (crop[-1, -1] == 128).all()
+
+
+@pytest.mark.parametrize(
+    ("box", "sideways"),
+    [
+        ((100, 50, 220, 130), True),  # 120 wide, 80 tall: a called / riichi tile lying sideways
+        ((100, 50, 180, 170), False),  # 80 wide, 120 tall: upright
+    ],
+)
+def test_sideways_boxes_are_turned_a_quarter_clockwise(box, sideways):
+    x1, y1, x2, y2 = box
+    xm, ym = (x1 + x2) // 2, (y1 + y2) // 2
+    # left half red, right half blue; for the upright case, top half red, bottom half blue
+    blocks = (
+        [(RED, (x1, y1, xm, y2)), (BLUE, (xm, y1, x2, y2))]
+        if sideways
+        else [(RED, (x1, y1, x2, ym)), (BLUE, (x1, ym, x2, y2))]
+    )
+    frame = frame_with(240, 400, blocks)
+    crop = extract_crop(frame, Box(*map(float, box)), margin=0.0)
+    assert crop.shape == (64, 48, 3)
+    # turned clockwise, the left half comes on top: in both cases red is on top, blue below
+    assert (crop[:28] == RED).all() and (crop[-28:] == BLUE).all()
+
+
+def test_not_turned_when_asked():
+    frame = frame_with(240, 400, [(RED, (100, 50, 160, 130)), (BLUE, (160, 50, 220, 130))])
+    crop = extract_crop(frame, Box(100.0, 50.0, 220.0, 130.0), Size(height=40, width=60), margin=0.0, turn=False)
+    assert crop.shape == (40, 60, 3) and (crop[:, :25] == RED).all() and (crop[:, -25:] == BLUE).all()
+
+
+def test_box_over_the_frame_edge_repeats_edge_pixels():
+    frame = frame_with(100, 160, [(GREEN, (140, 0, 160, 30))])
+    crop = extract_crop(frame, Box(140.0, -10.0, 175.0, 30.0), margin=0.0)
+    assert crop.shape == (64, 48, 3) and (crop == GREEN).all()
+
+
+@pytest.mark.parametrize(
+    ("box", "message"),
+    [
+        ((500.0, 10.0, 540.0, 60.0), "outside"),
+        ((10.0, 10.0, 10.0, 60.0), "empty"),
+    ],
+)
+def test_bad_boxes_are_refused(box, message):
+    with pytest.raises(ValueError, match=message):
+        extract_crop(np.zeros((100, 160, 3), np.uint8), Box(*box))
+
+
+def test_jitter_is_seeded_and_keeps_the_size():
+    frame = frame_with(200, 300, [(RED, (100, 50, 140, 110))])
+    a = jittered_crop(frame, Box(100.0, 50.0, 140.0, 110.0), np.random.default_rng(3), Jitter())
+    b = jittered_crop(frame, Box(100.0, 50.0, 140.0, 110.0), np.random.default_rng(3), Jitter())
+    assert a.shape == (64, 48, 3) and (a == b).all()
+    box = jittered_box(Box(0.0, 0.0, 30.0, 40.0), np.random.default_rng(0), 0.3)
+    assert box.width >= 10 and box.height >= 40 / 3
+
+
+# --- a hand-built ONNX classifier ----------------------------------------------------------------------------
+
+#: The hand-built model reads the crop's mean colour: red -> 1m, green -> 6z, blue -> back.
+COLOUR_CLASSES = {"1m": 0, "6z": 1, "back": 2}  # RGB channel whose mean wins
+
+
+def colour_model(path, names=("1m", "6z", "back"), kind=MODEL_KIND, size=CROP_SIZE):
+    """An ONNX classifier: global average pool per RGB channel, times a matrix that gives class ``names[c]`` the
+    score of channel ``COLOUR_CLASSES[names[c]]`` (every other class scores 0)."""
+    w = np.zeros((3, len(names)), np.float32)
+    for j, name in enumerate(names):
+        if name in COLOUR_CLASSES:
+            w[COLOUR_CLASSES[name], j] = 20.0
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "w"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "colour",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size.height, size.width])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", len(names)])],
+        [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.flatten())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for key, value in {"kind": kind, "names": repr(list(names))}.items():
+        if value is not None:
+            model.metadata_props.add(key=key, value=value)
+    onnx.save(model, str(path))
+    return path
+
+
+def test_onnx_classifier_reads_crops_in_our_class_order(tmp_path):
+    # the model's own order differs from ours: columns are matched by name
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=("back", "1m", "6z")))
+    assert clf.input_size == Size(height=64, width=48)
+    crops = np.stack([np.full((64, 48, 3), c, np.uint8) for c in (RED, GREEN, BLUE)])
+    probs = clf.probabilities(crops)
+    assert probs.shape == (3, len(CLASS_NAMES))
+    assert [CLASS_NAMES[i] for i in probs.argmax(1)] == ["1m", "6z", "back"]
+    assert np.allclose(probs.sum(1), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("kind", "names", "message"),
+    [
+        (None, ("1m", "6z"), "not a tile classifier"),
+        ("yolo", ("1m", "6z"), "not a tile classifier"),
+        (MODEL_KIND, ("1m", "dragon"), "not tile classes"),
+    ],
+)
+def test_models_that_are_no_tile_classifier_are_refused(tmp_path, kind, names, message):
+    with pytest.raises(ModelError, match=message):
+        OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=names, kind=kind))
+
+
+def test_missing_and_broken_files_are_model_errors(tmp_path):
+    with pytest.raises(ModelError, match="no tile classifier"):
+        OnnxTileClassifier(tmp_path / "none.onnx")
+    (tmp_path / "bad.onnx").write_bytes(b"not onnx")
+    with pytest.raises(ModelError, match="not a loadable"):
+        OnnxTileClassifier(tmp_path / "bad.onnx")
+
+
+def test_crops_of_the_wrong_size_are_refused(tmp_path):
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    with pytest.raises(ValueError, match="64x48"):
+        clf.probabilities(np.zeros((1, 48, 64, 3), np.uint8))
+
+
+# --- two stages ----------------------------------------------------------------------------------------------
+
+
+def test_two_stage_detector_keeps_boxes_and_takes_the_classifiers_tiles(tmp_path):
+    # a non-square frame; the detector finds three boxes and calls every one 1p (a detector unsure of classes)
+    boxes = {RED: (600, 40, 660, 120), GREEN: (100, 300, 220, 380), BLUE: (20, 20, 80, 100)}  # green lies sideways
+    frame = frame_with(420, 900, [(c, b) for c, b in boxes.items()])
+    one_p = class_of_tile(Tile.parse("1p"))
+    found = [Detection.of_class(one_p, Box(*map(float, b)), 0.4) for b in boxes.values()]
+    two = TwoStageDetector(FakeDetector(found), OnnxTileClassifier(colour_model(tmp_path / "c.onnx")))
+    out = two.detect(frame)
+    assert [d.label for d in out] == ["1m", "6z", "back"]
+    assert [d.box for d in out] == [d.box for d in found]
+    assert [d.conf for d in out] == [0.4, 0.4, 0.4]
+    assert out[1].orientation is Orientation.SIDEWAYS
+
+
+def test_two_stage_can_keep_confident_detector_classes(tmp_path):
+    frame = frame_with(200, 300, [(RED, (10, 10, 50, 60)), (RED, (100, 10, 140, 60))])
+    five_s = class_of_tile(Tile.parse("5s"))
+    found = [
+        Detection.of_class(five_s, Box(10.0, 10.0, 50.0, 60.0), 0.95),
+        Detection.of_class(five_s, Box(100.0, 10.0, 140.0, 60.0), 0.3),
+    ]
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    out = TwoStageDetector(FakeDetector(found), clf, keep_detector_above=0.9).detect(frame)
+    assert [d.label for d in out] == ["5s", "1m"]
+
+
+def test_with_classifier_uses_the_file_only_when_it_exists(tmp_path, monkeypatch):
+    detector = FakeDetector([])
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(tmp_path / "absent.onnx"))
+    assert with_classifier(detector) is detector
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", "none")
+    assert with_classifier(detector) is detector
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(colour_model(tmp_path / "c.onnx")))
+    assert isinstance(with_classifier(detector), TwoStageDetector)
+
+
+def test_eval_classifier_without_a_model_is_one_line_and_exit_2(tmp_path, capsys):
+    assert main(["eval", "classifier", "--model", str(tmp_path / "none.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no tile classifier" in err

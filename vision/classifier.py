@@ -1,0 +1,269 @@
+"""The second stage of tile reading: each detected box cropped from the full frame and classified on its own.
+
+A YOLO detector learns where tiles are long before it learns which of 38 classes each one is. So the detector's
+boxes are cut out of the ORIGINAL frame (a 12 MP photo gives a sharp crop even when the detector read a shrunk or
+sliced view), turned upright by the box's aspect (a box wider than tall is a sideways tile: it is turned a quarter
+clockwise, so it comes out upright or upside down, and the classifier learnt both), resized to the classifier's
+fixed input (:data:`CROP_SIZE`, height 64 by width 48), and read by a small CNN on onnxruntime
+(:class:`OnnxTileClassifier`, ``models/tile_classifier.onnx``). Its class names are in the model's metadata.
+
+:class:`TwoStageDetector` wraps any :class:`~vision.detector.Detector` (same protocol): the detector's boxes, the
+classifier's tiles. :func:`with_classifier` adds the shipped classifier to a detector when the file exists.
+
+Crop extraction is pure numpy/OpenCV: nothing here draws, and nothing here imports torch.
+
+>>> frame = np.zeros((120, 200, 3), np.uint8)
+>>> extract_crop(frame, Box(10.0, 20.0, 40.0, 60.0)).shape
+(64, 48, 3)
+>>> is_sideways(Box(0.0, 0.0, 50.0, 30.0)), is_sideways(Box(0.0, 0.0, 30.0, 50.0))
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import Detection, Detector, Orientation, parse_names, session_options
+from vision.errors import ModelError
+from vision.geometry import Box, Size
+from vision.labels import CLASS_NAMES, tile_of_class
+
+#: The classifier's input: (height, width) of an upright tile crop.
+CROP_SIZE = Size(height=64, width=48)
+
+#: Share of the box's width (height) added on each side before cropping: the tile's edge stays in the crop when the
+#: detector's box is a little tight.
+CROP_MARGIN = 0.08
+
+#: Where the shipped classifier lies in a checkout; ``$JANTAKU_CLASSIFIER`` overrides (``none`` turns it off).
+SHIPPED_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "tile_classifier.onnx"
+
+#: The ``kind`` the classifier's metadata must carry (so a detector file is not loaded as a classifier).
+MODEL_KIND = "tile-classifier"
+
+
+def is_sideways(box: Box) -> bool:
+    """Whether a box shows a tile lying sideways (wider than tall): a called tile, a riichi tile."""
+    return box.width > box.height
+
+
+def extract_crop(
+    image: np.ndarray, box: Box, size: Size = CROP_SIZE, margin: float = CROP_MARGIN, *, turn: bool = True
+) -> np.ndarray:
+    """The box cut out of a BGR frame, widened by ``margin``, turned upright, resized to ``size`` (height, width).
+
+    Parts of the widened box outside the frame repeat the frame's edge pixels. A sideways box (wider than tall) is
+    turned a quarter clockwise when ``turn`` is set, so the crop's long side is vertical as in ``size``.
+    Shrinking averages pixels (``INTER_AREA``); enlarging interpolates linearly.
+
+    >>> frame = np.zeros((30, 80, 3), np.uint8); frame[:, 40:] = 255      # left half black, right half white
+    >>> crop = extract_crop(frame, Box(20.0, 5.0, 60.0, 25.0), Size(height=8, width=4), margin=0.0)
+    >>> crop.shape, int(crop[0, :, 0].mean()), int(crop[-1, :, 0].mean())   # turned: left half is now on top
+    ((8, 4, 3), 0, 255)
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
+    if not (box.width > 0 and box.height > 0):
+        raise ValueError(f"an empty box cannot be cropped: {box}")
+    h, w = image.shape[:2]
+    dx, dy = box.width * margin, box.height * margin
+    x1, y1 = math.floor(box.x1 - dx), math.floor(box.y1 - dy)
+    x2, y2 = math.ceil(box.x2 + dx), math.ceil(box.y2 + dy)
+    x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+    cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    if cx1 >= cx2 or cy1 >= cy2:
+        raise ValueError(f"box {box.as_list()} lies outside the {w}x{h} (w x h) frame")
+    crop = image[cy1:cy2, cx1:cx2]
+    pads = (cy1 - y1, y2 - cy2, cx1 - x1, x2 - cx2)
+    if any(pads):
+        crop = cv2.copyMakeBorder(crop, *pads, borderType=cv2.BORDER_REPLICATE)
+    if turn and is_sideways(box):
+        crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    ch, cw = crop.shape[:2]
+    shrink = ch >= size.height and cw >= size.width
+    crop = cv2.resize(crop, (size.width, size.height), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return np.ascontiguousarray(crop)
+
+
+def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """BGR ``uint8`` crops (N, h, w, 3) as the network's input: float32 RGB 0..1, shape (N, 3, h, w).
+
+    >>> to_input(np.full((2, 4, 3, 3), 255, np.uint8)).shape
+    (2, 3, 4, 3)
+    """
+    batch = np.asarray(crops)
+    if batch.ndim != 4 or batch.shape[3] != 3 or batch.dtype != np.uint8:
+        raise ValueError(f"expected BGR uint8 crops (n, h, w, 3), got {batch.dtype} {batch.shape}")
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax.
+
+    >>> softmax(np.array([[0.0, 0.0], [0.0, 100.0]])).round(3).tolist()
+    [[0.5, 0.5], [0.0, 1.0]]
+    """
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TileGuess:
+    """What the classifier makes of one crop: its class, the probability, and the runner-up."""
+
+    class_id: int
+    prob: float
+    second_id: int
+    second_prob: float
+
+    @property
+    def label(self) -> str:
+        return CLASS_NAMES[self.class_id]
+
+    @classmethod
+    def of_probs(cls, probs: np.ndarray) -> TileGuess:
+        order = np.argsort(-probs, kind="stable")
+        return cls(int(order[0]), float(probs[order[0]]), int(order[1]), float(probs[order[1]]))
+
+
+class OnnxTileClassifier:
+    """A tile crop classifier on onnxruntime: ``[batch, 3, h, w]`` RGB 0..1 in, ``[batch, classes]`` logits out.
+
+    The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order; mapped to ours by
+    name), and ``crop_margin``; the input's height and width are fixed in the graph.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
+        import onnxruntime as ort
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ModelError(f"no tile classifier at {self.path}")
+        started = time.perf_counter()
+        try:
+            self.session = ort.InferenceSession(
+                str(self.path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types for bad files
+            raise ModelError(f"{self.path}: not a loadable ONNX model ({str(exc).splitlines()[0]})") from exc
+        self.load_seconds = time.perf_counter() - started
+        meta = dict(self.session.get_modelmeta().custom_metadata_map)
+        self.metadata = meta
+        if meta.get("kind") != MODEL_KIND:
+            raise ModelError(f"{self.path}: not a tile classifier (metadata kind {meta.get('kind')!r})")
+        inputs = self.session.get_inputs()
+        shape = inputs[0].shape
+        if len(inputs) != 1 or len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
+            raise ModelError(f"{self.path}: expected one input [batch, 3, h, w] with a fixed h and w, got {shape}")
+        self.input_name = inputs[0].name
+        self.input_size = Size(height=shape[2], width=shape[3])
+        self.names = parse_names(meta.get("names"), self.path)
+        unknown = [n for n in self.names if n not in CLASS_NAMES]
+        if unknown:
+            raise ModelError(f"{self.path}: classes {unknown[:5]} are not tile classes")
+        #: Column of each of our classes in the output, or -1 where the model lacks it.
+        self._columns = np.array([self.names.index(n) if n in self.names else -1 for n in CLASS_NAMES])
+        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
+        batch_dim = shape[0]
+        self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
+        self._fixed = isinstance(batch_dim, int)
+
+    def probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """Probabilities (N, 38) in our class order for upright BGR crops of the model's input size."""
+        batch = to_input(crops)
+        if batch.shape[2:] != (self.input_size.height, self.input_size.width):
+            size = f"{self.input_size.height}x{self.input_size.width}"
+            raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
+        out = []
+        for start in range(0, len(batch), self.max_batch):
+            chunk = batch[start : start + self.max_batch]
+            n = len(chunk)
+            if self._fixed and n < self.max_batch:
+                chunk = np.concatenate([chunk, np.zeros((self.max_batch - n, *chunk.shape[1:]), chunk.dtype)])
+            out.append(self.session.run(None, {self.input_name: chunk})[0][:n])
+        logits = np.concatenate(out) if out else np.zeros((0, len(self.names)), np.float32)
+        probs = softmax(logits.astype(np.float64))
+        ours = np.zeros((len(probs), len(CLASS_NAMES)))
+        have = self._columns >= 0
+        ours[:, have] = probs[:, self._columns[have]]
+        return ours
+
+    def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
+        """The model's crops of ``boxes`` in a frame: (N, h, w, 3) BGR uint8."""
+        if not boxes:
+            return np.zeros((0, self.input_size.height, self.input_size.width, 3), np.uint8)
+        return np.stack([extract_crop(image, b, self.input_size, self.margin) for b in boxes])
+
+    def classify(self, image: np.ndarray, boxes: Sequence[Box]) -> list[TileGuess]:
+        """One guess per box of a frame."""
+        if not boxes:
+            return []
+        return [TileGuess.of_probs(p) for p in self.probabilities(self.crops(image, boxes))]
+
+
+@dataclass
+class TwoStageDetector:
+    """A :class:`~vision.detector.Detector`: the inner detector's boxes, each tile read by the crop classifier.
+
+    The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. With
+    ``keep_detector_above`` set, a detection the detector is at least that sure of keeps its own class.
+    """
+
+    detector: Detector
+    classifier: OnnxTileClassifier
+    keep_detector_above: float | None = None
+    #: Milliseconds of the last call spent in the classifier (crops and network).
+    last_classifier_ms: float = field(default=0.0, init=False)
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        return self.classify_detections(image, self.detector.detect(image))
+
+    def classify_detections(self, image: np.ndarray, found: Sequence[Detection]) -> list[Detection]:
+        """The detections of ``image`` (from any detector) with each tile as the classifier reads it."""
+        started = time.perf_counter()
+        guesses = self.classifier.classify(image, [d.box for d in found])
+        out = []
+        for det, guess in zip(found, guesses, strict=True):
+            if self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
+                out.append(det)
+                continue
+            out.append(Detection(tile_of_class(guess.class_id), det.box, det.conf, Orientation.of_box(det.box)))
+        self.last_classifier_ms = (time.perf_counter() - started) * 1000
+        return out
+
+    def __getattr__(self, name: str):  # input_size, network, options ... of the inner detector
+        if name in {"detector", "classifier"}:
+            raise AttributeError(name)
+        return getattr(self.detector, name)
+
+
+def default_classifier_path() -> Path | None:
+    """``$JANTAKU_CLASSIFIER`` if set (``none`` or empty: no classifier), else ``models/tile_classifier.onnx``."""
+    value = os.environ.get("JANTAKU_CLASSIFIER")
+    if value is None:
+        return SHIPPED_CLASSIFIER
+    if value.strip().lower() in {"", "none", "off", "0"}:
+        return None
+    return Path(value)
+
+
+def with_classifier(detector: Detector, path: str | os.PathLike[str] | None = None) -> Detector:
+    """``detector`` with the crop classifier as its second stage when the classifier file exists, else as it is.
+
+    ``path`` None means :func:`default_classifier_path`; a path given explicitly must exist.
+    """
+    if path is None:
+        found = default_classifier_path()
+        if found is None or not found.is_file():
+            return detector
+        path = found
+    return TwoStageDetector(detector, OnnxTileClassifier(path))

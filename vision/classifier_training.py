@@ -1,0 +1,481 @@
+"""Training the tile crop classifier (:mod:`vision.classifier`): crop sets, a small CNN in plain torch, ONNX export.
+
+Crops come from labelled scenes, each labelled box cut out as the runtime cuts a detector's box
+(:func:`vision.classifier.extract_crop`), after jitter that stands for what differs at run time: the detector's box
+a little off (each edge moved by a share of the tile), a small turn, a smaller or blurred tile, white balance,
+brightness, contrast, noise and JPEG. Sources:
+
+- rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku synth``;
+- the real photos' TRAINING split (:func:`vision.real_photos.training_split`), several jittered crops per box.
+  The held-out split is never read here except by :func:`crops_real_held_out`, for evaluation only.
+
+Crop sets are ``.npz`` files (``x``: (N, h, w, 3) BGR uint8; ``y``: class ids) under ``datasets/crops/``.
+
+Training runs on the CPU in ONE thread (the detector's training has the other cores), seeded; the network
+(:class:`TileNet`: four conv-BN-ReLU stages, global average pooling, a linear layer) is exported to ONNX with the class
+names, input size and crop margin in its metadata. torch is imported only here, never at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, extract_crop
+from vision.evaluation import EVAL_SEED  # the detector's held-out renderer seed: never trained on here
+from vision.geometry import Box, Size
+from vision.labels import CLASS_NAMES, NUM_CLASSES
+
+Progress = Callable[[int, int], None] | None
+
+#: Default renderer seed for classifier training scenes (never :data:`EVAL_SEED`).
+TRAIN_SEED = 7100
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """A labelled image: BGR frame and (class id, box) pairs."""
+
+    image: np.ndarray
+    boxes: tuple[tuple[int, Box], ...]
+    source: str
+
+
+# --- scenes -------------------------------------------------------------------------------------------------
+
+
+def rendered_scenes(seed: int, n: int, start: int = 0, drawn_faces: float = 0.0) -> Iterator[Scene]:
+    """Scenes ``start .. start+n-1`` of renderer set ``seed``."""
+    from vision.synth import render
+
+    for i in range(start, start + n):
+        sample = render(seed, i, None, drawn_faces)
+        boxes = tuple((lab.class_id, Box(*lab.box)) for lab in sample.labels)
+        yield Scene(sample.image, boxes, f"render:{seed}:{i}")
+
+
+def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Iterator[Scene]:
+    """Scenes of a YOLO folder (``images/*.jpg``, ``labels/*.txt``), as ``jantaku synth`` writes."""
+    from vision.images import load_image
+
+    folder = Path(folder)
+    images = sorted((folder / "images").glob("*.jpg"))
+    if not images:
+        raise FileNotFoundError(f"no images in {folder / 'images'}")
+    for path in images[:limit]:
+        label = folder / "labels" / (path.stem + ".txt")
+        if not label.exists():
+            continue
+        image = load_image(path)
+        h, w = image.shape[:2]
+        boxes = []
+        for line in label.read_text(encoding="utf-8").split("\n"):
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            c, cx, cy, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
+            boxes.append((c, Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        yield Scene(image, tuple(boxes), str(path))
+
+
+def real_scenes(held_out: bool = False, root: str | os.PathLike[str] | None = None) -> Iterator[Scene]:
+    """The real photos of the training split (``held_out=False``) or of the held-out split (evaluation only)."""
+    from vision.images import load_image
+    from vision.real_photos import held_out_split, training_split
+
+    photos = held_out_split(root) if held_out else training_split(root)
+    for photo in photos:
+        image = load_image(photo.image)
+        h, w = image.shape[:2]
+        yield Scene(image, tuple((b.class_id, Box(*b.xyxy(w, h))) for b in photo.boxes), str(photo.image))
+
+
+# --- jitter -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Jitter:
+    """How far a training crop strays from a clean crop of its label."""
+
+    #: Standard deviation of each box edge's shift, as a share of the box's width (x edges) or height (y edges).
+    box_noise: float = 0.06
+    #: Largest turn in degrees.
+    max_turn: float = 8.0
+    #: Chance of reading the tile at a lower resolution (shrunk to 35-90 % then enlarged back).
+    low_res: float = 0.35
+    #: Chance of a Gaussian blur.
+    blur: float = 0.2
+    #: Chance of re-encoding as JPEG (quality 30-90).
+    jpeg: float = 0.5
+    #: Largest per-channel gain away from 1 (white balance).
+    channel_gain: float = 0.1
+    #: Largest brightness shift in grey levels, and contrast factor range.
+    brightness: float = 30.0
+    contrast: tuple[float, float] = (0.7, 1.25)
+    #: Chance of additive Gaussian noise (sigma 2-8 grey levels).
+    noise: float = 0.3
+
+
+NO_JITTER = Jitter(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, (1.0, 1.0), 0.0)
+
+
+def jittered_box(box: Box, rng: np.random.Generator, noise: float) -> Box:
+    """The box with each edge moved by a normal share of its size (kept at least a third of its size)."""
+    if noise <= 0:
+        return box
+    dx1, dx2 = rng.normal(0, noise, 2) * box.width
+    dy1, dy2 = rng.normal(0, noise, 2) * box.height
+    x1, x2 = box.x1 + dx1, box.x2 + dx2
+    y1, y2 = box.y1 + dy1, box.y2 + dy2
+    if x2 - x1 < box.width / 3:
+        x1, x2 = box.x1, box.x2
+    if y2 - y1 < box.height / 3:
+        y1, y2 = box.y1, box.y2
+    return Box(x1, y1, x2, y2)
+
+
+def jittered_crop(
+    image: np.ndarray, box: Box, rng: np.random.Generator, jitter: Jitter = Jitter(), size: Size = CROP_SIZE
+) -> np.ndarray:
+    """A training crop of ``box``: as :func:`extract_crop` cuts it at run time, after :class:`Jitter`."""
+    box = jittered_box(box, rng, jitter.box_noise)
+    if jitter.max_turn > 0:
+        # turn a patch around the box (the crop is then cut from the turned patch at the same place)
+        pad = 0.35 * max(box.width, box.height)
+        px1, py1 = max(0, math.floor(box.x1 - pad)), max(0, math.floor(box.y1 - pad))
+        px2 = min(image.shape[1], math.ceil(box.x2 + pad))
+        py2 = min(image.shape[0], math.ceil(box.y2 + pad))
+        if px2 - px1 >= 2 and py2 - py1 >= 2:
+            patch = image[py1:py2, px1:px2]
+            cx, cy = box.center
+            angle = float(rng.uniform(-jitter.max_turn, jitter.max_turn))
+            m = cv2.getRotationMatrix2D((cx - px1, cy - py1), angle, 1.0)
+            patch = cv2.warpAffine(patch, m, (px2 - px1, py2 - py1), borderMode=cv2.BORDER_REPLICATE)
+            image, box = patch, Box(box.x1 - px1, box.y1 - py1, box.x2 - px1, box.y2 - py1)
+    crop = extract_crop(image, box, size, CROP_MARGIN)
+    return appearance(crop, rng, jitter)
+
+
+def appearance(crop: np.ndarray, rng: np.random.Generator, jitter: Jitter = Jitter()) -> np.ndarray:
+    """Resolution, blur, colour, noise and JPEG jitter of a crop (same size out)."""
+    h, w = crop.shape[:2]
+    if rng.random() < jitter.low_res:
+        f = rng.uniform(0.35, 0.9)
+        small = cv2.resize(crop, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
+        crop = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < jitter.blur:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.4, 1.3))
+    out = crop.astype(np.float32)
+    if jitter.channel_gain > 0:
+        out *= rng.uniform(1 - jitter.channel_gain, 1 + jitter.channel_gain, 3).astype(np.float32)
+    lo, hi = jitter.contrast
+    c = rng.uniform(lo, hi)
+    mean = out.mean()
+    out = (out - mean) * c + mean + rng.uniform(-jitter.brightness, jitter.brightness)
+    if rng.random() < jitter.noise:
+        out += rng.normal(0, rng.uniform(2, 8), out.shape).astype(np.float32)
+    crop = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < jitter.jpeg:
+        ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        if ok:
+            crop = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return crop
+
+
+# --- crop sets ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CropSet:
+    """Crops (N, h, w, 3) BGR uint8 and their class ids."""
+
+    x: np.ndarray
+    y: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def save(self, path: str | os.PathLike[str], **meta) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=self.x, y=self.y, meta=json.dumps(meta))
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> CropSet:
+        with np.load(path) as data:
+            return cls(data["x"], data["y"].astype(np.int64))
+
+    @classmethod
+    def concat(cls, sets: Iterable[CropSet]) -> CropSet:
+        sets = [s for s in sets if len(s)]
+        if not sets:
+            return cls(np.zeros((0, CROP_SIZE.height, CROP_SIZE.width, 3), np.uint8), np.zeros(0, np.int64))
+        return cls(np.concatenate([s.x for s in sets]), np.concatenate([s.y for s in sets]))
+
+    def counts(self) -> np.ndarray:
+        return np.bincount(self.y, minlength=NUM_CLASSES)
+
+
+def crops_of(
+    scenes: Iterable[Scene],
+    *,
+    per_box: int = 1,
+    jitter: Jitter = Jitter(),
+    seed: int = 0,
+    size: Size = CROP_SIZE,
+    min_side: float = 6.0,
+    progress: Progress = None,
+    total: int = 0,
+) -> CropSet:
+    """``per_box`` crops of every labelled box of every scene (boxes whose shorter side is under ``min_side`` px
+    are skipped: no tile is read from so few pixels)."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for n, scene in enumerate(scenes, 1):
+        for class_id, box in scene.boxes:
+            if min(box.width, box.height) < min_side:
+                continue
+            for _ in range(per_box):
+                xs.append(jittered_crop(scene.image, box, rng, jitter, size))
+                ys.append(class_id)
+        if progress:
+            progress(n, total)
+    if not xs:
+        return CropSet.concat([])
+    return CropSet(np.stack(xs), np.array(ys, np.int64))
+
+
+def crops_real_held_out(root: str | os.PathLike[str] | None = None, size: Size = CROP_SIZE) -> CropSet:
+    """Clean crops of the labelled boxes of the real HELD-OUT split: for evaluation only, never training."""
+    return crops_of(real_scenes(held_out=True, root=root), jitter=NO_JITTER, size=size)
+
+
+def crops_rendered_held_out(n: int = 200, size: Size = CROP_SIZE) -> CropSet:
+    """Clean crops of the labelled boxes of rendered images ``0..n-1`` of the held-out set :data:`EVAL_SEED`."""
+    return crops_of(rendered_scenes(EVAL_SEED, n), jitter=NO_JITTER, size=size)
+
+
+# --- the network --------------------------------------------------------------------------------------------
+
+
+def build_network(num_classes: int = NUM_CLASSES, width: int = 32):
+    """:class:`TileNet`, built lazily so that importing this module does not import torch."""
+    import torch
+    from torch import nn
+
+    def stage(cin: int, cout: int, stride: int) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class TileNet(nn.Module):
+        """RGB 0..1 crops in, logits out: normalisation inside, so the runtime only scales pixels to 0..1."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            w = width
+            self.register_buffer("mean", torch.tensor([0.5, 0.5, 0.5]).view(1, 3, 1, 1))
+            self.register_buffer("std", torch.tensor([0.25, 0.25, 0.25]).view(1, 3, 1, 1))
+            self.features = nn.Sequential(
+                stage(3, w // 2, 2),  # 32 x 24
+                stage(w // 2, w, 1),
+                nn.MaxPool2d(2),  # 16 x 12
+                stage(w, 2 * w, 1),
+                nn.MaxPool2d(2),  # 8 x 6
+                stage(2 * w, 4 * w, 1),
+                stage(4 * w, 4 * w, 1),
+            )
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * w, num_classes))
+
+        def forward(self, x):
+            x = (x - self.mean) / self.std
+            x = self.features(x)
+            return self.head(x.mean(dim=(2, 3)))
+
+    return TileNet()
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """How :func:`train` runs."""
+
+    epochs: int = 8
+    batch: int = 128
+    lr: float = 3e-3
+    weight_decay: float = 1e-4
+    seed: int = 0
+    threads: int = 1
+    width: int = 32
+    #: Stop after this many seconds (the epoch in progress ends early; the schedule is per step).
+    max_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class TrainReport:
+    """What a training run did: sizes, time, and the last epoch's figures."""
+
+    samples: int
+    steps: int
+    seconds: float
+    train_accuracy: float
+    val_accuracy: float | None
+    history: tuple[dict, ...]
+
+
+def _augment_batch(torch, x, generator):
+    """Online augmentation on a float batch (N, 3, h, w): half turned upside down (a tile facing another seat or a
+    sideways tile turned the other way), brightness and contrast."""
+    n = x.shape[0]
+    flip = torch.rand(n, generator=generator) < 0.5
+    x = torch.where(flip.view(n, 1, 1, 1), torch.flip(x, dims=(2, 3)), x)
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.3
+    shift = (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.16
+    return (x * gain + shift).clamp(0, 1)
+
+
+def _as_tensor(torch, x: np.ndarray):
+    return torch.from_numpy(np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2))).float().div_(255.0)
+
+
+def evaluate_torch(model, data: CropSet, batch: int = 512) -> np.ndarray:
+    """Predicted class ids of a crop set by a torch model (eval mode)."""
+    import torch
+
+    model.eval()
+    preds = []
+    with torch.no_grad():
+        for s in range(0, len(data), batch):
+            preds.append(model(_as_tensor(torch, data.x[s : s + batch])).argmax(1).numpy())
+    return np.concatenate(preds) if preds else np.zeros(0, np.int64)
+
+
+def train(
+    data: CropSet,
+    options: TrainOptions = TrainOptions(),
+    val: CropSet | None = None,
+    log: Callable[[str], None] | None = None,
+):
+    """Train :class:`TileNet` on a crop set; returns (model, :class:`TrainReport`). Seeded; one thread by default."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(options.threads)
+    torch.manual_seed(options.seed)
+    gen = torch.Generator().manual_seed(options.seed)
+    rng = np.random.default_rng(options.seed)
+    model = build_network(NUM_CLASSES, options.width)
+    steps_per_epoch = max(1, math.ceil(len(data) / options.batch))
+    total_steps = steps_per_epoch * options.epochs
+    opt = torch.optim.AdamW(model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=options.lr, total_steps=total_steps, pct_start=0.15)
+    # classes seen rarely (red fives, some honours) weigh more, up to 4x
+    counts = data.counts().astype(np.float64)
+    weights = np.where(counts > 0, np.clip(counts.mean() / np.maximum(counts, 1), 0.5, 4.0), 1.0)
+    loss_fn = nn.CrossEntropyLoss(weight=torch.tensor(weights, dtype=torch.float32), label_smoothing=0.05)
+    started = time.perf_counter()
+    history = []
+    step = 0
+    correct = seen = 0
+    stop = False
+    for epoch in range(options.epochs):
+        model.train()
+        order = rng.permutation(len(data))
+        correct = seen = 0
+        for s in range(0, len(order), options.batch):
+            idx = np.sort(order[s : s + options.batch])
+            x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
+            y = torch.from_numpy(data.y[idx])
+            logits = model(x)
+            loss = loss_fn(logits, y)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            if step < total_steps - 1:
+                sched.step()
+            step += 1
+            correct += int((logits.argmax(1) == y).sum())
+            seen += len(idx)
+            if options.max_seconds and time.perf_counter() - started > options.max_seconds:
+                stop = True
+                break
+        entry = {
+            "epoch": epoch + 1,
+            "train_acc": round(correct / max(seen, 1), 4),
+            "seconds": round(time.perf_counter() - started, 1),
+            "lr": round(sched.get_last_lr()[0], 6),
+        }
+        if val is not None and len(val):
+            entry["val_acc"] = round(float((evaluate_torch(model, val) == val.y).mean()), 4)
+        history.append(entry)
+        if log:
+            log(json.dumps(entry))
+        if stop:
+            break
+    model.eval()
+    report = TrainReport(
+        samples=len(data),
+        steps=step,
+        seconds=round(time.perf_counter() - started, 1),
+        train_accuracy=history[-1]["train_acc"] if history else 0.0,
+        val_accuracy=history[-1].get("val_acc") if history else None,
+        history=tuple(history),
+    )
+    return model, report
+
+
+def export_onnx(model, path: str | os.PathLike[str], metadata: dict | None = None, size: Size = CROP_SIZE) -> Path:
+    """Write the model as ONNX (dynamic batch, fixed h x w) with ``kind``, ``names`` and ``crop_margin`` metadata."""
+    import onnx
+    import torch
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    dummy = torch.zeros(1, 3, size.height, size.width)
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(tmp),
+        input_names=["images"],
+        output_names=["logits"],
+        dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    proto = onnx.load(str(tmp))
+    meta = {
+        "kind": MODEL_KIND,
+        "names": repr(list(CLASS_NAMES)),
+        "imgsz": repr([size.height, size.width]),
+        "crop_margin": str(CROP_MARGIN),
+        **{k: str(v) for k, v in (metadata or {}).items()},
+    }
+    del proto.metadata_props[:]
+    for k, v in meta.items():
+        proto.metadata_props.add(key=k, value=v)
+    onnx.save(proto, str(path))
+    tmp.unlink()
+    return path
+
+
+def report_dict(report: TrainReport, options: TrainOptions) -> dict:
+    return {
+        **asdict(options),
+        "samples": report.samples,
+        "steps": report.steps,
+        "seconds": report.seconds,
+        "train_accuracy": report.train_accuracy,
+        "val_accuracy": report.val_accuracy,
+    }

@@ -430,6 +430,11 @@ def _photo_detector_for(detector: Any) -> Any:
     network, options = getattr(detector, "network", None), getattr(detector, "options", None)
     if network is None or options is None:
         return None
+    classifier = getattr(detector, "classifier", None)  # a two-stage detector: photos are classified too
+    if classifier is not None:
+        from vision.classifier import TwoStageDetector
+
+        return TwoStageDetector(PhotoDetector(network, options), classifier)
     return PhotoDetector(network, options)
 
 

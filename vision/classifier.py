@@ -8,7 +8,8 @@ fixed input (:data:`CROP_SIZE`, height 64 by width 48), and read by a small CNN 
 (:class:`OnnxTileClassifier`, ``models/tile_classifier.onnx``). Its class names are in the model's metadata.
 
 :class:`TwoStageDetector` wraps any :class:`~vision.detector.Detector` (same protocol): the detector's boxes, the
-classifier's tiles. :func:`with_classifier` adds the shipped classifier to a detector when the file exists.
+classifier's tiles. :func:`classifier_for` says which classifier (if any) goes with a detector model: the shipped one
+with the shipped detector, or ``$JANTAKU_CLASSIFIER``; :func:`with_classifier` puts it behind the detector.
 
 Crop extraction is pure numpy/OpenCV: nothing here draws, and nothing here imports torch.
 
@@ -256,14 +257,29 @@ def default_classifier_path() -> Path | None:
     return Path(value)
 
 
-def with_classifier(detector: Detector, path: str | os.PathLike[str] | None = None) -> Detector:
-    """``detector`` with the crop classifier as its second stage when the classifier file exists, else as it is.
+def classifier_for(model: str | os.PathLike[str] | None) -> OnnxTileClassifier | None:
+    """The crop classifier to read with the detector model at ``model`` (None: the default model), or None.
 
-    ``path`` None means :func:`default_classifier_path`; a path given explicitly must exist.
+    ``$JANTAKU_CLASSIFIER`` decides when set (a path, or ``none``). Otherwise the shipped classifier joins a detector
+    model shipped beside it in ``models/`` (the default one); a detector model from elsewhere (a training run, a
+    test's model) is read on its own unless ``$JANTAKU_CLASSIFIER`` asks for the classifier.
     """
+    explicit = os.environ.get("JANTAKU_CLASSIFIER") is not None
+    path = default_classifier_path()
     if path is None:
-        found = default_classifier_path()
-        if found is None or not found.is_file():
-            return detector
-        path = found
-    return TwoStageDetector(detector, OnnxTileClassifier(path))
+        return None
+    if not explicit:
+        if model is not None and Path(model).expanduser().resolve().parent != SHIPPED_CLASSIFIER.parent:
+            return None
+        if not path.is_file():
+            return None
+    return OnnxTileClassifier(path)
+
+
+def with_classifier(detector: Detector, classifier: OnnxTileClassifier | str | os.PathLike[str] | None) -> Detector:
+    """``detector`` with ``classifier`` (a model or its path) as its second stage; ``detector`` itself for None."""
+    if classifier is None:
+        return detector
+    if not isinstance(classifier, OnnxTileClassifier):
+        classifier = OnnxTileClassifier(classifier)
+    return TwoStageDetector(detector, classifier)

@@ -53,9 +53,14 @@ def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | N
     path = Path(model).expanduser() if model else default_model_path()
     if not path.is_file():
         return None
+    from vision.classifier import classifier_for, with_classifier
+
     network = OnnxNetwork(path)
     options = DetectorOptions(conf=conf)
-    return SlicedDetector(network, options), PhotoDetector(network, options)
+    classifier = classifier_for(model)  # the crop classifier as second stage, when it goes with this model
+    return with_classifier(SlicedDetector(network, options), classifier), with_classifier(
+        PhotoDetector(network, options), classifier
+    )
 
 
 # --- serve ----------------------------------------------------------------------------------------------------

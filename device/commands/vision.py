@@ -83,7 +83,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.images import load_image
     from vision.reader import read_tiles
 
+    from vision.classifier import classifier_for, with_classifier
+
     detector = _detector(args, _operating_conf(args))
+    try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
+        detector = with_classifier(detector, classifier_for(args.model))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
     failed = 0
     for name in args.images:
         try:

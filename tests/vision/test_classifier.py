@@ -15,6 +15,7 @@ from vision.classifier import (
     MODEL_KIND,
     OnnxTileClassifier,
     TwoStageDetector,
+    classifier_for,
     extract_crop,
     with_classifier,
 )
@@ -216,14 +217,24 @@ def test_two_stage_can_keep_confident_detector_classes(tmp_path):
     assert [d.label for d in out] == ["5s", "1m"]
 
 
-def test_with_classifier_uses_the_file_only_when_it_exists(tmp_path, monkeypatch):
-    detector = FakeDetector([])
-    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(tmp_path / "absent.onnx"))
-    assert with_classifier(detector) is detector
+def test_classifier_for_a_detector_model(tmp_path, monkeypatch):
+    monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
+    assert classifier_for(tmp_path / "elsewhere.onnx") is None  # a model from a training run or a test: alone
+    model = colour_model(tmp_path / "c.onnx")
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(model))  # asked for: with any detector model
+    assert isinstance(classifier_for(tmp_path / "elsewhere.onnx"), OnnxTileClassifier)
     monkeypatch.setenv("JANTAKU_CLASSIFIER", "none")
-    assert with_classifier(detector) is detector
-    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(colour_model(tmp_path / "c.onnx")))
-    assert isinstance(with_classifier(detector), TwoStageDetector)
+    assert classifier_for(None) is None
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(tmp_path / "absent.onnx"))  # asked for and missing: an error
+    with pytest.raises(ModelError, match="no tile classifier"):
+        classifier_for(None)
+
+
+def test_with_classifier(tmp_path):
+    detector = FakeDetector([])
+    assert with_classifier(detector, None) is detector
+    two = with_classifier(detector, colour_model(tmp_path / "c.onnx"))
+    assert isinstance(two, TwoStageDetector) and two.detector is detector
 
 
 def test_eval_classifier_without_a_model_is_one_line_and_exit_2(tmp_path, capsys):

@@ -80,10 +80,9 @@ def _annotation_path(out: Path, image: Path, many: bool) -> Path:
 
 def cmd_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate, write_image
+    from vision.classifier import classifier_for, with_classifier
     from vision.images import load_image
     from vision.reader import read_tiles
-
-    from vision.classifier import classifier_for, with_classifier
 
     detector = _detector(args, _operating_conf(args))
     try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)

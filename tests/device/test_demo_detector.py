@@ -21,12 +21,13 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def detector():
-    from vision.detector import default_model_path, load_detector
+    from device.commands.run import make_detector, model_path
+    from device.config import Config
 
-    path = default_model_path()
+    path = model_path(Config())
     if not path.is_file():
         pytest.skip(f"no detector model at {path}")
-    return load_detector(path)
+    return make_detector(Config())  # what jantaku run reads the camera with
 
 
 def frame(name: str) -> Frame:

@@ -5,10 +5,10 @@ tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at
 :class:`OnnxDetector` (or :func:`load_detector`) is one on onnxruntime from an ONNX file (no torch anywhere on this
 path).
 
-A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 640 input, while a
-close-up phone photo shows tiles bigger than any 640 slice. So the frame is read as a pyramid of views
-(:func:`plan_views`): native-resolution slices, coarser slices, and the whole frame. All views go through the network
-in batches (one onnxruntime call per batch when the model's batch axis is dynamic); each view's boxes are decoded and
+A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 416 or 640 input,
+while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of views
+(:func:`plan_views`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
+views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic); each view's boxes are decoded and
 suppressed per class, mapped back to the frame, boxes cut by an inner slice border are dropped where a whole copy
 exists, and the views are merged by suppressing overlaps across views and classes (one physical tile, one detection).
 
@@ -255,16 +255,37 @@ def _starts(length: int, window: int, overlap: float) -> list[int]:
     return [round(i * (length - window) / (n - 1)) for i in range(n)]
 
 
-def plan_views(frame: Size, net: Size, scales: Sequence[float] = (1.0, 0.35), overlap: float = 0.25) -> list[View]:
-    """The views of a frame: for each scale, overlapping slices that the network sees at that scale; then the frame.
+#: Default slice sides in frame pixels. The detector learnt tiles spanning about 3-12.5 % of its input's side
+#: (rendered tiles 20-80 px in 640 frames; see the model card), so a slice of side ``W`` reads tiles of about
+#: ``0.03 W`` to ``0.125 W``: 640 px slices read tiles of 20-80 px (a 12 MP overhead frame shows 50-90 px),
+#: 1600 px slices 50-200 px, and the whole frame the biggest (a close-up phone photo).
+WINDOWS = (640, 1600)
 
+
+def plan_views(
+    frame: Size,
+    net: Size,
+    scales: Sequence[float] | None = None,
+    overlap: float = 0.25,
+    windows: Sequence[int] = WINDOWS,
+) -> list[View]:
+    """The views of a frame: overlapping slices at each level of a pyramid, then the whole frame.
+
+    Levels are square slices of ``windows`` frame pixels (the network's aspect when it is not square), or, when
+    ``scales`` is given, slices that the network sees at each of those scales (network pixels per frame pixel).
     A level is skipped when its slice would cover the whole frame anyway (the whole-frame pass does that).
 
     >>> views = plan_views(Size(height=480, width=1000), Size(height=320, width=320), scales=(1.0,))
     >>> [(v.x0, v.y0, v.x1, v.y1) for v in views]
     [(0, 0, 320, 320), (227, 0, 547, 320), (453, 0, 773, 320), (680, 0, 1000, 320), (0, 160, 320, 480), \
 (227, 160, 547, 480), (453, 160, 773, 480), (680, 160, 1000, 480), (0, 0, 1000, 480)]
+    >>> views = plan_views(Size(height=600, width=1500), Size(height=416, width=416))
+    >>> [(v.size.width, round(v.level, 2)) for v in views]
+    [(640, 0.65), (640, 0.65), (640, 0.65), (1500, 0.0)]
     """
+    if scales is None:
+        side = max(net.height, net.width)
+        scales = [side / w for w in windows]
     views = []
     for scale in scales:
         wh, ww = round(net.height / scale), round(net.width / scale)
@@ -302,8 +323,11 @@ class DetectorOptions:
     iou: float = 0.5
     #: IoU above which boxes of any class from any views are the same tile (the weaker one goes).
     merge_iou: float = 0.55
-    #: Pyramid levels: network pixels per frame pixel for the slices of each level (the whole frame is always read).
-    scales: tuple[float, ...] = (1.0, 0.35)
+    #: Pyramid levels as slice sides in frame pixels (see :data:`WINDOWS`); the whole frame is always read.
+    windows: tuple[int, ...] = WINDOWS
+    #: Or as network pixels per frame pixel for the slices of each level (overrides ``windows``; ``()``: the whole
+    #: frame only).
+    scales: tuple[float, ...] | None = None
     #: Fraction by which neighbouring slices overlap.
     overlap: float = 0.25
     #: In a slice, boxes longer than this share of the network input's shorter side are dropped: a tile that big
@@ -344,7 +368,7 @@ class SlicedDetector:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
         frame = Size.of(image)
-        views = plan_views(frame, self.input_size, self.options.scales, self.options.overlap)
+        views = plan_views(frame, self.input_size, self.options.scales, self.options.overlap, self.options.windows)
         raws = self.run([image[v.y0 : v.y1, v.x0 : v.x1] for v in views])
         return [self._in_frame(raw, view, frame) for raw, view in zip(raws, views, strict=True)]
 

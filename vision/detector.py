@@ -8,9 +8,10 @@ path).
 A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 416 or 640 input,
 while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of views
 (:func:`plan_views`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
-views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic); each view's boxes are decoded and
-suppressed per class, mapped back to the frame, boxes cut by an inner slice border are dropped where a whole copy
-exists, and the views are merged by suppressing overlaps across views and classes (one physical tile, one detection).
+views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
+each view's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner slice border
+are dropped where a whole copy exists; views are merged by suppressing overlaps across views and classes (one
+physical tile, one detection).
 
 >>> d = Detection.of_class(35, Box(10.0, 10.0, 50.0, 40.0), 0.9)
 >>> d.tile, d.label, d.orientation

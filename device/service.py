@@ -395,11 +395,11 @@ class PhotoDetector:
 
     A phone photo to score is a close-up of one hand: its tiles are large, and one whole-frame pass finds them
     (about a fifth of the time of a sliced read of a 12 MP frame). When that pass finds fewer than
-    ``min_tiles`` tiles, or tiles narrower than ``min_tile`` of the network's input side (40 px of 640), the
+    ``min_tiles`` tiles, or tiles narrower than ``min_tile`` of the network's input side (15 px of 416), the
     photo is read again in slices at half scale.
     """
 
-    def __init__(self, network: Any, options: Any = None, *, min_tiles: int = 13, min_tile: float = 0.0625):
+    def __init__(self, network: Any, options: Any = None, *, min_tiles: int = 13, min_tile: float = 0.035):
         from dataclasses import replace
 
         from vision.detector import DetectorOptions, SlicedDetector

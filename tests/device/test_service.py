@@ -245,7 +245,7 @@ def test_photo_detector_reads_slices_only_when_needed(count, tile_w, expected):
 
     detector = PhotoDetector(BlocksNetwork())
     found = detector.detect(_photo(count, tile_w))
-    assert detector.passes == [expected]
+    assert [p.split("@")[0] for p in detector.passes] == [expected]
     if expected == "whole":
         assert len(found) == count
 

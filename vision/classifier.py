@@ -47,6 +47,10 @@ CROP_MARGIN = 0.08
 #: Where the shipped classifier lies in a checkout; ``$JANTAKU_CLASSIFIER`` overrides (``none`` turns it off).
 SHIPPED_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "tile_classifier.onnx"
 
+#: The name of the classifier's optional extra class: the crop shows no tile (a detector's false box: half a tile,
+#: two halves, a glyph, a prop). A box the classifier reads as this is dropped by :class:`TwoStageDetector`.
+NOT_A_TILE = "none"
+
 #: The ``kind`` the classifier's metadata must carry (so a detector file is not loaded as a classifier).
 MODEL_KIND = "tile-classifier"
 
@@ -119,28 +123,36 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class TileGuess:
-    """What the classifier makes of one crop: its class, the probability, and the runner-up."""
+    """What the classifier makes of one crop: the likeliest tile class, its probability, the runner-up, and the
+    probability that the crop shows no tile at all (0 for a model without a :data:`NOT_A_TILE` class)."""
 
     class_id: int
     prob: float
     second_id: int
     second_prob: float
+    none_prob: float = 0.0
 
     @property
     def label(self) -> str:
         return CLASS_NAMES[self.class_id]
 
+    @property
+    def is_tile(self) -> bool:
+        """Whether some tile class is likelier than "no tile"."""
+        return self.prob >= self.none_prob
+
     @classmethod
-    def of_probs(cls, probs: np.ndarray) -> TileGuess:
+    def of_probs(cls, probs: np.ndarray, none_prob: float = 0.0) -> TileGuess:
         order = np.argsort(-probs, kind="stable")
-        return cls(int(order[0]), float(probs[order[0]]), int(order[1]), float(probs[order[1]]))
+        return cls(int(order[0]), float(probs[order[0]]), int(order[1]), float(probs[order[1]]), float(none_prob))
 
 
 class OnnxTileClassifier:
     """A tile crop classifier on onnxruntime: ``[batch, 3, h, w]`` RGB 0..1 in, ``[batch, classes]`` logits out.
 
-    The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order; mapped to ours by
-    name), and ``crop_margin``; the input's height and width are fixed in the graph.
+    The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order, mapped to ours by
+    name; :data:`NOT_A_TILE` may be one of them), and ``crop_margin``; the input's height and width are fixed in the
+    graph.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
@@ -168,18 +180,25 @@ class OnnxTileClassifier:
         self.input_name = inputs[0].name
         self.input_size = Size(height=shape[2], width=shape[3])
         self.names = parse_names(meta.get("names"), self.path)
-        unknown = [n for n in self.names if n not in CLASS_NAMES]
+        unknown = [n for n in self.names if n not in CLASS_NAMES and n != NOT_A_TILE]
         if unknown:
             raise ModelError(f"{self.path}: classes {unknown[:5]} are not tile classes")
         #: Column of each of our classes in the output, or -1 where the model lacks it.
         self._columns = np.array([self.names.index(n) if n in self.names else -1 for n in CLASS_NAMES])
+        #: Column of "no tile", or None.
+        self._none = self.names.index(NOT_A_TILE) if NOT_A_TILE in self.names else None
         self.margin = float(meta.get("crop_margin", CROP_MARGIN))
         batch_dim = shape[0]
         self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
         self._fixed = isinstance(batch_dim, int)
 
     def probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-        """Probabilities (N, 38) in our class order for upright BGR crops of the model's input size."""
+        """Probabilities (N, 38) in our class order for upright BGR crops of the model's input size (with a
+        :data:`NOT_A_TILE` class, each row sums to 1 minus that class's probability: see :meth:`all_probabilities`)."""
+        return self.all_probabilities(crops)[0]
+
+    def all_probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities (N, 38) in our class order, probability (N,) of "no tile")."""
         batch = to_input(crops)
         if batch.shape[2:] != (self.input_size.height, self.input_size.width):
             size = f"{self.input_size.height}x{self.input_size.width}"
@@ -196,7 +215,8 @@ class OnnxTileClassifier:
         ours = np.zeros((len(probs), len(CLASS_NAMES)))
         have = self._columns >= 0
         ours[:, have] = probs[:, self._columns[have]]
-        return ours
+        none = probs[:, self._none] if self._none is not None else np.zeros(len(probs))
+        return ours, none
 
     def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
         """The model's crops of ``boxes`` in a frame: (N, h, w, 3) BGR uint8."""
@@ -208,20 +228,24 @@ class OnnxTileClassifier:
         """One guess per box of a frame."""
         if not boxes:
             return []
-        return [TileGuess.of_probs(p) for p in self.probabilities(self.crops(image, boxes))]
+        probs, none = self.all_probabilities(self.crops(image, boxes))
+        return [TileGuess.of_probs(p, n) for p, n in zip(probs, none, strict=True)]
 
 
 @dataclass
 class TwoStageDetector:
     """A :class:`~vision.detector.Detector`: the inner detector's boxes, each tile read by the crop classifier.
 
-    The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. With
-    ``keep_detector_above`` set, a detection the detector is at least that sure of keeps its own class.
+    The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. A box the
+    classifier reads as no tile (:data:`NOT_A_TILE`, for a model that has that class) is dropped unless
+    ``drop_non_tiles`` is off. With ``keep_detector_above`` set, a detection the detector is at least that sure of
+    keeps its own class (and is never dropped).
     """
 
     detector: Detector
     classifier: OnnxTileClassifier
     keep_detector_above: float | None = None
+    drop_non_tiles: bool = True
     #: Milliseconds of the last call spent in the classifier (crops and network).
     last_classifier_ms: float = field(default=0.0, init=False)
 
@@ -236,6 +260,8 @@ class TwoStageDetector:
         for det, guess in zip(found, guesses, strict=True):
             if self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
                 out.append(det)
+                continue
+            if self.drop_non_tiles and not guess.is_tile:
                 continue
             out.append(Detection(tile_of_class(guess.class_id), det.box, det.conf, Orientation.of_box(det.box)))
         self.last_classifier_ms = (time.perf_counter() - started) * 1000

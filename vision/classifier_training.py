@@ -29,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, extract_crop
+from vision.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, NOT_A_TILE, extract_crop
 from vision.evaluation import EVAL_SEED  # the detector's held-out renderer seed: never trained on here
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, NUM_CLASSES
@@ -38,6 +38,14 @@ Progress = Callable[[int, int], None] | None
 
 #: Default renderer seed for classifier training scenes (never :data:`EVAL_SEED`).
 TRAIN_SEED = 7100
+
+#: The classifier's classes: ours, then "no tile" (crops of boxes that are no tile, so a detector's false box can
+#: be dropped).
+TRAIN_NAMES: tuple[str, ...] = (*CLASS_NAMES, NOT_A_TILE)
+NONE_CLASS = len(CLASS_NAMES)
+
+#: A background box overlaps every labelled tile by less than this IoU.
+BACKGROUND_IOU = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,13 +230,43 @@ class CropSet:
         return cls(np.concatenate([s.x for s in sets]), np.concatenate([s.y for s in sets]))
 
     def counts(self) -> np.ndarray:
-        return np.bincount(self.y, minlength=NUM_CLASSES)
+        return np.bincount(self.y, minlength=len(TRAIN_NAMES))
+
+
+def background_boxes(scene: Scene, rng: np.random.Generator, n: int, tries: int = 20) -> list[Box]:
+    """Up to ``n`` tile-sized boxes of a scene that overlap no labelled tile (IoU < :data:`BACKGROUND_IOU`): half a
+    tile and half its neighbour, a gap, the table, a prop. Sizes and places follow the scene's own tiles."""
+    if not scene.boxes:
+        return []
+    h, w = scene.image.shape[:2]
+    truth = [b for _, b in scene.boxes]
+    out: list[Box] = []
+    for _ in range(n * tries):
+        if len(out) >= n:
+            break
+        ref = truth[int(rng.integers(len(truth)))]
+        bw, bh = ref.width * rng.uniform(0.6, 1.5), ref.height * rng.uniform(0.6, 1.5)
+        if rng.random() < 0.3:
+            bw, bh = bh, bw
+        if rng.random() < 0.6:  # beside a tile: shifted off it by more than half its size
+            cx, cy = ref.center
+            cx += rng.choice([-1, 1]) * rng.uniform(0.5, 1.2) * ref.width * (rng.random() < 0.7)
+            cy += rng.choice([-1, 1]) * rng.uniform(0.5, 1.2) * ref.height * (rng.random() < 0.5)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        x1, y1 = float(max(0.0, cx - bw / 2)), float(max(0.0, cy - bh / 2))
+        box = Box(x1, y1, float(min(w, cx + bw / 2)), float(min(h, cy + bh / 2)))
+        if box.width < 6 or box.height < 6 or max(box.iou(t) for t in truth) >= BACKGROUND_IOU:
+            continue
+        out.append(box)
+    return out
 
 
 def crops_of(
     scenes: Iterable[Scene],
     *,
     per_box: int = 1,
+    background: int = 0,
     jitter: Jitter = Jitter(),
     seed: int = 0,
     size: Size = CROP_SIZE,
@@ -237,7 +275,8 @@ def crops_of(
     total: int = 0,
 ) -> CropSet:
     """``per_box`` crops of every labelled box of every scene (boxes whose shorter side is under ``min_side`` px
-    are skipped: no tile is read from so few pixels)."""
+    are skipped: no tile is read from so few pixels), and ``background`` crops per scene of boxes that are no tile
+    (class :data:`NONE_CLASS`)."""
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for n, scene in enumerate(scenes, 1):
@@ -247,6 +286,9 @@ def crops_of(
             for _ in range(per_box):
                 xs.append(jittered_crop(scene.image, box, rng, jitter, size))
                 ys.append(class_id)
+        for box in background_boxes(scene, rng, background):
+            xs.append(jittered_crop(scene.image, box, rng, jitter, size))
+            ys.append(NONE_CLASS)
         if progress:
             progress(n, total)
     if not xs:
@@ -374,7 +416,7 @@ def train(
     torch.manual_seed(options.seed)
     gen = torch.Generator().manual_seed(options.seed)
     rng = np.random.default_rng(options.seed)
-    model = build_network(NUM_CLASSES, options.width)
+    model = build_network(len(TRAIN_NAMES), options.width)
     steps_per_epoch = max(1, math.ceil(len(data) / options.batch))
     total_steps = steps_per_epoch * options.epochs
     opt = torch.optim.AdamW(model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
@@ -457,7 +499,7 @@ def export_onnx(model, path: str | os.PathLike[str], metadata: dict | None = Non
     proto = onnx.load(str(tmp))
     meta = {
         "kind": MODEL_KIND,
-        "names": repr(list(CLASS_NAMES)),
+        "names": repr(list(TRAIN_NAMES)),
         "imgsz": repr([size.height, size.width]),
         "crop_margin": str(CROP_MARGIN),
         **{k: str(v) for k, v in (metadata or {}).items()},

@@ -32,6 +32,8 @@ def register(commands) -> None:
     tr.add_argument("--render", type=int, default=0, metavar="N", help="also render N fresh scenes")
     tr.add_argument("--render-seed", type=int, default=7100, help="renderer seed of those scenes (default 7100)")
     tr.add_argument("--real-repeats", type=int, default=16, help="jittered crops per real training box (0: none)")
+    tr.add_argument("--background", type=int, default=2, help="no-tile crops per rendered scene (default 2)")
+    tr.add_argument("--real-background", type=int, default=24, help="no-tile crops per real photo (default 24)")
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
     tr.add_argument("--batch", type=int, default=128)
@@ -104,24 +106,37 @@ def cmd_train(args: argparse.Namespace) -> int:
         folder = Path(folder)
         if not (folder / "images").is_dir():
             raise UserError(f"{folder}: no images/ folder (a YOLO folder as jantaku synth writes)")
-        name = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}_s{args.seed + i}.npz"
-        parts.append(
-            _cached(crops / name, lambda f=folder, s=args.seed + i: crops_of(yolo_scenes(f, args.limit), seed=s))
-        )
-    if args.render:
-        name = f"render_{args.render_seed}_{args.render}_s{args.seed}.npz"
+        name = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}_bg{args.background}_s{args.seed + i}.npz"
         parts.append(
             _cached(
-                crops / name, lambda: crops_of(rendered_scenes(args.render_seed, args.render), seed=args.seed + 100)
+                crops / name,
+                lambda f=folder, s=args.seed + i: crops_of(
+                    yolo_scenes(f, args.limit), background=args.background, seed=s
+                ),
+            )
+        )
+    if args.render:
+        name = f"render_{args.render_seed}_{args.render}_bg{args.background}_s{args.seed}.npz"
+        parts.append(
+            _cached(
+                crops / name,
+                lambda: crops_of(
+                    rendered_scenes(args.render_seed, args.render), background=args.background, seed=args.seed + 100
+                ),
             )
         )
     if args.real_repeats:
         try:
-            name = f"real_train_x{args.real_repeats}_s{args.seed}.npz"
+            name = f"real_train_x{args.real_repeats}_bg{args.real_background}_s{args.seed}.npz"
             parts.append(
                 _cached(
                     crops / name,
-                    lambda: crops_of(real_scenes(held_out=False), per_box=args.real_repeats, seed=args.seed + 200),
+                    lambda: crops_of(
+                        real_scenes(held_out=False),
+                        per_box=args.real_repeats,
+                        background=args.real_background,
+                        seed=args.seed + 200,
+                    ),
                 )
             )
         except FileNotFoundError as exc:
@@ -159,9 +174,10 @@ def _confusions(true, pred, names) -> list[tuple[str, str, int]]:
 
 
 def _class_name(c) -> str:
+    from vision.classifier import NOT_A_TILE
     from vision.labels import CLASS_NAMES
 
-    return CLASS_NAMES[int(c)]
+    return CLASS_NAMES[int(c)] if c >= 0 else NOT_A_TILE
 
 
 def _per_class(true, pred) -> dict[str, list[int]]:
@@ -173,19 +189,20 @@ def _per_class(true, pred) -> dict[str, list[int]]:
     return out
 
 
-def camerash_crops(root=None):
+def camerash_crops(root=None, margin: float | None = None):
     """camerash single-tile photos of the tiles we share, each the whole photo as one upright crop, and the truth.
 
     The label mapping is :func:`vision.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
     import csv
     import os
 
-    from vision.classifier import CROP_SIZE, extract_crop
+    from vision.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
     from vision.evaluation import DEFAULT_CAMERASH, camerash_tile
     from vision.geometry import Box
     from vision.images import load_image
     from vision.labels import class_of_tile
 
+    margin = CROP_MARGIN if margin is None else margin
     base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
     table = base / "tiles-data" / "data.csv"
     if not table.is_file():
@@ -202,8 +219,9 @@ def camerash_crops(root=None):
         except VisionError:
             continue
         h, w = image.shape[:2]
-        # the photo is the tile's face: the whole photo is the box (no margin to add beyond its edge)
-        xs.append(extract_crop(image, Box(0.0, 0.0, float(w), float(h)), CROP_SIZE, margin=0.0))
+        # the photo is the tile's face: its box is the whole photo, cropped as at run time (the margin beyond the
+        # photo's edge repeats its edge pixels)
+        xs.append(extract_crop(image, Box(0.0, 0.0, float(w), float(h)), CROP_SIZE, margin))
         ys.append(class_of_tile(tile))
     return xs, ys
 
@@ -230,9 +248,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     def top1(name, x, y, deaka=False):
         started = time.perf_counter()
-        probs = classifier.probabilities(np.asarray(x)) if len(x) else np.zeros((0, 38))
+        probs, none = classifier.all_probabilities(np.asarray(x)) if len(x) else (np.zeros((0, 38)), np.zeros(0))
         ms = (time.perf_counter() - started) * 1000 / max(1, len(x))
-        pred = probs.argmax(1)
+        pred = np.where(probs.max(1) >= none, probs.argmax(1), -1)  # -1: read as no tile (a miss)
         if deaka:  # camerash has no red fives: a red five read as a five is right
             pred = np.array([FIVE_KINDS[p - NUM_KINDS] if NUM_KINDS <= p < NUM_KINDS + 3 else p for p in pred])
         y = np.asarray(y)
@@ -252,7 +270,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             data = crops_real_held_out()
             top1("real", data.x, data.y)
         if "crops" in only:
-            x, y = camerash_crops()
+            x, y = camerash_crops(margin=classifier.margin)
             top1("camerash", x, y, deaka=True)
         if args.detector:
             result["detector_real"] = _detector_real(args, classifier)

@@ -119,7 +119,7 @@ def test_jitter_is_seeded_and_keeps_the_size():
 # --- a hand-built ONNX classifier ----------------------------------------------------------------------------
 
 #: The hand-built model reads the crop's mean colour: red -> 1m, green -> 6z, blue -> back.
-COLOUR_CLASSES = {"1m": 0, "6z": 1, "back": 2}  # RGB channel whose mean wins
+COLOUR_CLASSES = {"1m": 0, "6z": 1, "back": 2, "none": 2}  # RGB channel whose mean wins
 
 
 def colour_model(path, names=("1m", "6z", "back"), kind=MODEL_KIND, size=CROP_SIZE):
@@ -203,6 +203,20 @@ def test_two_stage_detector_keeps_boxes_and_takes_the_classifiers_tiles(tmp_path
     assert [d.box for d in out] == [d.box for d in found]
     assert [d.conf for d in out] == [0.4, 0.4, 0.4]
     assert out[1].orientation is Orientation.SIDEWAYS
+
+
+def test_two_stage_drops_boxes_the_classifier_reads_as_no_tile(tmp_path):
+    # a model with a "none" class: blue crops are no tile (a detector's false box)
+    boxes = {RED: (600, 40, 660, 120), BLUE: (20, 20, 80, 100), GREEN: (100, 300, 220, 380)}
+    frame = frame_with(420, 900, [(c, b) for c, b in boxes.items()])
+    found = [Detection.of_class(9, Box(*map(float, b)), 0.5) for b in boxes.values()]
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=("1m", "none", "6z")))
+    guesses = clf.classify(frame, [d.box for d in found])
+    assert [g.is_tile for g in guesses] == [True, False, True]
+    assert guesses[1].none_prob > 0.9 and guesses[0].none_prob < 0.1
+    assert [d.label for d in TwoStageDetector(FakeDetector(found), clf).detect(frame)] == ["1m", "6z"]
+    kept = TwoStageDetector(FakeDetector(found), clf, drop_non_tiles=False).detect(frame)
+    assert len(kept) == 3
 
 
 def test_two_stage_can_keep_confident_detector_classes(tmp_path):

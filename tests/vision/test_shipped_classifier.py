@@ -1,0 +1,85 @@
+"""The shipped crop classifier reads every tile class drawn flat with the renderer's faces, through the same crops the
+two-stage detector cuts (boxes given, as a detector would find them), in a non-square frame, upright, upside down
+and sideways. Skips while ``models/tile_classifier.onnx`` does not exist."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classifier import SHIPPED_CLASSIFIER, OnnxTileClassifier, TwoStageDetector
+from vision.detector import Detection, FakeDetector
+from vision.geometry import Box
+from vision.labels import CLASS_NAMES, NUM_CLASSES
+
+pytestmark = pytest.mark.skipif(not SHIPPED_CLASSIFIER.is_file(), reason=f"no classifier at {SHIPPED_CLASSIFIER}")
+
+art = pytest.importorskip("vision.synth.art", reason="the renderer (vision.synth) is not in this checkout")
+
+
+def _tile(class_id: int, width: int) -> np.ndarray:
+    """A face-up tile seen from above (face on an ivory body with a rim), BGR uint8; the back class is a green back."""
+    height = round(width * 4 / 3)
+    rim = max(2, width // 12)
+    body = np.empty((height + 2 * rim, width + 2 * rim, 3), np.float32)
+    body[:] = (0.80, 0.78, 0.72)
+    if class_id == NUM_CLASSES - 1:  # back
+        body[rim:-rim, rim:-rim] = (0.15, 0.45, 0.25)
+    else:
+        face = art.face_texture(class_id, art.FaceStyle(), np.random.default_rng(class_id))
+        body[rim:-rim, rim:-rim] = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+    return (body[..., ::-1] * 255).clip(0, 255).astype(np.uint8)
+
+
+def _scene(turn: int, tile_w: int) -> tuple[np.ndarray, list[Box]]:
+    """All 38 classes in rows on felt, each tile turned ``turn`` quarters; a 3:2 landscape frame."""
+    frame = np.empty((round(tile_w * 14), round(tile_w * 21), 3), np.uint8)
+    frame[:] = (60, 110, 40)
+    boxes = []
+    x, y = tile_w, tile_w
+    for c in range(NUM_CLASSES):
+        tile = np.ascontiguousarray(np.rot90(_tile(c, tile_w), turn))
+        h, w = tile.shape[:2]
+        if x + w > frame.shape[1] - tile_w // 2:
+            x, y = tile_w, y + round(tile_w * 2.2)
+        frame[y : y + h, x : x + w] = tile
+        boxes.append(Box(float(x), float(y), float(x + w), float(y + h)))
+        x += w + tile_w // 4
+    return frame, boxes
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return OnnxTileClassifier(SHIPPED_CLASSIFIER)
+
+
+def test_loads_quickly_and_is_small():
+    started = time.perf_counter()
+    OnnxTileClassifier(SHIPPED_CLASSIFIER)
+    assert time.perf_counter() - started < 1.0
+    assert SHIPPED_CLASSIFIER.stat().st_size < 2_000_000
+
+
+@pytest.mark.parametrize(
+    ("turn", "tile_w"),
+    [
+        (0, 40),  # upright, a tile of 40 px
+        (2, 40),  # upside down: a tile facing the player opposite
+        (1, 48),  # sideways (a called tile), turned one way
+        (3, 32),  # sideways the other way, smaller
+    ],
+)
+def test_reads_every_class_drawn_flat(classifier, turn, tile_w):
+    frame, boxes = _scene(turn, tile_w)
+    read = [g.label for g in classifier.classify(frame, boxes)]
+    assert read == list(CLASS_NAMES)
+
+
+def test_two_stage_corrects_a_detector_that_finds_tiles_but_misreads_them(classifier):
+    frame, boxes = _scene(0, 40)
+    wrong = [Detection.of_class((c + 1) % NUM_CLASSES, b, 0.3) for c, b in enumerate(boxes)]
+    out = TwoStageDetector(FakeDetector(wrong), classifier).detect(frame)
+    assert [d.label for d in out] == list(CLASS_NAMES)

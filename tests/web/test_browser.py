@@ -7,6 +7,7 @@ is missing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -56,7 +57,9 @@ def site(tmp_path):
         yield service
     finally:
         service.bus.close()
-        s.close()
+        # seen rarely under heavy load: waitress's wake-up pipe already gone at shutdown
+        with contextlib.suppress(OSError):
+            s.close()
         service.close()
 
 
@@ -144,8 +147,7 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     page.select_option("#winner-seat", "1")
     page.select_option("#discarder-seat", "0")
     page.click("#score-btn")  # rescore as South (the seat wind follows the winner)
-    page.wait_for_selector("#result:not([hidden]) .big-num")
-    assert page.inner_text("#result .big-num") == "3,900"
+    page.wait_for_function("document.querySelector('#result .big-num').textContent === '3,900'")
     assert "Seat 1 (East) pays" in page.inner_text("#result")
     page.click("#settle-btn")
     page.wait_for_selector("#toast:not([hidden])")

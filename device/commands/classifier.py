@@ -148,7 +148,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         val = crops_real_held_out()  # watched, never used to choose anything
     except FileNotFoundError:
         val = None
-    _log(f"training on {len(data)} crops; classes seen: {int((data.counts() > 0).sum())} of 38")
+    _log(f"training on {len(data)} crops; classes seen: {int((data.counts() > 0).sum())} of {len(data.counts())}")
     options = TrainOptions(
         epochs=args.epochs,
         batch=args.batch,

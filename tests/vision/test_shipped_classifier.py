@@ -83,3 +83,30 @@ def test_two_stage_corrects_a_detector_that_finds_tiles_but_misreads_them(classi
     wrong = [Detection.of_class((c + 1) % NUM_CLASSES, b, 0.3) for c, b in enumerate(boxes)]
     out = TwoStageDetector(FakeDetector(wrong), classifier).detect(frame)
     assert [d.label for d in out] == list(CLASS_NAMES)
+
+
+@pytest.fixture(scope="module")
+def two_stage(classifier):
+    from vision.detector import default_model_path, load_detector
+
+    if not default_model_path().is_file():
+        pytest.skip("no shipped detector model")
+    return TwoStageDetector(load_detector(default_model_path()), classifier)
+
+
+def test_the_shipped_pair_reads_a_drawn_hand_exactly(two_stage):
+    # the scene of test_shipped_model.py that the detector alone misreads (KNOWN_MISREADS there): 44 px tiles
+    from tests.vision.test_shipped_model import EXPECTED, HAND, scene
+    from vision.reader import read_tiles
+
+    image = scene(HAND, 44, (400, 960), origin=(20, 60))
+    assert read_tiles(two_stage.detect(image)).text == EXPECTED
+
+
+@pytest.mark.slow
+def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
+    from tests.vision.test_shipped_model import EXPECTED, HAND, scene
+    from vision.reader import read_tiles
+
+    image = scene(HAND, 64, (3000, 4000), origin=(1500, 1300))
+    assert read_tiles(two_stage.detect(image)).text == EXPECTED

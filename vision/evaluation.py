@@ -85,24 +85,45 @@ def _both(detector: Detector, image: np.ndarray, conf: float, image_id) -> tuple
     return candidates, _preds(image_id, read)
 
 
+@dataclass(frozen=True)
+class Results:
+    """The detector's AP and P/R; and P/R of what a second-stage reader reports (None without one)."""
+
+    detector: DetectionResult
+    read: DetectionResult | None = None
+
+
+def _results(truths, preds, conf: float, read: list[Pred], two: list[Pred] | None) -> Results:
+    return Results(evaluate(truths, preds, conf, read), None if two is None else evaluate(truths, preds, conf, two))
+
+
 def eval_rendered(
-    detector: Detector, n: int = 200, seed: int = EVAL_SEED, conf_threshold: float = 0.25, progress: Progress = None
-) -> DetectionResult:
-    """The detector on rendered images ``0..n-1`` of set ``seed`` (read at their own size)."""
+    detector: Detector,
+    n: int = 200,
+    seed: int = EVAL_SEED,
+    conf_threshold: float = 0.25,
+    progress: Progress = None,
+    reader: Detector | None = None,
+) -> Results:
+    """The detector on rendered images ``0..n-1`` of set ``seed`` (read at their own size); with ``reader`` (the
+    detector with a second stage, as ``jantaku read`` reads), P and R of that too."""
     from vision.synth import render
 
     truths: list[Truth] = []
     preds: list[Pred] = []
     read: list[Pred] = []
+    two: list[Pred] = []
     for i in range(n):
         sample = render(seed, i)
         truths += [Truth(i, label.class_id, label.box) for label in sample.labels]
         candidates, found = _both(detector, sample.image, conf_threshold, i)
         preds += candidates
         read += found
+        if reader is not None:
+            two += _preds(i, reader.detect(sample.image))
         if progress:
             progress(i + 1, n)
-    return evaluate(truths, preds, conf_threshold, read)
+    return _results(truths, preds, conf_threshold, read, two if reader is not None else None)
 
 
 def eval_real(
@@ -110,14 +131,17 @@ def eval_real(
     root: str | os.PathLike[str] | None = None,
     conf_threshold: float = 0.25,
     progress: Progress = None,
-) -> DetectionResult:
-    """The detector on the held-out real photos (labels mapped to our classes by :mod:`vision.real_photos`)."""
+    reader: Detector | None = None,
+) -> Results:
+    """The detector on the held-out real photos (labels mapped to our classes by :mod:`vision.real_photos`); with
+    ``reader``, P and R of that too."""
     from vision.real_photos import held_out_split
 
     photos = held_out_split(root)
     truths: list[Truth] = []
     preds: list[Pred] = []
     read: list[Pred] = []
+    two: list[Pred] = []
     for i, photo in enumerate(photos):
         image = load_image(photo.image)
         h, w = image.shape[:2]
@@ -125,9 +149,11 @@ def eval_real(
         candidates, found = _both(detector, image, conf_threshold, i)
         preds += candidates
         read += found
+        if reader is not None:
+            two += _preds(i, reader.detect(image))
         if progress:
             progress(i + 1, len(photos))
-    return evaluate(truths, preds, conf_threshold, read)
+    return _results(truths, preds, conf_threshold, read, two if reader is not None else None)
 
 
 def camerash_tile(label_name: str) -> Tile | None:

@@ -140,13 +140,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
     # AP candidates are found down to conf 0.001 inside the evaluation; P, R and single-tile top-1 count what the
     # detector reports at the operating threshold (on a single tile, finding nothing is a miss).
+    from vision.classifier import classifier_for, with_classifier
+
     conf = _operating_conf(args)
     detector = _detector(args, conf=conf)
+    try:  # what jantaku read reads with: the detector and the crop classifier shipped beside it, if any
+        reader = with_classifier(detector, classifier_for(args.model))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    two_stage = reader if reader is not detector else None
     report: dict = {"model": str(getattr(detector.network, "path", args.model)), "conf": conf}
+    if two_stage is not None:
+        report["classifier"] = str(getattr(getattr(two_stage, "classifier", None), "path", "?"))
     try:
         if "rendered" in parts:
             seed = evaluation.EVAL_SEED if args.seed is None else args.seed
-            r = evaluation.eval_rendered(detector, args.n, seed, conf, _progress("rendered"))
+            both = evaluation.eval_rendered(detector, args.n, seed, conf, _progress("rendered"), two_stage)
+            r = both.detector
             report["rendered"] = {
                 "images": args.n,
                 "seed": seed,
@@ -155,9 +165,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 "precision": round(r.precision, 4),
                 "recall": round(r.recall, 4),
                 "per_class": evaluation.class_table(r, CLASS_NAMES),
+                **_as_read(both.read),
             }
         if "real" in parts:
-            r = evaluation.eval_real(detector, conf_threshold=conf, progress=_progress("real"))
+            both = evaluation.eval_real(detector, conf_threshold=conf, progress=_progress("real"), reader=two_stage)
+            r = both.detector
             report["real"] = {
                 "map50": round(r.map50, 4),
                 "map50_95": round(r.map50_95, 4),
@@ -165,12 +177,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 "recall": round(r.recall, 4),
                 "f1": round(r.f1, 4),
                 "per_class": evaluation.class_table(r, CLASS_NAMES),
+                **_as_read(both.read),
             }
         if "crops" in parts:
             crops = {}
-            for placement in ("table", "as-is"):
-                c = evaluation.eval_crops(detector, placement=placement, progress=_progress(f"crops {placement}"))
-                crops[placement] = {
+            readers = [("detector", detector)] + ([("as read", two_stage)] if two_stage is not None else [])
+            for (label, who), placement in ((r, p) for r in readers for p in ("table", "as-is")):
+                c = evaluation.eval_crops(who, placement=placement, progress=_progress(f"crops {label} {placement}"))
+                crops[f"{label}, {placement}"] = {
                     "n": c.n,
                     "top1": round(c.top1, 4),
                     "per_tile": {str(t): [sum(k.values()), k[t]] for t, k in c.predictions.items()},
@@ -186,6 +200,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _as_read(result) -> dict:
+    """P, R and F1 of what ``jantaku read`` reports with its second stage (empty without one)."""
+    if result is None:
+        return {}
+    return {"as_read": {k: round(getattr(result, k), 4) for k in ("precision", "recall", "f1")}}
+
+
 def _print_eval(report: dict) -> None:
     print(f"model: {report['model']}")
     for key, title in (("rendered", "rendered held-out set"), ("real", "real photos, held-out split")):
@@ -197,6 +218,11 @@ def _print_eval(report: dict) -> None:
             f"\n{title}{extra}: mAP50 {r['map50']:.4f}  mAP50-95 {r['map50_95']:.4f}  "
             f"P {r['precision']:.4f}  R {r['recall']:.4f}  (P, R at conf {report['conf']}, IoU 0.5)"
         )
+        if "as_read" in r:
+            a = r["as_read"]
+            print(
+                f"  as read (detector + crop classifier): P {a['precision']:.4f}  R {a['recall']:.4f}  F1 {a['f1']:.4f}"
+            )
         print(f"  {'class':<6}{'n':>5}{'AP50':>8}{'AP50-95':>9}{'P':>8}{'R':>8}")
         for row in r["per_class"]:
             print(
@@ -204,14 +230,17 @@ def _print_eval(report: dict) -> None:
                 f"{row['precision']:>8.3f}{row['recall']:>8.3f}"
             )
     if "crops" in report:
-        for placement, c in report["crops"].items():
-            print(f"\ncamerash single tiles ({placement}): top-1 {c['top1']:.4f} on {c['n']} photos of shared kinds")
-        c = report["crops"]["table"]
-        print("  per tile (table): " + "  ".join(f"{t} {ok}/{n}" for t, (n, ok) in c["per_tile"].items()))
-        print(
-            "  confusions (table; true -> predicted: count): "
-            + ", ".join(f"{t}->{p}: {k}" for t, p, k in c["confusions"])
-        )
+        print()
+        for label, c in report["crops"].items():
+            print(f"camerash single tiles ({label}): top-1 {c['top1']:.4f} on {c['n']} photos of shared kinds")
+        for label, c in report["crops"].items():
+            if not label.endswith("table"):
+                continue
+            print(f"\n  per tile ({label}): " + "  ".join(f"{t} {ok}/{n}" for t, (n, ok) in c["per_tile"].items()))
+            print(
+                f"  confusions ({label}; true -> predicted: count): "
+                + ", ".join(f"{t}->{p}: {k}" for t, p, k in c["confusions"])
+            )
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -97,10 +97,11 @@ def serve_command(args: argparse.Namespace) -> int:
     site = Site(create_app({"JANTAKU_SERVICE": service}), args.host, args.port, threads=site_threads(service))
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     service.url = f"http://{host}:{site.port}/"
-    print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)
-    print_qr(service.url, sys.stdout)
-    site.start()
     try:
+        site.start()
+        print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)
+        print_qr(service.url, sys.stdout)
+        sys.stdout.flush()
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

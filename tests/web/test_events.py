@@ -30,8 +30,22 @@ class Obs:
         self.rows = [parse_tiles(r) for r in rows]
 
 
+def when_subscribed(service, action):
+    """Run ``action`` in a thread as soon as a client has opened its stream."""
+
+    def run():
+        deadline = time.monotonic() + 10
+        while service.bus.subscribers == 0 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        action()
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
 def test_stream_starts_with_the_state_then_pushes_changes(client, service):
-    threading.Timer(0.15, lambda: service.observe(Obs("123m", "55z"))).start()
+    when_subscribed(service, lambda: service.observe(Obs("123m", "55z")))
     r = client.get("/events")
     assert r.status_code == 200 and r.mimetype == "text/event-stream"
     assert r.headers["Cache-Control"] == "no-cache"
@@ -67,11 +81,10 @@ def test_game_changes_are_pushed(app, service, player):
     def listen():
         received.append(app.test_client().get("/events").get_data(as_text=True))
 
-    t = threading.Thread(target=listen)
-    t.start()
-    time.sleep(0.1)
-    assert player.post("/api/game/riichi", json={"seat": 1}).status_code == 200
-    t.join()
+    done = []
+    when_subscribed(service, lambda: done.append(player.post("/api/game/riichi", json={"seat": 1}).status_code))
+    listen()
+    assert done == [200]
     states = [f for f in frames(received[0]) if f["event"] == "state"]
     assert states[-1]["data"]["game"]["sticks"] == 1
 

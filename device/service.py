@@ -440,7 +440,18 @@ class PhotoDetector:
 
 
 def _photo_detector_for(detector: Any) -> Any:
-    """For the sliced ONNX detector: a :class:`PhotoDetector` on the same network and options."""
+    """For the sliced ONNX detector: a :class:`PhotoDetector` on the same network and options.
+
+    Behind a second stage (the crop classifier of :mod:`vision.classifier`), the same second stage behind it.
+    """
+    inner, classifier = getattr(detector, "detector", None), getattr(detector, "classifier", None)
+    if inner is not None and classifier is not None:
+        photo = _photo_detector_for(inner)
+        if photo is None:
+            return None
+        from dataclasses import is_dataclass, replace
+
+        return replace(detector, detector=photo) if is_dataclass(detector) else None
     network, options = getattr(detector, "network", None), getattr(detector, "options", None)
     if network is None or options is None:
         return None

@@ -357,3 +357,17 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     assert proc.returncode == 0, err
     assert "no detector model" in err
     assert (tmp_path / "g.db").exists()
+
+
+def test_photo_detector_keeps_the_second_stage():
+    from device.service import PhotoDetector, TableService
+    from tests.vision.fakes import BlocksNetwork
+    from vision.classifier import TwoStageDetector
+    from vision.detector import SlicedDetector
+
+    camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
+    svc = TableService(pin="1234", detector=camera)
+    assert isinstance(svc.photo_detector, TwoStageDetector)
+    assert isinstance(svc.photo_detector.detector, PhotoDetector)
+    assert svc.photo_detector.classifier is camera.classifier
+    assert TableService(pin="1234", detector=RowDetector()).photo_detector is None  # anything else: read as it is

@@ -407,6 +407,7 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
                 state[k] += 1
                 ids.append(k * 4 + copy)
             tiles.extend(ids)
+            ids.sort()  # the package reads a chi from its lowest tile: ``chi:213m`` (called tile first) is 123m
             # the package's Meld, built without its __init__/__setattr__ (a hook for reassigning tiles, which
             # nobody does here); the same attributes as MjMeld(meld_type, tiles, opened) sets
             meld_type, opened = _MELD_BY_VALUE[m.kind._value_]

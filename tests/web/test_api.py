@@ -232,3 +232,17 @@ def test_too_many_photos_at_once_is_429(client, service):
         for _ in range(3):
             service._reads.release()
     assert client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("hand", "reason"),
+    [
+        # a chi written with its called tile first (engine/hand.py notation) reads as the same meld
+        ("567p23488s678s chi:213m", "no yaku"),
+        ("567p23488s678s chi:123m", "no yaku"),
+        ("234p23488s678s chi:324m", ""),  # open tanyao
+    ],
+)
+def test_chi_notation_with_the_called_tile_first(client, hand, reason):
+    r = client.post("/api/score", json={"hand": hand, "win_tile": "8s", "seat_wind": "W"})
+    assert r.json["reason"] == reason

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -359,8 +360,11 @@ class TrainOptions:
     seed: int = 0
     threads: int = 1
     width: int = 32
-    #: Stop after this many seconds (the epoch in progress ends early; the schedule is per step).
+    #: Stop after this many seconds: the learning-rate schedule then runs on whichever is further along, the steps
+    #: or the time, so a run cut short by a busy machine still ends annealed.
     max_seconds: float | None = None
+    #: Share of the run spent warming up to ``lr`` (then a cosine decay to zero).
+    warmup: float = 0.15
 
 
 @dataclass(frozen=True)
@@ -410,9 +414,18 @@ def train(
 ):
     """Train :class:`TileNet` on a crop set; returns (model, :class:`TrainReport`). Seeded; one thread by default."""
     import torch
+
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(options.threads)
+    try:
+        return _train(torch, data, options, val, log)
+    finally:
+        torch.set_num_threads(threads_before)
+
+
+def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log):
     from torch import nn
 
-    torch.set_num_threads(options.threads)
     torch.manual_seed(options.seed)
     gen = torch.Generator().manual_seed(options.seed)
     rng = np.random.default_rng(options.seed)
@@ -420,7 +433,12 @@ def train(
     steps_per_epoch = max(1, math.ceil(len(data) / options.batch))
     total_steps = steps_per_epoch * options.epochs
     opt = torch.optim.AdamW(model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=options.lr, total_steps=total_steps, pct_start=0.15)
+
+    def lr_at(progress: float) -> float:
+        if progress < options.warmup:
+            return options.lr * (0.04 + 0.96 * progress / options.warmup)
+        return options.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, (progress - options.warmup) / (1 - options.warmup))))
+
     # classes seen rarely (red fives, some honours) weigh more, up to 4x
     counts = data.counts().astype(np.float64)
     weights = np.where(counts > 0, np.clip(counts.mean() / np.maximum(counts, 1), 0.5, 4.0), 1.0)
@@ -436,6 +454,15 @@ def train(
         correct = seen = 0
         for s in range(0, len(order), options.batch):
             idx = np.sort(order[s : s + options.batch])
+            progress = step / total_steps
+            if options.max_seconds:
+                progress = max(progress, (time.perf_counter() - started) / options.max_seconds)
+            if progress >= 1.0:
+                stop = True
+                break
+            lr = lr_at(progress)
+            for group in opt.param_groups:
+                group["lr"] = lr
             x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
             y = torch.from_numpy(data.y[idx])
             logits = model(x)
@@ -443,19 +470,14 @@ def train(
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            if step < total_steps - 1:
-                sched.step()
             step += 1
             correct += int((logits.argmax(1) == y).sum())
             seen += len(idx)
-            if options.max_seconds and time.perf_counter() - started > options.max_seconds:
-                stop = True
-                break
         entry = {
             "epoch": epoch + 1,
             "train_acc": round(correct / max(seen, 1), 4),
             "seconds": round(time.perf_counter() - started, 1),
-            "lr": round(sched.get_last_lr()[0], 6),
+            "lr": round(opt.param_groups[0]["lr"], 6),
         }
         if val is not None and len(val):
             entry["val_acc"] = round(float((evaluate_torch(model, val) == val.y).mean()), 4)
@@ -486,16 +508,18 @@ def export_onnx(model, path: str | os.PathLike[str], metadata: dict | None = Non
     model.eval()
     dummy = torch.zeros(1, 3, size.height, size.width)
     tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(
-        model,
-        (dummy,),
-        str(tmp),
-        input_names=["images"],
-        output_names=["logits"],
-        dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
-        opset_version=17,
-        dynamo=False,
-    )
+    with warnings.catch_warnings():  # the TorchScript exporter (the dynamo one needs onnxscript) says it is legacy
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (dummy,),
+            str(tmp),
+            input_names=["images"],
+            output_names=["logits"],
+            dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
     proto = onnx.load(str(tmp))
     meta = {
         "kind": MODEL_KIND,

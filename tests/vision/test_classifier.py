@@ -255,3 +255,27 @@ def test_eval_classifier_without_a_model_is_one_line_and_exit_2(tmp_path, capsys
     assert main(["eval", "classifier", "--model", str(tmp_path / "none.onnx")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no tile classifier" in err
+
+
+def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import TRAIN_NAMES, CropSet, TrainOptions, evaluate_torch, export_onnx, train
+
+    rng = np.random.default_rng(0)
+    # two classes told apart by colour: red crops are 1m, blue crops are back
+    x = np.stack([np.full((64, 48, 3), RED if i % 2 else BLUE, np.uint8) for i in range(64)])
+    x = np.clip(x.astype(int) + rng.integers(-20, 20, x.shape), 0, 255).astype(np.uint8)
+    y = np.where(np.arange(64) % 2, CLASS_NAMES.index("1m"), CLASS_NAMES.index("back"))
+    data = CropSet(x, y)
+    model, report = train(data, TrainOptions(epochs=3, batch=16, width=8, seed=1))
+    assert report.steps == 12
+    path = export_onnx(model, tmp_path / "tiny.onnx", {"training": "test"})
+    clf = OnnxTileClassifier(path)
+    assert clf.names == TRAIN_NAMES and clf.metadata["training"] == "test"
+    probs, none = clf.all_probabilities(x)
+    with torch.no_grad():
+        logits = model(torch.from_numpy(np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2))).float() / 255)
+    expected = torch.softmax(logits, 1).numpy()
+    assert np.allclose(probs, expected[:, : len(CLASS_NAMES)], atol=1e-5)
+    assert np.allclose(none, expected[:, -1], atol=1e-5)
+    assert (evaluate_torch(model, data) == probs.argmax(1)).all()

@@ -52,7 +52,8 @@ def register(commands) -> None:
     ev.add_argument(
         "--detector",
         metavar="PATH",
-        help="also read the real held-out photos with this detector, alone and with the classifier",
+        help="also read the real held-out photos (and camerash, as eval detector does) with this detector, alone and "
+        "with the classifier",
     )
     ev.add_argument("--conf", type=float, default=0.25, help="the detector's operating confidence (default 0.25)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
@@ -272,8 +273,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if "crops" in only:
             x, y = camerash_crops(margin=classifier.margin)
             top1("camerash", x, y, deaka=True)
-        if args.detector:
+        if args.detector and "real" in only:
             result["detector_real"] = _detector_real(args, classifier)
+        if args.detector and "crops" in only:
+            result["detector_camerash"] = _detector_camerash(args, classifier)
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from exc
     if args.json:
@@ -294,21 +297,45 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 f"  {name:>12}: precision {r['precision']}, recall {r['recall']}, F1 {r['f1']}, "
                 f"frames read exactly {r['exact']}/{r['frames']}"
             )
+    if "detector_camerash" in result:
+        print("\ncamerash photos shown as a tile on a table (the protocol of jantaku eval detector), top-1:")
+        for name, r in result["detector_camerash"].items():
+            print(f"  {name:>12}: {r['top1']} on {r['n']}; confusions: {r['confusions']}")
     return 0
+
+
+def _load_detector(args):
+    from vision.detector import DetectorOptions, load_detector
+
+    try:
+        return load_detector(args.detector, options=DetectorOptions(conf=args.conf))
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _detector_camerash(args, classifier) -> dict:
+    """camerash top-1 as ``jantaku eval detector`` measures it (:func:`vision.evaluation.eval_crops`), with the
+    detector alone and with the classifier as second stage."""
+    from vision.classifier import TwoStageDetector
+    from vision.evaluation import eval_crops
+
+    detector = _load_detector(args)
+    out = {}
+    for name, d in (("detector", detector), ("two_stage", TwoStageDetector(detector, classifier))):
+        r = eval_crops(d)
+        top = ", ".join(f"{t}->{p}: {k}" for t, p, k in r.confusions()[:10])
+        out[name] = {"n": r.n, "top1": round(r.top1, 4), "confusions": top}
+    return out
 
 
 def _detector_real(args, classifier) -> dict:
     """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
     with the classifier."""
     from vision.classifier import TwoStageDetector
-    from vision.detector import DetectorOptions, load_detector
     from vision.images import load_image
     from vision.real_photos import held_out_split
 
-    try:
-        detector = load_detector(args.detector, options=DetectorOptions(conf=args.conf))
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
+    detector = _load_detector(args)
     two = TwoStageDetector(detector, classifier)
     stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames
     photos = held_out_split()

@@ -128,8 +128,13 @@ def test_views_cover_the_frame_at_every_level():
     assert len([v for v in views if v.level == 1.0]) == 8 * 6
 
 
-def test_small_frames_are_read_whole():
-    assert [v.level for v in plan_views(Size(height=480, width=640), Size(height=640, width=640))] == [0.0]
+def test_small_frames_are_read_whole_and_in_upscaled_slices():
+    net = Size(height=416, width=416)
+    assert [v.level for v in plan_views(Size(height=480, width=640), net, small_windows=())] == [0.0]
+    small = plan_views(Size(height=480, width=640), net, small_windows=(400,))  # 400 px slices scaled up to 416
+    assert [(v.size.width, v.size.height) for v in small] == [(400, 400)] * 4 + [(640, 480)]
+    big = plan_views(Size(height=3000, width=4000), net, small_windows=(400,))  # none in a 12 MP frame
+    assert min(v.size.width for v in big) == 640
 
 
 def _scene(frame_size: Size, tiles: list[tuple[int, Box]]) -> np.ndarray:

@@ -29,6 +29,7 @@ from device.corrections import CorrectionStore, FrameTile
 from device.events import EventBus
 from device.game_session import SEAT_NAMES, GameSession
 from device.hand_request import BadRequest, parse_rules, parse_score_request
+from device.storage import GameStore
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
 
@@ -384,10 +385,16 @@ class TableService:
     def export_game(self) -> dict[str, Any]:
         return self.game.export()
 
+    def import_game(self, data: Any) -> dict[str, Any]:
+        """Make a game file (``export_game`` output) the table's game: stored as a new game, every event checked."""
+        self.game.import_game(data)
+        self.rules = self.game.game.rules
+        self.publish_state()
+        return {"imported": True, "events": len(self.game.game.events)}
+
     def close(self) -> None:
         self.bus.close()
-        if self.game.store is not None:
-            self.game.store.close()
+        self.game.close()
 
 
 class PhotoDetector:
@@ -589,13 +596,41 @@ def _photo_encoder(original: bytes) -> Callable[[], bytes]:
     return encode
 
 
-def _open_store(db_path: str | None):
-    """The persistent event log for the game (None: in memory only)."""
+def _open_store(db_path: str | None) -> GameStore:
+    """The game's append-only event log (``device.storage``); in memory only without a path."""
     if db_path is None:
-        return None
-    from device.game_store import GameStore
+        return GameStore(":memory:")
+    store = GameStore(db_path)
+    if not store.games():
+        _import_legacy_game(store, db_path)
+    return store
 
-    return GameStore(db_path)
+
+def _import_legacy_game(store: GameStore, db_path: str) -> None:
+    """A game left in the file by the table's earlier log (tables ``meta`` and ``events``): stored as a game here.
+
+    That log deleted rows to undo; its tables are left as they are (read once, never written again).
+    """
+    import json
+    import logging
+    import sqlite3
+
+    from engine.errors import EngineError
+
+    db = sqlite3.connect(db_path)
+    try:
+        row = db.execute("SELECT data FROM meta WHERE id = 1").fetchone()
+        events = [json.loads(r[0]) for r in db.execute("SELECT data FROM events ORDER BY id")] if row else []
+    except sqlite3.OperationalError:  # no such tables: nothing to bring over
+        return
+    finally:
+        db.close()
+    if row is None:
+        return
+    try:
+        store.import_json({**json.loads(row[0]), "events": events})
+    except (EngineError, ValueError, TypeError) as exc:
+        logging.getLogger(__name__).warning("the game in %s's old log cannot be replayed, not kept: %s", db_path, exc)
 
 
 __all__ = ["BadRequest", "CameraView", "NoDetector", "PinLocked", "ReadTile", "TableService", "parse_rules"]

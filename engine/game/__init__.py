@@ -25,6 +25,9 @@ Events (``engine.game.events``, frozen, ``to_dict()`` / ``event_from_dict()``): 
 (one or more ``RonClaim``; chankan when it follows an added kan), ``Tsumo``, ``ExhaustiveDraw``
 (the hands shown as tenpai), ``AbortiveDraw`` (``Abort`` reason), ``Chombo``, ``DealerStops`` (the
 dealer ends the game where the rules give the choice: ``dealer_may_stop``; a ``HandStart`` plays on).
+Results the players declare when the discards are not on record (a table without the camera):
+``DeclaredWin`` (winner, discarder or tsumo, the hand, the winning tile, situational yaku from
+``DECLARABLE``), ``DeclaredDraw`` (who is tenpai, nagashi), ``DeclaredAbort``, ``DeclaredRiichi``.
 
 Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``honba``, ``sticks``
 (riichi sticks on the table), ``dealer``, ``seat_wind(seat)``, ``phase`` and ``to_act``,
@@ -45,6 +48,7 @@ games for tests).
 """
 
 from engine.game.events import (
+    DECLARABLE,
     Abort,
     AbortiveDraw,
     AddedKan,
@@ -52,6 +56,10 @@ from engine.game.events import (
     Chombo,
     ClosedKan,
     DealerStops,
+    DeclaredAbort,
+    DeclaredDraw,
+    DeclaredRiichi,
+    DeclaredWin,
     Discard,
     DoraFlip,
     Draw,
@@ -68,6 +76,7 @@ from engine.game.furiten import Furiten, FuritenKind
 from engine.game.state import FinalResult, Game, HandResult, Outcome, Phase, Position, WinRecord, round_name
 
 __all__ = [
+    "DECLARABLE",
     "Abort",
     "AbortiveDraw",
     "AddedKan",
@@ -75,6 +84,10 @@ __all__ = [
     "Chombo",
     "ClosedKan",
     "DealerStops",
+    "DeclaredAbort",
+    "DeclaredDraw",
+    "DeclaredRiichi",
+    "DeclaredWin",
     "Discard",
     "DoraFlip",
     "Draw",

@@ -223,6 +223,75 @@ class DealerStops(Event):
     dealer: int | None = None
 
 
+# --------------------------------------------------------------------------- declared results
+#
+# A table without the camera (or a hand the camera lost) still needs its points moved: the players declare how a
+# hand ended (or that a seat declared riichi), and the engine scores and settles it. No discard needs to be on
+# record; what the players state is checked as far as the state allows (seats, riichi, rules, a complete hand).
+
+#: The situational yaku a player may state with a declared win (names of ``engine.scoring.WinContext`` fields).
+DECLARABLE = (
+    "riichi",
+    "double_riichi",
+    "open_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "houtei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
+
+
+@dataclass(frozen=True)
+class DeclaredWin(Event):
+    """A win as the players declare it. ``discarder`` None: tsumo. ``hand`` in hand notation (melds allowed),
+    with or without ``win_tile``; ``flags`` are situational yaku from ``DECLARABLE``; ``dora_indicators`` are
+    used when the game has none on record.
+
+    >>> e = DeclaredWin(1, 0, "234m567p23488s678s", Tile.parse("8s"), ("riichi",), (), parse_tiles("3p"))
+    >>> e.to_dict()["flags"], event_from_dict(e.to_dict()) == e
+    (['riichi'], True)
+    """
+
+    type: ClassVar[str] = "declared_win"
+    seat: int
+    discarder: int | None
+    hand: str
+    win_tile: Tile
+    flags: tuple[str, ...] = ()
+    dora_indicators: Tiles = ()
+    ura_indicators: Tiles = ()
+
+
+@dataclass(frozen=True)
+class DeclaredDraw(Event):
+    """An exhaustive draw as declared: who is tenpai (hands not shown), who made nagashi mangan (流し満貫)."""
+
+    type: ClassVar[str] = "declared_draw"
+    tenpai: tuple[bool, ...]
+    nagashi: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeclaredAbort(Event):
+    """An abortive draw of a named kind, as declared (the rules must have abortive draws)."""
+
+    type: ClassVar[str] = "declared_abort"
+    reason: Abort
+
+
+@dataclass(frozen=True)
+class DeclaredRiichi(Event):
+    """A riichi declaration as declared (the discard was not seen): the deposit goes on the table."""
+
+    type: ClassVar[str] = "declared_riichi"
+    seat: int
+    double: bool = False
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -240,6 +309,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ShowHand,
         Chombo,
         DealerStops,
+        DeclaredWin,
+        DeclaredDraw,
+        DeclaredAbort,
+        DeclaredRiichi,
     )
 }
 
@@ -263,6 +336,8 @@ def event_from_dict(d: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(d["type"])
     if cls is None:
         raise EngineError(f"unknown event type {d['type']!r}; known: {', '.join(EVENT_TYPES)}")
+    if cls in _DECLARED:
+        return _declared_from_dict(cls, d)
     kwargs: dict[str, Any] = {}
     names = {f.name for f in fields(cls)}
     for key, v in d.items():
@@ -290,3 +365,68 @@ def event_from_dict(d: dict[str, Any]) -> Event:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise EngineError(f"bad {cls.type} event {d!r}: {exc}") from None
+
+
+_DECLARED_FIELDS = {
+    DeclaredWin: {"seat", "discarder", "hand", "win_tile", "flags", "dora_indicators", "ura_indicators"},
+    DeclaredDraw: {"tenpai", "nagashi"},
+    DeclaredAbort: {"reason"},
+    DeclaredRiichi: {"seat", "double"},
+}
+_DECLARED = set(_DECLARED_FIELDS)
+
+
+def _declared_from_dict(cls: type[Event], d: dict[str, Any]) -> Event:
+    """A declared event from its dict, every field checked (players type these on their phones)."""
+    for key in d:
+        if key != "type" and key not in _DECLARED_FIELDS[cls]:
+            raise EngineError(f"unknown field {key!r} for a {cls.type} event")
+    if cls is DeclaredWin:
+        discarder = d.get("discarder")
+        flags = d.get("flags") or ()
+        if not isinstance(flags, list | tuple):
+            raise EngineError(f"flags is a list of situational yaku: {', '.join(DECLARABLE)}")
+        return DeclaredWin(
+            seat=_seat(d.get("seat"), "seat"),
+            discarder=None if discarder is None else _seat(discarder, "discarder"),
+            hand=_text(d.get("hand"), "hand"),
+            win_tile=Tile.parse(_text(d.get("win_tile"), "win_tile")),
+            flags=tuple(_flag(f) for f in flags),
+            dora_indicators=_tiles(d["dora_indicators"]) if d.get("dora_indicators") else (),
+            ura_indicators=_tiles(d["ura_indicators"]) if d.get("ura_indicators") else (),
+        )
+    if cls is DeclaredDraw:
+        tenpai = d.get("tenpai")
+        if not isinstance(tenpai, list | tuple) or len(tenpai) != 4 or not all(isinstance(t, bool) for t in tenpai):
+            raise EngineError("tenpai is four true/false values, one per seat")
+        nagashi = d.get("nagashi") or ()
+        if not isinstance(nagashi, list | tuple):
+            raise EngineError("nagashi is a list of seats")
+        return DeclaredDraw(tuple(tenpai), tuple(sorted({_seat(s, "nagashi") for s in nagashi})))
+    if cls is DeclaredAbort:
+        try:
+            return DeclaredAbort(Abort(d.get("reason")))
+        except ValueError:
+            raise EngineError(f"an abortive draw is one of {', '.join(a.value for a in Abort)}") from None
+    double = d.get("double", False)
+    if not isinstance(double, bool):
+        raise EngineError("double is true or false")
+    return DeclaredRiichi(_seat(d.get("seat"), "seat"), double)
+
+
+def _seat(v: Any, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 4:
+        raise EngineError(f"{name} is a seat 0..3, not {v!r}")
+    return v
+
+
+def _text(v: Any, name: str) -> str:
+    if not isinstance(v, str) or not v.strip() or len(v) > 200:
+        raise EngineError(f"{name} is required (mpsz text)")
+    return v
+
+
+def _flag(v: Any) -> str:
+    if v not in DECLARABLE:
+        raise EngineError(f"unknown situational yaku {v!r}; known: {', '.join(DECLARABLE)}")
+    return v

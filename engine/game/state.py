@@ -22,6 +22,7 @@ from typing import Any
 from engine.errors import EngineError, IllegalAction, InvalidHand
 from engine.game import calls, furiten, settlement
 from engine.game.events import (
+    DECLARABLE,
     Abort,
     AbortiveDraw,
     AddedKan,
@@ -29,6 +30,10 @@ from engine.game.events import (
     Chombo,
     ClosedKan,
     DealerStops,
+    DeclaredAbort,
+    DeclaredDraw,
+    DeclaredRiichi,
+    DeclaredWin,
     Discard,
     DoraFlip,
     Draw,
@@ -41,7 +46,7 @@ from engine.game.events import (
     Tsumo,
 )
 from engine.game.shape import YAOCHUU_KINDS, is_tenpai, kind_counts, waits
-from engine.hand import Hand, check_tiles
+from engine.hand import Hand, check_tiles, parse_hand
 from engine.melds import Meld, MeldKind, Relative
 from engine.rules import GameLength, MultipleRon, RuleSet
 from engine.tiles import Tile, Wind, format_tiles
@@ -1232,6 +1237,134 @@ class Game:
             dealer_repeats=True,
             replay=True,
             note=f"chombo by seat {e.seat}" + (f": {e.reason}" if e.reason else ""),
+        )
+
+    # ------------------------------------------------------------------ declared results (no camera)
+    #
+    # The players say how the hand ended (or that a seat declared riichi) when the discards are not on record.
+    # The engine scores the declared hand and settles it like its own results: honba, riichi sticks, dealer
+    # repeat and the end of the game follow the rules.
+
+    def _on_declared_riichi(self, e: DeclaredRiichi) -> None:
+        h = self.hand
+        assert h is not None
+        p = self._player(e, e.seat)
+        if p.riichi or h.riichi_pending == e.seat:
+            raise IllegalAction(e, "already in riichi: riichi is declared once")
+        if not p.is_closed:
+            raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
+        if self.scores[e.seat] < self.rules.riichi_min_points:
+            raise IllegalAction(
+                e,
+                f"riichi needs {self.rules.riichi_min_points} points for the deposit",
+                f"seat {e.seat} has {self.scores[e.seat]}",
+            )
+        p.riichi = True
+        p.double_riichi = e.double
+        self.scores[e.seat] -= self.rules.riichi_deposit
+        self.sticks += 1
+        h.riichi_paid_this_hand.append(e.seat)
+
+    def _on_declared_win(self, e: DeclaredWin) -> HandResult:
+        from engine.scoring import WinContext, score_hand
+
+        h = self.hand
+        assert h is not None
+        p = self._player(e, e.seat)
+        tsumo = e.discarder is None
+        if e.discarder is not None:
+            self._player(e, e.discarder)
+            if e.discarder == e.seat:
+                raise IllegalAction(e, "a ron is on another player's discard")
+        unknown = sorted(set(e.flags) - set(DECLARABLE))
+        if unknown:
+            raise IllegalAction(e, "unknown situational yaku", ", ".join(unknown))
+        try:
+            hand = parse_hand(e.hand)
+        except EngineError as exc:
+            raise IllegalAction(e, "the hand cannot be read", str(exc)) from None
+        if hand.size == 13:
+            hand = hand.with_tile(e.win_tile)
+        if e.win_tile not in hand.concealed:
+            raise IllegalAction(e, "the shown hand must hold the winning tile", str(e.win_tile))
+        flags = set(e.flags)
+        riichi = p.riichi or bool(flags & {"riichi", "double_riichi", "open_riichi"})
+        double = "double_riichi" in flags or p.double_riichi
+        ctx = WinContext(
+            win_tile=e.win_tile,
+            tsumo=tsumo,
+            seat_wind=self.seat_wind(e.seat),
+            round_wind=self.round_wind,
+            riichi=riichi and not double,
+            double_riichi=double,
+            open_riichi="open_riichi" in flags,
+            ippatsu="ippatsu" in flags,
+            rinshan="rinshan" in flags and tsumo,
+            chankan="chankan" in flags and not tsumo,
+            haitei="haitei" in flags and tsumo,
+            houtei="houtei" in flags and not tsumo,
+            tenhou="tenhou" in flags and tsumo and e.seat == self.dealer,
+            chiihou="chiihou" in flags and tsumo and e.seat != self.dealer,
+            renhou="renhou" in flags and not tsumo and e.seat != self.dealer,
+            dora_indicators=tuple(h.dora_indicators) or e.dora_indicators,
+            ura_indicators=e.ura_indicators if riichi else (),
+            discarder=None if e.discarder is None else self.seat_wind(e.discarder),
+        )
+        result = score_hand(hand, ctx, self.rules)
+        if not result.is_win:
+            raise IllegalAction(e, f"not a win: {result.reason}", f"seat {e.seat}: {hand.notation()}")
+        pay = settlement.WinPay(
+            e.seat,
+            result.ron_points,
+            result.tsumo_points,
+            result.base_points,
+            label=f"seat {e.seat} " + ("tsumo" if tsumo else "ron"),
+        )
+        if e.discarder is None:
+            s = settlement.settle_tsumo(pay, self.dealer, self.honba, self.sticks, self.rules)
+        else:
+            s = settlement.settle_ron([pay], e.discarder, self.dealer, self.honba, self.sticks, self.rules)
+        h.riichi_pending = None  # a riichi declared with the winning discard is void: no deposit
+        win = WinRecord(e.seat, e.discarder, hand.notation(), str(e.win_tile), result)
+        return self._finish(
+            Outcome.TSUMO if tsumo else Outcome.RON, s, wins=(win,), dealer_repeats=e.seat == self.dealer
+        )
+
+    def _on_declared_draw(self, e: DeclaredDraw) -> HandResult:
+        h = self.hand
+        assert h is not None
+        if len(e.tenpai) != 4:
+            raise IllegalAction(e, "an exhaustive draw says for each of the four seats whether it is tenpai")
+        tenpai = (bool(e.tenpai[0]), bool(e.tenpai[1]), bool(e.tenpai[2]), bool(e.tenpai[3]))
+        for s, p in enumerate(h.players):
+            if p.riichi and not tenpai[s]:
+                raise IllegalAction(e, "a player in riichi is tenpai at an exhaustive draw", f"seat {s}")
+        for s in e.nagashi:
+            self._player(e, s)
+        if e.nagashi and not self.rules.nagashi_mangan:
+            raise IllegalAction(e, f"no nagashi mangan under the {self.rules.name} rules")
+        if h.phase is Phase.REACT:
+            self._react_resolve()
+        s = settlement.settle_exhaustive(tenpai, e.nagashi, self.dealer, self.rules)
+        return self._finish(
+            Outcome.EXHAUSTIVE_DRAW,
+            s,
+            tenpai=tenpai,
+            nagashi=tuple(e.nagashi),
+            dealer_repeats=tenpai[self.dealer],
+            honba_up=True,
+        )
+
+    def _on_declared_abort(self, e: DeclaredAbort) -> HandResult:
+        h = self.hand
+        assert h is not None
+        if not self.rules.abortive_draws:
+            raise IllegalAction(e, f"no abortive draws under the {self.rules.name} rules")
+        if h.phase is Phase.REACT:
+            self._react_resolve()
+        h.riichi_pending = None
+        return self._finish(
+            Outcome.ABORTIVE_DRAW, settlement.Settlement(), abort=e.reason, dealer_repeats=True, honba_up=True
         )
 
     # ------------------------------------------------------------------ end of a hand, end of the game

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass
@@ -11,9 +12,11 @@ import pytest
 
 from device.corrections import CorrectionStore, FrameTile, UnknownFrame
 from device.events import RESYNC, EventBus, TooManySubscribers
-from device.game_store import GameStore
 from device.hand_request import BadRequest
 from device.service import PinLocked, TableService
+from device.storage import GameStore
+from engine.game.events import DeclaredRiichi, HandStart
+from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from vision.detector import Detection
 from vision.geometry import Box
@@ -211,11 +214,110 @@ def test_corrections_keep_a_bounded_number_of_frames():
 def test_game_store_survives_reopening(tmp_path):
     path = str(tmp_path / "g.db")
     s = GameStore(path)
-    s.reset({"seats": ["a", "b", "c", "d"]})
-    s.append({"type": "hand_start"})
+    gid = s.create(preset("standard"), ("a", "b", "c", "d"))
+    s.append(gid, HandStart())
+    s.append(gid, DeclaredRiichi(2))
     s.close()
-    meta, events = GameStore(path).load()
-    assert meta["seats"] == ["a", "b", "c", "d"] and events == [{"type": "hand_start"}]
+    again = GameStore(path)
+    try:
+        g = again.game(gid)
+        assert g.seats == ("a", "b", "c", "d") and [e.type for e in g.events] == ["hand_start", "declared_riichi"]
+        assert g.scores == [25000, 25000, 24000, 25000] and g.sticks == 1
+    finally:
+        again.close()
+
+
+def _log(path: str) -> list[tuple[str, str | None]]:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return [(k, d and json.loads(d)["type"]) for k, d in db.execute("SELECT kind, data FROM log ORDER BY seq")]
+    finally:
+        db.close()
+
+
+def test_service_undo_keeps_the_row(tmp_path):
+    """Undo is append-only: the undone event stays in the log, an undo row takes it back."""
+    path = str(tmp_path / "g.db")
+    svc = TableService(pin="2468", db_path=path)
+    try:
+        svc.record("riichi", {"seat": 1})
+        assert svc.state()["game"]["sticks"] == 1
+        svc.undo()
+        assert svc.state()["game"]["sticks"] == 0 and [e.type for e in svc.game.game.events] == ["hand_start"]
+    finally:
+        svc.close()
+    assert _log(path) == [("event", "hand_start"), ("event", "declared_riichi"), ("undo", None)]
+
+
+@pytest.mark.parametrize(
+    ("actions", "types"),
+    [
+        ([("riichi", {"seat": 2}), ("win", {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s",
+                                            "win_tile": "8s", "flags": ["riichi"]}),
+          ("draw", {"tenpai": [True, False, False, True]}), ("abort", {"reason": "four_riichi"})],
+         ["hand_start", "declared_riichi", "declared_win", "hand_start", "declared_draw", "hand_start",
+          "declared_abort"]),
+        ([("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_tile": "8s"}),
+          ("riichi", {"seat": 3}), ("chombo", {"seat": 3})],
+         ["hand_start", "declared_win", "hand_start", "declared_riichi", "chombo"]),
+    ],
+)
+def test_service_restart_recovers_declared_events(tmp_path, actions, types):
+    path = str(tmp_path / "g.db")
+    svc = TableService(pin="2468", db_path=path)
+    for action, body in actions:
+        svc.record(action, body)
+    svc.undo()
+    svc.record(*actions[-1])  # undone and done again: the log holds both
+    before = svc.state()["game"]
+    svc.close()
+    again = TableService(pin="2468", db_path=path)
+    try:
+        after = again.state()["game"]
+        assert [e.type for e in again.game.game.events] == types
+        assert after == before and after["history"] and any(h["deltas"] != [0, 0, 0, 0] for h in after["history"])
+        again.game.game.validate()
+    finally:
+        again.close()
+
+
+def test_a_game_in_the_earlier_log_is_brought_over(tmp_path):
+    """A table upgraded mid-game: the game left in the old tables (meta, events) is replayed into the one log."""
+    import sqlite3
+
+    path = str(tmp_path / "g.db")
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)")
+    db.execute("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)")
+    meta = {"rules": {"name": "standard"}, "seats": ["a", "b", "c", "d"], "first_dealer": 0}
+    db.execute("INSERT INTO meta VALUES (1, ?)", (json.dumps(meta),))
+    for e in ({"type": "hand_start"}, {"type": "declared_riichi", "seat": 3, "double": False}):
+        db.execute("INSERT INTO events (data) VALUES (?)", (json.dumps(e),))
+    db.commit()
+    db.close()
+    for _ in range(2):  # brought over once: the second start finds it in the one log
+        svc = TableService(pin="2468", db_path=path)
+        try:
+            assert [s["name"] for s in svc.state()["game"]["seats"]] == ["a", "b", "c", "d"]
+            assert svc.state()["game"]["sticks"] == 1 and svc.game.store.games() == [1]
+        finally:
+            svc.close()
+
+
+def test_service_imports_an_exported_game(tmp_path):
+    svc = TableService(pin="2468", db_path=str(tmp_path / "g.db"))
+    try:
+        svc.record("riichi", {"seat": 0})
+        svc.record("draw", {"tenpai": [True, False, False, False]})
+        data = json.loads(json.dumps(svc.export_game()))
+        svc.new_game({"rules": "standard"})
+        assert svc.state()["game"]["history"] == []
+        assert svc.import_game(data)["events"] == 3
+        assert svc.state()["game"]["seats"][0]["points"] == data["scores"][0] == 25000 - 1000 + 3000
+    finally:
+        svc.close()
 
 
 # --- photos --------------------------------------------------------------------------------------------------

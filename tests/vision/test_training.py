@@ -66,6 +66,7 @@ def test_peer_checkpoint_reproduces_the_peer(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore")  # torch's TorchScript ONNX exporter warns (tracer, deprecation) as it works
 def test_smoke_train_and_export(tmp_path):
     """A few rendered images, one epoch from the peer's weights, then ONNX export with our metadata."""
     pytest.importorskip("ultralytics")

@@ -216,9 +216,11 @@ class Recipe:
     warmup_epochs: float = 1.0
     cache: bool = False
     seed: int = 0
+    hours: float | None = None  # a wall-clock budget: ultralytics fits the schedule to it (overrides epochs)
 
     def train_kwargs(self) -> dict:
-        return {
+        budget = {"time": self.hours} if self.hours else {}
+        return budget | {
             "epochs": self.epochs,
             "imgsz": self.imgsz,
             "batch": self.batch,

@@ -50,6 +50,7 @@ def register(commands) -> None:
     train.add_argument("--device", default="cpu", help="cpu, 0, 0,1 ... (default cpu)")
     train.add_argument("--workers", type=int, default=2, help="data loader workers")
     train.add_argument("--lr0", type=float, default=0.002)
+    train.add_argument("--hours", type=float, default=None, help="wall-clock budget; the schedule fits it (over epochs)")
     train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     train.add_argument("--project", default="runs/detect", help="runs folder (default runs/detect)")
@@ -155,7 +156,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     recipe = training.Recipe(
         epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
-        lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic,
+        lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic, hours=args.hours,
     )
     run = training.train(data_yaml, model, recipe, project, name)
     print(f"trained {run}: weights in {run / 'weights'}")

@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import Detection, Detector, Orientation, parse_names, session_options
+from vision.detector import Detection, Detector, Orientation, open_session, parse_names
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, tile_of_class
@@ -156,19 +156,8 @@ class OnnxTileClassifier:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
-        import onnxruntime as ort
-
         self.path = Path(path)
-        if not self.path.is_file():
-            raise ModelError(f"no tile classifier at {self.path}")
-        started = time.perf_counter()
-        try:
-            self.session = ort.InferenceSession(
-                str(self.path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own exception types for bad files
-            raise ModelError(f"{self.path}: not a loadable ONNX model ({str(exc).splitlines()[0]})") from exc
-        self.load_seconds = time.perf_counter() - started
+        self.session, self.load_seconds = open_session(self.path, threads, f"no tile classifier at {self.path}")
         meta = dict(self.session.get_modelmeta().custom_metadata_map)
         self.metadata = meta
         if meta.get("kind") != MODEL_KIND:

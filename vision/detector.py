@@ -142,23 +142,32 @@ def session_options(threads: int | None = None):
     return opts
 
 
+def open_session(path: Path, threads: int | None, missing: str):
+    """An onnxruntime CPU session on ``path`` and the seconds it took to load; ``missing`` names what is absent.
+
+    A missing or unloadable file is a :class:`ModelError` with one clear line.
+    """
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelError(missing)
+    started = time.perf_counter()
+    try:
+        options = session_options(threads)
+        session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for bad files
+        raise ModelError(f"{path}: not a loadable ONNX model ({str(exc).splitlines()[0]})") from exc
+    return session, time.perf_counter() - started
+
+
 class OnnxNetwork:
     """A YOLO ONNX model on onnxruntime (CPU). Class names and input size come from the model itself."""
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int | None = None, max_batch: int = 8) -> None:
-        import onnxruntime as ort
-
         self.path = Path(path)
-        if not self.path.is_file():
-            raise ModelError(f"no detector model at {self.path} (pass --model PATH or set JANTAKU_MODEL)")
-        started = time.perf_counter()
-        try:
-            self.session = ort.InferenceSession(
-                str(self.path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own exception types for bad files
-            raise ModelError(f"{self.path}: not a loadable ONNX model ({str(exc).splitlines()[0]})") from exc
-        self.load_seconds = time.perf_counter() - started
+        self.session, self.load_seconds = open_session(
+            self.path, threads, f"no detector model at {self.path} (pass --model PATH or set JANTAKU_MODEL)"
+        )
         inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
         if len(inputs) != 1 or len(inputs[0].shape) != 4:
             raise ModelError(f"{self.path}: expected one image input [batch, 3, h, w], got {[i.shape for i in inputs]}")

@@ -70,6 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (EngineError, UserError) as exc:
         print(f"jantaku {args.command}: {exc}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:  # an optional extra (rendering, training) that this install lacks
+        print(
+            f"jantaku {args.command}: needs the Python package {exc.name!r}, which is not installed "
+            "(rendering and training tools: pip install -e '.[train]')",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         return 130
 

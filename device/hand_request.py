@@ -24,24 +24,13 @@ from enum import Enum
 from typing import Any
 
 from engine.errors import EngineError
+from engine.game.events import DECLARABLE
 from engine.hand import Hand, parse_hand
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, Wind, parse_tiles
 
-#: The situational flags a request may set (the WinContext fields of that name).
-FLAGS = (
-    "riichi",
-    "double_riichi",
-    "open_riichi",
-    "ippatsu",
-    "rinshan",
-    "chankan",
-    "haitei",
-    "houtei",
-    "tenhou",
-    "chiihou",
-    "renhou",
-)
+#: The situational flags a request may set (the WinContext fields of that name): those a player may declare.
+FLAGS = DECLARABLE
 _KNOWN = {
     "hand",
     "win_tile",

@@ -685,11 +685,12 @@ def score_prepared(p: Prepared, ctx: WinContext, rules: RuleSet) -> ScoreResult:
     return result
 
 
-def _renhou_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
+def _flat_mangan(ctx: WinContext, rules: RuleSet, yaku: YakuItem, **extra: Any) -> ScoreResult:
+    """A mangan whatever the hand (renhou under WRC, nagashi mangan), settled for ``ctx``."""
     ron, tsumo_pts, payments, sticks_won, total = settle(Limit.MANGAN.base, ctx, rules)
     return ScoreResult(
         is_win=True,
-        yaku=(_RENHOU_MANGAN,),
+        yaku=(yaku,),
         han=5,
         limit=Limit.MANGAN,
         base_points=Limit.MANGAN.base,
@@ -699,8 +700,13 @@ def _renhou_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
         sticks_won=sticks_won,
         total=total,
         tsumo=ctx.tsumo,
-        notes=(f"renhou is a flat mangan, not cumulative, under the {rules.name} rules",),
+        **extra,
     )
+
+
+def _renhou_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
+    note = f"renhou is a flat mangan, not cumulative, under the {rules.name} rules"
+    return _flat_mangan(ctx, rules, _RENHOU_MANGAN, notes=(note,))
 
 
 def score_nagashi_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
@@ -710,23 +716,9 @@ def score_nagashi_mangan(ctx: WinContext, rules: RuleSet) -> ScoreResult:
     """
     if not rules.nagashi_mangan:
         raise InvalidHand(f"there is no nagashi mangan under the {rules.name} rules")
-    ctx = replace(ctx, tsumo=True, discarder=None)
-    ron, tsumo_pts, payments, sticks_won, total = settle(Limit.MANGAN.base, ctx, rules)
     name = EXTRA_YAKU["Nagashi Mangan"]
-    return ScoreResult(
-        is_win=True,
-        yaku=(YakuItem(name.en, name.ja, 5, 0, name.gloss),),
-        han=5,
-        fu=30,
-        limit=Limit.MANGAN,
-        base_points=Limit.MANGAN.base,
-        ron_points=ron,
-        tsumo_points=tsumo_pts,
-        payments=payments,
-        sticks_won=sticks_won,
-        total=total,
-        tsumo=True,
-    )
+    yaku = YakuItem(name.en, name.ja, 5, 0, name.gloss)
+    return _flat_mangan(replace(ctx, tsumo=True, discarder=None), rules, yaku, fu=30)
 
 
 __all__ = [

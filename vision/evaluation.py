@@ -222,6 +222,16 @@ class CropResult:
         return sorted(out, key=lambda x: (-x[2], x[0], str(x[1])))
 
 
+def camerash_rows(root: str | os.PathLike[str] | None = None) -> tuple[Path, list[tuple[str, str]]]:
+    """The camerash set's folder and its (image name, label name) rows; ``JANTAKU_CAMERASH`` overrides the place."""
+    base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
+    table = base / "tiles-data" / "data.csv"
+    if not table.is_file():
+        raise FileNotFoundError(f"camerash labels not found at {table} (set JANTAKU_CAMERASH)")
+    with table.open(encoding="utf-8-sig", newline="") as f:
+        return base, [(r["image-name"], r["label-name"]) for r in csv.DictReader(f)]
+
+
 def eval_crops(
     detector: Detector,
     root: str | os.PathLike[str] | None = None,
@@ -234,12 +244,7 @@ def eval_crops(
     ``placement``: ``table`` shows the photo as a tile on a table (:func:`on_table`), ``as-is`` reads the close-up
     photo as it is (the tile fills the frame, far bigger than any tile the model learnt).
     """
-    base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
-    table = base / "tiles-data" / "data.csv"
-    if not table.is_file():
-        raise FileNotFoundError(f"camerash labels not found at {table} (set JANTAKU_CAMERASH)")
-    with table.open(encoding="utf-8-sig", newline="") as f:
-        rows = [(r["image-name"], r["label-name"]) for r in csv.DictReader(f)]
+    base, rows = camerash_rows(root)
     predictions: dict[Tile, Counter] = {}
     skipped = 0
     for i, (name, label) in enumerate(rows):

@@ -194,22 +194,15 @@ def camerash_crops(root=None, margin: float | None = None):
     """camerash single-tile photos of the tiles we share, each the whole photo as one upright crop, and the truth.
 
     The label mapping is :func:`vision.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
-    import csv
-    import os
 
     from vision.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
-    from vision.evaluation import DEFAULT_CAMERASH, camerash_tile
+    from vision.evaluation import camerash_rows, camerash_tile
     from vision.geometry import Box
     from vision.images import load_image
     from vision.labels import class_of_tile
 
     margin = CROP_MARGIN if margin is None else margin
-    base = Path(root) if root is not None else Path(os.environ.get("JANTAKU_CAMERASH", DEFAULT_CAMERASH))
-    table = base / "tiles-data" / "data.csv"
-    if not table.is_file():
-        raise FileNotFoundError(f"camerash labels not found at {table} (set JANTAKU_CAMERASH)")
-    with table.open(encoding="utf-8-sig", newline="") as f:
-        rows = [(r["image-name"], r["label-name"]) for r in csv.DictReader(f)]
+    base, rows = camerash_rows(root)
     xs, ys = [], []
     for name, label in rows:
         tile = camerash_tile(label)

@@ -771,6 +771,17 @@ class Game:
         h.rinshan = False
         h.phase = Phase.REACT
 
+    def _check_riichi_closed_and_deposit(self, e: Event, seat: int, p: Player) -> None:
+        """What every riichi needs, played or declared: a closed hand and the points for the deposit."""
+        if not p.is_closed:
+            raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
+        if self.scores[seat] < self.rules.riichi_min_points:
+            raise IllegalAction(
+                e,
+                f"riichi needs {self.rules.riichi_min_points} points for the deposit",
+                f"seat {seat} has {self.scores[seat]}",
+            )
+
     def _check_riichi(self, e: Discard, p: Player) -> None:
         h = self.hand
         assert h is not None
@@ -778,14 +789,7 @@ class Game:
             raise IllegalAction(e, f"open riichi is not played under the {self.rules.name} rules")
         if p.riichi:
             raise IllegalAction(e, "riichi is declared once")
-        if not p.is_closed:
-            raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
-        if self.scores[e.seat] < self.rules.riichi_min_points:
-            raise IllegalAction(
-                e,
-                f"riichi needs {self.rules.riichi_min_points} points for the deposit",
-                f"seat {e.seat} has {self.scores[e.seat]}",
-            )
+        self._check_riichi_closed_and_deposit(e, e.seat, p)
         if h.live < self.rules.riichi_min_tiles_left:
             raise IllegalAction(
                 e, f"riichi needs {self.rules.riichi_min_tiles_left} tiles left in the wall", f"{h.live} left"
@@ -1251,14 +1255,7 @@ class Game:
         p = self._player(e, e.seat)
         if p.riichi or h.riichi_pending == e.seat:
             raise IllegalAction(e, "already in riichi: riichi is declared once")
-        if not p.is_closed:
-            raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
-        if self.scores[e.seat] < self.rules.riichi_min_points:
-            raise IllegalAction(
-                e,
-                f"riichi needs {self.rules.riichi_min_points} points for the deposit",
-                f"seat {e.seat} has {self.scores[e.seat]}",
-            )
+        self._check_riichi_closed_and_deposit(e, e.seat, p)
         p.riichi = True
         p.double_riichi = e.double
         self.scores[e.seat] -= self.rules.riichi_deposit

@@ -253,7 +253,12 @@ class Site:
 
         server = self.server
         # close every socket from inside the server's own loop (closing them from here races its select())
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        except OSError:
+            # seen rarely under load at shutdown: the loop's wake-up pipe is already gone, so the loop cannot be
+            # asked; close the sockets from here
+            wasyncore.close_all(server._map)  # type: ignore[union-attr]
         self._thread.join(timeout)
         server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
 

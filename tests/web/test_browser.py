@@ -7,7 +7,6 @@ is missing.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import time
@@ -57,9 +56,7 @@ def site(tmp_path):
         yield service
     finally:
         service.bus.close()
-        # seen rarely under heavy load: waitress's wake-up pipe already gone at shutdown
-        with contextlib.suppress(OSError):
-            s.close()
+        s.close()
         service.close()
 
 

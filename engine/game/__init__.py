@@ -27,7 +27,9 @@ Events (``engine.game.events``, frozen, ``to_dict()`` / ``event_from_dict()``): 
 dealer ends the game where the rules give the choice: ``dealer_may_stop``; a ``HandStart`` plays on).
 Results the players declare when the discards are not on record (a table without the camera):
 ``DeclaredWin`` (winner, discarder or tsumo, the hand, the winning tile, situational yaku from
-``DECLARABLE``), ``DeclaredDraw`` (who is tenpai, nagashi), ``DeclaredAbort``, ``DeclaredRiichi``.
+``DECLARABLE``, the seat liable for a yakuman: pao), ``DeclaredRon`` (several winners of one discard, each a
+``DeclaredClaim``; head-bump, double and triple ron as for ``Ron``), ``DeclaredDraw`` (who is tenpai,
+nagashi), ``DeclaredAbort``, ``DeclaredRiichi``.
 
 Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``honba``, ``sticks``
 (riichi sticks on the table), ``dealer``, ``seat_wind(seat)``, ``phase`` and ``to_act``,
@@ -57,8 +59,10 @@ from engine.game.events import (
     ClosedKan,
     DealerStops,
     DeclaredAbort,
+    DeclaredClaim,
     DeclaredDraw,
     DeclaredRiichi,
+    DeclaredRon,
     DeclaredWin,
     Discard,
     DoraFlip,
@@ -85,8 +89,10 @@ __all__ = [
     "ClosedKan",
     "DealerStops",
     "DeclaredAbort",
+    "DeclaredClaim",
     "DeclaredDraw",
     "DeclaredRiichi",
+    "DeclaredRon",
     "DeclaredWin",
     "Discard",
     "DoraFlip",

@@ -62,6 +62,8 @@ def _dump(v: Any) -> Any:
         return [_dump(x) for x in v]
     if isinstance(v, RonClaim):
         return {"seat": v.seat, "hand": format_tiles(v.hand)}
+    if isinstance(v, DeclaredClaim):
+        return {"seat": v.seat, "hand": v.hand, "flags": list(v.flags), "pao": v.pao}
     return v
 
 
@@ -249,7 +251,8 @@ DECLARABLE = (
 class DeclaredWin(Event):
     """A win as the players declare it. ``discarder`` None: tsumo. ``hand`` in hand notation (melds allowed),
     with or without ``win_tile``; ``flags`` are situational yaku from ``DECLARABLE``; ``dora_indicators`` are
-    used when the game has none on record.
+    used when the game has none on record. ``pao``: the seat liable (包) for a big dragons, big winds or (where
+    the rules say) four quads in the hand, having fed its last set.
 
     >>> e = DeclaredWin(1, 0, "234m567p23488s678s", Tile.parse("8s"), ("riichi",), (), parse_tiles("3p"))
     >>> e.to_dict()["flags"], event_from_dict(e.to_dict()) == e
@@ -262,6 +265,38 @@ class DeclaredWin(Event):
     hand: str
     win_tile: Tile
     flags: tuple[str, ...] = ()
+    dora_indicators: Tiles = ()
+    ura_indicators: Tiles = ()
+    pao: int | None = None
+
+
+@dataclass(frozen=True)
+class DeclaredClaim:
+    """One winner of a declared ron: the seat, the hand (notation, melds allowed), its situational yaku, and the
+    seat liable (包) for a yakuman in it, if any (see ``DeclaredWin``)."""
+
+    seat: int
+    hand: str
+    flags: tuple[str, ...] = ()
+    pao: int | None = None
+
+
+@dataclass(frozen=True)
+class DeclaredRon(Event):
+    """Several players ron one discard (double ron, triple ron), as declared: what happens follows the rules'
+    ``multiple_ron`` exactly as for the engine's own ``Ron`` (head-bump: the first in turn after the discarder
+    wins alone; a triple ron may be an abortive draw). Indicators are shared, as is the winning tile.
+
+    >>> claims = (DeclaredClaim(1, "123456789m23p55s"), DeclaredClaim(2, "345678p678s22s44p"))
+    >>> e = DeclaredRon(0, Tile.parse("4p"), claims)
+    >>> [c["seat"] for c in e.to_dict()["claims"]], event_from_dict(e.to_dict()) == e
+    ([1, 2], True)
+    """
+
+    type: ClassVar[str] = "declared_ron"
+    discarder: int
+    win_tile: Tile
+    claims: tuple[DeclaredClaim, ...]
     dora_indicators: Tiles = ()
     ura_indicators: Tiles = ()
 
@@ -310,6 +345,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Chombo,
         DealerStops,
         DeclaredWin,
+        DeclaredRon,
         DeclaredDraw,
         DeclaredAbort,
         DeclaredRiichi,
@@ -368,7 +404,8 @@ def event_from_dict(d: dict[str, Any]) -> Event:
 
 
 _DECLARED_FIELDS = {
-    DeclaredWin: {"seat", "discarder", "hand", "win_tile", "flags", "dora_indicators", "ura_indicators"},
+    DeclaredWin: {"seat", "discarder", "hand", "win_tile", "flags", "dora_indicators", "ura_indicators", "pao"},
+    DeclaredRon: {"discarder", "win_tile", "claims", "dora_indicators", "ura_indicators"},
     DeclaredDraw: {"tenpai", "nagashi"},
     DeclaredAbort: {"reason"},
     DeclaredRiichi: {"seat", "double"},
@@ -383,15 +420,24 @@ def _declared_from_dict(cls: type[Event], d: dict[str, Any]) -> Event:
             raise EngineError(f"unknown field {key!r} for a {cls.type} event")
     if cls is DeclaredWin:
         discarder = d.get("discarder")
-        flags = d.get("flags") or ()
-        if not isinstance(flags, list | tuple):
-            raise EngineError(f"flags is a list of situational yaku: {', '.join(DECLARABLE)}")
         return DeclaredWin(
             seat=_seat(d.get("seat"), "seat"),
             discarder=None if discarder is None else _seat(discarder, "discarder"),
             hand=_text(d.get("hand"), "hand"),
             win_tile=Tile.parse(_text(d.get("win_tile"), "win_tile")),
-            flags=tuple(_flag(f) for f in flags),
+            flags=_flags(d.get("flags")),
+            dora_indicators=_tiles(d["dora_indicators"]) if d.get("dora_indicators") else (),
+            ura_indicators=_tiles(d["ura_indicators"]) if d.get("ura_indicators") else (),
+            pao=None if d.get("pao") is None else _seat(d["pao"], "pao"),
+        )
+    if cls is DeclaredRon:
+        claims = d.get("claims")
+        if not isinstance(claims, list | tuple) or not 1 <= len(claims) <= 3:
+            raise EngineError("claims is a list of one to three winners ({seat, hand, flags, pao})")
+        return DeclaredRon(
+            discarder=_seat(d.get("discarder"), "discarder"),
+            win_tile=Tile.parse(_text(d.get("win_tile"), "win_tile")),
+            claims=tuple(_claim(c) for c in claims),
             dora_indicators=_tiles(d["dora_indicators"]) if d.get("dora_indicators") else (),
             ura_indicators=_tiles(d["ura_indicators"]) if d.get("ura_indicators") else (),
         )
@@ -424,6 +470,28 @@ def _text(v: Any, name: str) -> str:
     if not isinstance(v, str) or not v.strip() or len(v) > 200:
         raise EngineError(f"{name} is required (mpsz text)")
     return v
+
+
+def _flags(v: Any) -> tuple[str, ...]:
+    if not v:
+        return ()
+    if not isinstance(v, list | tuple):
+        raise EngineError(f"flags is a list of situational yaku: {', '.join(DECLARABLE)}")
+    return tuple(_flag(f) for f in v)
+
+
+def _claim(v: Any) -> DeclaredClaim:
+    if not isinstance(v, dict):
+        raise EngineError(f"a claim is an object with seat, hand, flags and pao, not {v!r}"[:200])
+    unknown = sorted(str(k) for k in set(v) - {"seat", "hand", "flags", "pao"})
+    if unknown:
+        raise EngineError(f"unknown field(s) {', '.join(unknown)} in a declared_ron claim")
+    return DeclaredClaim(
+        seat=_seat(v.get("seat"), "seat"),
+        hand=_text(v.get("hand"), "hand"),
+        flags=_flags(v.get("flags")),
+        pao=None if v.get("pao") is None else _seat(v["pao"], "pao"),
+    )
 
 
 def _flag(v: Any) -> str:

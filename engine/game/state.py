@@ -31,8 +31,10 @@ from engine.game.events import (
     ClosedKan,
     DealerStops,
     DeclaredAbort,
+    DeclaredClaim,
     DeclaredDraw,
     DeclaredRiichi,
+    DeclaredRon,
     DeclaredWin,
     Discard,
     DoraFlip,
@@ -1025,10 +1027,9 @@ class Game:
         pao_base = 0
         pao_seat = None
         if p.pao is not None:
-            fed = [y for y in result.yaku if y.name == p.pao_yakuman and y.yakuman_multiple]
-            if fed:
+            pao_base = _pao_base(result, p.pao_yakuman)
+            if pao_base:
                 pao_seat = p.pao
-                pao_base = 8000 * fed[0].yakuman_multiple
         pay = settlement.WinPay(
             seat,
             result.ron_points,
@@ -1060,6 +1061,17 @@ class Game:
             )
         return shown
 
+    def _triple_ron_aborts(self, claimants: int) -> bool:
+        """三家和: three players ron one discard and the rules make that an abortive draw (001, Tenhou)."""
+        return claimants == 3 and self.rules.abortive_draws and self.rules.multiple_ron is MultipleRon.DOUBLE
+
+    def _head_bump(self, claims: list[Any]) -> tuple[list[Any], tuple[int, ...]]:
+        """The claims that win (given in turn after the discarder) and the seats bumped: under head-bump (頭ハネ,
+        000) the first claimant wins alone; otherwise every claimant wins (double ron, triple ron)."""
+        if self.rules.multiple_ron is MultipleRon.HEAD_BUMP and len(claims) > 1:
+            return claims[:1], tuple(c.seat for c in claims[1:])
+        return claims, ()
+
     def _on_ron(self, e: Ron) -> HandResult:
         h = self.hand
         assert h is not None
@@ -1077,12 +1089,9 @@ class Game:
         if len(set(seats)) != len(seats) or any(not 0 <= s < 4 or s == discarder for s in seats):
             raise IllegalAction(e, "each winner is another player than the discarder, once")
         claims = sorted(e.claims, key=lambda c: (c.seat - discarder) % 4)
-        if len(claims) == 3 and self.rules.abortive_draws and self.rules.multiple_ron is MultipleRon.DOUBLE:
+        if self._triple_ron_aborts(len(claims)):
             return self._on_abortive_draw(AbortiveDraw(Abort.TRIPLE_RON), from_ron=e)
-        bumped: tuple[int, ...] = ()
-        if self.rules.multiple_ron is MultipleRon.HEAD_BUMP and len(claims) > 1:
-            bumped = tuple(c.seat for c in claims[1:])
-            claims = claims[:1]
+        claims, bumped = self._head_bump(claims)
         wins: list[WinRecord] = []
         pays: list[settlement.WinPay] = []
         for c in claims:
@@ -1185,7 +1194,7 @@ class Game:
             honba_up=True,
         )
 
-    def _on_abortive_draw(self, e: AbortiveDraw, from_ron: Ron | None = None) -> HandResult:
+    def _on_abortive_draw(self, e: AbortiveDraw, from_ron: Ron | DeclaredRon | None = None) -> HandResult:
         h = self.hand
         assert h is not None
         culprit: Event = from_ron or e
@@ -1209,7 +1218,7 @@ class Game:
                     f"{len(kinds)} in {format_tiles(tiles, sort=True)}",
                 )
         elif e.reason is Abort.TRIPLE_RON:
-            if h.phase not in (Phase.REACT, Phase.KAN):
+            if h.phase not in (Phase.REACT, Phase.KAN) and not isinstance(from_ron, DeclaredRon):
                 raise IllegalAction(e, "a triple ron is on a discard")
             if self.rules.multiple_ron is not MultipleRon.DOUBLE:
                 raise IllegalAction(e, f"a triple ron is not a draw under the {self.rules.name} rules")
@@ -1263,34 +1272,114 @@ class Game:
         h.riichi_paid_this_hand.append(e.seat)
 
     def _on_declared_win(self, e: DeclaredWin) -> HandResult:
-        from engine.scoring import WinContext, score_hand
-
-        h = self.hand
-        assert h is not None
-        p = self._player(e, e.seat)
-        tsumo = e.discarder is None
+        self._player(e, e.seat)
         if e.discarder is not None:
             self._player(e, e.discarder)
             if e.discarder == e.seat:
                 raise IllegalAction(e, "a ron is on another player's discard")
-        unknown = sorted(set(e.flags) - set(DECLARABLE))
+        claim = DeclaredClaim(e.seat, e.hand, e.flags, e.pao)
+        return self._settle_declared(e, e.discarder, e.win_tile, [claim], e.dora_indicators, e.ura_indicators)
+
+    def _on_declared_ron(self, e: DeclaredRon) -> HandResult:
+        self._player(e, e.discarder)
+        if not e.claims:
+            raise IllegalAction(e, "a ron needs a winner")
+        seats = [c.seat for c in e.claims]
+        for s in seats:
+            self._player(e, s)
+        if len(set(seats)) != len(seats) or e.discarder in seats:
+            raise IllegalAction(e, "each winner is another player than the discarder, once")
+        claims = sorted(e.claims, key=lambda c: (c.seat - e.discarder) % 4)
+        for c in claims:  # every claimant's hand must at least be readable, bumped or not
+            self._declared_hand(e, c, e.win_tile)
+        if self._triple_ron_aborts(len(claims)):
+            return self._on_abortive_draw(AbortiveDraw(Abort.TRIPLE_RON), from_ron=e)
+        winners, bumped = self._head_bump(claims)
+        return self._settle_declared(
+            e, e.discarder, e.win_tile, winners, e.dora_indicators, e.ura_indicators, bumped=bumped
+        )
+
+    def _declared_hand(self, e: Event, c: DeclaredClaim, win_tile: Tile) -> Hand:
+        """A declared winner's hand, read and holding the winning tile."""
+        unknown = sorted(set(c.flags) - set(DECLARABLE))
         if unknown:
             raise IllegalAction(e, "unknown situational yaku", ", ".join(unknown))
         try:
-            hand = parse_hand(e.hand)
+            hand = parse_hand(c.hand)
         except EngineError as exc:
-            raise IllegalAction(e, "the hand cannot be read", str(exc)) from None
+            raise IllegalAction(e, "the hand cannot be read", f"seat {c.seat}: {exc}") from None
         if hand.size == 13:
-            hand = hand.with_tile(e.win_tile)
-        if e.win_tile not in hand.concealed:
-            raise IllegalAction(e, "the shown hand must hold the winning tile", str(e.win_tile))
-        flags = set(e.flags)
+            hand = hand.with_tile(win_tile)
+        if win_tile not in hand.concealed:
+            raise IllegalAction(e, "the shown hand must hold the winning tile", f"seat {c.seat}: {win_tile}")
+        return hand
+
+    def _settle_declared(
+        self,
+        e: Event,
+        discarder: int | None,
+        win_tile: Tile,
+        claims: list[DeclaredClaim],
+        dora: tuple[Tile, ...],
+        ura: tuple[Tile, ...],
+        bumped: tuple[int, ...] = (),
+    ) -> HandResult:
+        """Score each declared winner (in turn after the discarder) and settle them as the engine's own wins."""
+        h = self.hand
+        assert h is not None
+        tsumo = discarder is None
+        indicators = tuple(h.dora_indicators) or dora
+        wins: list[WinRecord] = []
+        pays: list[settlement.WinPay] = []
+        shown: list[Tile] = [*indicators, *ura]
+        for c in claims:
+            hand = self._declared_hand(e, c, win_tile)
+            result, pay = self._score_declared(e, c, hand, win_tile, discarder, indicators, ura)
+            wins.append(WinRecord(c.seat, discarder, hand.notation(), str(win_tile), result, pay.pao_seat))
+            pays.append(pay)
+            rest = list(hand.all_tiles)
+            rest.remove(win_tile)  # one discard won by all: the winning tile counts once
+            shown += rest
+        try:
+            check_tiles([*shown, win_tile], self.rules)
+        except InvalidHand as exc:
+            raise IllegalAction(e, "a set has four of each tile", str(exc)) from None
+        if discarder is None:
+            s = settlement.settle_tsumo(pays[0], self.dealer, self.honba, self.sticks, self.rules)
+        else:
+            s = settlement.settle_ron(pays, discarder, self.dealer, self.honba, self.sticks, self.rules)
+        h.riichi_pending = None  # a riichi declared with the winning discard is void: no deposit
+        return self._finish(
+            Outcome.TSUMO if tsumo else Outcome.RON,
+            s,
+            wins=tuple(wins),
+            bumped=bumped,
+            dealer_repeats=any(w.seat == self.dealer for w in wins),
+        )
+
+    def _score_declared(
+        self,
+        e: Event,
+        c: DeclaredClaim,
+        hand: Hand,
+        win_tile: Tile,
+        discarder: int | None,
+        dora: tuple[Tile, ...],
+        ura: tuple[Tile, ...],
+    ) -> tuple[Any, settlement.WinPay]:
+        from engine.scoring import WinContext, score_hand
+
+        h = self.hand
+        assert h is not None
+        p = h.players[c.seat]
+        tsumo = discarder is None
+        flags = set(c.flags)
         riichi = p.riichi or bool(flags & {"riichi", "double_riichi", "open_riichi"})
         double = "double_riichi" in flags or p.double_riichi
         ctx = WinContext(
-            win_tile=e.win_tile,
+            win_tile=win_tile,
             tsumo=tsumo,
-            seat_wind=self.seat_wind(e.seat),
+            seat_wind=self.seat_wind(c.seat),
             round_wind=self.round_wind,
             riichi=riichi and not double,
             double_riichi=double,
@@ -1300,31 +1389,65 @@ class Game:
             chankan="chankan" in flags and not tsumo,
             haitei="haitei" in flags and tsumo,
             houtei="houtei" in flags and not tsumo,
-            tenhou="tenhou" in flags and tsumo and e.seat == self.dealer,
-            chiihou="chiihou" in flags and tsumo and e.seat != self.dealer,
-            renhou="renhou" in flags and not tsumo and e.seat != self.dealer,
-            dora_indicators=tuple(h.dora_indicators) or e.dora_indicators,
-            ura_indicators=e.ura_indicators if riichi else (),
-            discarder=None if e.discarder is None else self.seat_wind(e.discarder),
+            tenhou="tenhou" in flags and tsumo and c.seat == self.dealer,
+            chiihou="chiihou" in flags and tsumo and c.seat != self.dealer,
+            renhou="renhou" in flags and not tsumo and c.seat != self.dealer,
+            dora_indicators=dora,
+            ura_indicators=ura if riichi else (),
+            discarder=None if discarder is None else self.seat_wind(discarder),
         )
         result = score_hand(hand, ctx, self.rules)
         if not result.is_win:
-            raise IllegalAction(e, f"not a win: {result.reason}", f"seat {e.seat}: {hand.notation()}")
+            raise IllegalAction(e, f"not a win: {result.reason}", f"seat {c.seat}: {hand.notation()}")
+        pao_seat, pao_base = self._declared_pao(e, c, hand, result)
         pay = settlement.WinPay(
-            e.seat,
+            c.seat,
             result.ron_points,
             result.tsumo_points,
             result.base_points,
-            label=f"seat {e.seat} " + ("tsumo" if tsumo else "ron"),
+            pao_seat,
+            pao_base,
+            label=f"seat {c.seat} " + ("tsumo" if tsumo else "ron"),
         )
-        if e.discarder is None:
-            s = settlement.settle_tsumo(pay, self.dealer, self.honba, self.sticks, self.rules)
-        else:
-            s = settlement.settle_ron([pay], e.discarder, self.dealer, self.honba, self.sticks, self.rules)
-        h.riichi_pending = None  # a riichi declared with the winning discard is void: no deposit
-        win = WinRecord(e.seat, e.discarder, hand.notation(), str(e.win_tile), result)
-        return self._finish(
-            Outcome.TSUMO if tsumo else Outcome.RON, s, wins=(win,), dealer_repeats=e.seat == self.dealer
+        return result, pay
+
+    def _declared_pao(self, e: Event, c: DeclaredClaim, hand: Hand, result: Any) -> tuple[int | None, int]:
+        """包 on a declared win: the liable seat named with it, or the one the engine saw feed the last set.
+
+        Checked: a seat other than the winner; a yakuman with liability under the rules in the scored hand; its
+        last set called (a pon or open kan; for four quads an open kan), since a concealed set was fed by no one.
+        """
+        h = self.hand
+        assert h is not None
+        p = h.players[c.seat]
+        if c.pao is None:
+            if p.pao is None:
+                return None, 0
+            base = _pao_base(result, p.pao_yakuman)
+            return (p.pao, base) if base else (None, 0)
+        self._player(e, c.pao)
+        if c.pao == c.seat:
+            raise IllegalAction(e, "the liable player (pao) is another player than the winner", f"seat {c.seat}")
+        if p.pao is not None and p.pao != c.pao:
+            raise IllegalAction(
+                e, "liability (pao) falls on the player who fed the last set", f"seat {p.pao} fed it, not {c.pao}"
+            )
+        names = [n for n in settlement.PAO_YAKUMAN if n != "Suu Kantsu" or self.rules.pao_suukantsu]
+        held = [n for n in names if _pao_base(result, n)]
+        for name in held:  # a hand holding two (big dragons and four quads): the first one fed is covered
+            if any(_pao_meld(name, m) for m in hand.melds):
+                return c.pao, _pao_base(result, name)
+        if held:
+            raise IllegalAction(
+                e,
+                "liability (pao) needs the yakuman's last set called from the liable player",
+                f"{', '.join(held)}: no called set of it in {hand.notation()}",
+            )
+        raise IllegalAction(
+            e,
+            f"liability (pao) is only for {', '.join(settlement.PAO_YAKUMAN[n] for n in names)} under the "
+            f"{self.rules.name} rules",
+            f"none in seat {c.seat}'s scored hand",
         )
 
     def _on_declared_draw(self, e: DeclaredDraw) -> HandResult:
@@ -1357,6 +1480,8 @@ class Game:
         assert h is not None
         if not self.rules.abortive_draws:
             raise IllegalAction(e, f"no abortive draws under the {self.rules.name} rules")
+        if e.reason is Abort.TRIPLE_RON and self.rules.multiple_ron is not MultipleRon.DOUBLE:
+            raise IllegalAction(e, f"a triple ron is not a draw under the {self.rules.name} rules")
         if h.phase is Phase.REACT:
             self._react_resolve()
         h.riichi_pending = None
@@ -1530,6 +1655,21 @@ class Game:
             raise EngineError(f"{tiles} tiles accounted for, not 136")
         if len(h.dora_indicators) > 1 + len(h.kans):
             raise EngineError("more dora indicators than kans allow")
+
+
+def _pao_base(result: Any, yakuman: str) -> int:
+    """The base points a liable player covers: the named yakuman's, when the scored hand holds it."""
+    fed = [y for y in result.yaku if y.name == yakuman and y.yakuman_multiple]
+    return 8000 * fed[0].yakuman_multiple if fed else 0
+
+
+def _pao_meld(yakuman: str, m: Meld) -> bool:
+    """Whether ``m`` can be the set a liable player fed: called dragons, called winds, or (four quads) an open kan."""
+    if yakuman == "Daisangen":
+        return m.is_open and m.kind is not MeldKind.CHI and m.kind_index in (31, 32, 33)
+    if yakuman == "Dai Suushii":
+        return m.is_open and m.kind is not MeldKind.CHI and m.kind_index in (27, 28, 29, 30)
+    return m.kind is MeldKind.KAN
 
 
 def _round_half_away(x: float) -> int:

@@ -8,7 +8,10 @@ fixed input (:data:`CROP_SIZE`, height 64 by width 48), and read by a small CNN 
 (:class:`OnnxTileClassifier`, ``models/tile_classifier.onnx``). Its class names are in the model's metadata.
 
 :class:`TwoStageDetector` wraps any :class:`~vision.detector.Detector` (same protocol): the detector's boxes, the
-classifier's tiles. :func:`classifier_for` says which classifier (if any) goes with a detector model: the shipped one
+classifier's tiles. A tile read as a five then has its red flag checked by the colour of its ink
+(:mod:`vision.red_fives`; no real red five was ever labelled, so the networks learnt red from renders alone): where
+the check is sure, it decides red or plain; :class:`RedFiveChecked` does the same behind a detector used alone.
+:func:`classifier_for` says which classifier (if any) goes with a detector model: the shipped one
 with the shipped detector, or ``$JANTAKU_CLASSIFIER``; :func:`with_classifier` puts it behind the detector.
 
 Crop extraction is pure numpy/OpenCV: nothing here draws, and nothing here imports torch.
@@ -36,6 +39,7 @@ from vision.detector import Detection, Detector, Orientation, open_session, pars
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, tile_of_class
+from vision.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, check_red_five, is_five
 
 #: The classifier's input: (height, width) of an upright tile crop.
 CROP_SIZE = Size(height=64, width=48)
@@ -96,6 +100,46 @@ def extract_crop(
     shrink = ch >= size.height and cw >= size.width
     crop = cv2.resize(crop, (size.width, size.height), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
     return np.ascontiguousarray(crop)
+
+
+#: The longest side of the crop the red-five check reads: the box at its own resolution up to this (colours need
+#: no more, and a 12 MP photo's tile is not worth resizing in full).
+RED_CHECK_SIDE = 96
+
+
+def native_crop(image: np.ndarray, box: Box, margin: float = CROP_MARGIN, longest: int = RED_CHECK_SIDE) -> np.ndarray:
+    """The box cut out and turned upright as :func:`extract_crop` does, at the box's own resolution (its long side
+    no more than ``longest``): a small tile stays small, so the colour check can tell it is too small to judge.
+
+    >>> native_crop(np.zeros((300, 400, 3), np.uint8), Box(10.0, 20.0, 60.0, 40.0), margin=0.0).shape  # sideways
+    (50, 20, 3)
+    """
+    grow = 1 + 2 * margin
+    long_side, short_side = max(box.width, box.height) * grow, min(box.width, box.height) * grow
+    scale = min(1.0, longest / long_side)
+    size = Size(height=max(1, round(long_side * scale)), width=max(1, round(short_side * scale)))
+    return extract_crop(image, box, size, margin)
+
+
+def check_red_fives(
+    image: np.ndarray,
+    found: Sequence[Detection],
+    margin: float = CROP_MARGIN,
+    options: RedFiveOptions = DEFAULT_OPTIONS,
+) -> tuple[list[Detection], list[RedFiveCheck | None]]:
+    """``found`` with each five's red flag as the colour check decides where it is sure (else as read), and the
+    check of each detection (None for a tile that is no five)."""
+    out: list[Detection] = []
+    checks: list[RedFiveCheck | None] = []
+    for det in found:
+        if not is_five(det.tile):
+            out.append(det)
+            checks.append(None)
+            continue
+        check = check_red_five(native_crop(image, det.box, margin), det.tile, options)
+        out.append(Detection(check.tile(det.tile), det.box, det.conf, det.orientation))
+        checks.append(check)
+    return out, checks
 
 
 def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -228,15 +272,19 @@ class TwoStageDetector:
     The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. A box the
     classifier reads as no tile (:data:`NOT_A_TILE`, for a model that has that class) is dropped unless
     ``drop_non_tiles`` is off. With ``keep_detector_above`` set, a detection the detector is at least that sure of
-    keeps its own class (and is never dropped).
+    keeps its own class (and is never dropped). With ``red_check`` (the default), a five's red flag follows the
+    colour check (:func:`check_red_fives`) where it is sure.
     """
 
     detector: Detector
     classifier: OnnxTileClassifier
     keep_detector_above: float | None = None
     drop_non_tiles: bool = True
-    #: Milliseconds of the last call spent in the classifier (crops and network).
+    red_check: RedFiveOptions | None = DEFAULT_OPTIONS
+    #: Milliseconds of the last call spent in the classifier (crops, network and the red-five check).
     last_classifier_ms: float = field(default=0.0, init=False)
+    #: The red-five check of each detection of the last call (None for a tile that is no five, or with no check).
+    last_red_checks: list[RedFiveCheck | None] = field(default_factory=list, init=False)
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         return self.classify_detections(image, self.detector.detect(image))
@@ -253,11 +301,36 @@ class TwoStageDetector:
             if self.drop_non_tiles and not guess.is_tile:
                 continue
             out.append(Detection(tile_of_class(guess.class_id), det.box, det.conf, Orientation.of_box(det.box)))
+        if self.red_check is not None:
+            out, self.last_red_checks = check_red_fives(image, out, self.classifier.margin, self.red_check)
+        else:
+            self.last_red_checks = [None] * len(out)
         self.last_classifier_ms = (time.perf_counter() - started) * 1000
         return out
 
     def __getattr__(self, name: str):  # input_size, network, options ... of the inner detector
         if name in {"detector", "classifier"}:
+            raise AttributeError(name)
+        return getattr(self.detector, name)
+
+
+@dataclass
+class RedFiveChecked:
+    """A :class:`~vision.detector.Detector` used alone, with its fives' red flags checked by colour as
+    :class:`TwoStageDetector` does (:func:`check_red_fives`)."""
+
+    detector: Detector
+    red_options: RedFiveOptions = DEFAULT_OPTIONS
+    margin: float = CROP_MARGIN
+    #: The check of each detection of the last call (None for a tile that is no five).
+    last_red_checks: list[RedFiveCheck | None] = field(default_factory=list, init=False)
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        out, self.last_red_checks = check_red_fives(image, self.detector.detect(image), self.margin, self.red_options)
+        return out
+
+    def __getattr__(self, name: str):  # input_size, network, options ... of the inner detector
+        if name == "detector":
             raise AttributeError(name)
         return getattr(self.detector, name)
 

@@ -7,7 +7,9 @@ brightness, contrast, noise and JPEG. Sources:
 
 - rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku synth``;
 - the real photos' TRAINING split (:func:`vision.real_photos.training_split`), several jittered crops per box.
-  The held-out split is never read here except by :func:`crops_real_held_out`, for evaluation only.
+  The held-out split is never read here except by :func:`crops_real_held_out`, for evaluation only;
+- single-tile cards (:func:`crops_cards`, :mod:`vision.synth.cards`): faces of other sets drawn without the
+  scene renderer, and ``none`` boxes (standing-hand tops among them).
 
 Crop sets are ``.npz`` files (``x``: (N, h, w, 3) BGR uint8; ``y``: class ids) under ``datasets/crops/``.
 
@@ -295,6 +297,33 @@ def crops_of(
     if not xs:
         return CropSet.concat([])
     return CropSet(np.stack(xs), np.array(ys, np.int64))
+
+
+def crops_cards(
+    n: int,
+    seed: int,
+    none_share: float = 0.08,
+    jitter: Jitter = Jitter(),
+    size: Size = CROP_SIZE,
+    progress: Progress = None,
+) -> CropSet:
+    """``n`` single-tile cards (:mod:`vision.synth.cards`: other sets' faces, tile fronts, bands, neighbours,
+    cloth, glare; ``none_share`` of them boxes with no tile, standing-hand tops among them), each with the
+    appearance jitter of :func:`appearance`. Card ``i`` depends on ``seed`` and ``i`` only."""
+    from vision.synth.cards import card_set
+
+    xs, ys = [], []
+    step = 2000
+    for start in range(0, n, step):
+        x, y = card_set(min(step, n - start), seed, none_share, size, start=start)
+        rng = np.random.default_rng([seed, 1, start])
+        xs.append(np.stack([appearance(c, rng, jitter) for c in x]))
+        ys.append(y)
+        if progress:
+            progress(start + len(y), n)
+    if not xs:
+        return CropSet.concat([])
+    return CropSet(np.concatenate(xs), np.concatenate(ys))
 
 
 def crops_real_held_out(root: str | os.PathLike[str] | None = None, size: Size = CROP_SIZE) -> CropSet:

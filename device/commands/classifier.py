@@ -1,7 +1,8 @@
 """Subcommands of the tile crop classifier: ``train-classifier`` and ``eval classifier``.
 
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
-by ``jantaku synth`` and/or freshly rendered scenes, plus the real photos' training split), trains the small CNN on
+by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, and with ``--cards N``
+single-tile cards of other sets' faces from :mod:`vision.synth.cards`), trains the small CNN on
 the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for training only.
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
@@ -34,6 +35,11 @@ def register(commands) -> None:
     tr.add_argument("--real-repeats", type=int, default=16, help="jittered crops per real training box (0: none)")
     tr.add_argument("--background", type=int, default=2, help="no-tile crops per rendered scene (default 2)")
     tr.add_argument("--real-background", type=int, default=24, help="no-tile crops per real photo (default 24)")
+    tr.add_argument(
+        "--cards", type=int, default=0, metavar="N", help="also N single-tile cards (vision.synth.cards; default 0)"
+    )
+    tr.add_argument("--cards-seed", type=int, default=500, help="seed of the cards (default 500)")
+    tr.add_argument("--cards-none", type=float, default=0.08, help="share of no-tile cards (default 0.08)")
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
     tr.add_argument("--batch", type=int, default=128)
@@ -87,6 +93,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         EVAL_SEED,
         CropSet,
         TrainOptions,
+        crops_cards,
         crops_of,
         crops_real_held_out,
         export_onnx,
@@ -142,9 +149,14 @@ def cmd_train(args: argparse.Namespace) -> int:
             )
         except FileNotFoundError as exc:
             raise UserError(str(exc)) from exc
+    if args.cards:
+        if not 0.0 <= args.cards_none <= 1.0:
+            raise UserError("--cards-none is a share: 0 to 1")
+        name = f"cards_{args.cards}_none{args.cards_none:g}_s{args.cards_seed}.npz"
+        parts.append(_cached(crops / name, lambda: crops_cards(args.cards, args.cards_seed, args.cards_none)))
     data = CropSet.concat(parts)
     if not len(data):
-        raise UserError("no training crops: pass --data DIR, --render N or --real-repeats K")
+        raise UserError("no training crops: pass --data DIR, --render N, --real-repeats K or --cards N")
     try:
         val = crops_real_held_out()  # watched, never used to choose anything
     except FileNotFoundError:
@@ -164,6 +176,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     rendered = [f"render:{args.render_seed}:{args.render}"] if args.render else []
     meta["sources"] = [str(p) for p in args.data] + rendered
     meta["real_repeats"] = args.real_repeats
+    if args.cards:
+        meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **meta}))
     return 0

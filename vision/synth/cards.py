@@ -1,0 +1,786 @@
+"""Single-tile training cards for the crop classifier, drawn without the 3-D scene renderer.
+
+A card is one crop as the runtime cuts it from a detector's box (:func:`vision.classifier.extract_crop`: widened by
+the crop margin, a sideways box turned a quarter clockwise, resized to :data:`~vision.classifier.CROP_SIZE`). The
+tile is laid on a small flat patch (cloth, the tile's front, its thickness band in a back colour, sometimes its
+neighbours in a row), the patch is tilted and turned a little, lit unevenly, sometimes with glare, and the tile's box
+is cut from it with the runtime's own function.
+
+Faces are the CC0 artwork in a random :class:`~vision.synth.art.FaceStyle`, or drawn here with far more variety than
+:func:`vision.synth.glyphs.procedural_face`, aimed at what other real sets do differently: formal numerals (伍 for
+5), number and honour ink in black, blue, dark green or red, White dragons as plain, framed, ornate or framed
+characters, small latin corner indices, pins as plain, concentric, wheel or flower rings, sticks of several shapes,
+and the 1 of bamboo as the artwork's bird recoloured and warped or as a bird drawn from a few shapes.
+
+``none`` cards (:func:`none_card`) are boxes that hold no tile: cloth, the gap between two tiles, half a tile, and
+the tops of standing tiles seen from above (a thin strip, half face colour, half back colour, stretched to the crop:
+a detector reads such tops of a standing hand as White dragons). A tile back is no ``none``: it is class ``back``.
+
+Everything is seeded: the same ``numpy`` generator state gives the same card, byte for byte. Nothing here imports
+torch; the appearance jitter (resolution, blur, colour, noise, JPEG) is added by the training code.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
+from vision.geometry import Box, Size
+from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
+from vision.synth import art
+from vision.synth.glyphs import _PIN_LAYOUT, _SOU_LAYOUT, cjk_fonts
+
+#: Drawing size of a face (width, height): twice the artwork's face texture, shrunk once at the end.
+_DRAW = (art.FACE_SIZE[0] * 2, art.FACE_SIZE[1] * 2)
+
+_NUMBERS = "一二三四五六七八九"
+_HONOURS = "東南西北白發中"
+_WIND_INDEX = "ESWN"
+#: Characters some sets print inside the White dragon's frame (a maker's mark, a lucky word).
+_HAKU_INNER = "才白福壽喜財龍鳳春證券耀吉"
+
+#: Inks (RGB 0..1) real sets print numbers and honours in.
+_INKS = {
+    "black": (0.08, 0.08, 0.1),
+    "blue": (0.1, 0.22, 0.62),
+    "navy": (0.07, 0.12, 0.4),
+    "green": (0.04, 0.42, 0.2),
+    "red": (0.8, 0.1, 0.12),
+}
+_BIRD_COLOURS = (
+    (0.8, 0.1, 0.12),
+    (0.05, 0.45, 0.2),
+    (0.1, 0.25, 0.7),
+    (0.1, 0.1, 0.1),
+    (0.95, 0.7, 0.1),
+    (0.95, 0.45, 0.1),
+    (0.5, 0.2, 0.6),
+)
+#: Cloth colours (RGB 0..1): felt greens, blues, greys, wood, dark red.
+_CLOTH = (
+    (0.16, 0.42, 0.22),
+    (0.1, 0.3, 0.18),
+    (0.12, 0.25, 0.5),
+    (0.3, 0.3, 0.32),
+    (0.45, 0.3, 0.18),
+    (0.08, 0.08, 0.09),
+    (0.45, 0.1, 0.1),
+    (0.6, 0.6, 0.58),
+)
+
+_FIVES = {CLASS_NAMES.index(n): n for n in ("0m", "0p", "0s")}
+_ONE_SOU = CLASS_NAMES.index("1s")
+_HAKU = CLASS_NAMES.index("5z")
+
+#: Share of ``none`` cards of each kind (the rest of :func:`none_card`'s draws are cloth).
+NONE_KINDS = ("cloth", "gap", "half", "standing")
+
+
+# --- small helpers -------------------------------------------------------------------------------------------
+
+
+def _u8(c) -> tuple[int, int, int]:
+    return tuple(int(255 * min(max(float(v), 0.0), 1.0)) for v in c)
+
+
+def _jit(rng: np.random.Generator, c, amount: float = 0.15) -> tuple[float, float, float]:
+    return tuple(float(v) for v in np.clip(np.asarray(c) * rng.uniform(1 - amount, 1 + amount, 3), 0, 1))
+
+
+def _ink(rng: np.random.Generator, weights: dict[str, float]) -> tuple[float, float, float]:
+    names = list(weights)
+    p = np.asarray([weights[n] for n in names], np.float64)
+    return _jit(rng, _INKS[names[int(rng.choice(len(names), p=p / p.sum()))]])
+
+
+@functools.lru_cache(maxsize=64)
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def _sized(path: str, size: float) -> ImageFont.FreeTypeFont:
+    return _font(path, max(8, round(float(size) / 8) * 8))  # few sizes: loading a CJK font is slow
+
+
+def _text(draw, centre, text: str, font, colour, stroke: int = 0) -> None:
+    draw.text(centre, text, font=font, fill=_u8(colour), anchor="mm", stroke_width=stroke, stroke_fill=_u8(colour))
+
+
+def random_face_rgb(rng: np.random.Generator) -> tuple[float, float, float]:
+    """A tile front: white, ivory or cream."""
+    kind = rng.random()
+    if kind < 0.4:  # white (automatic-table tiles, many Chinese sets)
+        v = rng.uniform(0.9, 1.0)
+        return (v, v * rng.uniform(0.98, 1.0), v * rng.uniform(0.96, 1.0))
+    if kind < 0.8:  # ivory
+        v = rng.uniform(0.86, 0.99)
+        return (v, v * rng.uniform(0.95, 0.99), v * rng.uniform(0.85, 0.94))
+    v = rng.uniform(0.85, 0.97)  # cream
+    return (v, v * rng.uniform(0.9, 0.96), v * rng.uniform(0.72, 0.85))
+
+
+# --- faces drawn here ------------------------------------------------------------------------------------------
+
+
+def _pin(draw, cx: float, cy: float, r: float, style: str, outer, inner, face, rng: np.random.Generator) -> None:
+    box = lambda rr: (cx - rr, cy - rr, cx + rr, cy + rr)  # noqa: E731
+    line = max(2, int(r * rng.uniform(0.14, 0.26)))
+    if style == "ring":  # a ring and a dot
+        draw.ellipse(box(r), outline=_u8(outer), width=line)
+        draw.ellipse(box(r * rng.uniform(0.3, 0.5)), fill=_u8(inner))
+    elif style == "concentric":  # rings of alternating colours
+        k = int(rng.integers(2, 5))
+        for i in range(k):
+            rr = r * (1 - i / k)
+            draw.ellipse(box(rr), outline=_u8(outer if i % 2 == 0 else inner), width=max(1, int(r / k * 0.7)))
+        draw.ellipse(box(r / k * 0.6), fill=_u8(inner if k % 2 else outer))
+    elif style == "wheel":  # a ring with spokes
+        draw.ellipse(box(r), outline=_u8(outer), width=line)
+        spokes = int(rng.integers(6, 13))
+        for i in range(spokes):
+            a = 2 * math.pi * i / spokes
+            draw.line(
+                (cx, cy, cx + 0.8 * r * math.cos(a), cy + 0.8 * r * math.sin(a)),
+                fill=_u8(inner),
+                width=max(1, line // 2),
+            )
+        draw.ellipse(box(r * 0.28), fill=_u8(outer))
+    elif style == "flower":  # petals round a centre, inside a ring
+        draw.ellipse(box(r), outline=_u8(outer), width=max(1, line // 2))
+        petals = int(rng.integers(5, 10))
+        for i in range(petals):
+            a = 2 * math.pi * i / petals
+            px, py = cx + 0.55 * r * math.cos(a), cy + 0.55 * r * math.sin(a)
+            draw.ellipse((px - 0.22 * r, py - 0.22 * r, px + 0.22 * r, py + 0.22 * r), fill=_u8(inner))
+        draw.ellipse(box(r * 0.22), fill=_u8(outer))
+    else:  # "solid": a disc with a light ring inside
+        draw.ellipse(box(r), fill=_u8(outer))
+        draw.ellipse(box(r * 0.6), outline=_u8(face), width=max(1, line // 2))
+        draw.ellipse(box(r * 0.3), fill=_u8(inner))
+
+
+def _stick(draw, cx: float, cy: float, sw: float, sh: float, style: str, colour, face, angle: float = 0.0) -> None:
+    if abs(angle) > 1e-3:  # a tilted stick: a thick line with round caps
+        dx, dy = math.sin(angle) * sh / 2, math.cos(angle) * sh / 2
+        draw.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=_u8(colour), width=max(2, int(sw)))
+        return
+    x0, y0, x1, y1 = cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2
+    if style == "rounded":
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=sw / 2, fill=_u8(colour))
+        for node in (0.33, 0.67):
+            ny = y0 + node * sh
+            draw.line((x0, ny, x1, ny), fill=_u8(face), width=max(1, int(sw * 0.15)))
+    elif style == "bone":  # a thin stem with knots at both ends and in the middle
+        draw.rectangle((cx - sw * 0.22, y0, cx + sw * 0.22, y1), fill=_u8(colour))
+        for ny in (y0 + sw * 0.3, cy, y1 - sw * 0.3):
+            draw.ellipse((x0, ny - sw * 0.3, x1, ny + sw * 0.3), fill=_u8(colour))
+    elif style == "outline":
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=sw / 3, outline=_u8(colour), width=max(2, int(sw * 0.25)))
+        draw.line((cx, y0 + sw * 0.3, cx, y1 - sw * 0.3), fill=_u8(colour), width=max(1, int(sw * 0.15)))
+    else:  # "segments": three stacked beads
+        for k in range(3):
+            sy = y0 + (k + 0.5) * sh / 3
+            draw.ellipse((x0, sy - sh / 6.5, x1, sy + sh / 6.5), fill=_u8(colour))
+
+
+def _bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
+    """A bird in profile, from an ellipse body, a round head, a beak, a fan of tail feathers and a wing."""
+    colours = [_jit(rng, _BIRD_COLOURS[int(i)]) for i in rng.permutation(len(_BIRD_COLOURS))[:4]]
+    facing = 1 if rng.random() < 0.5 else -1
+    bx, by = w * rng.uniform(0.42, 0.58), h * rng.uniform(0.48, 0.62)
+    rx, ry = w * rng.uniform(0.2, 0.3), h * rng.uniform(0.1, 0.16)
+    tilt = rng.uniform(-0.5, 0.2) * facing
+    pts = lambda cx, cy, ax, ay, t, n=24: [  # noqa: E731
+        (
+            cx + ax * math.cos(a) * math.cos(t) - ay * math.sin(a) * math.sin(t),
+            cy + ax * math.cos(a) * math.sin(t) + ay * math.sin(a) * math.cos(t),
+        )
+        for a in np.linspace(0, 2 * math.pi, n, endpoint=False)
+    ]
+    # tail: feathers fanning back and up from the rear of the body
+    tx, ty = bx - facing * rx * 0.8, by
+    feathers = int(rng.integers(2, 6))
+    length = h * rng.uniform(0.25, 0.45)
+    for k in range(feathers):
+        a = math.radians(rng.uniform(200, 260)) if facing > 0 else math.radians(rng.uniform(280, 340))
+        a += (k - feathers / 2) * 0.12
+        ex, ey = tx + length * math.cos(a), ty + length * math.sin(a)
+        nx, ny = -math.sin(a) * w * 0.04, math.cos(a) * w * 0.04
+        draw.polygon([(tx, ty), (ex + nx, ey + ny), (ex - nx, ey - ny)], fill=_u8(colours[k % 2 + 1]))
+        if rng.random() < 0.5:  # an eye spot at the feather's end
+            draw.ellipse((ex - w * 0.03, ey - w * 0.03, ex + w * 0.03, ey + w * 0.03), fill=_u8(colours[3]))
+    draw.polygon(pts(bx, by, rx, ry, tilt), fill=_u8(colours[0]))
+    draw.polygon(pts(bx - facing * rx * 0.1, by, rx * 0.6, ry * 0.55, tilt - 0.3 * facing), fill=_u8(colours[1]))
+    hx, hy, hr = bx + facing * rx * 0.95, by - ry * rng.uniform(0.9, 1.6), w * rng.uniform(0.07, 0.11)
+    draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=_u8(colours[0]))
+    draw.ellipse(
+        (hx + facing * hr * 0.3 - hr * 0.2, hy - hr * 0.35, hx + facing * hr * 0.3 + hr * 0.2, hy + hr * 0.05),
+        fill=_u8((0.05, 0.05, 0.05)),
+    )
+    draw.polygon(
+        [
+            (hx + facing * hr * 0.8, hy - hr * 0.3),
+            (hx + facing * hr * 2.0, hy + hr * 0.1),
+            (hx + facing * hr * 0.8, hy + hr * 0.4),
+        ],
+        fill=_u8(colours[3]),
+    )
+    if rng.random() < 0.5:  # a crest
+        draw.polygon(
+            [(hx, hy - hr), (hx - facing * hr * 0.6, hy - hr * 2.2), (hx - facing * hr * 0.2, hy - hr * 0.6)],
+            fill=_u8(colours[2]),
+        )
+    legs_y = by + ry
+    for dx in (-0.2, 0.2):
+        draw.line(
+            (bx + dx * rx, legs_y - ry * 0.2, bx + dx * rx, legs_y + h * 0.1),
+            fill=_u8(colours[3]),
+            width=max(2, int(w * 0.02)),
+        )
+    if rng.random() < 0.5:  # a perch
+        draw.line(
+            (w * 0.2, legs_y + h * 0.1, w * 0.8, legs_y + h * 0.1), fill=_u8(colours[1]), width=max(2, int(w * 0.03))
+        )
+
+
+def _corner_index(draw, name: str, w: int, h: int, fonts: tuple[str, ...], rng: np.random.Generator) -> None:
+    """A small latin index in a top corner: the number of a suit tile, the wind's letter, a dragon's letter."""
+    number, suit = name[0], name[1]
+    if suit == "z":
+        text = _WIND_INDEX[int(number) - 1] if int(number) <= 4 else str(rng.choice(["P", "F", "C", "B", "G", "R"]))
+    else:
+        text = "5" if number == "0" else number
+    font = _sized(fonts[int(rng.integers(len(fonts)))], h * rng.uniform(0.1, 0.15))
+    x = w * rng.uniform(0.08, 0.15) if rng.random() < 0.6 else w * rng.uniform(0.85, 0.92)
+    _text(draw, (x, h * rng.uniform(0.06, 0.11)), text, font, _ink(rng, {"red": 2, "black": 2, "blue": 1}))
+
+
+def drawn_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[str, ...] | None = None) -> np.ndarray:
+    """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
+    characters fall back to the artwork when no CJK font is installed (see :func:`can_draw`)."""
+    fonts = cjk_fonts() if fonts is None else fonts
+    name = CLASS_NAMES[class_id]
+    if class_id == BACK_CLASS:
+        raise ValueError("a back has no face")
+    w, h = _DRAW
+    img = Image.new("RGB", (w, h), _u8(face_rgb))
+    draw = ImageDraw.Draw(img)
+    number, suit = (5 if name[0] == "0" else int(name[0])), name[1]
+    red = class_id in _FIVES
+    mx, my = w * rng.uniform(0.08, 0.16), h * rng.uniform(0.07, 0.13)
+    index = bool(fonts) and rng.random() < 0.25 and class_id != _HAKU
+    if index:  # leave the corner free
+        my += h * 0.05
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return mx + x * (w - 2 * mx), my + y * (h - 2 * my)
+
+    if suit == "p":
+        colours = [_jit(rng, _INKS[k]) for k in ("blue", "green", "red", "black")]
+        blue, green, redc, black = colours
+        if rng.random() < 0.3:  # some sets swap blue and green, or draw in black
+            blue, green = green, blue
+        if rng.random() < 0.15:
+            blue = black
+        style = str(rng.choice(["ring", "concentric", "wheel", "flower", "solid"], p=[0.3, 0.3, 0.15, 0.15, 0.1]))
+        layout = _PIN_LAYOUT[number]
+        n = len(layout)
+        r = (w - 2 * mx) * (0.44 if n == 1 else 0.21 if n <= 4 else 0.16 if n <= 6 else 0.13) * rng.uniform(0.88, 1.08)
+        for k, (x, y) in enumerate(layout):
+            cx, cy = at(x, y)
+            if red:
+                outer = inner = redc
+            elif number == 1:
+                outer, inner = (green, redc) if rng.random() < 0.5 else (blue, redc)
+            elif number in (1, 5) and k == n // 2:
+                outer, inner = redc, redc
+            elif (number in (6, 7) and k < (2 if number == 6 else 3)) or (number == 9 and k < 3):
+                outer, inner = green, green if rng.random() < 0.5 else redc
+            else:
+                outer = blue if (k % 2 == 0 or number in (2, 8)) else redc
+                inner = outer if rng.random() < 0.5 else (redc if outer is not redc else blue)
+            _pin(draw, cx, cy, r, style, outer, inner, face_rgb, rng)
+            if number == 1 and rng.random() < 0.6:  # the big pin's extra rim
+                draw.ellipse(
+                    (cx - r * 1.08, cy - r * 1.08, cx + r * 1.08, cy + r * 1.08),
+                    outline=_u8(redc if rng.random() < 0.5 else blue),
+                    width=max(2, int(r * 0.06)),
+                )
+    elif suit == "s" and number == 1:
+        _bird(draw, w, h, rng)
+    elif suit == "s":
+        layout = _SOU_LAYOUT[number]
+        style = str(rng.choice(["rounded", "bone", "outline", "segments"], p=[0.4, 0.25, 0.15, 0.2]))
+        green, blue, redc = (_jit(rng, _INKS[k]) for k in ("green", "blue", "red"))
+        if rng.random() < 0.2:
+            blue = _jit(rng, _INKS["black"])
+        sh = (h - 2 * my) * (0.38 if number in (2, 3, 4, 5, 6, 8) else 0.27) * rng.uniform(0.9, 1.05)
+        sw = (w - 2 * mx) * (0.11 if len(layout) > 6 else 0.14) * rng.uniform(0.8, 1.2)
+        tilted = number == 8 and rng.random() < 0.4  # the M / W shape of many 8s
+        for k, (x, y) in enumerate(layout):
+            cx, cy = at(x, y)
+            colour = (
+                redc
+                if red or (number == 5 and k == 2) or (number == 7 and k == 0) or (number == 9 and x == 0.5)
+                else green
+                if k % 3 != 2
+                else blue
+            )
+            angle = (
+                (0.35 if k % 2 == 0 else -0.35) * (1 if y < 0.5 else -1) if tilted and x not in (0.16, 0.84) else 0.0
+            )
+            _stick(draw, cx, cy, sw, sh, style, colour, face_rgb, angle)
+    else:
+        font = fonts[int(rng.integers(len(fonts)))]
+        stroke = int(rng.integers(0, 3))
+        if suit == "m":
+            size = min((h - 2 * my) * 0.47, (w - 2 * mx) * 0.95) * rng.uniform(0.78, 1.0)
+            if red:
+                ink = _jit(rng, _INKS["red"])
+            else:
+                ink = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1 if number != 5 else 0})
+            char = "伍" if number == 5 and rng.random() < 0.5 else _NUMBERS[number - 1]
+            _text(draw, at(0.5, 0.24), char, _sized(font, size), ink, stroke)
+            wan = "萬" if rng.random() < 0.85 else "万"
+            wan_ink = _jit(rng, _INKS["red"]) if rng.random() < 0.85 or red else ink
+            _text(draw, at(0.5, 0.72), wan, _sized(font, size), wan_ink, stroke)
+        elif number == 5:
+            _haku(draw, at, w, fonts, rng)
+        else:
+            if number == 6:
+                colour = _ink(rng, {"green": 6, "blue": 1, "black": 1})
+            elif number == 7:
+                colour = _jit(rng, _INKS["red"])
+            else:
+                colour = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1})
+            size = (w - 2 * mx) * rng.uniform(0.8, 1.05)
+            _text(draw, at(0.5, 0.5), _HONOURS[number - 1], _sized(font, size), colour, stroke)
+    if index:
+        _corner_index(draw, name, w, h, fonts, rng)
+    face = np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0
+    return face
+
+
+def _haku(draw, at, w: int, fonts: tuple[str, ...], rng: np.random.Generator) -> None:
+    """The White dragon: blank, a frame, a double or ornate frame, or a frame round a character."""
+    kind = str(rng.choice(["blank", "frame", "double", "ornate", "inner"], p=[0.15, 0.25, 0.2, 0.15, 0.25]))
+    if kind == "blank":
+        return
+    colour = _ink(rng, {"blue": 5, "black": 3, "green": 1, "red": 1})
+    fx, fy = rng.uniform(0.02, 0.15), rng.uniform(0.04, 0.14)
+    x0, y0 = at(fx, fy)
+    x1, y1 = at(1 - fx * rng.uniform(0.8, 1.2), 1 - fy * rng.uniform(0.8, 1.2))
+    thick = max(3, int(w * rng.uniform(0.025, 0.07)))
+    radius = thick * rng.uniform(0, 2.5)
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, outline=_u8(colour), width=thick)
+    if kind in ("double", "ornate", "inner") and rng.random() < 0.8:
+        inset = thick + w * rng.uniform(0.02, 0.05)
+        draw.rounded_rectangle(
+            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+            radius=radius,
+            outline=_u8(colour),
+            width=max(1, thick // 2),
+        )
+    if kind == "ornate":  # corner knots and ticks along the sides
+        for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            s = thick * rng.uniform(1.2, 2.2)
+            draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=_u8(colour))
+        ticks = int(rng.integers(3, 7))
+        for k in range(1, ticks):
+            ty = y0 + (y1 - y0) * k / ticks
+            draw.line((x0 - thick, ty, x0 + 2 * thick, ty), fill=_u8(colour), width=max(1, thick // 2))
+            draw.line((x1 + thick, ty, x1 - 2 * thick, ty), fill=_u8(colour), width=max(1, thick // 2))
+    if kind == "inner" and fonts:
+        inner = _ink(rng, {"red": 3, "blue": 2, "black": 1})
+        font = _sized(fonts[int(rng.integers(len(fonts)))], min(x1 - x0, y1 - y0) * rng.uniform(0.3, 0.55))
+        _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), str(rng.choice(list(_HAKU_INNER))), font, inner)
+
+
+def can_draw(class_id: int, fonts: tuple[str, ...]) -> bool:
+    """Whether :func:`drawn_face` can draw a class with these fonts (pins, sticks and the bird need none)."""
+    if class_id == BACK_CLASS:
+        return False
+    name = CLASS_NAMES[class_id]
+    return name[1] in "ps" or bool(fonts)
+
+
+def _art_bird(face_rgb, rng: np.random.Generator) -> np.ndarray:
+    """The artwork's 1 of bamboo, recoloured (hue turned, channels swapped) and warped (mirrored, turned, sheared)."""
+    w, h = art.FACE_SIZE
+    rgba = art.glyph(str(rng.choice(["Regular", "Black"])), _ONE_SOU).copy()
+    ink, alpha = rgba[..., :3], rgba[..., 3]
+    ink = np.ascontiguousarray(ink[..., rng.permutation(3)])
+    ink = art._shift_hue(ink, float(rng.uniform(0, 360)))
+    ink = np.clip(ink * rng.uniform(0.6, 1.1), 0, 1)
+    hh, ww = alpha.shape
+    a = math.radians(rng.uniform(-12, 12))
+    s = rng.uniform(0.75, 1.05)
+    m = np.array(
+        [[s * math.cos(a), -s * math.sin(a) + rng.uniform(-0.2, 0.2), 0], [s * math.sin(a), s * math.cos(a), 0]],
+        np.float32,
+    )
+    if rng.random() < 0.5:
+        m[0] *= -1
+    centre = np.array([ww / 2, hh / 2], np.float32)
+    m[:, 2] = centre - m[:, :2] @ centre + rng.normal(0, 0.04, 2).astype(np.float32) * (ww, hh)
+    ink = cv2.warpAffine(ink, m, (ww, hh))
+    alpha = cv2.warpAffine(alpha, m, (ww, hh))[..., None]
+    face = np.asarray(face_rgb, np.float32) * (1 - alpha) + ink * alpha
+    return cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def random_face(class_id: int, rng: np.random.Generator, face_rgb=None, drawn: float = 0.6) -> np.ndarray:
+    """A face (or the back) of ``class_id`` as float32 RGB 0..1 of :data:`~vision.synth.art.FACE_SIZE`: drawn here
+    with chance ``drawn`` (when it can be), else the artwork in a random style."""
+    face_rgb = random_face_rgb(rng) if face_rgb is None else face_rgb
+    if class_id == BACK_CLASS:
+        return art.back_texture(art.random_back_rgb(rng), rng)
+    if class_id == _ONE_SOU and rng.random() < 0.35:
+        return _art_bird(face_rgb, rng)
+    fonts = cjk_fonts()
+    if rng.random() < drawn and can_draw(class_id, fonts):
+        return drawn_face(class_id, face_rgb, rng, fonts)
+    style = art.random_style(rng)
+    style = (
+        art.FaceStyle(**{**{f: getattr(style, f) for f in style.__dataclass_fields__}, "face_rgb": face_rgb})
+        if (not style.dark_face)
+        else style
+    )
+    return art.face_texture(class_id, style, rng)
+
+
+# --- the patch a card is cut from ------------------------------------------------------------------------------
+
+
+def _cloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    base = np.asarray(_jit(rng, _CLOTH[int(rng.integers(len(_CLOTH)))], 0.2), np.float32)
+    noise = cv2.resize(rng.random((max(2, h // 16), max(2, w // 16))).astype(np.float32), (w, h))
+    grain = rng.normal(0, rng.uniform(0.005, 0.03), (h, w, 1)).astype(np.float32)
+    return np.clip(base * (0.9 + 0.2 * noise[..., None]) + grain, 0, 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _corner_mask(h: int, w: int, radius: int) -> np.ndarray:
+    mask = np.zeros((h, w), np.float32)
+    cv2.rectangle(mask, (radius, 0), (w - 1 - radius, h - 1), 1.0, -1)
+    cv2.rectangle(mask, (0, radius), (w - 1, h - 1 - radius), 1.0, -1)
+    for cx, cy in (
+        (radius, radius),
+        (w - 1 - radius, radius),
+        (radius, h - 1 - radius),
+        (w - 1 - radius, h - 1 - radius),
+    ):
+        cv2.circle(mask, (cx, cy), radius, 1.0, -1)
+    return mask
+
+
+def _tile_image(
+    face: np.ndarray,
+    tw: int,
+    th: int,
+    band: int,
+    band_front: float,
+    front_rgb,
+    back_rgb,
+    rng: np.random.Generator,
+    *,
+    face_down: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A tile seen from its owner's side: its top (face, or back when ``face_down``) over its thickness band;
+    RGB float and an alpha mask (rounded corners), size (th + band, tw)."""
+    margin = rng.uniform(0.0, 0.08)  # plain front round the printed face
+    top = np.empty((th, tw, 3), np.float32)
+    top[:] = face[0, 0] if not face_down else face.mean(axis=(0, 1))
+    mx, my = int(tw * margin), int(th * margin)
+    top[my : th - my, mx : tw - mx] = cv2.resize(face, (tw - 2 * mx, th - 2 * my), interpolation=cv2.INTER_AREA)
+    # a bevelled edge: the rim darker, a highlight along one side
+    rim = max(1, int(min(tw, th) * rng.uniform(0.02, 0.06)))
+    shade = np.ones((th, tw), np.float32)
+    shade[:rim] *= rng.uniform(0.8, 1.05)
+    shade[-rim:] *= rng.uniform(0.75, 0.95)
+    shade[:, :rim] *= rng.uniform(0.8, 1.0)
+    shade[:, -rim:] *= rng.uniform(0.8, 1.0)
+    top *= shade[..., None]
+    out = np.empty((th + band, tw, 3), np.float32)
+    out[:th] = top
+    if band:
+        split = round(float(band * band_front))
+        first, second = (back_rgb, front_rgb) if face_down else (front_rgb, back_rgb)
+        out[th : th + split] = np.asarray(first, np.float32) * 0.9
+        out[th + split :] = np.asarray(second, np.float32) * 0.85
+    radius = max(1, int(min(tw, th) * rng.uniform(0.03, 0.12)))
+    return out, _corner_mask(th + band, tw, radius)
+
+
+def _paste(canvas: np.ndarray, image: np.ndarray, mask: np.ndarray, x: int, y: int) -> None:
+    h, w = image.shape[:2]
+    ch, cw = canvas.shape[:2]
+    x1, y1, x2, y2 = max(0, x), max(0, y), min(cw, x + w), min(ch, y + h)
+    if x1 >= x2 or y1 >= y2:
+        return
+    sub = (slice(y1 - y, y2 - y), slice(x1 - x, x2 - x))
+    m = mask[sub][..., None]
+    canvas[y1:y2, x1:x2] = canvas[y1:y2, x1:x2] * (1 - m) + image[sub] * m
+
+
+def _shadow(canvas: np.ndarray, x: int, y: int, w: int, h: int, rng: np.random.Generator) -> None:
+    dx, dy = int(rng.integers(-3, 6)), int(rng.integers(0, 7))
+    y1, y2, x1, x2 = max(0, y + dy), min(canvas.shape[0], y + h + dy), max(0, x + dx), min(canvas.shape[1], x + w + dx)
+    canvas[y1:y2, x1:x2] *= rng.uniform(0.55, 0.85)
+
+
+def _light(canvas: np.ndarray, rng: np.random.Generator, glare_box: tuple[int, int, int, int] | None) -> np.ndarray:
+    h, w = canvas.shape[:2]
+    a = rng.uniform(0, 2 * math.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ramp = (xx / w - 0.5) * math.cos(a) + (yy / h - 0.5) * math.sin(a)
+    out = canvas * (rng.uniform(0.75, 1.1) + rng.uniform(0, 0.45) * ramp)[..., None]
+    if glare_box is not None and rng.random() < 0.3:  # a specular spot or streak on the tile's face
+        x, y, tw, th = glare_box
+        gx, gy = x + rng.uniform(0, tw), y + rng.uniform(0, th)
+        sx, sy = tw * rng.uniform(0.08, 0.4), th * rng.uniform(0.05, 0.3)
+        spot = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2))
+        out = out + (rng.uniform(0.3, 0.9) * spot)[..., None]
+    return np.clip(out, 0, 1)
+
+
+def _warp(canvas: np.ndarray, boxes: list[np.ndarray], rng: np.random.Generator, strength: float = 0.06):
+    """A slight perspective and turn of the patch; the corners of each box's quad follow."""
+    h, w = canvas.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.normal(0, strength, (4, 2)).astype(np.float32) * (w, h) * 0.5
+    a = math.radians(rng.uniform(-7, 7))
+    c, s = math.cos(a), math.sin(a)
+    dst = (dst - (w / 2, h / 2)) @ np.float32([[c, s], [-s, c]]) + (w / 2, h / 2)
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    out = cv2.warpPerspective(canvas, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    moved = [cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2) for q in boxes]
+    return out, moved
+
+
+def _box_of(quad: np.ndarray, rng: np.random.Generator, noise: float, limit: tuple[int, int]) -> Box:
+    x1, y1 = quad.min(axis=0)
+    x2, y2 = quad.max(axis=0)
+    bw, bh = x2 - x1, y2 - y1
+    d = rng.normal(0, noise, 4) * (bw, bh, bw, bh)
+    h, w = limit
+    x1, y1 = float(np.clip(x1 + d[0], 0, w - 2)), float(np.clip(y1 + d[1], 0, h - 2))
+    x2, y2 = float(np.clip(x2 + d[2], x1 + 2, w)), float(np.clip(y2 + d[3], y1 + 2, h))
+    return Box(x1, y1, x2, y2)
+
+
+def _quad(x: float, y: float, w: float, h: float) -> np.ndarray:
+    return np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+
+
+def _cut(canvas: np.ndarray, box: Box, rng: np.random.Generator, size: Size, sideways: float = 0.3) -> np.ndarray:
+    """The runtime's crop of ``box``, sometimes with the patch turned a quarter (a sideways tile: the box is then
+    wider than tall and the runtime turns it back, upright or upside down)."""
+    image = (np.clip(canvas, 0, 1)[..., ::-1] * 255).astype(np.uint8)  # RGB float -> BGR uint8
+    if rng.random() < sideways:
+        h = image.shape[0]
+        w = image.shape[1]
+        if rng.random() < 0.5:  # turned a quarter anticlockwise: the runtime's quarter clockwise makes it upright
+            image = cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+            box = Box(box.y1, w - box.x2, box.y2, w - box.x1)
+        else:
+            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+            box = Box(h - box.y2, box.x1, h - box.y1, box.x2)
+    return extract_crop(image, box, size, CROP_MARGIN)
+
+
+def _scene_params(rng: np.random.Generator) -> dict:
+    tw = int(rng.uniform(30, 80))
+    th = int(tw * rng.uniform(1.22, 1.45))
+    view = rng.random()
+    band = 0 if view < 0.25 else int(th * rng.uniform(0.03, 0.4))  # 0: seen from straight above
+    return {
+        "tw": tw,
+        "th": th,
+        "band": band,
+        "band_front": float(rng.uniform(0.25, 0.75)),
+        "front_rgb": random_face_rgb(rng),
+        "back_rgb": art.random_back_rgb(rng),
+    }
+
+
+def card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
+    """One card of ``class_id`` (a face class or ``back``): a BGR uint8 crop of ``size`` (height, width)."""
+    if not 0 <= class_id < NUM_CLASSES:
+        raise ValueError(f"no class {class_id} (0..{NUM_CLASSES - 1})")
+    p = _scene_params(rng)
+    front, back_rgb = p["front_rgb"], p["back_rgb"]
+    face_down = class_id == BACK_CLASS
+    face = art.back_texture(back_rgb, rng) if face_down else random_face(class_id, rng, front)
+    if face_down:
+        face = face * np.float32(rng.uniform(0.9, 1.05))
+    if rng.random() < 0.12:  # a close-up of the face alone (the crop is the face: what a tight photo shows)
+        image = (np.clip(face, 0, 1)[..., ::-1] * 255).astype(np.uint8)
+        fh, fw = image.shape[:2]
+        x0, y0 = rng.uniform(0, 0.06, 2) * (fw, fh)
+        box = Box(float(x0), float(y0), float(fw - rng.uniform(0, 0.06) * fw), float(fh - rng.uniform(0, 0.06) * fh))
+        return extract_crop(image, box, size, CROP_MARGIN)
+    tw, th, band = p["tw"], p["th"], p["band"]
+    tile, mask = _tile_image(face, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=face_down)
+    ch, cw = int(th * 2.2 + band), int(tw * 3.4)
+    canvas = _cloth(rng, ch, cw)
+    x, y = (cw - tw) // 2, (ch - th - band) // 2
+    row = rng.random() < 0.55  # in a hand row: neighbours on both sides, a small gap
+    if row:
+        gap = int(rng.integers(0, max(2, tw // 12)))
+        for side in (-1, 1):
+            if rng.random() < 0.85:
+                other = int(rng.integers(NUM_CLASSES - 1)) if rng.random() < 0.8 else BACK_CLASS
+                nface = art.back_texture(back_rgb, rng) if other == BACK_CLASS else _quick_face(other, front, rng)
+                nt, nm = _tile_image(
+                    nface, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=other == BACK_CLASS
+                )
+                nx = x + side * (tw + gap)
+                _shadow(canvas, nx, y, tw, th + band, rng)
+                _paste(canvas, nt, nm, nx, y)
+    _shadow(canvas, x, y, tw, th + band, rng)
+    _paste(canvas, tile, mask, x, y)
+    canvas = _light(canvas, rng, (x, y, tw, th))
+    canvas, (quad,) = _warp(canvas, [_quad(x, y, tw, th + band)], rng)
+    box = _box_of(quad, rng, 0.04, canvas.shape[:2])
+    return _cut(canvas, box, rng, size)
+
+
+def _quick_face(class_id: int, face_rgb, rng: np.random.Generator) -> np.ndarray:
+    """A neighbour's face (only its sliver shows): one of a few artwork faces per class, rendered once, on this
+    card's front colour."""
+    face = _pooled_face(class_id, int(rng.integers(_POOL)))
+    return face * (np.asarray(face_rgb, np.float32) / np.float32(0.95))
+
+
+_POOL = 6
+
+
+@functools.lru_cache(maxsize=NUM_CLASSES * _POOL)
+def _pooled_face(class_id: int, k: int) -> np.ndarray:
+    rng = np.random.default_rng([99, class_id, k])
+    style = art.random_style(rng)
+    style = art.FaceStyle(
+        **{
+            **{f: getattr(style, f) for f in style.__dataclass_fields__},
+            "face_rgb": (0.95, 0.95, 0.95),
+            "dark_face": False,
+        }
+    )
+    face = art.face_texture(class_id, style, rng)
+    face.setflags(write=False)
+    return face
+
+
+def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None = None) -> np.ndarray:
+    """A crop of a box that holds no tile (``kind``: one of :data:`NONE_KINDS`, random when None)."""
+    if kind is None:
+        kind = str(rng.choice(NONE_KINDS, p=[0.15, 0.3, 0.2, 0.35]))
+    if kind not in NONE_KINDS:
+        raise ValueError(f"unknown none card kind {kind!r}; one of {NONE_KINDS}")
+    if kind == "standing":
+        return standing_top_card(rng, size)
+    p = _scene_params(rng)
+    tw, th, band, front, back_rgb = p["tw"], p["th"], p["band"], p["front_rgb"], p["back_rgb"]
+    ch, cw = int(th * 2.4 + band), int(tw * 4.4)
+    canvas = _cloth(rng, ch, cw)
+    y = (ch - th - band) // 2
+    x0 = (cw - tw) // 2
+    if kind == "cloth":
+        canvas = _light(canvas, rng, None)
+        bw, bh = tw * rng.uniform(0.7, 1.3), (th + band) * rng.uniform(0.7, 1.3)
+        box = Box(float(cw / 2 - bw / 2), float(ch / 2 - bh / 2), float(cw / 2 + bw / 2), float(ch / 2 + bh / 2))
+        return _cut(canvas, box, rng, size)
+    gap = int(rng.integers(0, max(2, tw // 8)))
+    count = 3 if kind == "gap" else 1
+    xs = [x0 + (k - count // 2) * (tw + gap) for k in range(count)]
+    for nx in xs:
+        cls = int(rng.integers(NUM_CLASSES))
+        face = art.back_texture(back_rgb, rng) if cls == BACK_CLASS else _quick_face(cls, front, rng)
+        t, m = _tile_image(face, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=cls == BACK_CLASS)
+        _shadow(canvas, nx, y, tw, th + band, rng)
+        _paste(canvas, t, m, nx, y)
+    canvas = _light(canvas, rng, (x0, y, tw, th))
+    if kind == "gap":  # the box straddles two neighbours: half of each
+        shift = rng.uniform(0.4, 0.6) * (tw + gap) * (1 if rng.random() < 0.5 else -1)
+        quad = _quad(x0 + shift, y, tw, th + band)
+    else:  # half a tile: the box slides off it sideways or lengthwise, onto the cloth
+        if rng.random() < 0.6:
+            quad = _quad(x0 + rng.choice([-1, 1]) * rng.uniform(0.5, 0.8) * tw, y, tw, th + band)
+        else:
+            quad = _quad(x0, y + rng.choice([-1, 1]) * rng.uniform(0.5, 0.8) * (th + band), tw, th + band)
+    canvas, (quad,) = _warp(canvas, [quad], rng)
+    return _cut(canvas, _box_of(quad, rng, 0.04, canvas.shape[:2]), rng, size)
+
+
+def standing_top_card(rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
+    """A box on the top of a standing tile seen from (nearly) straight above: a thin strip, part face colour and
+    part back colour, in a row of such strips, cut and stretched to the crop as a detector's box would be."""
+    tw = int(rng.uniform(30, 80))
+    depth = max(4, int(tw * rng.uniform(0.4, 0.85)))  # the tile's thickness, seen from above
+    front, back_rgb = random_face_rgb(rng), art.random_back_rgb(rng)
+    share = rng.uniform(0.3, 0.7)
+    # a steep view also shows a little of one side: the face (the owner's seat) or the back (across the table)
+    side = int(depth * rng.uniform(0, 0.8)) if rng.random() < 0.5 else 0
+    side_rgb = np.asarray(front if rng.random() < 0.5 else back_rgb, np.float32)
+    ch, cw = int(depth * 5 + side + 10), int(tw * 5)
+    canvas = _cloth(rng, ch, cw)
+    y = (ch - depth - side) // 2
+    gap = int(rng.integers(0, 3))
+    face_first = rng.random() < 0.5
+    for k in range(-3, 4):
+        x = (cw - tw) // 2 + k * (tw + gap)
+        strip = np.empty((depth + side, tw, 3), np.float32)
+        split = round(float(depth * share))
+        a, b = (front, back_rgb) if face_first else (back_rgb, front)
+        strip[:split] = np.asarray(a, np.float32) * rng.uniform(0.9, 1.05)
+        strip[split:depth] = np.asarray(b, np.float32) * rng.uniform(0.9, 1.05)
+        if side:
+            strip[depth:] = side_rgb * rng.uniform(0.6, 0.85)
+            if rng.random() < 0.5:  # a hint of the printed face on the steeply seen side
+                cv2.line(
+                    strip,
+                    (tw // 3, depth + side // 2),
+                    (2 * tw // 3, depth + side // 2),
+                    _jit(rng, _INKS["black"]),
+                    max(1, side // 4),
+                )
+        strip[:, :1] *= 0.6  # the dark line between two tiles
+        strip[:, -1:] *= 0.6
+        _shadow(canvas, x, y, tw, depth + side, rng)
+        _paste(canvas, strip, np.ones(strip.shape[:2], np.float32), x, y)
+    canvas = _light(canvas, rng, None)
+    x = (cw - tw) // 2
+    # the detector's box: about one tile wide (sometimes two), the strip's height or a little more
+    bw = tw * (rng.uniform(0.8, 1.2) if rng.random() < 0.8 else rng.uniform(1.6, 2.2))
+    grow = rng.uniform(0.0, 0.8) * depth
+    quad = _quad(x + rng.uniform(-0.3, 0.3) * tw, y - grow / 2, bw, depth + side + grow)
+    canvas, (quad,) = _warp(canvas, [quad], rng, 0.03)
+    box = _box_of(quad, rng, 0.03, canvas.shape[:2])
+    return _cut(canvas, box, rng, size, sideways=0.5)
+
+
+def card_set(
+    n: int, seed: int, none_share: float = 0.08, size: Size = CROP_SIZE, start: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cards ``start .. start+n-1`` (BGR uint8, (n, h, w, 3)) and their class ids: the classes in turn,
+    ``none_share`` of them ``none`` (id :data:`~vision.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and
+    ``i`` only."""
+    if n < 0 or not 0.0 <= none_share <= 1.0:
+        raise ValueError(f"need n >= 0 and 0 <= none_share <= 1, got n={n}, none_share={none_share}")
+    xs = np.empty((n, size.height, size.width, 3), np.uint8)
+    ys = np.empty(n, np.int64)
+    for j in range(n):
+        i = start + j
+        rng = np.random.default_rng([seed, i])
+        if rng.random() < none_share:
+            xs[j], ys[j] = none_card(rng, size), NUM_CLASSES
+        else:
+            c = i % NUM_CLASSES
+            xs[j], ys[j] = card(c, rng, size), c
+    return xs, ys

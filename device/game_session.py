@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from device.storage import GameStore
@@ -27,6 +28,8 @@ from engine.game.events import (
     DECLARABLE,
     Chombo,
     DealerStops,
+    DeclaredClaim,
+    DeclaredRon,
     DeclaredWin,
     Event,
     HandStart,
@@ -65,6 +68,7 @@ _FIELD_CHECKS = {
     "tuple[Tiles | None, ...]": lambda v: isinstance(v, tuple) and all(h is None or _is_tiles(h) for h in v),
     "tuple[RonClaim, ...]": lambda v: isinstance(v, tuple) and all(
         isinstance(c, RonClaim) and isinstance(c.seat, int) and _is_tiles(c.hand) for c in v),
+    "tuple[DeclaredClaim, ...]": lambda v: isinstance(v, tuple) and all(isinstance(c, DeclaredClaim) for c in v),
 }
 
 
@@ -98,6 +102,64 @@ def _seat(v: Any, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 4:
         raise EngineError(f"{name} is a seat 0..3, not {v!r}")
     return v
+
+
+# --- wins from the phones ----------------------------------------------------------------------------
+
+#: What each winner of a several-winner ron may say for itself; everything else is shared by the winners.
+_WINNER_FIELDS = frozenset({"winner", "hand", "win_tile", "flags", "liable_seat", *DECLARABLE})
+
+
+@dataclass(frozen=True)
+class _Winner:
+    """One winner as a phone declared it, read against the game (seat winds, round wind)."""
+
+    seat: int
+    hand: Hand
+    ctx: Any  # engine.scoring.WinContext
+    flags: tuple[str, ...]
+    liable: int | None
+
+    @property
+    def win_tile(self) -> Tile:
+        return self.ctx.win_tile
+
+
+def _winner_entries(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The body as one request per winner: itself, or each of ``winners`` with the shared fields added."""
+    winners = body.get("winners")
+    if winners is None:
+        return [body]
+    if "winner" in body or "hand" in body:
+        raise EngineError("name the winners either in 'winners' or as 'winner' and 'hand', not both")
+    if not isinstance(winners, list) or not 1 <= len(winners) <= 3 or not all(isinstance(w, dict) for w in winners):
+        raise EngineError("winners is a list of one to three objects {winner, hand, win_tile, flags, liable_seat}")
+    shared = {k: v for k, v in body.items() if k != "winners"}
+    out = []
+    for i, w in enumerate(winners):
+        unknown = sorted(str(k) for k in set(w) - _WINNER_FIELDS)
+        if unknown:
+            raise EngineError(f"winners[{i}]: unknown field(s) {', '.join(unknown)}; a winner has "
+                              f"{', '.join(sorted(_WINNER_FIELDS - set(DECLARABLE)))} and flags")
+        out.append({**shared, **w})
+    return out
+
+
+def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -> _Winner:
+    from device.hand_request import parse_score_request
+
+    seat = _seat(entry.get("winner"), "winner")
+    liable = entry.get("liable_seat")
+    liable = None if liable is None else _seat(liable, "liable_seat")
+    request = {k: v for k, v in entry.items()
+               if k not in ("winner", "discarder_seat", "discarder", "seat_wind", "liable_seat")}
+    request["round_wind"] = game.round_wind.letter
+    request["seat_wind"] = game.seat_wind(seat).letter
+    request["tsumo"] = discarder is None
+    if discarder is not None:
+        request["discarder"] = game.seat_wind(discarder).letter
+    hand, ctx, _ = parse_score_request(request, game.rules)
+    return _Winner(seat, hand, ctx, tuple(f for f in DECLARABLE if getattr(ctx, f)), liable)
 
 
 # --- what the phones show ----------------------------------------------------------------------------
@@ -186,7 +248,7 @@ def view(game: Game) -> dict[str, Any]:
             "waits": waits_of(game, s) if p is not None else [],
         })
     ura: list[str] = []
-    if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin):
+    if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
         ura = [str(t) for t in game.events[-1].ura_indicators]
     final = None
     results = game.final_results()
@@ -289,34 +351,51 @@ class GameSession:
             self.store.undo(self.game_id)
 
     def win(self, body: dict[str, Any]) -> Any:
-        """Confirm a win from a phone: the engine's Ron/Tsumo when it saw the winning tile, else a declared win."""
-        from device.hand_request import parse_score_request
+        """Confirm a win from a phone: the engine's Ron/Tsumo when it saw the winning tile, else a declared win.
 
-        seat = _seat(body.get("winner"), "winner")
-        tsumo = bool(body.get("tsumo", False))
+        One winner: ``{"winner", "hand", "win_tile", flags..., "tsumo" or "discarder_seat", "liable_seat"}``
+        (``liable_seat``: the player liable (包, pao) for a big dragons, big winds or four quads in the hand).
+        Several winners of one discard (double or triple ron; what happens then is the rules' ``multiple_ron``):
+        ``"winners": [{"winner", "hand", "win_tile", flags..., "liable_seat"}, ...]`` with the shared fields
+        (``discarder_seat``, ``dora``, ``ura``) beside it. Raises EngineError (or BadRequest) for what cannot be.
+        """
+        entries = _winner_entries(body)
+        tsumo = body.get("tsumo", False)
+        if not isinstance(tsumo, bool):
+            raise EngineError(f"tsumo is true or false, not {tsumo!r}")
+        if tsumo and len(entries) > 1:
+            raise EngineError("a tsumo has one winner: several winners are a ron on one discard")
         discarder = None if tsumo else _seat(body.get("discarder_seat"), "discarder_seat")
-        request = {k: v for k, v in body.items() if k not in ("winner", "discarder_seat", "discarder", "seat_wind")}
         with self._lock:
             g = self.game
-            request["round_wind"] = g.round_wind.letter
-            request["seat_wind"] = g.seat_wind(seat).letter
-            if discarder is not None:
-                request["discarder"] = g.seat_wind(discarder).letter
-            hand, ctx, _ = parse_score_request(request, g.rules)
-            flags = tuple(f for f in DECLARABLE if getattr(ctx, f))
+            wins = [_declared_winner(g, entry, discarder) for entry in entries]
+            seats = [w.seat for w in wins]
+            if len(set(seats)) != len(seats):
+                raise EngineError(f"each winner is named once, not {seats}")
+            tiles = {w.win_tile for w in wins}
+            if len(tiles) > 1:
+                raise EngineError(
+                    f"the winners of one discard win on the same tile, not {format_tiles(tiles, sort=True)}")
+            first = wins[0]
+            win_tile, dora, ura = first.win_tile, first.ctx.dora_indicators, first.ctx.ura_indicators
             h = g.hand
-            concealed = tuple(hand.concealed)
-            if h is not None and not hand.melds:
-                tracked = h.players[seat]
-                if tsumo and h.phase is Phase.DISCARD and h.actor == seat and not tracked.melds:
-                    return self.apply(Tsumo(seat, concealed, ctx.win_tile, ctx.ura_indicators))
-                if (not tsumo and h.phase is Phase.REACT and h.discarder == discarder
-                        and h.last_discard == ctx.win_tile and not tracked.melds):
-                    rest = list(concealed)
-                    rest.remove(ctx.win_tile)
-                    return self.apply(Ron((RonClaim(seat, tuple(rest)),), ctx.ura_indicators))
-            return self.apply(DeclaredWin(seat, discarder, hand.notation(), ctx.win_tile, flags,
-                                          ctx.dora_indicators, ctx.ura_indicators))
+            if h is not None and all(not w.hand.melds and not h.players[w.seat].melds and w.liable is None
+                                     for w in wins):
+                if tsumo and h.phase is Phase.DISCARD and h.actor == first.seat:
+                    return self.apply(Tsumo(first.seat, tuple(first.hand.concealed), win_tile, ura))
+                if not tsumo and h.phase is Phase.REACT and h.discarder == discarder and h.last_discard == win_tile:
+                    claims = []
+                    for w in wins:
+                        rest = list(w.hand.concealed)
+                        rest.remove(win_tile)
+                        claims.append(RonClaim(w.seat, tuple(rest)))
+                    return self.apply(Ron(tuple(claims), ura))
+            if len(wins) == 1:
+                return self.apply(DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags,
+                                              dora, ura, first.liable))
+            assert discarder is not None
+            return self.apply(DeclaredRon(discarder, win_tile, tuple(
+                DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura))
 
     def draw(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),

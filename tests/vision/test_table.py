@@ -1,0 +1,263 @@
+"""The table reader: a whole table from above, grouped by seat (named by frame edge) and zone.
+
+Tables are built in each seat's own frame (along: left to right as its player sees it; depth: from the centre out)
+and placed in a 1600 x 900 frame, turned by whole quarter turns, with seats left out; the reader must give every
+tile back to the seat and zone it was laid in, in that player's reading order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from engine.tiles import Tile, format_tiles, parse_tiles
+from vision.detector import Detection
+from vision.geometry import Box, Size
+from vision.labels import class_of_tile
+from vision.table import ViewSide, estimate_centre, read_table
+
+FRAME = Size(height=900, width=1600)
+CENTRE = (790.0, 455.0)  # off the frame's middle: the reader must find it
+W, H, STAND = 26.0, 34.0, 22.0  # px: a tile lying upright is W along by H deep; a standing one seen from above
+STEP = W + 1.0
+HAND_DEPTH, WALL_DEPTH, POND_DEPTH = 300.0, 190.0, 90.0
+
+
+def _box(side: ViewSide, centre: tuple[float, float], a0: float, a1: float, d0: float, d1: float) -> Box:
+    """The image box of a span in ``side``'s frame (the inverse of the reader's own transform)."""
+    cx, cy = centre
+    if side is ViewSide.BOTTOM:
+        return Box(cx + a0, cy + d0, cx + a1, cy + d1)
+    if side is ViewSide.RIGHT:
+        return Box(cx + d0, cy - a1, cx + d1, cy - a0)
+    if side is ViewSide.TOP:
+        return Box(cx - a1, cy - d1, cx - a0, cy - d0)
+    return Box(cx - d1, cy + a0, cx - d0, cy + a1)
+
+
+def _det(tile: Tile | None, box: Box) -> Detection:
+    return Detection.of_class(class_of_tile(tile), box, 0.9)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's tiles as laid. ``hand``: mpsz laid face up, or a number of tiles standing (seen from behind).
+    ``melds``: (mpsz, index of the sideways tile; None for a closed kan, its ends face down).
+    ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack."""
+
+    hand: str | int = 13
+    melds: tuple[tuple[str, int | None], ...] = ()
+    pond: str = ""
+    riichi: int | None = None
+    wall: int = 0
+    indicators: str = ""
+    hand_start: float = -180.0
+
+
+def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
+    """Detections of a table: each seat's spec laid at its side turned ``turns`` quarter turns counter-clockwise."""
+    out: list[Detection] = []
+    for side, seat in seats.items():
+        at = list(ViewSide)[(side.turns + turns) % 4]
+
+        def put(tile: Tile | None, a0: float, along: float, d1: float, deep: float, at=at) -> None:
+            out.append(_det(tile, _box(at, centre, a0, a0 + along, d1 - deep, d1)))
+
+        outer = HAND_DEPTH + H
+        a = seat.hand_start
+        if isinstance(seat.hand, int):
+            for _ in range(seat.hand):
+                put(None, a, W, HAND_DEPTH + STAND, STAND)
+                a += STEP
+        else:
+            for t in parse_tiles(seat.hand):
+                put(t, a, W, outer, H)
+                a += STEP
+        a += 30.0  # melds set apart from the hand
+        for text, called in seat.melds:
+            tiles = parse_tiles(text)
+            for i, t in enumerate(tiles):
+                if i == called:
+                    put(t, a, H, outer, W)  # sideways, against the table's edge
+                    a += H + 1
+                else:
+                    face_down = called is None and i in (0, len(tiles) - 1)
+                    put(None if face_down else t, a, W, outer, H)
+                    a += STEP
+            a += 8.0
+        for i, t in enumerate(parse_tiles(seat.pond)):
+            row, col = divmod(i, 6)
+            if row > 2:
+                row, col = 2, i - 12
+            if col == 0:
+                a = -3 * STEP
+            d1 = POND_DEPTH + row * (H + 1) + H
+            if i == seat.riichi:
+                put(t, a, H, d1 - (H - W) / 2, W)
+                a += H + 1
+            else:
+                put(t, a, W, d1, H)
+                a += STEP
+        shown = list(parse_tiles(seat.indicators))
+        for k in range(seat.wall):
+            tile = shown.pop(0) if k >= 2 and shown else None
+            put(tile, -seat.wall * STEP / 2 + k * STEP, W, WALL_DEPTH + H, H)
+    return out
+
+
+FULL = {
+    ViewSide.BOTTOM: Seat(
+        hand="1234m567p11z", hand_start=-200, melds=(("999s", 1),), pond="19m2z8p7z3s4s", riichi=4, wall=14
+    ),
+    ViewSide.RIGHT: Seat(
+        hand=7, melds=(("345p", 0), ("666z", 2)), pond="1z2z3z4z5z6z7z1m9m1p9p1s9s", wall=12, hand_start=-175
+    ),
+    ViewSide.TOP: Seat(hand="234s567s", melds=(("5505m", 1), ("2222p", None)), pond="3m4m", wall=13, hand_start=-190),
+    ViewSide.LEFT: Seat(hand=13, pond="5s6s7s8s9s1m2m", riichi=6, wall=15, indicators="3p"),
+}
+
+
+def _shown(meld: str, called: int | None) -> str:
+    """The face-up tiles of a meld: all, or a closed kan's middle two."""
+    tiles = parse_tiles(meld)
+    return format_tiles(t for i, t in enumerate(tiles) if called is not None or 0 < i < len(tiles) - 1)
+
+
+def expected(seat: Seat) -> dict:
+    """What the reader should give for a seat spec (independent of the reader: from the spec)."""
+    return {
+        "hand": "" if isinstance(seat.hand, int) else format_tiles(parse_tiles(seat.hand)),
+        "hand_backs": seat.hand if isinstance(seat.hand, int) else 0,
+        "melds": [_shown(m, c) for m, c in seat.melds],
+        "called": [c for _m, c in seat.melds],
+        "pond": format_tiles(parse_tiles(seat.pond)),
+        "riichi": seat.riichi,
+        "wall_backs": seat.wall - len(parse_tiles(seat.indicators)),
+        "indicators": seat.indicators,
+    }
+
+
+def observed(obs, side: ViewSide) -> dict:
+    s = obs.seat(side)
+    return {
+        "hand": s.hand_text,
+        "hand_backs": s.hand_backs,
+        "melds": [m.text for m in s.melds],
+        "called": [m.called for m in s.melds],
+        "pond": s.pond_text,
+        "riichi": s.riichi,
+        "wall_backs": s.wall_backs,
+        "indicators": format_tiles(s.indicators),
+    }
+
+
+@pytest.mark.parametrize(
+    ("turns", "missing"),
+    [
+        (0, ()),  # as laid: bottom is the camera's side
+        (1, ()),  # the table turned a quarter: the bottom seat's tiles now lie at the right edge
+        (2, ()),
+        (3, ()),
+        (0, (ViewSide.TOP,)),  # three players (or one out of view)
+        (1, (ViewSide.BOTTOM,)),
+        (0, (ViewSide.LEFT, ViewSide.RIGHT)),
+    ],
+)
+def test_full_table_by_seat_and_zone(turns, missing):
+    seats = {side: seat for side, seat in FULL.items() if side not in missing}
+    obs = read_table(lay(seats, turns), FRAME)
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        if side in missing:
+            assert not obs.seat(at).present, at
+            continue
+        assert observed(obs, at) == expected(FULL[side]), (side, at)
+    assert obs.unassigned == ()
+    # with a seat missing, the centre along that axis comes from the hands beside it, whose melds shift them
+    slack = W if missing else 0.5 * W
+    assert abs(obs.centre[0] - CENTRE[0]) < slack and abs(obs.centre[1] - CENTRE[1]) < slack
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_dora_indicators_and_the_dead_wall(turns):
+    obs = read_table(lay(FULL, turns), FRAME)
+    assert format_tiles(obs.dora_indicators) == "3p"
+    assert obs.dead_wall is list(ViewSide)[(ViewSide.LEFT.turns + turns) % 4]
+
+
+@pytest.mark.parametrize(
+    ("side", "meld", "called_from"),
+    [
+        (ViewSide.RIGHT, 0, ViewSide.BOTTOM),  # leftmost sideways: from the kamicha (bottom plays before right)
+        (ViewSide.RIGHT, 1, ViewSide.TOP),  # rightmost: from the shimocha
+        (ViewSide.TOP, 0, ViewSide.BOTTOM),  # in between: from across
+        (ViewSide.TOP, 1, None),  # closed kan
+        (ViewSide.BOTTOM, 0, ViewSide.TOP),
+    ],
+)
+def test_called_from(side, meld, called_from):
+    obs = read_table(lay(FULL), FRAME)
+    assert obs.seat(side).melds[meld].called_from is called_from
+
+
+@pytest.mark.parametrize(
+    ("side", "key"),
+    [
+        # the top player's tiles are upside down to the camera: its reading order runs right to left in x
+        (ViewSide.TOP, lambda d: -d.box.center[0]),
+        (ViewSide.BOTTOM, lambda d: d.box.center[0]),
+        (ViewSide.RIGHT, lambda d: -d.box.center[1]),  # the right player's left hand end is at the frame's bottom
+        (ViewSide.LEFT, lambda d: d.box.center[1]),
+    ],
+)
+def test_reading_order_follows_each_player(side, key):
+    hands = {s: Seat(hand="123456789m1234z", melds=()) for s in ViewSide}
+    obs = read_table(lay(hands), FRAME)
+    seat = obs.seat(side)
+    assert seat.hand_text == "123456789m1234z"
+    assert list(seat.hand) == sorted(seat.hand, key=key)
+
+
+def test_centre_is_estimated_without_a_seat():
+    seats = {side: seat for side, seat in FULL.items() if side is not ViewSide.TOP}
+    cx, cy = estimate_centre(lay(seats, centre=(700.0, 500.0)))
+    assert abs(cx - 700) < W and abs(cy - 500) < W
+
+
+@pytest.mark.parametrize(
+    ("extra", "unassigned"),
+    [
+        ([_det(Tile.parse("5z"), Box(100.0, 880.0, 126.0, 899.0))], ["5z"]),  # beyond the bottom hand
+        ([_det(Tile.parse("1m"), Box(300.0, 300.0, 300.0, 330.0))], ["1m"]),  # a box with no width
+    ],
+)
+def test_what_fits_nowhere_is_unassigned(extra, unassigned):
+    obs = read_table(lay(FULL) + extra, FRAME)
+    assert [d.label for d in obs.unassigned] == unassigned
+    assert observed(obs, ViewSide.BOTTOM) == expected(FULL[ViewSide.BOTTOM])
+
+
+@pytest.mark.parametrize(
+    "detections",
+    [
+        [],
+        [_det(Tile.parse("1m"), Box(10.0, 10.0, 36.0, 44.0))],
+        [_det(None, Box(10.0, 10.0, 36.0, 44.0)), _det(None, Box(10.0, 10.0, 36.0, 44.0))],  # one box twice
+        [_det(Tile.parse("1m"), Box(5.0, 5.0, 5.0, 5.0))],
+    ],
+)
+def test_odd_input_never_raises(detections):
+    obs = read_table(detections, FRAME)
+    placed = sum(len(s.hand) + len(s.pond) + len(s.wall) + sum(len(m.detections) for m in s.melds) for s in obs.seats)
+    assert placed + len(obs.unassigned) == len(detections)
+    assert len(obs.seats) == 4 and [s.side for s in obs.seats] == list(ViewSide)
+
+
+def test_json_is_per_seat():
+    obs = read_table(lay(FULL), FRAME)
+    data = obs.as_json()
+    assert [s["side"] for s in data["seats"]] == ["bottom", "right", "top", "left"]
+    assert data["seats"][0]["pond"] == "19m2z8p7z34s" and data["seats"][0]["riichi"] == 4
+    assert data["dora_indicators"] == "3p" and data["dead_wall"] == "left"
+    assert data["seats"][1]["melds"][0] == {"tiles": "345p", "backs": 0, "called": 0, "from": "bottom"}

@@ -1,0 +1,595 @@
+"""Reading a whole table from above: each seat's hand, open melds and discard pond, and the dora indicators.
+
+The camera does not know who is East, so seats are named by the frame edge they sit at (:class:`ViewSide`):
+``BOTTOM`` (the camera's own side), then ``RIGHT``, ``TOP``, ``LEFT``, which is also the order of play (turns go
+counter-clockwise seen from above). Every seat is read in its own frame: *along* runs left to right as that player
+sees it (image x for the bottom seat, -x for the top seat, -y for the right seat, +y for the left seat) and
+*depth* runs from the table centre out towards the player. In that frame all seats look alike:
+
+- the rows farthest out are the hand: concealed tiles (standing, laid open or face down), then at its right end the
+  open melds, groups of 3-4 whose called tile lies sideways (its box is wide where its neighbours are deep);
+- rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators;
+- the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
+  to right; the riichi tile lies sideways.
+
+Steps: estimate the centre (the middle of the tiles, then refined from the seats on either side so that a missing
+seat does not drag it), give each tile the seat it lies deepest for (tiles near a diagonal, where a hand meets its
+neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
+:mod:`vision.reader` does, then name the rows by depth and make-up.
+
+Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
+degrees; boxes are axis-aligned, so a rolled view blurs rows together). A hand whose row the detector missed makes
+the next row inwards look like the hand unless other seats show how far out hands lie. A kakan's added tile stacked
+on its called tile is one box from above. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area)
+go to ``unassigned``; nothing here raises on odd detections.
+
+>>> from engine.tiles import parse_tiles
+>>> from vision.geometry import Box
+>>> from vision.labels import BACK_CLASS, class_of_tile
+>>> def row(text, x, y):  # upright lying tiles, 30 x 40 px, left to right
+...     return [Detection.of_class(class_of_tile(t), Box(x + 31 * i, y, x + 31 * i + 30, y + 40), 0.9)
+...             for i, t in enumerate(parse_tiles(text))]
+>>> backs = [Detection.of_class(BACK_CLASS, Box(300 + 31 * i, 100, 330 + 31 * i, 130), 0.9) for i in range(13)]
+>>> obs = read_table(row("123m456p789s11z", 300, 700) + row("19p", 470, 560) + backs + row("2z", 600, 260))
+>>> bottom, top = obs.seat(ViewSide.BOTTOM), obs.seat(ViewSide.TOP)
+>>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(ViewSide.LEFT).present
+('123m456p789s11z', '19p', 13, '2z', False)
+"""
+
+from __future__ import annotations
+
+import enum
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.tiles import Tile, format_tiles
+from vision.detector import Detection
+from vision.geometry import Size
+
+#: A tile is sideways when its along/depth ratio is at least 1 and this many times its row neighbours' ratio.
+SIDEWAYS_RATIO = 1.3
+#: A gap of this many tile widths along a row splits the concealed hand from the melds (or a meld from the next).
+HAND_GAP = 0.6
+#: A smaller gap that still separates two melds laid side by side.
+MELD_GAP = 0.25
+#: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
+CONTESTED = 0.6
+#: A wall row is at least this share face down.
+WALL_BACKS = 0.5
+
+
+class ViewSide(enum.Enum):
+    """A seat, named by the edge of the camera's frame it sits at; listed in the order of play."""
+
+    BOTTOM = "bottom"
+    RIGHT = "right"
+    TOP = "top"
+    LEFT = "left"
+
+    @property
+    def turns(self) -> int:
+        """Quarter turns counter-clockwise from the bottom seat (seen from above)."""
+        return _SIDES.index(self)
+
+    @property
+    def shimocha(self) -> ViewSide:
+        """下家: the next player, to this player's right."""
+        return _SIDES[(self.turns + 1) % 4]
+
+    @property
+    def toimen(self) -> ViewSide:
+        """対面: the player across."""
+        return _SIDES[(self.turns + 2) % 4]
+
+    @property
+    def kamicha(self) -> ViewSide:
+        """上家: the previous player, to this player's left."""
+        return _SIDES[(self.turns + 3) % 4]
+
+
+_SIDES = tuple(ViewSide)
+
+
+def _tiles(dets: Iterable[Detection]) -> tuple[Tile, ...]:
+    return tuple(d.tile for d in dets if d.tile is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldObservation:
+    """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan)."""
+
+    detections: tuple[Detection, ...]
+    called: int | None
+    owner: ViewSide
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return _tiles(self.detections)
+
+    @property
+    def backs(self) -> int:
+        return sum(d.is_back for d in self.detections)
+
+    @property
+    def text(self) -> str:
+        return format_tiles(self.tiles)
+
+    @property
+    def called_from(self) -> ViewSide | None:
+        """Whose discard was called, from where the sideways tile lies: leftmost from the kamicha, rightmost from
+        the shimocha, between from the toimen. None for a meld with no sideways tile (a closed kan)."""
+        if self.called is None:
+            return None
+        if self.called == 0:
+            return self.owner.kamicha
+        if self.called == len(self.detections) - 1:
+            return self.owner.shimocha
+        return self.owner.toimen
+
+
+@dataclass(frozen=True, slots=True)
+class SeatObservation:
+    """What lies in front of one seat, each part in that player's reading order."""
+
+    side: ViewSide
+    #: 手牌: the concealed hand, left to right as its player sees it; face-down tiles included.
+    hand: tuple[Detection, ...] = ()
+    #: 副露: open melds, left to right.
+    melds: tuple[MeldObservation, ...] = ()
+    #: 河: discards in play order (rows from the centre outwards, each left to right).
+    pond: tuple[Detection, ...] = ()
+    #: Index into ``pond`` of the tile laid sideways (the riichi declaration), if any.
+    riichi: int | None = None
+    #: The wall in front of this seat (face-down tiles and any face-up dora indicators), left to right.
+    wall: tuple[Detection, ...] = ()
+
+    @property
+    def present(self) -> bool:
+        return bool(self.hand or self.melds or self.pond or self.wall)
+
+    @property
+    def hand_tiles(self) -> tuple[Tile, ...]:
+        return _tiles(self.hand)
+
+    @property
+    def hand_text(self) -> str:
+        return format_tiles(self.hand_tiles)
+
+    @property
+    def hand_backs(self) -> int:
+        """Concealed tiles seen from behind or laid face down."""
+        return sum(d.is_back for d in self.hand)
+
+    @property
+    def pond_tiles(self) -> tuple[Tile, ...]:
+        return _tiles(self.pond)
+
+    @property
+    def pond_text(self) -> str:
+        return format_tiles(self.pond_tiles)
+
+    @property
+    def wall_backs(self) -> int:
+        return sum(d.is_back for d in self.wall)
+
+    @property
+    def indicators(self) -> tuple[Tile, ...]:
+        """Face-up tiles in this seat's wall: dora indicators."""
+        return _tiles(self.wall)
+
+    def as_json(self) -> dict:
+        return {
+            "side": self.side.value,
+            "hand": self.hand_text,
+            "hand_backs": self.hand_backs,
+            "melds": [
+                {
+                    "tiles": m.text,
+                    "backs": m.backs,
+                    "called": m.called,
+                    "from": None if m.called_from is None else m.called_from.value,
+                }
+                for m in self.melds
+            ],
+            "pond": self.pond_text,
+            "riichi": self.riichi,
+            "wall_backs": self.wall_backs,
+            "indicators": format_tiles(self.indicators),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableObservation:
+    """A whole table: the four seats (bottom, right, top, left; empty where nobody's tiles were seen), the dora
+    indicators, the estimated centre (x, y) in pixels, and the detections that fit nowhere."""
+
+    seats: tuple[SeatObservation, ...]
+    centre: tuple[float, float]
+    unassigned: tuple[Detection, ...] = ()
+
+    def seat(self, side: ViewSide) -> SeatObservation:
+        return self.seats[side.turns]
+
+    @property
+    def dora_indicators(self) -> tuple[Tile, ...]:
+        """ドラ表示牌: the face-up tiles among the walls, seat by seat."""
+        return tuple(t for s in self.seats for t in s.indicators)
+
+    @property
+    def dead_wall(self) -> ViewSide | None:
+        """The seat whose wall shows the dora indicators (the dead wall), if any does."""
+        for s in self.seats:
+            if s.indicators:
+                return s.side
+        return None
+
+    @property
+    def backs(self) -> int:
+        """All face-down tiles seen, unassigned ones included."""
+        inside = sum(s.hand_backs + s.wall_backs + sum(m.backs for m in s.melds) for s in self.seats)
+        return inside + sum(d.is_back for d in self.unassigned)
+
+    def as_json(self) -> dict:
+        return {
+            "centre": [round(v, 1) for v in self.centre],
+            "seats": [s.as_json() for s in self.seats],
+            "dora_indicators": format_tiles(self.dora_indicators),
+            "dead_wall": None if self.dead_wall is None else self.dead_wall.value,
+            "backs": self.backs,
+            "unassigned": [d.as_json() for d in self.unassigned],
+        }
+
+
+# --- geometry in a seat's frame -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """A detection in one seat's frame: along (left to right for that player) and depth (centre outwards)."""
+
+    index: int
+    a0: float
+    a1: float
+    d0: float
+    d1: float
+
+    @property
+    def along(self) -> float:
+        return self.a1 - self.a0
+
+    @property
+    def deep(self) -> float:
+        return self.d1 - self.d0
+
+    @property
+    def ratio(self) -> float:
+        return self.along / self.deep
+
+
+def _span(index: int, det: Detection, side: ViewSide, centre: tuple[float, float]) -> _Span:
+    b, (cx, cy) = det.box, centre
+    x0, x1, y0, y1 = b.x1 - cx, b.x2 - cx, b.y1 - cy, b.y2 - cy
+    if side is ViewSide.BOTTOM:
+        return _Span(index, x0, x1, y0, y1)
+    if side is ViewSide.RIGHT:
+        return _Span(index, -y1, -y0, x0, x1)
+    if side is ViewSide.TOP:
+        return _Span(index, -x1, -x0, -y1, -y0)
+    return _Span(index, y0, y1, -x1, -x0)
+
+
+def _depths(det: Detection, centre: tuple[float, float]) -> list[float]:
+    """How far out the tile's centre lies for each seat (bottom, right, top, left)."""
+    x, y = det.box.center
+    dx, dy = x - centre[0], y - centre[1]
+    return [dy, dx, -dy, -dx]
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return max(0.0, min(a1, b1) - max(a0, b0))
+
+
+def _joins(a: _Span, b: _Span, gap: float, share: float) -> bool:
+    """Whether two tiles are neighbours in one row: they overlap in depth and lie close along."""
+    if _overlap(a.d0, a.d1, b.d0, b.d1) < share * min(a.deep, b.deep):
+        return False
+    return max(a.a0, b.a0) - min(a.a1, b.a1) <= gap * max(min(a.along, a.deep), min(b.along, b.deep))
+
+
+def _rows(spans: Sequence[_Span], gap: float = 2.0, share: float = 0.5) -> list[list[_Span]]:
+    """Rows along the seat's axis: chains of neighbours, then chains at one depth joined (a meld set apart)."""
+    n = len(spans)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if _joins(spans[i], spans[j], gap, share):
+                parent[find(i)] = find(j)
+    chains: dict[int, list[_Span]] = {}
+    for i in range(n):
+        chains.setdefault(find(i), []).append(spans[i])
+    groups = list(chains.values())
+    merged = True
+    while merged:
+        merged = False
+        for gi in range(len(groups)):
+            for gj in range(gi + 1, len(groups)):
+                a0, a1 = _extent(groups[gi])
+                b0, b1 = _extent(groups[gj])
+                if _overlap(a0, a1, b0, b1) >= share * min(a1 - a0, b1 - b0):
+                    groups[gi] = groups[gi] + groups.pop(gj)
+                    merged = True
+                    break
+            if merged:
+                break
+    for g in groups:
+        g.sort(key=lambda s: s.a0 + s.a1)
+    groups.sort(key=_depth)
+    return groups
+
+
+def _extent(row: Sequence[_Span]) -> tuple[float, float]:
+    return statistics.median(s.d0 for s in row), statistics.median(s.d1 for s in row)
+
+
+def _depth(row: Sequence[_Span]) -> float:
+    return statistics.median((s.d0 + s.d1) / 2 for s in row)
+
+
+def _unit(row: Sequence[_Span]) -> float:
+    """A tile's short side in this row (pixels)."""
+    return statistics.median(min(s.along, s.deep) for s in row)
+
+
+def _sideways(row: Sequence[_Span]) -> list[bool]:
+    """Which tiles of a row (in along order) lie across it: wide where their neighbours are deep."""
+    out = []
+    for i, s in enumerate(row):
+        near = [row[j].ratio for j in (i - 2, i - 1, i + 1, i + 2) if 0 <= j < len(row)]
+        if not near:
+            out.append(s.ratio >= 1.2)
+            continue
+        out.append(s.ratio >= 1.0 and s.ratio >= SIDEWAYS_RATIO * statistics.median(near))
+    return out
+
+
+# --- the centre and the seats -------------------------------------------------------------------------------
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    v = sorted(values)
+    return v[min(len(v) - 1, max(0, round(q * (len(v) - 1))))]
+
+
+def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[float, float]:
+    """The table centre (x, y) in pixels: the middle of the tiles, refined from opposite seats.
+
+    Along each axis the centre lies midway between the outer rows of the two seats across it (left and right give
+    x); where one of them is missing, at the middle of the seats beside it (their rows are centred on it).
+    """
+    if not detections:
+        raise ValueError("no detections to find a table centre in")
+    xs = [d.box.center[0] for d in detections]
+    ys = [d.box.center[1] for d in detections]
+    centre = ((_percentile(xs, 0.02) + _percentile(xs, 0.98)) / 2, (_percentile(ys, 0.02) + _percentile(ys, 0.98)) / 2)
+    for _ in range(rounds):
+        by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
+        sure: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
+        for d in detections:
+            depths = sorted(enumerate(_depths(d, centre)), key=lambda kd: -kd[1])
+            by_side[_SIDES[depths[0][0]]].append(d.box.center)
+            if depths[1][1] <= CONTESTED * depths[0][1]:  # near a diagonal: maybe a neighbour's row end
+                sure[_SIDES[depths[0][0]]].append(d.box.center)
+        cx, cy = centre
+        left, right = by_side[ViewSide.LEFT], by_side[ViewSide.RIGHT]
+        top, bottom = by_side[ViewSide.TOP], by_side[ViewSide.BOTTOM]
+        if _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+            cx = (_percentile([p[0] for p in left], 0.1) + _percentile([p[0] for p in right], 0.9)) / 2
+        elif top or bottom:
+            cx = statistics.median(p[0] for p in _outer(by_side, (ViewSide.TOP, ViewSide.BOTTOM), centre))
+        if _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+            cy = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
+        elif left or right:
+            cy = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
+        moved = abs(cx - centre[0]) + abs(cy - centre[1])
+        centre = (cx, cy)
+        if moved < 0.5:
+            break
+    return centre
+
+
+def _both(a: list, b: list) -> bool:
+    """Whether two opposite seats both show enough tiles to place the centre between them (a handful at one
+    side are more likely the ends of its neighbours' rows)."""
+    return min(len(a), len(b)) >= max(3.0, 0.3 * max(len(a), len(b)))
+
+
+def _outer(
+    by_side: dict[ViewSide, list[tuple[float, float]]], sides: tuple[ViewSide, ...], centre: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """The points of these seats lying at least half as far out as their outer rows: hands and walls, which are
+    centred on the table's axis (a neighbour's pond tiles taken for a seat's own lie nearer the centre)."""
+    out = []
+    for side in sides:
+        points = by_side[side]
+        if not points:
+            continue
+        depth = [[p[1] - centre[1], p[0] - centre[0], centre[1] - p[1], centre[0] - p[0]][side.turns] for p in points]
+        far = _percentile(depth, 0.9)
+        out += [p for p, d in zip(points, depth, strict=True) if d >= 0.5 * far]
+    return out or [p for side in sides for p in by_side[side]]
+
+
+def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> list[int]:
+    """The seat (0..3) of each detection: the one it lies deepest for; near a diagonal, the seat whose row it
+    continues (a hand's end meets the next seat's melds there)."""
+    seat = [-1] * len(dets)
+    contested: dict[int, tuple[int, int]] = {}
+    for i, d in enumerate(dets):
+        depths = _depths(d, centre)
+        order = sorted(range(4), key=lambda k: -depths[k])
+        first, second = order[0], order[1]
+        if depths[first] > 0 and depths[second] > CONTESTED * depths[first]:
+            contested[i] = (first, second)
+        else:
+            seat[i] = first
+    spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
+    changed = True
+    while changed and contested:
+        changed = False
+        for i, (first, second) in list(contested.items()):
+            fits = [
+                k
+                for k in (first, second)
+                if any(seat[j] == k and _joins(spans[k][i], spans[k][j], 2.0, 0.5) for j in range(len(dets)))
+            ]
+            if fits:
+                seat[i] = fits[0]
+                del contested[i]
+                changed = True
+    for i, (first, _second) in contested.items():
+        seat[i] = first
+    return seat
+
+
+# --- naming the rows ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _SeatRows:
+    side: ViewSide
+    rows: list[list[_Span]]
+
+    def reach(self) -> float | None:
+        """How far out the outermost row of two or more tiles lies, in tiles (scale-free: the far seat of a
+        tilted camera looks smaller)."""
+        for row in reversed(self.rows):
+            if len(row) >= 2:
+                return _depth(row) / _unit(row)
+        return None
+
+
+def _split_hand(row: list[_Span]) -> tuple[list[_Span], list[list[_Span]]]:
+    """The concealed part and the melds of the outermost row (melds lie at its right end)."""
+    unit = _unit(row)
+    side = _sideways(row)
+    gaps = [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
+    # segments split by gaps wide enough to set a hand apart from its melds
+    cuts = [0] + [j for j in range(1, len(row)) if gaps[j] > HAND_GAP] + [len(row)]
+    segments = [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)]
+    start = len(row)
+    for a, b in reversed(segments[1:]):  # from the right, while segments look like melds
+        if b - a >= 3 or any(side[a:b]):
+            start = a
+        else:
+            break
+    sideways_in_hand = [j for j in range(start) if side[j]]
+    if sideways_in_hand:  # a meld laid against the hand: it starts at most three tiles before its called tile
+        first = sideways_in_hand[0]
+        candidates = range(max(1, first - 3), first + 1)
+        start = max(candidates, key=lambda j: (gaps[j], -abs(first - 1 - j))) if first > 0 else 0
+    hand, region = row[:start], row[start:]
+    return hand, _split_melds(region, gaps[start:])
+
+
+def _split_melds(region: list[_Span], gaps: list[float]) -> list[list[_Span]]:
+    """Melds from a run of meld tiles: split at visible gaps; a run too long for one meld (laid without a gap) is
+    cut from the right into threes, with one four where threes would leave a tile over (7 = 3 + 4, 8 = 4 + 4)."""
+    if not region:
+        return []
+    cuts = [0] + [j for j in range(1, len(region)) if gaps[j] > MELD_GAP] + [len(region)]
+    melds: list[list[_Span]] = []
+    for k in range(len(cuts) - 1):
+        a, b = cuts[k], cuts[k + 1]
+        pieces: list[list[_Span]] = []
+        while b - a > 4:
+            n = b - a
+            take = 4 if n % 3 == 1 or (n % 3 == 2 and n >= 8) else 3  # 6 = 3 + 3, 7 = 3 + 4, 8 = 4 + 4
+            pieces.insert(0, region[b - take : b])
+            b -= take
+        pieces.insert(0, region[a:b])
+        melds += pieces
+    return melds
+
+
+def _seat_observation(
+    side: ViewSide, rows: list[list[_Span]], dets: Sequence[Detection], has_hand: bool, unassigned: list[int]
+) -> SeatObservation:
+    rows = [list(r) for r in rows]
+    hand_row: list[_Span] = []
+    if has_hand and rows:
+        hand_row = rows.pop()
+    hand, meld_rows = _split_hand(hand_row) if hand_row else ([], [])
+    melds = []
+    for m in meld_rows:
+        flags = _sideways(m)
+        called = flags.index(True) if any(flags) else None
+        melds.append(MeldObservation(tuple(dets[s.index] for s in m), called, side))
+    riichi = None
+    wall: list[Detection] = []
+    pond_spans: list[_Span] = []
+    for row in rows:  # centre outwards
+        backs = sum(dets[s.index].is_back for s in row)
+        if len(row) >= 3 and backs >= WALL_BACKS * len(row):
+            wall += [dets[s.index] for s in row]
+            continue
+        for s in row:
+            if dets[s.index].is_back:  # a face-down tile in the pond is no discard (or a misread)
+                unassigned.append(s.index)
+            else:
+                pond_spans.append(s)
+    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row)
+    for k, s in enumerate(pond_spans):
+        others = [o.ratio for o in pond_spans if o is not s]
+        if s.ratio >= 1.0 and (s.ratio >= SIDEWAYS_RATIO * statistics.median(others) if others else s.ratio >= 1.2):
+            riichi = k
+            break
+    pond = [dets[s.index] for s in pond_spans]
+    return SeatObservation(side, tuple(dets[s.index] for s in hand), tuple(melds), tuple(pond), riichi, tuple(wall))
+
+
+def read_table(
+    detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
+) -> TableObservation:
+    """Group the detections of an overhead frame of a whole table by seat and zone.
+
+    ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
+    ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
+    """
+    good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+    bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
+    if not good:
+        mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
+        return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
+    if centre is None:
+        centre = estimate_centre(good)
+        if size is not None and not (0 <= centre[0] <= size.width and 0 <= centre[1] <= size.height):
+            centre = (size.width / 2, size.height / 2)
+    seat_of = _assign_seats(good, centre)
+    unassigned: list[int] = []
+    per_seat: list[_SeatRows] = []
+    for k, side in enumerate(_SIDES):
+        spans = [_span(i, d, side, centre) for i, d in enumerate(good) if seat_of[i] == k]
+        rows = _rows(spans)
+        # a lone tile out beyond every row of two or more fits no zone (a tile in a player's hand, a stray box)
+        while len(rows) >= 2 and len(rows[-1]) == 1:
+            outer = next((r for r in reversed(rows) if len(r) >= 2), None)
+            if outer is None or rows[-1][0].d0 - max(s.d1 for s in outer) < 1.5 * _unit(outer):
+                break
+            unassigned.append(rows.pop()[0].index)
+        per_seat.append(_SeatRows(side, rows))
+    # where hands lie, in tile units: a seat whose outermost row lies far inside that has no hand in view
+    reaches = [r for s in per_seat if (r := s.reach()) is not None]
+    reach = statistics.median(reaches) if reaches else None
+    seats = []
+    for s in per_seat:
+        has_hand = bool(s.rows) and (reach is None or _depth(s.rows[-1]) / _unit(s.rows[-1]) >= 0.7 * reach)
+        seats.append(_seat_observation(s.side, s.rows, good, has_hand, unassigned))
+    return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

@@ -476,7 +476,7 @@ class _SeatRows:
         return None
 
 
-def _split_hand(row: list[_Span]) -> tuple[list[_Span], list[list[_Span]]]:
+def _split_hand(row: list[_Span], dets: Sequence[Detection]) -> tuple[list[_Span], list[list[_Span]]]:
     """The concealed part and the melds of the outermost row (melds lie at its right end)."""
     unit = _unit(row)
     side = _sideways(row)
@@ -493,30 +493,87 @@ def _split_hand(row: list[_Span]) -> tuple[list[_Span], list[list[_Span]]]:
     sideways_in_hand = [j for j in range(start) if side[j]]
     if sideways_in_hand:  # a meld laid against the hand: it starts at most three tiles before its called tile
         first = sideways_in_hand[0]
-        candidates = range(max(1, first - 3), first + 1)
-        start = max(candidates, key=lambda j: (gaps[j], -abs(first - 1 - j))) if first > 0 else 0
+
+        def fit(j: int) -> tuple[int, float]:
+            pieces = _split_melds(row[j:], gaps[j:], side[j:], dets)
+            return sum(_meld_score(p, side[j + i : j + i + len(p)], dets) for i, p in _offsets(pieces)), gaps[j]
+
+        start = max(range(max(0, first - 3), first + 1), key=fit)
     hand, region = row[:start], row[start:]
-    return hand, _split_melds(region, gaps[start:])
+    return hand, _split_melds(region, gaps[start:], side[start:], dets)
 
 
-def _split_melds(region: list[_Span], gaps: list[float]) -> list[list[_Span]]:
+def _split_melds(
+    region: list[_Span], gaps: list[float], side: list[bool], dets: Sequence[Detection]
+) -> list[list[_Span]]:
     """Melds from a run of meld tiles: split at visible gaps; a run too long for one meld (laid without a gap) is
-    cut from the right into threes, with one four where threes would leave a tile over (7 = 3 + 4, 8 = 4 + 4)."""
+    cut into threes and fours so that each piece looks most like one meld (see :func:`_meld_score`), the wider
+    gaps breaking ties."""
     if not region:
         return []
     cuts = [0] + [j for j in range(1, len(region)) if gaps[j] > MELD_GAP] + [len(region)]
     melds: list[list[_Span]] = []
     for k in range(len(cuts) - 1):
         a, b = cuts[k], cuts[k + 1]
-        pieces: list[list[_Span]] = []
-        while b - a > 4:
-            n = b - a
-            take = 4 if n % 3 == 1 or (n % 3 == 2 and n >= 8) else 3  # 6 = 3 + 3, 7 = 3 + 4, 8 = 4 + 4
-            pieces.insert(0, region[b - take : b])
-            b -= take
-        pieces.insert(0, region[a:b])
-        melds += pieces
+        if b - a <= 4:
+            melds.append(region[a:b])
+            continue
+        best = max(
+            _compositions(b - a),
+            key=lambda sizes: (
+                sum(_meld_score(region[i:j], side[i:j], dets) for i, j in _pieces(a, sizes)),
+                sum(gaps[i] for i, _j in _pieces(a, sizes)[1:]),
+            ),
+        )
+        melds += [region[i:j] for i, j in _pieces(a, best)]
     return melds
+
+
+def _offsets(pieces: list[list[_Span]]) -> list[tuple[int, list[_Span]]]:
+    out, i = [], 0
+    for p in pieces:
+        out.append((i, p))
+        i += len(p)
+    return out
+
+
+def _compositions(n: int) -> list[tuple[int, ...]]:
+    """Ways to lay ``n`` tiles as melds of three and four (with a short piece at the left when none fits)."""
+    if n <= 4:
+        return [(n,)]
+    out = [(*rest, size) for size in (3, 4) if n - size >= 3 for rest in _compositions(n - size)]
+    return out or [(n - 3, 3)]
+
+
+def _pieces(start: int, sizes: tuple[int, ...]) -> list[tuple[int, int]]:
+    out, i = [], start
+    for size in sizes:
+        out.append((i, i + size))
+        i += size
+    return out
+
+
+def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection]) -> int:
+    """How much a run of tiles looks like one meld: one tile sideways (or a closed kan's face-down ends), and
+    tiles of one kind (pon, kan) or a run of one suit (chi)."""
+    n_side = sum(side)
+    backs = [dets[s.index].is_back for s in piece]
+    closed_kan = len(piece) == 4 and n_side == 0 and backs[0] and backs[-1] and not any(backs[1:-1])
+    score = 2 if n_side == 1 or closed_kan else -2
+    if len(piece) < 3:
+        score -= 3
+    kinds = sorted(t.deaka().kind for s in piece if (t := dets[s.index].tile) is not None)
+    if len(kinds) >= 2 and (
+        len(set(kinds)) == 1
+        or (
+            len(kinds) == 3
+            and kinds[0] < 27
+            and kinds[2] // 9 == kinds[0] // 9
+            and kinds == list(range(kinds[0], kinds[0] + 3))
+        )
+    ):
+        score += 1
+    return score
 
 
 def _seat_observation(
@@ -526,7 +583,7 @@ def _seat_observation(
     hand_row: list[_Span] = []
     if has_hand and rows:
         hand_row = rows.pop()
-    hand, meld_rows = _split_hand(hand_row) if hand_row else ([], [])
+    hand, meld_rows = _split_hand(hand_row, dets) if hand_row else ([], [])
     melds = []
     for m in meld_rows:
         flags = _sideways(m)

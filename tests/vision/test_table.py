@@ -53,6 +53,8 @@ class Seat:
     wall: int = 0
     indicators: str = ""
     hand_start: float = -180.0
+    hand_gap: float = 30.0  # px between the hand and its melds
+    meld_gap: float = 8.0  # px between melds
 
 
 def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
@@ -74,7 +76,7 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
             for t in parse_tiles(seat.hand):
                 put(t, a, W, outer, H)
                 a += STEP
-        a += 30.0  # melds set apart from the hand
+        a += seat.hand_gap - 1
         for text, called in seat.melds:
             tiles = parse_tiles(text)
             for i, t in enumerate(tiles):
@@ -85,7 +87,7 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
                     face_down = called is None and i in (0, len(tiles) - 1)
                     put(None if face_down else t, a, W, outer, H)
                     a += STEP
-            a += 8.0
+            a += seat.meld_gap - 1
         for i, t in enumerate(parse_tiles(seat.pond)):
             row, col = divmod(i, 6)
             if row > 2:
@@ -217,6 +219,25 @@ def test_reading_order_follows_each_player(side, key):
     seat = obs.seat(side)
     assert seat.hand_text == "123456789m1234z"
     assert list(seat.hand) == sorted(seat.hand, key=key)
+
+
+@pytest.mark.parametrize(
+    "seat",
+    [
+        # melds laid against the hand: the sideways tile shows where they begin
+        Seat(hand="123m456p77z", hand_gap=1, melds=(("555z", 2),)),
+        Seat(hand="123m456p77z", hand_gap=1, melds=(("789s", 0),)),
+        Seat(hand="123m456p77z", hand_gap=1, melds=(("3333s", 1),)),
+        # melds laid touching: cut into the pieces that each look like one meld
+        Seat(hand="1234m77z", meld_gap=1, melds=(("111z", 1), ("4444p", 3))),
+        Seat(hand="1234m77z", meld_gap=1, melds=(("4444p", 3), ("111z", 1))),
+        Seat(hand="1234m77z", meld_gap=1, melds=(("2222p", None), ("312s", 0))),
+        Seat(hand="77z", meld_gap=1, melds=(("666m", 1), ("1111p", 0), ("678s", 0), ("5505s", 2))),
+    ],
+)
+def test_melds_without_clear_gaps(seat):
+    obs = read_table(lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
+    assert observed(obs, ViewSide.BOTTOM) == expected(seat)
 
 
 def test_centre_is_estimated_without_a_seat():

@@ -162,6 +162,40 @@ def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -
     return _Winner(seat, hand, ctx, tuple(f for f in DECLARABLE if getattr(ctx, f)), liable)
 
 
+# --- game files ----------------------------------------------------------------------------------------
+
+#: The most events a game file may hold (a long hanchan has about two thousand).
+MAX_FILE_EVENTS = 20_000
+
+
+def check_game_file(data: Any) -> None:
+    """A game file (``GameSession.export`` output, maybe edited by hand) as a phone may send it; raises EngineError
+    or BadRequest naming what is wrong. Replaying the events is left to the store."""
+    from device.hand_request import parse_rules
+    from engine.rules import preset
+
+    if not isinstance(data, dict) or not {"rules", "events"} <= set(data):
+        raise EngineError("a game file is an object with 'rules', 'seats' and 'events' (the game export)")
+    if data.get("format", "jantaku-game/1") != "jantaku-game/1":
+        raise EngineError(f"unknown game file format {data.get('format')!r}; this site reads jantaku-game/1")
+    rules = data["rules"]
+    if not isinstance(rules, dict) or not isinstance(rules.get("name"), str):
+        raise EngineError("rules is an object with a 'name' and the rule options")
+    parse_rules({"preset": rules["name"], **{k: v for k, v in rules.items() if k != "name"}}, preset("standard"))
+    seats = data.get("seats", SEAT_NAMES)
+    if not isinstance(seats, list | tuple) or len(seats) != 4 or not all(
+            isinstance(n, str) and len(n) <= 40 for n in seats):
+        raise EngineError("seats is a list of four short names")
+    events = data["events"]
+    if not isinstance(events, list) or len(events) > MAX_FILE_EVENTS:
+        raise EngineError(f"events is a list of at most {MAX_FILE_EVENTS} events")
+    for i, e in enumerate(events):
+        try:
+            event_of(e)
+        except EngineError as exc:
+            raise EngineError(f"event {i}: {exc}") from None
+
+
 # --- what the phones show ----------------------------------------------------------------------------
 
 
@@ -439,9 +473,12 @@ class GameSession:
             return data
 
     def import_game(self, data: Any) -> None:
-        """Make a game file (``export`` output) the current game: stored as a new game, every event replayed."""
-        if not isinstance(data, dict):
-            raise EngineError("a game file is an object with 'rules', 'seats' and 'events'")
+        """Make a game file (``export`` output) the current game: stored as a new game, every event replayed.
+
+        All or nothing: the file is checked (rule options, seat names, every event's fields as from a phone) and
+        the whole game replayed before it is stored; a refused file leaves the current game as it was.
+        """
+        check_game_file(data)
         with self._lock:
             self.game_id = self.store.import_json(data)
 

@@ -184,7 +184,9 @@ class GameStore:
         """Store a game from ``export_json`` output (every event is replayed and checked); returns its id."""
         try:
             game = Game.from_json(data)
-        except (KeyError, TypeError) as exc:
+        except EngineError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a shape the file should not have
             raise StorageError(f"not a game file: {exc}") from None
         return self._insert(game)
 

@@ -20,6 +20,8 @@ DEFAULTS: dict[str, Any] = {
     # (the browser reconnects by itself and resumes from Last-Event-ID).
     "JANTAKU_HEARTBEAT_S": 15.0,
     "JANTAKU_STREAM_MAX_S": 600.0,
+    # The largest game file ``POST /api/game/import`` reads (a whole hanchan's export is about 100 KB).
+    "JANTAKU_IMPORT_MAX_BYTES": 2 * 1024 * 1024,
     "JANTAKU_PIN": None,
     "JANTAKU_DB": None,
     "JANTAKU_CORRECTIONS": None,

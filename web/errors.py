@@ -7,7 +7,7 @@ Pages (GET of an HTML page) get a small HTML error page instead. Bad input that 
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 
 def _wants_html() -> bool:
@@ -32,7 +32,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
-        if exc.code == 413:
+        if exc.code == 413 and exc.description == RequestEntityTooLarge.description:  # Flask's own, for any upload
             limit = app.config.get("MAX_CONTENT_LENGTH") or 0
             return error_response(413, f"the upload is too large (at most {limit // (1024 * 1024)} MB)")
         return error_response(exc.code or 400, exc.description or exc.name)

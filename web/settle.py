@@ -6,9 +6,12 @@ Every action here changes the game, so each needs the table's PIN (and, like eve
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
+from device.hand_request import BadRequest
 from web.api import json_body
 from web.security import pin_required, service
 
@@ -71,6 +74,41 @@ def event():
 @pin_required
 def undo():
     return _done(service().undo())
+
+
+def _game_file() -> Any:
+    """The uploaded game file, parsed: a JSON body, or a file in the multipart field ``game``; size-capped."""
+    cap = current_app.config["JANTAKU_IMPORT_MAX_BYTES"]
+    too_large = f"the game file is too large (at most {cap // 1024} KB)"
+    if request.content_length is not None and request.content_length > cap + 64 * 1024:  # room for the form
+        raise RequestEntityTooLarge(too_large)
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get("game")
+        if upload is None:
+            raise BadRequest("no game file: send it in the field 'game'")
+        raw = upload.read(cap + 1)
+    elif request.is_json:
+        raw = request.stream.read(cap + 1)
+    else:
+        raise BadRequest("send the game file as JSON (Content-Type: application/json) or in the multipart field 'game'")
+    if len(raw) > cap:
+        raise RequestEntityTooLarge(too_large)
+    if not raw.strip():
+        raise BadRequest("the game file is empty")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+        raise BadRequest(f"the game file is not valid JSON: {exc}"[:300]) from None
+
+
+@bp.post("/api/game/import")
+@pin_required
+def import_game():
+    """A game file (``/api/game/export``) becomes the table's game; the current one stays in the store.
+
+    Nothing changes unless the whole file is read, checked and replayed.
+    """
+    return _done(service().import_game(_game_file()))
 
 
 @bp.get("/api/game/export")

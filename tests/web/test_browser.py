@@ -210,3 +210,66 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     assert "Final results" in final and "+35,000" in final  # first place: uma 15,000 and oka 20,000
     shot(page, "10-final")
     assert not errors, errors
+
+
+def _keyboard(page, text: str) -> None:
+    """Type a hand on the score page's tile keyboard (the last tile becomes the winning tile)."""
+    from engine.tiles import parse_tiles
+
+    for t in parse_tiles(text):
+        page.click(f'#keyboard [data-tile="{t}"]')
+
+
+def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
+    base = site.url.rstrip("/")
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(f"player: {e}"))
+    page.on("dialog", lambda d: d.accept())  # the import asks to confirm
+    page.goto(base + "/join")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_url(base + "/")
+
+    # seat 1 (South) wins on the dealer's 4p: riichi-less pinfu ittsu, 3900
+    page.goto(base + "/score")
+    page.wait_for_selector("#seat-row:not([hidden])")
+    _keyboard(page, "123456789m23p55s4p")
+    page.select_option("#winner-seat", "1")
+    page.select_option("#discarder-seat", "0")
+    page.click("#score-btn")
+    page.wait_for_function("(document.querySelector('#result:not([hidden]) .big-num') || {}).textContent === '3,900'")
+    assert page.is_hidden("#liable-label")  # no yakuman with liability in this hand
+    page.click("#add-winner-btn")
+    page.wait_for_selector("#other-winners:not([hidden])")
+    assert "Seat 2 (South): 123456789m23p55s4p" in page.inner_text("#other-winners")
+
+    # seat 2 (West) wins on the same 4p with big dragons; seat 3 fed the last dragon: liable (pao)
+    _keyboard(page, "23p88m4p")
+    page.fill("#melds", "pon:555z pon:666z pon:777z")
+    page.select_option("#winner-seat", "2")
+    page.select_option("#discarder-seat", "0")
+    page.click("#score-btn")
+    page.wait_for_function("(document.querySelector('#result:not([hidden]) .big-num') || {}).textContent === '32,000'")
+    page.wait_for_selector("#liable-label:not([hidden])")
+    page.select_option("#liable-seat", "3")
+    shot(page, "11-double-ron-pao")
+    page.click("#settle-btn")
+    page.wait_for_function("(document.querySelector('#toast') || {textContent: ''}).textContent.includes('recorded')")
+    # 001: both paid by the discarder, big dragons split half-half between the liable player and the discarder
+    points = [s["points"] for s in site.state()["game"]["seats"]]
+    assert points == [25000 - 3900 - 16000, 25000 + 3900, 25000 + 32000, 25000 - 16000]
+    assert page.is_hidden("#other-winners")
+
+    # the game exported, a new game started, the export imported on the settle page: the points come back
+    exported = tmp_path / "game.json"
+    exported.write_text(page.request.get(base + "/api/game/export").text())
+    site.new_game({"names": ["", "", "", ""]})
+    page.goto(base + "/settle")
+    page.set_input_files("#import-file", str(exported))
+    page.click("#import-form button[type=submit]")
+    page.wait_for_function("(document.querySelector('#toast') || {textContent: ''}).textContent.includes('imported')")
+    assert [s["points"] for s in site.state()["game"]["seats"]] == points
+    page.wait_for_selector("#history tr")
+    assert "ron from" in page.inner_text("#history")
+    assert not errors, errors

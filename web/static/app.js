@@ -201,7 +201,13 @@ const J = (() => {
   }
 
   /* --- the score page --- */
-  const S = { hand: [], read: null, win: null, dora: [], ura: [], game: null };
+  const S = { hand: [], read: null, win: null, dora: [], ura: [], game: null, others: [] };
+  /** Yakuman a player can be liable for (pao), by the scorer's names; four quads only where the rules say. */
+  const PAO_YAKUMAN = ["Daisangen", "Dai Suushii", "Suu Kantsu"];
+  const seatName = (seat) => {
+    const s = S.game && S.game.seats[seat];
+    return s ? `${s.name || "seat " + (seat + 1)} (${WIND_NAMES[s.wind]})` : `seat ${seat + 1}`;
+  };
 
   function keyboard(box, onpick, extra = []) {
     box.replaceChildren(...[...KINDS, ...REDS].map((t) => tile(t, { onclick: () => onpick(t) })), ...extra);
@@ -320,6 +326,30 @@ const J = (() => {
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");
     settle.hidden = !S.game;
+    // pao: offered when the hand holds a yakuman someone can be liable for
+    const pao = S.game && r.yaku.some((y) => PAO_YAKUMAN.includes(y.name));
+    $("#liable-label").hidden = !pao;
+    if (pao) {
+      const winner = Number($("#winner-seat").value);
+      $("#liable-seat").replaceChildren(el("option", { value: "", text: "nobody" }),
+        ...S.game.seats.filter((x) => x.seat !== winner).map((x) => el("option", { value: x.seat, text: seatName(x.seat) })));
+    } else $("#liable-seat").replaceChildren();
+    $("#add-winner-btn").hidden = !!req.tsumo;
+  }
+
+  /** The winner on the score page now, as one entry of a win: seat, hand, winning tile, flags, liable seat. */
+  function winnerOf(req) {
+    const w = { winner: Number($("#winner-seat").value), hand: req.hand, win_tile: req.win_tile, flags: req.flags };
+    if (!$("#liable-label").hidden && $("#liable-seat").value !== "") w.liable_seat = Number($("#liable-seat").value);
+    return w;
+  }
+
+  function renderOthers() {
+    const box = $("#other-winners");
+    box.hidden = !S.others.length;
+    box.replaceChildren(el("p", { text: "Also winning on this discard:" }),
+      el("ul", {}, S.others.map((w) => el("li", { text: `${seatName(w.winner)}: ${w.hand}${w.liable_seat !== undefined ? ", pao " + seatName(w.liable_seat) : ""}` }))),
+      el("button", { type: "button", class: "secondary", onclick: () => { S.others = []; renderOthers(); } }, "Forget them"));
   }
 
   async function readPhoto(file) {
@@ -394,13 +424,29 @@ const J = (() => {
     document.querySelectorAll('input[name="how"]').forEach((r) => r.addEventListener("change", howChanged));
     $("#settle-btn").addEventListener("click", async () => {
       const req = JSON.parse($("#result").dataset.request || "{}");
-      const body = { ...req, winner: Number($("#winner-seat").value) };
+      const w = winnerOf(req);
+      let body = { ...req, winner: w.winner };
+      if (w.liable_seat !== undefined) body.liable_seat = w.liable_seat;
       if (!req.tsumo) body.discarder_seat = Number($("#discarder-seat").value);
+      if (S.others.length) {  // double (or triple) ron: the winners kept before, and this one
+        body = { discarder_seat: body.discarder_seat, tsumo: !!req.tsumo, win_tile: req.win_tile, dora: req.dora, ura: req.ura,
+                 winners: [...S.others, w] };
+      }
       try {
         await api("POST", "/api/game/win", body);
+        S.others = []; renderOthers();
         toast("Win recorded: points moved.");
         $("#settle-note").textContent = "Recorded. Undo it on the Settle page if it was wrong.";
       } catch (e) { toast(e.message, true); }
+    });
+    $("#add-winner-btn").addEventListener("click", () => {
+      const req = JSON.parse($("#result").dataset.request || "{}");
+      const w = winnerOf(req);
+      if (S.others.some((o) => o.winner === w.winner)) { toast(`${seatName(w.winner)} is already listed.`, true); return; }
+      S.others.push(w);
+      renderOthers();
+      S.hand = []; S.win = null; $("#result").hidden = true; $("#settle-win").hidden = true; renderHand();
+      toast("Winner kept: now enter the next winner's hand, pick them as the winner and score it.");
     });
     api("GET", "/api/state").then((st) => fillFromGame(st.game)).catch(() => {});
     live((st) => { S.game = st.game; }, null);
@@ -464,6 +510,15 @@ const J = (() => {
     $("#chombo-form").addEventListener("submit", (e) => { e.preventDefault(); act("/api/game/chombo", { seat: Number($("#chombo-seat").value) }, "Chombo recorded."); });
     $("#undo-btn").addEventListener("click", () => act("/api/game/undo", {}, "Undone."));
     $("#undo-final-btn").addEventListener("click", () => act("/api/game/undo", {}, "Undone."));
+    $("#import-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const file = $("#import-file").files[0];
+      if (!file) { toast("Choose a game file (an export) first.", true); return; }
+      if (!confirm("Make this file the table's game? The current game stays stored.")) return;
+      const fd = new FormData();
+      fd.append("game", file);
+      act("/api/game/import", fd, "Game imported.");
+    });
     $("#new-form").addEventListener("submit", (e) => {
       e.preventDefault();
       if (!confirm("Start a new game? The current one stays in the export.")) return;

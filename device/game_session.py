@@ -3,7 +3,7 @@
 When the camera follows the hand, the engine knows every discard and a win confirmed on a phone becomes the
 engine's own ``Ron`` or ``Tsumo`` event: the engine judges furiten, riichi, ippatsu and the rest by itself.
 A table without the camera (or a hand the camera lost) still needs its points moved, so the players may
-*declare* how a hand ended: the engine's declared events (``engine.game.events``: ``DeclaredWin``,
+*declare* how a hand ended: the engine's declared events (``engine.game.events``: ``DeclaredWin``, ``DeclaredRon``,
 ``DeclaredDraw``, ``DeclaredAbort``, ``DeclaredRiichi``), kept in the same log, replayed and undone like any
 other. The game is stored in ``device.storage.GameStore`` (append-only; undo appends an undo row).
 

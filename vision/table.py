@@ -344,8 +344,9 @@ def _depth(row: Sequence[_Span]) -> float:
 
 
 def _unit(row: Sequence[_Span]) -> float:
-    """A tile's short side in this row (pixels)."""
-    return statistics.median(min(s.along, s.deep) for s in row)
+    """A tile's width along this row (pixels): the same for tiles lying and standing (seen from above a standing
+    tile is shallow, not narrow); the few sideways tiles do not move the median."""
+    return statistics.median(s.along for s in row)
 
 
 def _sideways(row: Sequence[_Span]) -> list[bool]:
@@ -372,13 +373,15 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     """The table centre (x, y) in pixels: the middle of the tiles, refined from opposite seats.
 
     Along each axis the centre lies midway between the outer rows of the two seats across it (left and right give
-    x); where one of them is missing, at the middle of the seats beside it (their rows are centred on it).
+    x); where one of them is missing, or the two disagree with the seats beside it by more than two tiles, at the
+    middle of the seats beside it (their rows are centred on it, give or take the melds).
     """
     if not detections:
         raise ValueError("no detections to find a table centre in")
     xs = [d.box.center[0] for d in detections]
     ys = [d.box.center[1] for d in detections]
     centre = ((_percentile(xs, 0.02) + _percentile(xs, 0.98)) / 2, (_percentile(ys, 0.02) + _percentile(ys, 0.98)) / 2)
+    unit = statistics.median(min(d.box.width, d.box.height) for d in detections)
     for _ in range(rounds):
         by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
         sure: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
@@ -390,19 +393,32 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
         cx, cy = centre
         left, right = by_side[ViewSide.LEFT], by_side[ViewSide.RIGHT]
         top, bottom = by_side[ViewSide.TOP], by_side[ViewSide.BOTTOM]
+        # each axis two ways: between the outer rows of the seats across it (precise when both show the same
+        # kind of row: two hands, or two walls), and at the middle of the seats beside it (within about a tile)
+        across_x = beside_x = across_y = beside_y = None
         if _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
-            cx = (_percentile([p[0] for p in left], 0.1) + _percentile([p[0] for p in right], 0.9)) / 2
-        elif top or bottom:
-            cx = statistics.median(p[0] for p in _outer(by_side, (ViewSide.TOP, ViewSide.BOTTOM), centre))
+            across_x = (_percentile([p[0] for p in left], 0.1) + _percentile([p[0] for p in right], 0.9)) / 2
+        if len(top) + len(bottom) >= 3:
+            beside_x = statistics.median(p[0] for p in _outer(by_side, (ViewSide.TOP, ViewSide.BOTTOM), centre))
         if _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
-            cy = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
-        elif left or right:
-            cy = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
+            across_y = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
+        if len(left) + len(right) >= 3:
+            beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
+        cx = _pick(across_x, beside_x, cx, unit)
+        cy = _pick(across_y, beside_y, cy, unit)
         moved = abs(cx - centre[0]) + abs(cy - centre[1])
         centre = (cx, cy)
         if moved < 0.5:
             break
     return centre
+
+
+def _pick(across: float | None, beside: float | None, before: float, unit: float) -> float:
+    """The centre along one axis: between the seats across it, unless the seats beside it put it more than two
+    tiles away (one side's hand unseen: its wall was taken for its outer row)."""
+    if across is not None and (beside is None or abs(across - beside) <= 2 * unit):
+        return across
+    return beside if beside is not None else before
 
 
 def _both(a: list, b: list) -> bool:
@@ -467,13 +483,20 @@ class _SeatRows:
     side: ViewSide
     rows: list[list[_Span]]
 
-    def reach(self) -> float | None:
-        """How far out the outermost row of two or more tiles lies, in tiles (scale-free: the far seat of a
-        tilted camera looks smaller)."""
+    def reach(self, dets: Sequence[Detection]) -> float | None:
+        """How far out the outermost row lies, in tiles (scale-free: the far seat of a tilted camera looks smaller),
+        when it is a row of three or more that can only be a hand (not face down and lying, as walls are)."""
         for row in reversed(self.rows):
-            if len(row) >= 2:
-                return _depth(row) / _unit(row)
+            if len(row) >= 3:
+                return None if _wall_like(row, dets) else _depth(row) / _unit(row)
         return None
+
+
+def _wall_like(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
+    """Three or more tiles, mostly face down and lying (deeper than wide, as a wall's top tier is; a hand standing
+    towards its player shows a shallow box from above)."""
+    backs = sum(dets[s.index].is_back for s in row)
+    return len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in row) >= 1.1
 
 
 def _split_hand(row: list[_Span], dets: Sequence[Detection]) -> tuple[list[_Span], list[list[_Span]]]:
@@ -576,6 +599,16 @@ def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection])
     return score
 
 
+def _looks_like_hand(row: list[_Span], reach: float | None, dets: Sequence[Detection]) -> bool:
+    """Whether a seat's outermost row is its hand. Hands lie as far out as ``reach`` (in tile widths, from rows
+    that can only be hands); a wall lies about three quarters as far, a pond less: the hand may be out of view, or
+    standing so that the camera sees only its top edge. A face-down lying row with no hand to compare is a wall."""
+    depth = _depth(row) / _unit(row)
+    if _wall_like(row, dets):
+        return reach is not None and depth >= 0.88 * reach
+    return reach is None or depth >= 0.85 * reach
+
+
 def _seat_observation(
     side: ViewSide, rows: list[list[_Span]], dets: Sequence[Detection], has_hand: bool, unassigned: list[int]
 ) -> SeatObservation:
@@ -594,7 +627,7 @@ def _seat_observation(
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
         backs = sum(dets[s.index].is_back for s in row)
-        if len(row) >= 3 and backs >= WALL_BACKS * len(row):
+        if len(row) >= 3 and backs >= WALL_BACKS * len(row):  # lying or not: a hand was taken above
             wall += [dets[s.index] for s in row]
             continue
         for s in row:
@@ -612,23 +645,8 @@ def _seat_observation(
     return SeatObservation(side, tuple(dets[s.index] for s in hand), tuple(melds), tuple(pond), riichi, tuple(wall))
 
 
-def read_table(
-    detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
-) -> TableObservation:
-    """Group the detections of an overhead frame of a whole table by seat and zone.
-
-    ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
-    ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
-    """
-    good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
-    bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
-    if not good:
-        mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
-        return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
-    if centre is None:
-        centre = estimate_centre(good)
-        if size is not None and not (0 <= centre[0] <= size.width and 0 <= centre[1] <= size.height):
-            centre = (size.width / 2, size.height / 2)
+def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[list[_SeatRows], list[int]]:
+    """Each seat's rows about ``centre``, and the tiles that fit no row."""
     seat_of = _assign_seats(good, centre)
     unassigned: list[int] = []
     per_seat: list[_SeatRows] = []
@@ -642,11 +660,60 @@ def read_table(
                 break
             unassigned.append(rows.pop()[0].index)
         per_seat.append(_SeatRows(side, rows))
-    # where hands lie, in tile units: a seat whose outermost row lies far inside that has no hand in view
-    reaches = [r for s in per_seat if (r := s.reach()) is not None]
-    reach = statistics.median(reaches) if reaches else None
+    return per_seat, unassigned
+
+
+def _wall_centre(
+    per_seat: list[_SeatRows], dets: Sequence[Detection], centre: tuple[float, float]
+) -> tuple[float, float]:
+    """The centre between opposite walls (rows of four or more lying face down), axis by axis where both show.
+
+    Hands may be unseen on one side and not the other (standing, seen edge on), which biases the first estimate;
+    walls are laid as a square, so opposite walls lie equally far out.
+    """
+    depth: dict[ViewSide, float] = {}
+    for s in per_seat:
+        walls = [r for r in s.rows if len(r) >= 4 and _wall_like(r, dets)]
+        if walls:  # the innermost: a hand laid face down lies beyond its wall
+            depth[s.side] = _depth(walls[0])
+    cx, cy = centre
+    if ViewSide.LEFT in depth and ViewSide.RIGHT in depth:
+        cx += (depth[ViewSide.RIGHT] - depth[ViewSide.LEFT]) / 2
+    if ViewSide.TOP in depth and ViewSide.BOTTOM in depth:
+        cy += (depth[ViewSide.BOTTOM] - depth[ViewSide.TOP]) / 2
+    return (cx, cy)
+
+
+def read_table(
+    detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
+) -> TableObservation:
+    """Group the detections of an overhead frame of a whole table by seat and zone.
+
+    ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
+    ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
+    """
+    good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+    bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
+    if not good:
+        mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
+        return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
+    estimated = centre is None
+    if centre is None:
+        centre = estimate_centre(good)
+        if size is not None and not (0 <= centre[0] <= size.width and 0 <= centre[1] <= size.height):
+            centre = (size.width / 2, size.height / 2)
+    per_seat, unassigned = _seat_rows(good, centre)
+    if estimated:  # walls make a square about the centre: where two opposite walls show, centre between them
+        walls = _wall_centre(per_seat, good, centre)
+        if walls != centre:
+            centre = walls
+            per_seat, unassigned = _seat_rows(good, centre)
+    # how far out hands lie, from the seat whose outer row lies farthest (walls never lie beyond hands, and a
+    # hand standing face to its player may be seen only by its top edge, which no detector labels)
+    reaches = [r for s in per_seat if (r := s.reach(good)) is not None]
+    reach = max(reaches) if reaches else None
     seats = []
     for s in per_seat:
-        has_hand = bool(s.rows) and (reach is None or _depth(s.rows[-1]) / _unit(s.rows[-1]) >= 0.7 * reach)
+        has_hand = bool(s.rows) and _looks_like_hand(s.rows[-1], reach, good)
         seats.append(_seat_observation(s.side, s.rows, good, has_hand, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

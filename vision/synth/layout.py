@@ -44,6 +44,23 @@ class Body:
         return np.asarray(self.centre) + local @ np.asarray(self.axes).T
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a body of a table layout belongs in play (ground truth for the table reader; drawing ignores it).
+
+    ``seat`` counts quarter turns counter-clockwise from seat 0 (at -y); ``zone`` is ``hand``, ``meld``, ``pond``
+    or ``wall``; ``index`` orders bodies within it (discard order in a pond, the meld's number, the wall stack).
+    ``sideways`` marks a called or riichi tile; ``hidden`` one under another (a wall's lower tier, a kakan's
+    called tile).
+    """
+
+    seat: int
+    zone: str
+    index: int
+    sideways: bool = False
+    hidden: bool = False
+
+
 def _axes(x, y, z) -> tuple[tuple[float, float, float], ...]:
     m = np.stack([np.asarray(x, float), np.asarray(y, float), np.asarray(z, float)], axis=1)
     return tuple(tuple(float(v) for v in row) for row in m)
@@ -99,9 +116,15 @@ def _row_x(n: int, size: TileSize, extra: float = 0.0) -> list[float]:
     return [start + i * step + (extra if i == n - 1 else 0.0) for i in range(n)]
 
 
-def seat_layout(rng: np.random.Generator, bag: TileBag, size: TileSize, hand_y: float) -> list[Body]:
-    """One player's hand, melds and discards in seat-0 coordinates (player at -y, facing +y)."""
+def seat_layout(
+    rng: np.random.Generator, bag: TileBag, size: TileSize, hand_y: float, tags: list[Placement] | None = None
+) -> list[Body]:
+    """One player's hand, melds and discards in seat-0 coordinates (player at -y, facing +y).
+
+    With ``tags``, one :class:`Placement` (seat 0) per body is appended to it; the bodies do not change.
+    """
     bodies: list[Body] = []
+    tags = [] if tags is None else tags
     w, h, d, g = size.w, size.h, size.d, size.gap
     melds = int(rng.choice([0, 0, 0, 1, 1, 2, 3, 4]))
     n_hand = 13 - 3 * melds + int(rng.random() < 0.4)
@@ -109,16 +132,17 @@ def seat_layout(rng: np.random.Generator, bag: TileBag, size: TileSize, hand_y: 
     xs = _row_x(n_hand, size, extra=w * 0.4 if n_hand % 3 == 2 else 0.0)
     shift = float(rng.normal(0, 10)) - 2.2 * melds * w / 2
     lean = float(rng.uniform(0, 0.25))
-    for x in xs:
+    for i, x in enumerate(xs):
         cls = bag.draw()
         if mode == "standing":
             bodies.append(standing(cls, x + shift, hand_y, -math.pi / 2, size, lean=lean))
         else:
             bodies.append(lying(cls, x + shift, hand_y, math.pi / 2, size, face_up=mode == "open"))
+        tags.append(Placement(0, "hand", i))
     # melds, right of the hand, laid from the table's edge leftwards
     x = shift + xs[-1] + w * 1.5 + float(rng.uniform(20, 50))
-    for _ in range(melds):
-        x = _meld(rng, bag, size, x, hand_y - h / 2, bodies)
+    for k in range(melds):
+        x = _meld(rng, bag, size, x, hand_y - h / 2, bodies, tags, k)
     # discards: rows of six from the centre side, riichi tile sideways
     n_disc = int(rng.integers(0, 21))
     riichi = int(rng.integers(0, n_disc)) if n_disc and rng.random() < 0.35 else -1
@@ -138,10 +162,20 @@ def seat_layout(rng: np.random.Generator, bag: TileBag, size: TileSize, hand_y: 
         else:
             bodies.append(lying(bag.draw(), cx + w / 2, y, math.pi / 2, size))
             cx += w + g
+        tags.append(Placement(0, "pond", i, sideways=i == riichi))
     return bodies
 
 
-def _meld(rng: np.random.Generator, bag: TileBag, size: TileSize, right: float, front_y: float, out: list) -> float:
+def _meld(
+    rng: np.random.Generator,
+    bag: TileBag,
+    size: TileSize,
+    right: float,
+    front_y: float,
+    out: list,
+    tags: list[Placement],
+    number: int,
+) -> float:
     """Lay one meld ending at x=``right`` (its front edge at ``front_y``); return the next meld's right edge."""
     w, h, g = size.w, size.h, size.gap
     kind = rng.choice(["pon", "chi", "daiminkan", "kakan", "ankan"])
@@ -155,19 +189,30 @@ def _meld(rng: np.random.Generator, bag: TileBag, size: TileSize, right: float, 
             cx = x - h / 2
             y = front_y + w / 2
             out.append(lying(classes[i], cx, y, math.pi, size))  # turned: glyph top to the left
+            tags.append(Placement(0, "meld", number, sideways=True, hidden=kind == "kakan"))
             if kind == "kakan":
                 out.append(lying(bag.draw(), cx, y, math.pi, size, z0=size.d))  # added tile stacked on it
+                tags.append(Placement(0, "meld", number, sideways=True))
             x -= h + g
         else:
             face_up = not (kind == "ankan" and i in (0, 3))
             out.append(lying(classes[i], x - w / 2, front_y + h / 2, math.pi / 2, size, face_up=face_up))
+            tags.append(Placement(0, "meld", number))
             x -= w + g
     return x - float(rng.uniform(3, 12))
 
 
-def wall_layout(rng: np.random.Generator, bag: TileBag, size: TileSize, wall_y: float, dead: bool) -> list[Body]:
+def wall_layout(
+    rng: np.random.Generator,
+    bag: TileBag,
+    size: TileSize,
+    wall_y: float,
+    dead: bool,
+    tags: list[Placement] | None = None,
+) -> list[Body]:
     """A face-down wall of two tiers in seat-0 coordinates, partly drawn; the dead wall shows dora indicators."""
     bodies: list[Body] = []
+    tags = [] if tags is None else tags
     stacks = 17
     xs = _row_x(stacks, size)
     keep = sorted(rng.choice(stacks, size=stacks - int(rng.integers(0, 12)), replace=False)) if not dead else []
@@ -183,11 +228,22 @@ def wall_layout(rng: np.random.Generator, bag: TileBag, size: TileSize, wall_y: 
             if dead and i not in dead_range and rng.random() < 0.2:
                 continue
             bodies.append(lying(bag.draw(), xs[i], wall_y, math.pi / 2, size, face_up=face_up, z0=tier * size.d))
+            tags.append(Placement(0, "wall", i))
+    # a lower tier under an upper one is hidden from above
+    tops = {t.index for t, b in zip(tags[len(tags) - len(bodies) :], bodies, strict=True) if b.centre[2] > size.d}
+    for k in range(len(tags) - len(bodies), len(tags)):
+        body = bodies[k - (len(tags) - len(bodies))]
+        if body.centre[2] < size.d and tags[k].index in tops:
+            tags[k] = Placement(0, "wall", tags[k].index, hidden=True)
     return bodies
 
 
-def table_layout(rng: np.random.Generator, size: TileSize) -> list[Body]:
-    """A whole table mid-game: four seats' hands, melds and ponds, the walls and the dead wall."""
+def table_layout(rng: np.random.Generator, size: TileSize, tags: list[Placement] | None = None) -> list[Body]:
+    """A whole table mid-game: four seats' hands, melds and ponds, the walls and the dead wall.
+
+    With ``tags``, one :class:`Placement` per body is appended to it (draws nothing from ``rng``: the layout is the
+    same with or without).
+    """
     bag = TileBag(rng, reds=rng.random() < 0.8)
     bodies: list[Body] = []
     scale = size.h / 34.5
@@ -196,10 +252,13 @@ def table_layout(rng: np.random.Generator, size: TileSize) -> list[Body]:
     walls = rng.random() < 0.75
     dead_seat = int(rng.integers(0, 4))
     for seat in range(4):
-        part = seat_layout(rng, bag, size, hand_y)
+        part_tags: list[Placement] = []
+        part = seat_layout(rng, bag, size, hand_y, part_tags)
         if walls:
-            part += wall_layout(rng, bag, size, wall_y, dead=seat == dead_seat)
+            part += wall_layout(rng, bag, size, wall_y, dead=seat == dead_seat, tags=part_tags)
         bodies += [turned(b, seat) for b in part]
+        if tags is not None:
+            tags += [Placement(seat, t.zone, t.index, t.sideways, t.hidden) for t in part_tags]
     return bodies
 
 

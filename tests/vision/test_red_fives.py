@@ -1,0 +1,320 @@
+"""The red-five colour check: drawn fives (always), crops of the CC0 artwork's fives under varied ink, white balance,
+blur, size and shape (skipped without the artwork), the unsure cases, and the check in the reading pipeline."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from engine.tiles import Tile
+from vision.classifier import (
+    CROP_SIZE,
+    MODEL_KIND,
+    OnnxTileClassifier,
+    RedFiveChecked,
+    TwoStageDetector,
+    check_red_fives,
+    native_crop,
+)
+from vision.detector import Detection, FakeDetector
+from vision.geometry import Box
+from vision.labels import CLASS_NAMES
+from vision.red_fives import Verdict, check_red_five, is_five
+
+FACE, FELT = (228, 236, 240), (60, 110, 40)  # BGR: ivory face, green felt
+BLACK, BLUE, GREEN, RED = (30, 30, 30), (150, 60, 20), (40, 110, 30), (40, 40, 200)
+
+_PIN = [(0.27, 0.22), (0.73, 0.22), (0.5, 0.5), (0.27, 0.78), (0.73, 0.78)]
+_STICK = [(0.22, 0.27), (0.78, 0.27), (0.5, 0.5), (0.22, 0.73), (0.78, 0.73)]
+
+
+def drawn_five(text: str, h: int = 120, w: int = 90, outer=BLUE, margin: float = 0.1) -> np.ndarray:
+    """A five drawn as the reader crops it: a light face on felt; 5m: numeral on top and a red 萬 below; 5p / 5s:
+    four outer pins / sticks in ``outer`` and a red centre one; a red five (0m 0p 0s) draws all of it red."""
+    tile = Tile.parse(text)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = FELT
+    my, mx = round(margin * h), round(margin * w)
+    face = img[my : h - my, mx : w - mx]
+    face[:] = FACE
+    fh, fw = face.shape[:2]
+    if text[1] == "m":
+        numeral = RED if tile.red else BLACK
+        cv2.rectangle(face, (fw // 5, fh // 10), (4 * fw // 5, 4 * fh // 10), numeral, max(2, fw // 12))
+        cv2.line(face, (fw // 5, fh // 4), (4 * fw // 5, fh // 4), numeral, max(2, fw // 12))
+        cv2.rectangle(face, (fw // 5, 6 * fh // 10), (4 * fw // 5, 9 * fh // 10), RED, max(2, fw // 12))
+        cv2.line(face, (fw // 2, 55 * fh // 100), (fw // 2, 95 * fh // 100), RED, max(2, fw // 12))
+        return img
+    for i, (x, y) in enumerate(_PIN if text[1] == "p" else _STICK):
+        colour = RED if tile.red or i == 2 else outer
+        centre = (round(x * fw), round(y * fh))
+        if text[1] == "p":
+            cv2.circle(face, centre, round(0.18 * fw), colour, max(2, fw // 14))
+        else:
+            half = (max(2, fw // 14), round(0.17 * fh))
+            cv2.rectangle(
+                face, (centre[0] - half[0], centre[1] - half[1]), (centre[0] + half[0], centre[1] + half[1]), colour, -1
+            )
+    return img
+
+
+def expected(text: str) -> Verdict:
+    return Verdict.RED if Tile.parse(text).red else Verdict.PLAIN
+
+
+@pytest.mark.parametrize(
+    ("text", "outer", "gains", "size"),
+    [
+        ("5m", BLUE, (1.0, 1.0, 1.0), (120, 90)),  # the numeral black, 萬 red
+        ("0m", BLUE, (1.0, 1.0, 1.0), (120, 90)),  # both red
+        ("5p", BLUE, (1.0, 1.0, 1.0), (120, 90)),  # blue pins, red centre
+        ("0p", BLUE, (1.0, 1.0, 1.0), (120, 90)),
+        ("5s", GREEN, (1.0, 1.0, 1.0), (120, 90)),  # green sticks, red centre
+        ("0s", GREEN, (1.0, 1.0, 1.0), (120, 90)),
+        ("5p", GREEN, (0.8, 0.95, 1.2), (96, 60)),  # warm light: a yellow face, non-square crop
+        ("0p", GREEN, (1.2, 1.0, 0.8), (96, 60)),  # cool light: a blue face
+        ("5s", BLACK, (1.15, 0.9, 1.0), (40, 30)),  # small, a purple cast
+        ("0s", BLACK, (0.9, 1.1, 0.9), (40, 30)),
+        ("5m", BLUE, (0.85, 1.0, 1.15), (64, 48)),
+        ("0m", BLUE, (1.15, 1.0, 0.85), (64, 48)),
+    ],
+)
+def test_drawn_fives_are_read_red_or_plain(text, outer, gains, size):
+    img = drawn_five(text, 240, 180, outer)
+    img = np.clip(img * np.asarray(gains), 0, 255).astype(np.uint8)
+    img = cv2.resize(img, (size[1], size[0]), interpolation=cv2.INTER_AREA)
+    check = check_red_five(img, Tile.parse(text).deaka())
+    assert check.verdict is expected(text), check
+    assert check.key_share is not None and str(check.verdict.value) in str(check)
+
+
+@pytest.mark.parametrize("text", ["5m", "0m", "5p", "0p", "5s", "0s"])
+def test_upside_down_fives_read_the_same(text):
+    img = drawn_five(text)[::-1, ::-1].copy()  # a sideways tile turned upright may come out upside down
+    assert check_red_five(img, Tile.parse(text)).verdict is expected(text)
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "why"),
+    [
+        ("tiny", "0m", "too small"),  # a 14 x 10 crop: strokes blur into the face
+        ("grey", "0p", "no coloured ink"),  # a grey image: red cannot be seen, so a red five is not called plain
+        ("grey", "5s", "no coloured ink"),
+        ("dark", "0s", "too dark"),
+        ("blank", "5p", "ink"),  # a face with nothing on it
+    ],
+)
+def test_weak_evidence_keeps_the_networks_answer(case, text, why):
+    img = drawn_five(text)
+    if case == "tiny":
+        img = cv2.resize(img, (10, 14), interpolation=cv2.INTER_AREA)
+    elif case == "grey":
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    elif case == "dark":
+        img = (img * 0.12).astype(np.uint8)
+    else:
+        img = np.full_like(img, 230)
+    check = check_red_five(img, Tile.parse(text))
+    assert check.verdict is Verdict.UNSURE and why in check.reason, check
+    assert check.tile(Tile.parse(text)) == Tile.parse(text)
+
+
+def test_a_sure_check_sets_the_red_flag_of_the_five_read():
+    red = check_red_five(drawn_five("0p"), Tile.parse("5p"))
+    plain = check_red_five(drawn_five("5p"), Tile.parse("0p"))
+    assert (red.tile(Tile.parse("5p")), plain.tile(Tile.parse("0p"))) == (Tile.parse("0p"), Tile.parse("5p"))
+
+
+@pytest.mark.parametrize(
+    ("crop", "tile", "message"),
+    [
+        (np.zeros((40, 30), np.uint8), "5m", "BGR"),
+        (np.zeros((40, 30, 3), np.float32), "5m", "BGR"),
+        (np.zeros((40, 30, 3), np.uint8), "4m", "only a five"),
+        (np.zeros((40, 30, 3), np.uint8), "5z", "only a five"),
+    ],
+)
+def test_bad_input_is_refused(crop, tile, message):
+    with pytest.raises(ValueError, match=message):
+        check_red_five(crop, Tile.parse(tile))
+
+
+# --- crops of the CC0 artwork -------------------------------------------------------------------------------------
+
+
+def _art():
+    from vision.synth import art
+
+    try:
+        art.art_dir()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    return art
+
+
+def art_five(art, text: str, variant: str, seed: int, size, *, gains=None, blur: float = 0.0, turn=False):
+    """A crop of an artwork five as the reader cuts it: a random ink style of ``variant`` on a tile body, felt
+    around, a white-balance cast, glare (sometimes), blur, then resized to ``size`` (height, width)."""
+    rng = np.random.default_rng(seed)
+    style = replace(art.random_style(rng), variant=variant, dark_face=False)
+    face = art.face_texture(CLASS_NAMES.index(text), style, rng)
+    fh, fw = face.shape[:2]
+    border, margin = int(rng.integers(3, 10)), int(rng.integers(6, 16))
+    body = np.empty((fh + 2 * border, fw + 2 * border, 3), np.float32)
+    body[:] = np.asarray(style.face_rgb, np.float32) * 0.8
+    body[border : border + fh, border : border + fw] = face
+    out = np.empty((body.shape[0] + 2 * margin, body.shape[1] + 2 * margin, 3), np.float32)
+    out[:] = rng.uniform(0.1, 0.6, 3)
+    out[margin : margin + body.shape[0], margin : margin + body.shape[1]] = body
+    cast = np.asarray(gains, np.float32) if gains is not None else rng.uniform(0.82, 1.18, 3).astype(np.float32)
+    out = out * cast * rng.uniform(0.7, 1.2)
+    if rng.random() < 0.3:  # a glare patch
+        yy, xx = np.mgrid[0 : out.shape[0], 0 : out.shape[1]]
+        cx, cy, s = rng.uniform(0, out.shape[1]), rng.uniform(0, out.shape[0]), rng.uniform(0.1, 0.4) * out.shape[1]
+        out = out + rng.uniform(0.1, 0.4) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s))[..., None]
+    if turn:
+        out = out[::-1, ::-1]
+    if blur:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    out = cv2.resize(np.clip(out, 0, 1), (size[1], size[0]), interpolation=cv2.INTER_AREA)
+    out = out + rng.normal(0, 0.01, out.shape)
+    return np.clip(out[..., ::-1] * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+ART_CASES = [
+    # (five, artwork, size (h, w), white balance (R, G, B), blur, upside down)
+    *[
+        (t, v, (96, 72), (1.0, 1.0, 1.0), 0.0, False)
+        for t in ("5m", "0m", "5p", "0p", "5s", "0s")
+        for v in ("Regular", "Black")
+    ],
+    *[(t, "Regular", (110, 64), (1.15, 1.0, 0.82), 0.0, False) for t in ("5m", "0m", "5p", "0p", "5s", "0s")],  # warm
+    *[(t, "Black", (80, 70), (0.85, 1.0, 1.18), 0.0, True) for t in ("5m", "0m", "5p", "0p", "5s", "0s")],  # cool
+    *[(t, "Regular", (64, 48), (1.0, 1.0, 1.0), 1.5, False) for t in ("5m", "0m", "5p", "0p", "5s", "0s")],  # blur
+    *[(t, "Black", (40, 30), (1.05, 0.95, 1.0), 0.8, False) for t in ("5m", "0m", "5p", "0p", "5s", "0s")],  # small
+]
+
+
+@pytest.mark.parametrize(("text", "variant", "size", "gains", "blur", "turn"), ART_CASES)
+def test_artwork_fives_plain_stay_plain_and_red_are_found(text, variant, size, gains, blur, turn):
+    art = _art()
+    crop = art_five(
+        art,
+        text,
+        variant,
+        seed=ART_CASES.index((text, variant, size, gains, blur, turn)),
+        size=size,
+        gains=gains,
+        blur=blur,
+        turn=turn,
+    )
+    read = Tile.parse(text)
+    for network in (read, Tile(read.kind, red=not read.red)):  # whatever the network said
+        check = check_red_five(crop, network)
+        assert check.verdict is expected(text), check
+
+
+@pytest.mark.parametrize("text", ["5m", "0m", "5p", "0p", "5s", "0s"])
+def test_random_artwork_fives_are_never_called_wrong(text):
+    art = _art()
+    verdicts: Counter = Counter()
+    for seed in range(40):
+        rng = np.random.default_rng([seed, 7])
+        h = int(rng.integers(20, 140))
+        size = (h, int(h * rng.uniform(0.6, 0.95)))
+        variant = "Black" if rng.random() < 0.4 else "Regular"
+        crop = art_five(
+            art,
+            text,
+            variant,
+            seed + 1000,
+            size,
+            blur=float(rng.choice([0.0, rng.uniform(0.5, 2.0)])),
+            turn=bool(rng.random() < 0.3),
+        )
+        verdicts[check_red_five(crop, Tile.parse(text)).verdict] += 1
+    wrong = Verdict.PLAIN if Tile.parse(text).red else Verdict.RED
+    assert verdicts[wrong] == 0, verdicts
+    assert verdicts[expected(text)] >= 0.75 * sum(verdicts.values()), verdicts  # unsure mostly when tiny
+
+
+# --- in the reading pipeline ------------------------------------------------------------------------------------
+
+
+def one_class_model(path, name: str):
+    """An ONNX classifier that reads every crop as ``name``."""
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "w"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "one",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, CROP_SIZE.height, CROP_SIZE.width])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
+        [helper.make_tensor("w", TensorProto.FLOAT, (3, 1), np.zeros(3, np.float32))],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for key, value in {"kind": MODEL_KIND, "names": repr([name])}.items():
+        model.metadata_props.add(key=key, value=value)
+    onnx.save(model, str(path))
+    return path
+
+
+def table_with(tiles: dict[str, tuple[int, int]], h: int = 300, w: int = 640) -> tuple[np.ndarray, list[Box]]:
+    """A non-square felt frame with drawn fives (100 x 75 px, centred at the given points) and their boxes."""
+    frame = np.empty((h, w, 3), np.uint8)
+    frame[:] = FELT
+    boxes = []
+    for text, (cx, cy) in tiles.items():
+        tile = drawn_five(text, 100, 75, margin=0.0)
+        frame[cy - 50 : cy + 50, cx - 37 : cx + 38] = tile
+        boxes.append(Box(float(cx - 37), float(cy - 50), float(cx + 38), float(cy + 50)))
+    return frame, boxes
+
+
+@pytest.mark.parametrize(("drawn", "read", "out"), [("0m", "5m", "0m"), ("5m", "0m", "5m"), ("5m", "5m", "5m")])
+def test_two_stage_fives_follow_the_colour_check(tmp_path, drawn, read, out):
+    frame, boxes = table_with({drawn: (500, 120)})
+    found = [Detection.of_class(CLASS_NAMES.index("1p"), boxes[0], 0.6)]
+    two = TwoStageDetector(FakeDetector(found), OnnxTileClassifier(one_class_model(tmp_path / "c.onnx", read)))
+    assert [d.label for d in two.detect(frame)] == [out]
+    assert two.last_red_checks[0] is not None and two.last_red_checks[0].verdict is expected(drawn)
+    off = TwoStageDetector(FakeDetector(found), two.classifier, red_check=None)
+    assert [d.label for d in off.detect(frame)] == [read]  # without the check: the network's answer
+
+
+def test_detector_alone_with_the_check_and_non_fives_untouched():
+    frame, boxes = table_with({"0s": (100, 150), "5p": (300, 150), "0m": (500, 150)})
+    labels = ["5s", "0p", "7z"]  # the detector calls the red 0s plain and the plain 5p red; 7z is no five
+    found = [Detection.of_class(CLASS_NAMES.index(t), b, 0.8) for t, b in zip(labels, boxes, strict=True)]
+    checked = RedFiveChecked(FakeDetector(found))
+    assert [d.label for d in checked.detect(frame)] == ["0s", "5p", "7z"]
+    assert [c is None for c in checked.last_red_checks] == [False, False, True]
+    out, checks = check_red_fives(frame, found)
+    assert [d.label for d in out] == ["0s", "5p", "7z"] and [d.box for d in out] == boxes
+    assert [c and c.verdict for c in checks] == [Verdict.RED, Verdict.PLAIN, None]
+
+
+@pytest.mark.parametrize(
+    ("box", "shape"),
+    [
+        (Box(10.0, 10.0, 40.0, 50.0), (46, 35)),  # upright, small: kept at its size (with the 8 % margin)
+        (Box(10.0, 10.0, 310.0, 210.0), (96, 64)),  # sideways and big: turned, long side 96
+    ],
+)
+def test_native_crop_keeps_small_tiles_small(box, shape):
+    assert native_crop(np.zeros((300, 400, 3), np.uint8), box).shape[:2] == shape
+
+
+def test_is_five():
+    assert [is_five(Tile.parse(t)) for t in ("5m", "0p", "5s", "4m", "5z")] == [True, True, True, False, False]
+    assert not is_five(None)

@@ -67,6 +67,8 @@ class CameraView:
     zones: dict[str, str] = field(default_factory=dict)
     #: The kept frame's tiles in reading order (index into the frame, tile, row), for corrections.
     read: tuple[tuple[int, str, int], ...] = ()
+    #: The frame read as a whole table, seat by seat (``vision.table.TableObservation.as_json()``), if it was.
+    table: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +78,7 @@ class CameraView:
             "frame_id": self.frame_id,
             "zones": dict(self.zones),
             "read": [{"index": i, "tile": t, "row": r} for i, t, r in self.read],
+            "table": self.table,
         }
 
 
@@ -292,7 +295,8 @@ class TableService:
         """The device loop reports what the camera sees now.
 
         ``observation`` has ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally ``zones``
-        (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (with boxes) to keep for corrections.
+        (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (with boxes) to keep for corrections, and
+        ``table`` (the frame read seat by seat: a ``vision.table.TableObservation`` or its JSON).
         """
         rows_in = getattr(observation, "rows", None)
         if rows_in is None:
@@ -320,7 +324,10 @@ class TableService:
             )
         zones_in = getattr(observation, "zones", None) or {}
         zones = {str(k): v if isinstance(v, str) else format_tiles(_as_tiles(v)) for k, v in dict(zones_in).items()}
-        view = CameraView(rows, time.time(), frame_id, zones, read)
+        table = getattr(observation, "table", None)
+        if hasattr(table, "as_json"):
+            table = table.as_json()
+        view = CameraView(rows, time.time(), frame_id, zones, read, table if isinstance(table, dict) else None)
         with self._lock:
             self._camera = view
         self.bus.publish("camera", view.to_dict())

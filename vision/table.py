@@ -230,6 +230,29 @@ class TableObservation:
         inside = sum(s.hand_backs + s.wall_backs + sum(m.backs for m in s.melds) for s in self.seats)
         return inside + sum(d.is_back for d in self.unassigned)
 
+    def describe(self) -> list[str]:
+        """One line per seat that shows tiles, then the dora indicators and what fit nowhere (for a terminal)."""
+        lines = []
+        for s in self.seats:
+            if not s.present:
+                continue
+            parts = [f"hand {s.hand_text or '-'}" + (f" +{s.hand_backs} face down" if s.hand_backs else "")]
+            for m in s.melds:
+                source = f" from {m.called_from.value}" if m.called_from else " closed"
+                parts.append(f"meld {m.text or '-'}" + (f"+{m.backs} down" if m.backs else "") + source)
+            if s.pond:
+                parts.append(
+                    f"pond {s.pond_text}" + (f" (riichi on discard {s.riichi + 1})" if s.riichi is not None else "")
+                )
+            if s.wall:
+                parts.append(f"wall {len(s.wall)}")
+            lines.append(f"{s.side.value:>6}: " + ", ".join(parts))
+        if self.dora_indicators:
+            lines.append(f"  dora indicators {format_tiles(self.dora_indicators)} (dead wall: {self.dead_wall.value})")
+        if self.unassigned:
+            lines.append(f"  unassigned: {len(self.unassigned)}")
+        return lines
+
     def as_json(self) -> dict:
         return {
             "centre": [round(v, 1) for v in self.centre],

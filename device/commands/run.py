@@ -53,6 +53,8 @@ class Observation:
     backs: int = 0
     ms: float = 0.0
     zones: dict[str, str] = field(default_factory=dict)
+    #: The frame read as a whole table (:class:`vision.table.TableObservation`), when it shows enough tiles.
+    table: Any = None
 
     @property
     def text(self) -> str:
@@ -68,6 +70,10 @@ class Observation:
 
 Detect = Callable[[Any], Sequence[Any]]  # a Frame in, detections out
 
+#: Frames with fewer tiles are close-ups (a hand, a few melds), not a whole table: no per-seat reading for them.
+#: A table mid-game shows far more: 4 hands or walls of 13-17 tiles, the ponds.
+TABLE_MIN_TILES = 30
+
 
 @dataclass
 class Pipeline:
@@ -76,11 +82,14 @@ class Pipeline:
     detect: Detect
 
     def __call__(self, frame: Any) -> Observation:
+        from vision.geometry import Size
         from vision.reader import read_tiles
+        from vision.table import read_table
 
         started = time.perf_counter()
         detections = tuple(self.detect(frame))
         reading = read_tiles(detections)
+        table = read_table(detections, Size.of(frame.image)) if len(detections) >= TABLE_MIN_TILES else None
         return Observation(
             rows=tuple(row.tiles for row in reading.rows if row.tiles),
             detections=detections,
@@ -88,6 +97,7 @@ class Pipeline:
             origin=frame.origin,
             backs=reading.backs,
             ms=(time.perf_counter() - started) * 1000,
+            table=table,
         )
 
 

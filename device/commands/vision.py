@@ -1,10 +1,13 @@
 """Subcommands of the tile detector: ``read``, ``eval detector``, ``bench detector``.
 
-``jantaku read IMAGE... [--json] [--annotate OUT] [--model PATH]`` prints, per image, the face-up tiles in reading
-order (mpsz, one group per row); with ``--json`` one JSON line per image::
+``jantaku read IMAGE... [--json] [--annotate OUT] [--model PATH] [--table]`` prints, per image, the face-up tiles in
+reading order (mpsz, one group per row); with ``--json`` one JSON line per image::
 
     {"file": ..., "tiles": "123m 55z", "detections": [{"tile": "1m", "box": [x1, y1, x2, y2], "conf": 0.97}, ...],
      "ms": <inference milliseconds>}
+
+``--table`` (an overhead photo of a whole table) adds each seat's hand, melds, pond and wall, and the dora
+indicators (:mod:`vision.table`): a line per seat, or ``"table"`` in the JSON line.
 
 Nothing on this path imports torch or ultralytics: the model runs on onnxruntime.
 """
@@ -28,6 +31,11 @@ def register(commands) -> None:
     read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
     read.add_argument("--json", action="store_true", help="one JSON line per image")
     read.add_argument("--annotate", metavar="OUT", help="write the image with labelled boxes: a file, or a folder")
+    read.add_argument(
+        "--table",
+        action="store_true",
+        help="an overhead photo of a whole table: also group the tiles by seat (hand, melds, pond, wall, dora)",
+    )
     _model_args(read)
     read.set_defaults(func=cmd_read)
 
@@ -81,8 +89,10 @@ def _annotation_path(out: Path, image: Path, many: bool) -> Path:
 def cmd_read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate, write_image
     from vision.classifier import classifier_for, with_classifier
+    from vision.geometry import Size
     from vision.images import load_image
     from vision.reader import read_tiles
+    from vision.table import read_table
 
     detector = _detector(args, _operating_conf(args))
     try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
@@ -101,6 +111,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         detections = detector.detect(image)
         ms = (time.perf_counter() - started) * 1000
         reading = read_tiles(detections)
+        table = read_table(detections, Size.of(image)) if args.table else None
         if args.json:
             record = {
                 "file": name,
@@ -108,12 +119,16 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "detections": [d.as_json() for d in detections],
                 "ms": round(ms, 1),
             }
+            if table is not None:
+                record["table"] = table.as_json()
             print(json.dumps(record), flush=True)
         else:
             backs = f", {reading.backs} face down" if reading.backs else ""
             print(
                 f"{name}: {reading.text or '(no tiles)'}  [{len(reading.tiles)} tiles{backs}, {ms:.0f} ms]", flush=True
             )
+            for line in table.describe() if table is not None else ():
+                print(f"  {line}", flush=True)
         if args.annotate:
             path = _annotation_path(Path(args.annotate), Path(name), len(args.images) > 1)
             write_image(path, annotate(image, detections))

@@ -122,3 +122,22 @@ def test_read_works_without_torch(model, photo):
     lines = result.stdout.splitlines()
     assert json.loads(lines[0])["tiles"] == "12m5z"
     assert lines[1] == "LOADED []"
+
+
+def test_read_table_groups_by_seat(model, photo, capsys):
+    """``--table`` adds the per-seat grouping (vision.table); without it the JSON line keeps its four keys."""
+    assert main(["read", str(photo), "--model", str(model), "--json", "--table"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record) == {"file", "tiles", "detections", "ms", "table"}
+    table = record["table"]
+    assert [s["side"] for s in table["seats"]] == ["bottom", "right", "top", "left"]
+    from engine.tiles import parse_tiles
+
+    groups = [s["hand"] for s in table["seats"]] + [s["pond"] for s in table["seats"]]
+    groups += [m["tiles"] for s in table["seats"] for m in s["melds"]]
+    groups += [d["tile"] for d in table["unassigned"] if d["tile"] != "back"]
+    assert sorted(t for g in groups for t in parse_tiles(g)) == sorted(parse_tiles("12m5z"))  # each tile once
+    assert table["backs"] == 1  # the face-down tile, wherever it went
+    assert main(["read", str(photo), "--model", str(model), "--table"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{photo}: 12m5z") and any(": hand " in line for line in lines[1:])

@@ -21,10 +21,11 @@ from device.commands.run import Observation, Pipeline, RecordedLabels, RunOption
 from device.config import Config
 from device.demo import RECORDING
 from device.sources import FileReplaySource, Frame
-from engine.tiles import parse_tiles
+from engine.tiles import format_tiles, parse_tiles
 from vision.detector import Detection, FakeDetector
 from vision.geometry import Box
 from vision.labels import class_of_tile
+from vision.table import ViewSide
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456p789s1122z"
@@ -56,6 +57,16 @@ def test_pipeline_reads_rows_from_detections():
     assert obs.frame.shape == (1520, 2028, 3)
     assert fake.seen[0].height == 1520 and fake.seen[0].width == 2028  # non-square, not transposed
     assert "000.jpg (2028x1520): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
+
+
+def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
+    from tests.vision.test_table import FRAME, FULL, lay
+
+    frame = Frame(np.zeros((FRAME.height, FRAME.width, 3), np.uint8), origin="table.jpg")
+    table = Pipeline(lambda f: lay(FULL))(frame).table
+    assert table is not None and table.seat(ViewSide.BOTTOM).hand_text == "1234m567p11z"
+    assert format_tiles(table.dora_indicators) == "3p"
+    assert Pipeline(lambda f: hand_detections())(frame).table is None  # 15 tiles: a hand, not a table
 
 
 def test_recorded_labels_of_the_demo_show_the_winning_hand():

@@ -125,6 +125,7 @@ class Observation:
     frame: np.ndarray | None = None
     detections: list | None = None
     zones: dict | None = None
+    table: object = None
 
 
 def dets(text: str, y: float = 100) -> list[Detection]:
@@ -147,6 +148,23 @@ def test_observe_publishes_the_camera_view_and_keeps_the_frame():
     fix = svc.correct(fid, 1, Tile.parse("3m"))
     assert (fix["before"], fix["after"]) == ("2m", "3m")
     assert svc.corrections.labels(fid)[1].startswith("2 ")  # 3m is class 2
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_observe_carries_the_table_seat_by_seat(as_json):
+    from tests.vision.test_table import FRAME, FULL, lay
+    from vision.table import read_table
+
+    svc = TableService(pin="1234")
+    sub = svc.bus.subscribe()
+    table = read_table(lay(FULL), FRAME)
+    svc.observe(Observation(rows=["123m"], table=table.as_json() if as_json else table))
+    (msg,) = sub.next(timeout=0)
+    assert msg.data["rows"] == ["123m"]  # the camera strip as before
+    assert msg.data["table"] == table.as_json() == svc.state()["camera"]["table"]
+    assert [s["side"] for s in msg.data["table"]["seats"]] == ["bottom", "right", "top", "left"]
+    svc.observe(Observation(rows=["1m"]))
+    assert svc.state()["camera"]["table"] is None  # a close-up: no table
 
 
 def test_observe_without_a_frame():

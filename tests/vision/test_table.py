@@ -355,6 +355,21 @@ def _placed(obs) -> dict[int, tuple[int, str, int]]:
     return out
 
 
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_layout_tags_leave_the_layout_as_it_was(seed):
+    """Recording placements draws nothing from the generator: data version synth-1 renders the same images."""
+    import numpy as np
+
+    from vision.synth import layout
+
+    tile = layout.TileSize()
+    a_rng, b_rng = np.random.default_rng([seed, 0]), np.random.default_rng([seed, 0])
+    tags: list = []
+    plain, tagged = layout.table_layout(a_rng, tile), layout.table_layout(b_rng, tile, tags)
+    assert plain == tagged and len(tags) == len(tagged) and a_rng.random() == b_rng.random()
+    assert {t.zone for t in tags} <= {"hand", "meld", "pond", "wall"} and {t.seat for t in tags} == {0, 1, 2, 3}
+
+
 def test_rendered_tables_by_seat_zone_and_discard_order():
     seats = zones = zoned = ponds = ponds_in_order = total = 0
     for seed in RENDERED_SEEDS:

@@ -39,6 +39,7 @@ go to ``unassigned``; nothing here raises on odd detections.
 from __future__ import annotations
 
 import enum
+import itertools
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -686,25 +687,47 @@ def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[
     return per_seat, unassigned
 
 
-def _wall_centre(
+def _matched_centre(
     per_seat: list[_SeatRows], dets: Sequence[Detection], centre: tuple[float, float]
 ) -> tuple[float, float]:
-    """The centre between opposite walls (rows of four or more lying face down), axis by axis where both show.
+    """The centre between rows of one kind at opposite seats, axis by axis: their walls (rows of four or more
+    lying face down) where both show, else their innermost rows inside a hand (the first rows of the ponds).
 
     Hands may be unseen on one side and not the other (standing, seen edge on), which biases the first estimate;
-    walls are laid as a square, so opposite walls lie equally far out.
+    walls are laid as a square and ponds start just inside it, so opposite ones lie about equally far out.
     """
-    depth: dict[ViewSide, float] = {}
+    walls: dict[ViewSide, float] = {}
+    ponds: dict[ViewSide, float] = {}
     for s in per_seat:
-        walls = [r for r in s.rows if len(r) >= 4 and _wall_like(r, dets)]
-        if walls:  # the innermost: a hand laid face down lies beyond its wall
-            depth[s.side] = _depth(walls[0])
-    cx, cy = centre
-    if ViewSide.LEFT in depth and ViewSide.RIGHT in depth:
-        cx += (depth[ViewSide.RIGHT] - depth[ViewSide.LEFT]) / 2
-    if ViewSide.TOP in depth and ViewSide.BOTTOM in depth:
-        cy += (depth[ViewSide.BOTTOM] - depth[ViewSide.TOP]) / 2
-    return (cx, cy)
+        found = [r for r in s.rows if len(r) >= 4 and _wall_like(r, dets)]
+        if found:  # the innermost: a hand laid face down lies beyond its wall
+            walls[s.side] = _depth(found[0])
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner and (not found or _depth(inner[0]) < _depth(found[0])):
+            ponds[s.side] = _depth(inner[0])
+    # where a pond's first row starts: three tiles left of its player's middle (six to a row, centred), along
+    # that seat's axis; with the signs that turn it into an image shift (bottom: +x, top: -x, right: -y, left: +y)
+    starts: dict[ViewSide, float] = {}
+    for s in per_seat:
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner:
+            row = inner[0]
+            step = _unit(row) + statistics.median(b.a0 - a.a1 for a, b in itertools.pairwise(row))
+            starts[s.side] = row[0].a0 + 3 * step
+    shift = []
+    for (a, b), beside in (
+        ((ViewSide.LEFT, ViewSide.RIGHT), ((ViewSide.BOTTOM, 1.0), (ViewSide.TOP, -1.0))),
+        ((ViewSide.TOP, ViewSide.BOTTOM), ((ViewSide.LEFT, 1.0), (ViewSide.RIGHT, -1.0))),
+    ):
+        if a in walls and b in walls:
+            shift.append((walls[b] - walls[a]) / 2)
+        elif a in ponds and b in ponds:
+            shift.append((ponds[b] - ponds[a]) / 2)
+        elif any(side in starts for side, _sign in beside):
+            shift.append(statistics.mean(sign * starts[side] for side, sign in beside if side in starts))
+        else:
+            shift.append(0.0)
+    return (centre[0] + shift[0], centre[1] + shift[1])
 
 
 def read_table(
@@ -726,10 +749,13 @@ def read_table(
         if size is not None and not (0 <= centre[0] <= size.width and 0 <= centre[1] <= size.height):
             centre = (size.width / 2, size.height / 2)
     per_seat, unassigned = _seat_rows(good, centre)
-    if estimated:  # walls make a square about the centre: where two opposite walls show, centre between them
-        walls = _wall_centre(per_seat, good, centre)
-        if walls != centre:
-            centre = walls
+    if estimated:  # walls make a square about the centre, ponds lie just inside it: centre between them
+        unit = statistics.median(min(d.box.width, d.box.height) for d in good)
+        for _ in range(3):
+            matched = _matched_centre(per_seat, good, centre)
+            if abs(matched[0] - centre[0]) + abs(matched[1] - centre[1]) < 0.25 * unit:
+                break
+            centre = matched
             per_seat, unassigned = _seat_rows(good, centre)
     # how far out hands lie, from the seat whose outer row lies farthest (walls never lie beyond hands, and a
     # hand standing face to its player may be seen only by its top edge, which no detector labels)

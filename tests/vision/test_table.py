@@ -290,10 +290,12 @@ def test_json_is_per_seat():
 # are detections with ground truth. Some layouts overlap themselves (melds laid over the hand, a pond's third row
 # over the wall: bodies that interpenetrate); those seats count for seats but not for zones.
 
-RENDERED_SEEDS = range(24)
+RENDERED_SEEDS = range(12)
 
 
-def _rendered_table(seed: int, size: Size = FRAME):
+def _rendered_table(seed: int, size: Size = FRAME, bottom: int = 0):
+    """Detections and ground truth of a renderer layout, the camera over the centre leaning from seat ``bottom``'s
+    side (that seat at the frame's bottom edge), and the seats whose layout overlaps itself."""
     import math
 
     import numpy as np
@@ -317,7 +319,7 @@ def _rendered_table(seed: int, size: Size = FRAME):
         np.zeros(3),
         reach * fx / (size.height / 2 - 30),
         math.radians(84),
-        -math.pi / 2,
+        -math.pi / 2 + bottom * math.pi / 2,
         0.0,
         math.radians(60),
     )
@@ -370,11 +372,14 @@ def test_layout_tags_leave_the_layout_as_it_was(seed):
     assert {t.zone for t in tags} <= {"hand", "meld", "pond", "wall"} and {t.seat for t in tags} == {0, 1, 2, 3}
 
 
-def test_rendered_tables_by_seat_zone_and_discard_order():
+@pytest.mark.parametrize("bottom", [0, 1, 2, 3])
+def test_rendered_tables_by_seat_zone_and_discard_order(bottom):
+    """The camera leans from each seat's side in turn: the seat at the frame's bottom is seat ``bottom``."""
     seats = zones = zoned = ponds = ponds_in_order = total = 0
     for seed in RENDERED_SEEDS:
-        dets, truth, clashing = _rendered_table(seed)
-        placed = _placed(read_table(dets, FRAME))
+        dets, truth, clashing = _rendered_table(seed, bottom=bottom)
+        read = read_table(dets, FRAME)
+        placed = {k: ((seat + bottom) % 4, zone, i) for k, (seat, zone, i) in _placed(read).items()}
         got = [placed.get(id(d)) for d in dets]
         total += len(dets)
         seats += sum(g is not None and g[0] == t.seat for g, t in zip(got, truth, strict=True))
@@ -387,7 +392,7 @@ def test_rendered_tables_by_seat_zone_and_discard_order():
                 ponds += 1
                 ponds_in_order += [i for _k, i in sorted(pond)] == sorted(i for _k, i in pond)
     figures = f"seats {seats}/{total}, zones {zones}/{zoned}, ponds in order {ponds_in_order}/{ponds}"
-    assert total > 1500 and zoned > 400, figures
-    assert seats / total >= 0.97, figures  # measured 2538/2581 when written
-    assert zones / zoned >= 0.95, figures  # 693/709
-    assert ponds >= 20 and ponds_in_order / ponds >= 0.9, figures  # 28/29
+    assert total > 1000 and zoned > 200, figures
+    assert seats / total >= 0.97, figures  # measured 0.976 to 0.998 when written
+    assert zones / zoned >= 0.94, figures  # 0.951 to 0.997
+    assert ponds >= 10 and ponds_in_order / ponds >= 0.9, figures

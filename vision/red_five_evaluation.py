@@ -7,7 +7,9 @@ ones.
 - Real: the fives of the real photos (held-out and training splits) and of camerash (evaluation only); none is red,
   so every red verdict is a false red.
 
-Run: ``python -m vision.red_five_evaluation [--n 1000]`` (one thread; prints the figures).
+Run: ``python -m vision.red_five_evaluation [--n 1000]`` (one thread; prints the figures). "Check alone" gives the
+verdicts on the true five's suit; "classifier then check" reads each five's box with the crop classifier first, as
+the reader does, and counts red/plain right among fives it reads as the right five.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -26,7 +28,7 @@ from vision.classifier import OnnxTileClassifier, native_crop
 from vision.evaluation import EVAL_SEED, FELT, camerash_rows, camerash_tile
 from vision.geometry import Box
 from vision.labels import tile_of_class
-from vision.red_fives import RedFiveOptions, Verdict, check_red_five, is_five
+from vision.red_fives import DEFAULT_OPTIONS, RedFiveOptions, Verdict, check_red_five, is_five
 
 
 @dataclass
@@ -36,62 +38,72 @@ class RedFlagResult:
     n: int = 0
     right_network: int = 0
     right_checked: int = 0
-    verdicts: Counter = field(default_factory=Counter)  # (truth "red"/"plain", verdict) -> count
+    #: (truth "red"/"plain", what the network said, the check's verdict, what came out) -> count
+    cases: Counter = field(default_factory=Counter)
     wrong_kind: int = 0  # fives the network read as another tile (not counted in n)
 
     def add(self, truth: Tile, read: Tile | None, verdict: Verdict, checked: Tile | None) -> None:
-        if read is None or read.deaka() != truth.deaka():
+        if read is None or checked is None or read.deaka() != truth.deaka():
             self.wrong_kind += 1
             return
         self.n += 1
         self.right_network += read.red == truth.red
-        self.right_checked += checked is not None and checked.red == truth.red
-        self.verdicts[("red" if truth.red else "plain", verdict.value)] += 1
+        self.right_checked += checked.red == truth.red
+        colour = {True: "red", False: "plain"}
+        self.cases[(colour[truth.red], colour[read.red], verdict.value, colour[checked.red])] += 1
+
+    def errors(self, after: bool) -> tuple[int, int]:
+        """(false reds, false plains) before (network) or after the check."""
+        col = 3 if after else 1
+        false_red = sum(k for c, k in self.cases.items() if c[0] == "plain" and c[col] == "red")
+        false_plain = sum(k for c, k in self.cases.items() if c[0] == "red" and c[col] == "plain")
+        return false_red, false_plain
 
     def line(self) -> str:
         if not self.n:
-            return "no fives"
+            return f"no five read as the right five ({self.wrong_kind} read as another tile)"
+        (r0, p0), (r1, p1) = self.errors(False), self.errors(True)
+        reds = sum(k for c, k in self.cases.items() if c[0] == "red")
         return (
-            f"{self.n} fives read as the right five: red/plain right {self.right_network / self.n:.3f} network only, "
-            f"{self.right_checked / self.n:.3f} with the check; verdicts {dict(sorted(self.verdicts.items()))}; "
-            f"{self.wrong_kind} read as another tile"
+            f"{self.n} fives read as the right five ({reds} red): red/plain right {self.right_network / self.n:.3f} "
+            f"network only ({r0} false red, {p0} false plain), {self.right_checked / self.n:.3f} with the check "
+            f"({r1} false red, {p1} false plain); {self.wrong_kind} read as another tile"
         )
 
 
-def eval_rendered(
-    classifier: OnnxTileClassifier, n: int = 1000, seed: int = EVAL_SEED, options: RedFiveOptions | None = None
-) -> RedFlagResult:
-    """The labelled fives of rendered images ``0..n-1`` of set ``seed``, read by ``classifier``, then checked."""
-    from vision.synth import render
+Sample = tuple[np.ndarray, Box, Tile]  # a frame, a five's box in it, the true tile
 
+
+def eval_fives(
+    classifier: OnnxTileClassifier, samples: Iterable[Sample], options: RedFiveOptions = DEFAULT_OPTIONS
+) -> RedFlagResult:
+    """Each five read by ``classifier`` from its frame, then checked by colour on its crop (as
+    :class:`~vision.classifier.TwoStageDetector` does)."""
     result = RedFlagResult()
-    for i in range(n):
-        sample = render(seed, i)
-        labels = [lab for lab in sample.labels if is_five(tile_of_class(lab.class_id))]
-        if not labels:
+    for frame, box, truth in samples:
+        read = tile_of_class(classifier.classify(frame, [box])[0].class_id)
+        if read is None or not is_five(read):
+            result.add(truth, read, Verdict.UNSURE, None)
             continue
-        boxes = [Box(*lab.box) for lab in labels]
-        for lab, box, guess in zip(labels, boxes, classifier.classify(sample.image, boxes), strict=True):
-            truth, read = tile_of_class(lab.class_id), tile_of_class(guess.class_id)
-            if read is None or not is_five(read):
-                result.add(truth, read, Verdict.UNSURE, None)
-                continue
-            check = check_red_five(native_crop(sample.image, box, classifier.margin), read, *_opts(options))
-            result.add(truth, read, check.verdict, check.tile(read))
+        check = check_red_five(native_crop(frame, box, classifier.margin), read, options)
+        result.add(truth, read, check.verdict, check.tile(read))
     return result
 
 
-def _opts(options: RedFiveOptions | None) -> tuple:
-    return () if options is None else (options,)
+def rendered_fives(n: int = 1000, seed: int = EVAL_SEED) -> Iterator[Sample]:
+    """The labelled fives of rendered images ``0..n-1`` of set ``seed``."""
+    from vision.synth import render
+
+    for i in range(n):
+        sample = render(seed, i)
+        for label in sample.labels:
+            tile = tile_of_class(label.class_id)
+            if is_five(tile):
+                yield sample.image, Box(*label.box), tile
 
 
-def false_reds(crops: Iterable[tuple[np.ndarray, Tile]], options: RedFiveOptions | None = None) -> Counter:
-    """Verdicts on crops of plain fives: ``Counter`` of verdict values (every ``red`` is a false red)."""
-    return Counter(check_red_five(crop, tile, *_opts(options)).verdict.value for crop, tile in crops)
-
-
-def real_photo_fives(split: str) -> Iterable[tuple[np.ndarray, Tile]]:
-    """(crop, tile) of every labelled five of the real photos' ``held-out`` or ``training`` split."""
+def real_photo_fives(split: str) -> Iterator[Sample]:
+    """The labelled fives of the real photos' ``held-out`` or ``training`` split (all plain)."""
     from vision.images import load_image
     from vision.real_photos import held_out_split, training_split
 
@@ -103,12 +115,12 @@ def real_photo_fives(split: str) -> Iterable[tuple[np.ndarray, Tile]]:
         image = load_image(photo.image)
         h, w = image.shape[:2]
         for b in fives:
-            yield native_crop(image, Box(*b.xyxy(w, h))), tile_of_class(b.class_id)
+            yield image, Box(*b.xyxy(w, h)), tile_of_class(b.class_id)
 
 
-def camerash_fives(root: str | os.PathLike[str] | None = None) -> Iterable[tuple[np.ndarray, Tile]]:
-    """(crop, tile) of camerash's fives (characters-5, dots-5, bamboo-5), cropped as the reader crops a tile: each
-    photo is the tile's face, so it is set on felt and its whole extent is the box."""
+def camerash_fives(root: str | os.PathLike[str] | None = None) -> Iterator[Sample]:
+    """camerash's fives (characters-5, dots-5, bamboo-5; all plain): each photo is a tile's face, so it is set on
+    felt and its whole extent is the box."""
     from vision.images import load_image
 
     base, rows = camerash_rows(root)
@@ -120,7 +132,16 @@ def camerash_fives(root: str | os.PathLike[str] | None = None) -> Iterable[tuple
         h, w = image.shape[:2]
         pad = max(h, w) // 4
         frame = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=FELT)
-        yield native_crop(frame, Box(float(pad), float(pad), float(pad + w), float(pad + h))), tile
+        yield frame, Box(float(pad), float(pad), float(pad + w), float(pad + h)), tile
+
+
+def verdicts(samples: Iterable[Sample], options: RedFiveOptions = DEFAULT_OPTIONS) -> Counter:
+    """The check's verdicts on the true tiles' suits alone (no network): ``Counter`` of (truth, verdict)."""
+    out: Counter = Counter()
+    for frame, box, truth in samples:
+        check = check_red_five(native_crop(frame, box), truth, options)
+        out[("red" if truth.red else "plain", check.verdict.value)] += 1
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -131,11 +152,16 @@ def main(argv: list[str] | None = None) -> None:
     cv2.setNumThreads(1)
     from vision.classifier import SHIPPED_CLASSIFIER
 
-    for split in ("held-out", "training"):
-        print(f"real photos {split}: {dict(false_reds(real_photo_fives(split)))}")
-    print(f"camerash: {dict(false_reds(camerash_fives()))}")
     classifier = OnnxTileClassifier(args.classifier or SHIPPED_CLASSIFIER, threads=1)
-    print(f"rendered seed {EVAL_SEED}, {args.n} images: {eval_rendered(classifier, args.n).line()}")
+    sets = {
+        "real photos held-out": lambda: real_photo_fives("held-out"),
+        "real photos training": lambda: real_photo_fives("training"),
+        "camerash": camerash_fives,
+        f"rendered seed {EVAL_SEED} x{args.n}": lambda: rendered_fives(args.n),
+    }
+    for name, samples in sets.items():
+        print(f"{name}: check alone {dict(sorted(verdicts(samples()).items()))}", flush=True)
+        print(f"{name}: classifier then check: {eval_fives(classifier, samples()).line()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -199,22 +199,21 @@ def _regions(suit: Suit, h: int, w: int) -> tuple[str, list[tuple[slice, slice]]
     return ("outer pins" if suit is Suit.PIN else "outer sticks"), corners
 
 
-def _figures(suit: Suit, shares: list[float | None]) -> tuple[float | None, float | None]:
-    """(plain figure, red figure) of the regions' red shares.
-
-    A plain five leaves red out of the typical region: for 5m the less red of top and bottom half (its numeral's
-    half), for 5p / 5s the median corner (so a red index "5" in one corner does not count). A red five is red in
-    every region: the least red of all (each half of 5m, each corner), so a neighbouring tile's ink that shows in
-    one region, or a tile turned a quarter in the crop, is never taken for red.
-    """
-    measured = [x for x in shares if x is not None]
+def _plain_figure(suit: Suit, shares: list[float | None]) -> float | None:
+    """The red-or-warm share where a plain five leaves red out: the less of top and bottom half for 5m (its
+    numeral's half), the median corner for 5p / 5s (so a red index "5" in one corner does not count)."""
     if suit is Suit.MAN:
         ends = [x for x in shares[:2] if x is not None]
-        plain = min(ends) if len(ends) == 2 else None
-    else:
-        plain = float(np.median(measured)) if len(measured) >= 3 else None
-    red = min(measured) if len(measured) == len(shares) else None
-    return plain, red
+        return min(ends) if len(ends) == 2 else None
+    measured = [x for x in shares if x is not None]
+    return float(np.median(measured)) if len(measured) >= 3 else None
+
+
+def _red_figure(shares: list[float | None]) -> float | None:
+    """The red share of the least red region (each half of 5m, each corner): a red five is red in every one, so a
+    neighbouring tile's ink that shows in one region, or a tile turned a quarter in its crop, is never taken for red."""
+    measured = [x for x in shares if x is not None]
+    return min(measured) if len(measured) == len(shares) else None
 
 
 def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAULT_OPTIONS) -> RedFiveCheck:
@@ -270,10 +269,10 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
             f"no coloured ink ({colour_share:.2f} of the ink): a grey or washed-out image", n_ink, red=red_share
         )
     name, regions = _regions(read.suit, *ink.shape)
-    plain, _ = _figures(read.suit, [_share(warm[r, c], ink[r, c], options) for r, c in regions])
-    _, red_figure = _figures(read.suit, [_share(red[r, c], ink[r, c], options) for r, c in regions])
+    plain = _plain_figure(read.suit, [_share(warm[r, c], ink[r, c], options) for r, c in regions])
+    red_figure = _red_figure([_share(red[r, c], ink[r, c], options) for r, c in regions])
     limits = f"plain <= {options.plain_at_most:.2f}, red >= {options.red_at_least:.2f}"
-    overall = f"{red_share:.2f} of all the ink"  # red
+    overall = f"{red_share:.2f} of all the ink red"
     if red_figure is not None and red_figure >= options.red_at_least:
         reason = f"every one of the {name} is red: {red_figure:.2f} of the ink in the least red ({overall}); {limits}"
         return RedFiveCheck(Verdict.RED, red_figure, red_share, n_ink, reason)
@@ -281,7 +280,7 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
     if plain is None:
         return _unsure(f"too little ink in the {name}", n_ink, red=red_share)
     if plain <= options.plain_at_most:
-        reason = f"{plain:.2f} of the ink in {where} is red or warm ({overall} red); {limits}"
+        reason = f"{plain:.2f} of the ink in {where} is red or warm ({overall}); {limits}"
         return RedFiveCheck(Verdict.PLAIN, plain, red_share, n_ink, reason)
     least = "n/a" if red_figure is None else f"{red_figure:.2f}"
     reason = f"{plain:.2f} of the ink in {where} is red or warm, {least} red in the least red of the {name}: between"

@@ -318,3 +318,24 @@ def test_native_crop_keeps_small_tiles_small(box, shape):
 def test_is_five():
     assert [is_five(Tile.parse(t)) for t in ("5m", "0p", "5s", "4m", "5z")] == [True, True, True, False, False]
     assert not is_five(None)
+
+
+@pytest.mark.parametrize(
+    ("truth", "read", "verdict", "counted", "before", "after"),
+    [
+        ("0m", "5m", Verdict.RED, 1, (0, 1), (0, 0)),  # the check finds the red five the network missed
+        ("5p", "0p", Verdict.PLAIN, 1, (1, 0), (0, 0)),  # the check undoes a false red
+        ("5s", "0s", Verdict.UNSURE, 1, (1, 0), (1, 0)),  # unsure: the network's false red stands
+        ("0s", "0s", Verdict.PLAIN, 1, (0, 0), (0, 1)),  # the check's own mistake
+        ("5m", "5p", Verdict.PLAIN, 0, (0, 0), (0, 0)),  # another five: not counted for red vs plain
+    ],
+)
+def test_red_flag_result_counts_false_reds_and_plains(truth, read, verdict, counted, before, after):
+    from vision.red_five_evaluation import RedFlagResult
+
+    result = RedFlagResult()
+    network = Tile.parse(read)
+    checked = network if verdict is Verdict.UNSURE else Tile(network.kind, red=verdict is Verdict.RED)
+    result.add(Tile.parse(truth), network, verdict, checked)
+    assert (result.n, result.wrong_kind) == (counted, 1 - counted)
+    assert result.errors(after=False) == before and result.errors(after=True) == after

@@ -14,6 +14,7 @@ view; its box bounds all of its visible pixels. Everything is a pure function of
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -67,7 +68,9 @@ def write_dataset(
             if progress:
                 progress(done, n)
         return total
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime, torch)
+    # and can hang on them; a test process that read images before rendering hung that way once.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for done, count in enumerate(pool.map(_write_one, jobs, chunksize=8), 1):
             total += count
             if progress:

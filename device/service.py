@@ -30,6 +30,7 @@ from device.events import EventBus
 from device.game_session import SEAT_NAMES, GameSession
 from device.hand_request import BadRequest, parse_rules, parse_score_request
 from device.storage import GameStore
+from device.table_view import check_camera_seat, table_view
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
 
@@ -136,6 +137,7 @@ class TableService:
         pin_attempts: int = 5,
         pin_window_s: float = 60.0,
         max_pending_reads: int = 3,
+        camera_seat: int | None = None,
     ) -> None:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
             raise ValueError("the table PIN is 4 to 12 digits")
@@ -153,6 +155,9 @@ class TableService:
         self.corrections = CorrectionStore(corrections_dir)
         self.bus = bus or EventBus(max_subscribers=max_streams)
         self.url = url
+        #: The game seat (0..3) at the bottom edge of the camera's frame; None: not known, the phones name the
+        #: table's seats as the camera sees them.
+        self.camera_seat = check_camera_seat(camera_seat)
         self._lock = threading.RLock()
         self._camera: CameraView | None = None
         self._failures: dict[str, deque[float]] = defaultdict(deque)
@@ -184,12 +189,13 @@ class TableService:
     def state(self) -> dict[str, Any]:
         """Everything the live page shows, JSON-ready."""
         with self._lock:
+            game = self.game.view()
             return {
                 "at": time.time(),
                 "seq": self.bus.seq,
                 "table": {"url": self.url, "rules": self.rules.name},
-                "game": self.game.view(),
-                "camera": self._camera.to_dict() if self._camera else None,
+                "game": game,
+                "camera": self._camera_dict(self._camera, game["seats"] if game else None),
                 "corrections": self.corrections.summary(),
             }
 
@@ -328,9 +334,18 @@ class TableService:
         if hasattr(table, "as_json"):
             table = table.as_json()
         view = CameraView(rows, time.time(), frame_id, zones, read, table if isinstance(table, dict) else None)
+        table_view(view.table, None, None)  # a table whose dora indicators are not tiles is refused here
         with self._lock:
             self._camera = view
-        self.bus.publish("camera", view.to_dict())
+            g = self.game.game
+            data = self._camera_dict(view, [{"wind": g.seat_wind(s).letter, "name": g.seats[s]} for s in range(4)])
+        self.bus.publish("camera", data)
+
+    def _camera_dict(self, view: CameraView | None, seats: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+        """The camera view for the phones: as read, and ``table_view`` (seat names, dora; None without a table)."""
+        if view is None:
+            return None
+        return {**view.to_dict(), "table_view": table_view(view.table, seats, self.camera_seat)}
 
     @property
     def detect_lock(self) -> threading.Lock:

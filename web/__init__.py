@@ -26,6 +26,9 @@ DEFAULTS: dict[str, Any] = {
     "JANTAKU_DB": None,
     "JANTAKU_CORRECTIONS": None,
     "JANTAKU_URL": "",
+    # The game seat (0..3, seat 1 = 0) at the bottom edge of the table camera's frame; None: the phones name the
+    # seats the camera reads by where they sit in the frame (near, right, far, left).
+    "JANTAKU_CAMERA_SEAT": None,
     "SESSION_COOKIE_SAMESITE": "Strict",
     "SESSION_COOKIE_HTTPONLY": True,
 }
@@ -33,7 +36,8 @@ DEFAULTS: dict[str, Any] = {
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the site. ``config["JANTAKU_SERVICE"]`` is the TableService to use; without one, a service
-    is made from ``JANTAKU_PIN``, ``JANTAKU_DB`` and ``JANTAKU_CORRECTIONS``."""
+    is made from ``JANTAKU_PIN``, ``JANTAKU_DB``, ``JANTAKU_CORRECTIONS``, ``JANTAKU_URL`` and
+    ``JANTAKU_CAMERA_SEAT``."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config["SECRET_KEY"] = secrets.token_hex(32)
@@ -50,6 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             db_path=app.config.get("JANTAKU_DB"),
             corrections_dir=app.config.get("JANTAKU_CORRECTIONS"),
             url=app.config.get("JANTAKU_URL", ""),
+            camera_seat=app.config.get("JANTAKU_CAMERA_SEAT"),
         )
     app.extensions["jantaku"] = service
 

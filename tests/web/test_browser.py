@@ -273,3 +273,78 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     page.wait_for_selector("#history tr")
     assert "ron from" in page.inner_text("#history")
     assert not errors, errors
+
+
+class _TableSeen:
+    """A frame of the whole table as the camera loop reports it: the strip's rows and the table seat by seat."""
+
+    def __init__(self, detections, table):
+        from vision.reader import read_tiles
+
+        self.rows = [row.tiles for row in read_tiles(detections).rows]
+        self.table = table
+
+
+def test_the_whole_table_seat_by_seat(context, site):
+    import dataclasses
+
+    from tests.vision.test_table import FRAME, FULL, lay
+    from vision.table import ViewSide, read_table
+
+    base = site.url.rstrip("/")
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.goto(base + "/")
+    page.wait_for_selector(".seat .points")
+    assert page.is_hidden("#camera-table")  # no camera reading yet
+
+    # the reader's test table, its dead wall showing 9m and a red five: the dora are 1m and 6m
+    seats = dict(FULL)
+    seats[ViewSide.LEFT] = dataclasses.replace(seats[ViewSide.LEFT], indicators="9m0m")
+    dets = lay(seats)
+    table = read_table(dets, FRAME)
+    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    site.observe(_TableSeen(dets, table))
+    page.wait_for_selector("#camera-table:not([hidden]) .tseat")
+    sides = page.locator("#camera-table .tseat")
+    assert [sides.nth(i).get_attribute("data-side") for i in range(4)] == ["bottom", "right", "top", "left"]
+    assert sides.locator(".thead strong").all_inner_texts() == ["near", "right", "far", "left"]
+    assert "does not know which seat" in page.inner_text("#camera-table .tnote")
+    dora = page.locator("#camera-table .tdora [data-dora]").evaluate_all("xs => xs.map(x => x.dataset.dora)")
+    assert dora == ["1m", "6m"]
+    assert page.locator('#camera-table .tdora .tile[data-tile="0m"] img').evaluate(
+        "img => img.src.endsWith('/static/tiles/0m.png') && img.complete && img.naturalWidth > 0")
+    # each group has its mpsz text for a screen reader; riichi and called tiles lie sideways
+    bottom = page.locator('#camera-table .tseat[data-side="bottom"]')
+    assert bottom.locator(".thtiles").get_attribute("aria-label") == f"near hand: {table.seats[0].hand_text}"
+    assert bottom.locator(".tpond .prow").count() == 2  # 7 discards: rows of six
+    assert bottom.locator(".tpond .tile").nth(table.seats[0].riichi).get_attribute("class") == "tile sideways"
+    assert "riichi on the 5th" in bottom.locator(".tpond").get_attribute("aria-label")
+    assert bottom.locator(".meld .tile.sideways").count() == 1
+    top = page.locator('#camera-table .tseat[data-side="top"]')
+    assert top.locator('.meld .tile[data-tile="0m"]').count() == 1  # the red five in the open kan
+    assert top.locator(".meld").nth(1).locator('.tile[data-tile="back"]').count() == 2  # the closed kan's ends
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    assert "null" not in page.inner_text("#camera-table") and "undefined" not in page.inner_text("#camera-table")
+    shot(page, "12-camera-table")
+
+    # the same table again: the page is left as it is (nothing redrawn, nothing jumps)
+    page.evaluate("document.querySelector('#camera-table .tseat').dataset.mark = 'kept'")
+    box = page.locator("#camera-table").bounding_box()
+    site.observe(_TableSeen(dets, table))
+    page.wait_for_function("document.querySelector('#camera').dataset.at && document.querySelector('#camera details')")
+    time.sleep(0.3)
+    assert page.locator("#camera-table .tseat").first.get_attribute("data-mark") == "kept"
+    assert page.locator("#camera-table").bounding_box() == box
+
+    # the service knows seat 1 (East, the dealer) sits at the camera's bottom edge: the seats by wind and name
+    site.camera_seat = 0
+    site.observe(_TableSeen(dets, table))
+    page.wait_for_function("document.querySelector('#camera-table .thead strong').textContent === 'East · Ann'")
+    assert sides.locator(".thead strong").all_inner_texts() == ["East · Ann", "South · Bo", "West · Cy", "North · Di"]
+    assert page.locator("#camera-table .tnote").count() == 0
+    assert "dealer" in sides.first.get_attribute("class")
+    shot(page, "13-camera-table-seats")
+    assert not errors, errors

@@ -156,10 +156,84 @@ const J = (() => {
   function renderCamera(cam) {
     const box = $("#camera");
     if (!box) return;
+    renderTable(cam && cam.table ? cam : null);
     if (!cam || !cam.rows || !cam.rows.length) { box.replaceChildren(el("p", { class: "muted", text: "No camera reading yet." })); return; }
-    box.replaceChildren(...cam.tiles.map((row) => el("div", { class: "tiles small row" }, row.map((t) => tile(t)))));
+    const rows = cam.tiles.map((row) => el("div", { class: "tiles small row" }, row.map((t) => tile(t))));
+    // with a whole table the seats say it all: the raw rows stay one tap away
+    if (cam.table) {
+      const open = !!box.querySelector("details[open]");
+      box.replaceChildren(el("details", { open }, el("summary", { class: "muted small", text: `All ${rows.length} rows read` }), rows));
+    } else box.replaceChildren(...rows);
     box.dataset.at = cam.at;
     updateAge();
+  }
+
+  /* --- the whole table, seat by seat, as the camera reads it (seat names and dora come from the server) --- */
+  const SIDE_TEXT = { bottom: "near", right: "right", top: "far", left: "left" };
+  const ordinal = (n) => n + (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th");
+
+  /** Tiles as one picture for assistive tech: its text alternative is the group's name and its mpsz. */
+  function group(cls, label, text, children) {
+    const alt = `${label}: ${text || "none"}`;
+    return el("div", { class: `tiles ${cls}`, role: "img", "aria-label": alt, title: alt, "data-mpsz": text }, children);
+  }
+
+  function meldTiles(m) {
+    const tiles = parseTiles(m.tiles);
+    // a closed kan lies with its ends face down; any other face-down tile is shown after the faces
+    if (m.called === null && m.backs === 2) return ["back", ...tiles, "back"].map((t) => tile(t));
+    return [...tiles, ...Array(m.backs).fill("back")].map((t, i) => tile(t, { sideways: i === m.called }));
+  }
+
+  function tableSeat(seat, who, view, deadWall, mine) {
+    const label = who.label;
+    const head = el("div", { class: "thead" }, el("strong", { text: label }),
+      who.wind === "E" ? el("span", { class: "chip", text: "dealer" }) : null,
+      who.seat !== null && String(who.seat) === mine ? el("span", { class: "chip", text: "you" }) : null,
+      seat.riichi !== null && seat.riichi !== undefined ? el("span", { class: "riichi", text: "riichi" }) : null,
+      deadWall === seat.side ? el("span", { class: "chip", text: "dead wall" }) : null,
+      seat.wall_backs ? el("span", { class: "chip muted", text: `wall ${seat.wall_backs}` }) : null);
+    const hand = parseTiles(seat.hand);
+    const handRow = el("div", { class: "thand" },
+      group("thtiles", `${label} hand`, seat.hand + (seat.hand_backs ? ` and ${seat.hand_backs} face down` : ""), hand.map((t) => tile(t))),
+      seat.hand_backs ? el("span", { class: "muted small backs", text: `${hand.length ? "+" : ""}${seat.hand_backs} face down` }) : null);
+    const pond = parseTiles(seat.pond);
+    const rows = [];
+    for (let i = 0; i < pond.length; i += 6) {
+      rows.push(el("div", { class: "prow" }, pond.slice(i, i + 6).map((t, k) => tile(t, { sideways: i + k === seat.riichi }))));
+    }
+    const riichiText = seat.riichi !== null && seat.riichi !== undefined ? `, riichi on the ${ordinal(seat.riichi + 1)}` : "";
+    const pondAlt = `${label} discards: ${seat.pond || "none"}${riichiText}`;
+    const pondBox = el("div", { class: "tpond tiles", role: "img", "data-mpsz": seat.pond, "aria-label": pondAlt, title: pondAlt }, rows);
+    const sideName = (side) => { const s = view.seats.find((x) => x.side === side); return s ? s.label : SIDE_TEXT[side]; };
+    const melds = el("div", { class: "tmelds" }, seat.melds.map((m) =>
+      group("meld", `${label} meld`, m.tiles + (m.from ? ` called from ${sideName(m.from)}` : m.backs ? " closed kan" : ""), meldTiles(m))));
+    return el("section", { class: `tseat${who.wind === "E" ? " dealer" : ""}`, "data-side": seat.side, "aria-label": label },
+      head, handRow, el("div", { class: "tlow" }, pondBox, melds));
+  }
+
+  let lastTable = null;
+  function renderTable(cam) {
+    const box = $("#camera-table");
+    if (!box) return;
+    const mine = localStorage.getItem("jantaku-seat") || "";
+    const key = cam ? JSON.stringify([cam.table, cam.table_view, mine]) : null;
+    if (key === lastTable) return;  // the same table again: leave the page as it is (no flicker, no jump)
+    lastTable = key;
+    if (!cam || !cam.table_view) { box.hidden = true; box.replaceChildren(); return; }
+    const table = cam.table, view = cam.table_view;
+    const dora = el("div", { class: "dora-line tdora" }, el("span", { class: "label", text: "Dora" }),
+      view.dora.length ? view.dora.map((d) => el("span", { class: "row", role: "img", "aria-label": `indicator ${d.indicator} gives dora ${d.dora}`, "data-dora": d.dora },
+        tile(d.indicator), el("span", { class: "arrow", text: "→" }), tile(d.dora, { cls: "dora" })))
+        : el("span", { class: "muted small", text: "no indicator seen" }));
+    const note = view.named_by === "camera"
+      ? el("p", { class: "muted small tnote", text: "Seats as the camera sees them (near = its bottom edge): the table does not know which seat sits where." })
+      : null;
+    const seats = table.seats.map((s, i) => tableSeat(s, view.seats[i], view, table.dead_wall, mine));
+    const extra = table.unassigned && table.unassigned.length
+      ? el("p", { class: "muted small", text: `${table.unassigned.length} tile(s) fit no seat.` }) : null;
+    box.replaceChildren(...[dora, note, ...seats, extra].filter(Boolean));
+    box.hidden = false;
   }
   function updateAge() {
     const box = $("#camera"), age = $("#camera-age");
@@ -192,11 +266,14 @@ const J = (() => {
     const sel = $("#my-seat");
     sel.value = localStorage.getItem("jantaku-seat") || "";
     let last = null;
-    sel.addEventListener("change", () => { localStorage.setItem("jantaku-seat", sel.value); if (last) renderSeats(last.game); });
+    sel.addEventListener("change", () => {
+      localStorage.setItem("jantaku-seat", sel.value);
+      if (last) { renderSeats(last.game); renderTable(last.camera && last.camera.table ? last.camera : null); }
+    });
     live((st) => {
       last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
       if ($("#my-hand").value.trim()) checkMyHand();  // the table moved on: furiten may have changed
-    }, renderCamera);
+    }, (cam) => { if (last) last.camera = cam; renderCamera(cam); });
     setInterval(updateAge, 1000);
   }
 

@@ -22,6 +22,8 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     [game]
     rules = "standard"   # standard | wrc | tenhou
     db = "~/.local/share/jantaku/jantaku.db"
+    camera_seat = 0      # the seat (1..4) at the bottom edge of the camera's frame; 0: not known (the
+                         # phones then name the seats the camera reads near, right, far and left)
 
     [site]
     host = "0.0.0.0"
@@ -112,9 +114,14 @@ class LoopConfig:
 class GameConfig:
     rules: str = "standard"
     db: str = "~/.local/share/jantaku/jantaku.db"
+    #: The seat (1..4, as the phones number them) at the bottom edge of the camera's frame; 0: not known.
+    camera_seat: int = 0
 
     def problems(self) -> dict[str, str | None]:
-        return {"rules": _check(self.rules in PRESETS, f"expected one of {', '.join(PRESETS)}")}
+        return {
+            "rules": _check(self.rules in PRESETS, f"expected one of {', '.join(PRESETS)}"),
+            "camera_seat": _check(0 <= self.camera_seat <= 4, "expected 1..4 (0: not known)"),
+        }
 
     @property
     def db_path(self) -> Path:

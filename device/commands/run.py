@@ -360,6 +360,7 @@ class TableRuntime:
             db_path=str(db),
             detector=self.detector,
             corrections_dir=str(corrections),
+            camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
         )
 
     def _observe(self, observation: Observation) -> None:

@@ -281,3 +281,13 @@ def test_the_site_has_a_thread_for_every_phone_stream():
     finally:
         table.close()
         out.close()
+
+
+@pytest.mark.parametrize(("camera_seat", "service_seat"), [(0, None), (1, 0), (4, 3)])
+def test_the_camera_seat_reaches_the_service(tmp_path, camera_seat, service_seat):
+    config = Config().with_overrides(camera={"kind": "demo"}, game={"camera_seat": camera_seat})
+    table = TableRuntime(config, RunOptions(site=False), detector=FakeDetector(lambda image: []))
+    try:
+        assert table.service.camera_seat == service_seat  # the config counts seats from 1, the service from 0
+    finally:
+        table.close()

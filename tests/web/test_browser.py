@@ -190,6 +190,7 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
         site.record("event", event)
     watcher.wait_for_selector('.seat[data-seat="1"] .pond .tile.sideways')
     watcher.select_option("#my-seat", "1")
+    assert watcher.locator("#dora .tile.dora").get_attribute("data-tile") == "1m"  # indicator 9m, as the server says
     assert "riichi furiten" in watcher.inner_text('.seat[data-seat="1"] .warn')
     assert watcher.locator('.seat[data-seat="1"] .waits li').count() == 2
     # the player's own hand, told only to their phone

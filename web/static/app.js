@@ -122,8 +122,10 @@ const J = (() => {
     else wall.hidden = true;
     const dora = $("#dora");
     $("#dora").parentElement.hidden = !(game && game.dora_indicators.length);
-    dora.replaceChildren(...(game ? game.dora_indicators : []).map((t) =>
-      el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }), tile(doraOf(t), { cls: "dora" }))));
+    // the dora as the server gives them (the engine's rule); computed here only from an older server
+    dora.replaceChildren(...(game ? game.dora_indicators : []).map((t, i) =>
+      el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }),
+        tile(game.dora && game.dora[i] ? game.dora[i] : doraOf(t), { cls: "dora" }))));
     const ura = game ? game.ura_indicators || [] : [];
     $("#ura-line").hidden = !ura.length;
     $("#ura").replaceChildren(...ura.map((t) => el("span", { class: "row" }, tile(t), el("span", { class: "arrow", text: "→" }), tile(doraOf(t)))));

@@ -60,7 +60,8 @@ def test_loads_quickly_and_is_small():
     started = time.perf_counter()
     OnnxTileClassifier(SHIPPED_CLASSIFIER)
     assert time.perf_counter() - started < 1.0
-    assert SHIPPED_CLASSIFIER.stat().st_size < 2_000_000
+    # TileNet at width 48 (0.56 M fp32 parameters, 2.2 MB) since the card-trained classifier; 1 M parameters at most
+    assert SHIPPED_CLASSIFIER.stat().st_size < 4_500_000
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classifier import CROP_SIZE, MODEL_KIND
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, NUM_CLASSES
 
@@ -140,6 +141,47 @@ def constant_onnx(
     if imgsz:
         meta["imgsz"] = imgsz
     helper.set_model_props(model, meta)
+    onnx.save(model, str(path))
+    return path
+
+
+#: The hand-built model reads the crop's mean colour: red -> 1m, green -> 6z, blue -> back.
+COLOUR_CLASSES = {"1m": 0, "6z": 1, "back": 2, "none": 2}  # RGB channel whose mean wins
+
+
+def colour_model(
+    path: Path,
+    names: tuple[str, ...] = ("1m", "6z", "back"),
+    kind: str | None = MODEL_KIND,
+    size: Size = CROP_SIZE,
+) -> Path:
+    """A tiny ONNX crop classifier: global average pool per RGB channel, times a matrix that gives class
+    ``names[c]`` the score of channel ``COLOUR_CLASSES[names[c]]`` (every other class scores 0; a model of one
+    class reads every crop as that class)."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    w = np.zeros((3, len(names)), np.float32)
+    for j, name in enumerate(names):
+        if name in COLOUR_CLASSES:
+            w[COLOUR_CLASSES[name], j] = 20.0
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["flat"]),
+        helper.make_node("MatMul", ["flat", "w"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "colour",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size.height, size.width])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", len(names)])],
+        [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.flatten())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for key, value in {"kind": kind, "names": repr(list(names))}.items():
+        if value is not None:
+            model.metadata_props.add(key=key, value=value)
     onnx.save(model, str(path))
     return path
 

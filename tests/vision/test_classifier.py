@@ -4,9 +4,7 @@ ONNX classifier read through :class:`OnnxTileClassifier`, and :class:`TwoStageDe
 from __future__ import annotations
 
 import numpy as np
-import onnx
 import pytest
-from onnx import TensorProto, helper
 
 from device.cli import main
 from engine.tiles import Tile
@@ -24,6 +22,8 @@ from vision.detector import Detection, FakeDetector, Orientation
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, class_of_tile
+
+from .fakes import colour_model
 
 BLUE, GREEN, RED = (255, 0, 0), (0, 255, 0), (0, 0, 255)  # BGR
 
@@ -117,37 +117,6 @@ def test_jitter_is_seeded_and_keeps_the_size():
 
 
 # --- a hand-built ONNX classifier ----------------------------------------------------------------------------
-
-#: The hand-built model reads the crop's mean colour: red -> 1m, green -> 6z, blue -> back.
-COLOUR_CLASSES = {"1m": 0, "6z": 1, "back": 2, "none": 2}  # RGB channel whose mean wins
-
-
-def colour_model(path, names=("1m", "6z", "back"), kind=MODEL_KIND, size=CROP_SIZE):
-    """An ONNX classifier: global average pool per RGB channel, times a matrix that gives class ``names[c]`` the
-    score of channel ``COLOUR_CLASSES[names[c]]`` (every other class scores 0)."""
-    w = np.zeros((3, len(names)), np.float32)
-    for j, name in enumerate(names):
-        if name in COLOUR_CLASSES:
-            w[COLOUR_CLASSES[name], j] = 20.0
-    nodes = [
-        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
-        helper.make_node("Flatten", ["pooled"], ["flat"]),
-        helper.make_node("MatMul", ["flat", "w"], ["logits"]),
-    ]
-    graph = helper.make_graph(
-        nodes,
-        "colour",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size.height, size.width])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", len(names)])],
-        [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.flatten())],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    for key, value in {"kind": kind, "names": repr(list(names))}.items():
-        if value is not None:
-            model.metadata_props.add(key=key, value=value)
-    onnx.save(model, str(path))
-    return path
 
 
 def test_onnx_classifier_reads_crops_in_our_class_order(tmp_path):

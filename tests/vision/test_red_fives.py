@@ -8,14 +8,10 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
-import onnx
 import pytest
-from onnx import TensorProto, helper
 
 from engine.tiles import Tile
 from vision.classifier import (
-    CROP_SIZE,
-    MODEL_KIND,
     OnnxTileClassifier,
     RedFiveChecked,
     TwoStageDetector,
@@ -26,6 +22,8 @@ from vision.detector import Detection, FakeDetector
 from vision.geometry import Box
 from vision.labels import CLASS_NAMES
 from vision.red_fives import Verdict, check_red_five, is_five
+
+from .fakes import colour_model
 
 FACE, FELT = (228, 236, 240), (60, 110, 40)  # BGR: ivory face, green felt
 BLACK, BLUE, GREEN, RED = (30, 30, 30), (150, 60, 20), (40, 110, 30), (40, 40, 200)
@@ -247,28 +245,6 @@ def test_random_artwork_fives_are_never_called_wrong(text):
 # --- in the reading pipeline ------------------------------------------------------------------------------------
 
 
-def one_class_model(path, name: str):
-    """An ONNX classifier that reads every crop as ``name``."""
-    nodes = [
-        helper.make_node("GlobalAveragePool", ["images"], ["pooled"]),
-        helper.make_node("Flatten", ["pooled"], ["flat"]),
-        helper.make_node("MatMul", ["flat", "w"], ["logits"]),
-    ]
-    graph = helper.make_graph(
-        nodes,
-        "one",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, CROP_SIZE.height, CROP_SIZE.width])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
-        [helper.make_tensor("w", TensorProto.FLOAT, (3, 1), np.zeros(3, np.float32))],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    for key, value in {"kind": MODEL_KIND, "names": repr([name])}.items():
-        model.metadata_props.add(key=key, value=value)
-    onnx.save(model, str(path))
-    return path
-
-
 def table_with(tiles: dict[str, tuple[int, int]], h: int = 300, w: int = 640) -> tuple[np.ndarray, list[Box]]:
     """A non-square felt frame with drawn fives (100 x 75 px, centred at the given points) and their boxes."""
     frame = np.empty((h, w, 3), np.uint8)
@@ -285,7 +261,7 @@ def table_with(tiles: dict[str, tuple[int, int]], h: int = 300, w: int = 640) ->
 def test_two_stage_fives_follow_the_colour_check(tmp_path, drawn, read, out):
     frame, boxes = table_with({drawn: (500, 120)})
     found = [Detection.of_class(CLASS_NAMES.index("1p"), boxes[0], 0.6)]
-    two = TwoStageDetector(FakeDetector(found), OnnxTileClassifier(one_class_model(tmp_path / "c.onnx", read)))
+    two = TwoStageDetector(FakeDetector(found), OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=(read,))))
     assert [d.label for d in two.detect(frame)] == [out]
     assert two.last_red_checks[0] is not None and two.last_red_checks[0].verdict is expected(drawn)
     off = TwoStageDetector(FakeDetector(found), two.classifier, red_check=None)

@@ -18,7 +18,7 @@ tiles are counted, not written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,25 +27,42 @@ from engine.tiles import Tile, format_tiles
 from vision.detector import Detection
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One row of tiles in reading order (left to right), face-down tiles included."""
+def face_up(detections: Iterable[Detection]) -> tuple[Tile, ...]:
+    """The face-up tiles among ``detections``, in their order."""
+    return tuple(d.tile for d in detections if d.tile is not None)
 
+
+def count_backs(detections: Iterable[Detection]) -> int:
+    """How many of ``detections`` are face down (or seen from behind)."""
+    return sum(d.is_back for d in detections)
+
+
+class TileRun:
+    """Mixin for a run of detections in reading order (a row here, a meld in :mod:`vision.table`)."""
+
+    __slots__ = ()
     detections: tuple[Detection, ...]
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The face-up tiles, left to right."""
-        return tuple(d.tile for d in self.detections if d.tile is not None)
+        return face_up(self.detections)
 
     @property
     def backs(self) -> int:
-        return sum(d.is_back for d in self.detections)
+        return count_backs(self.detections)
 
     @property
     def text(self) -> str:
         """The face-up tiles as mpsz, in reading order (not sorted)."""
         return format_tiles(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class Row(TileRun):
+    """One row of tiles in reading order (left to right), face-down tiles included."""
+
+    detections: tuple[Detection, ...]
 
 
 @dataclass(frozen=True, slots=True)

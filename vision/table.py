@@ -49,12 +49,13 @@ from __future__ import annotations
 import enum
 import itertools
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.tiles import Tile, format_tiles
 from vision.detector import Detection
 from vision.geometry import Size
+from vision.reader import TileRun, count_backs, face_up
 
 #: A tile is sideways when its along/depth ratio is at least 1 and this many times its row neighbours' ratio.
 SIDEWAYS_RATIO = 1.3
@@ -100,29 +101,13 @@ class ViewSide(enum.Enum):
 _SIDES = tuple(ViewSide)
 
 
-def _tiles(dets: Iterable[Detection]) -> tuple[Tile, ...]:
-    return tuple(d.tile for d in dets if d.tile is not None)
-
-
 @dataclass(frozen=True, slots=True)
-class MeldObservation:
+class MeldObservation(TileRun):
     """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan)."""
 
     detections: tuple[Detection, ...]
     called: int | None
     owner: ViewSide
-
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        return _tiles(self.detections)
-
-    @property
-    def backs(self) -> int:
-        return sum(d.is_back for d in self.detections)
-
-    @property
-    def text(self) -> str:
-        return format_tiles(self.tiles)
 
     @property
     def called_from(self) -> ViewSide | None:
@@ -159,7 +144,7 @@ class SeatObservation:
 
     @property
     def hand_tiles(self) -> tuple[Tile, ...]:
-        return _tiles(self.hand)
+        return face_up(self.hand)
 
     @property
     def hand_text(self) -> str:
@@ -168,11 +153,11 @@ class SeatObservation:
     @property
     def hand_backs(self) -> int:
         """Concealed tiles seen from behind or laid face down."""
-        return sum(d.is_back for d in self.hand)
+        return count_backs(self.hand)
 
     @property
     def pond_tiles(self) -> tuple[Tile, ...]:
-        return _tiles(self.pond)
+        return face_up(self.pond)
 
     @property
     def pond_text(self) -> str:
@@ -180,12 +165,12 @@ class SeatObservation:
 
     @property
     def wall_backs(self) -> int:
-        return sum(d.is_back for d in self.wall)
+        return count_backs(self.wall)
 
     @property
     def indicators(self) -> tuple[Tile, ...]:
         """Face-up tiles in this seat's wall: dora indicators."""
-        return _tiles(self.wall)
+        return face_up(self.wall)
 
     def as_json(self) -> dict:
         return {
@@ -237,7 +222,7 @@ class TableObservation:
     def backs(self) -> int:
         """All face-down tiles seen, unassigned ones included."""
         inside = sum(s.hand_backs + s.wall_backs + sum(m.backs for m in s.melds) for s in self.seats)
-        return inside + sum(d.is_back for d in self.unassigned)
+        return inside + count_backs(self.unassigned)
 
     def describe(self) -> list[str]:
         """One line per seat that shows tiles, then the dora indicators and what fit nowhere (for a terminal)."""

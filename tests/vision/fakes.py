@@ -186,6 +186,19 @@ def colour_model(
     return path
 
 
+def artwork():
+    """The renderer's artwork module, or skip the test where the CC0 artwork is not installed."""
+    import pytest
+
+    from vision.synth import art
+
+    try:
+        art.art_dir()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    return art
+
+
 def encode(image: np.ndarray, suffix: str = ".jpg") -> bytes:
     ok, buf = cv2.imencode(suffix, image)
     assert ok

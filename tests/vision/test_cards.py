@@ -11,13 +11,12 @@ from vision.geometry import Size
 from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, cards
 
+from .fakes import artwork
+
 
 @pytest.fixture(autouse=True)
 def _artwork():
-    try:
-        art.art_dir()
-    except FileNotFoundError as exc:
-        pytest.skip(str(exc))
+    artwork()
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from vision.geometry import Box
 from vision.labels import CLASS_NAMES
 from vision.red_fives import Verdict, check_red_five, is_five
 
-from .fakes import colour_model
+from .fakes import artwork, colour_model
 
 FACE, FELT = (228, 236, 240), (60, 110, 40)  # BGR: ivory face, green felt
 BLACK, BLUE, GREEN, RED = (30, 30, 30), (150, 60, 20), (40, 110, 30), (40, 40, 200)
@@ -146,16 +146,6 @@ def test_bad_input_is_refused(crop, tile, message):
 # --- crops of the CC0 artwork -------------------------------------------------------------------------------------
 
 
-def _art():
-    from vision.synth import art
-
-    try:
-        art.art_dir()
-    except FileNotFoundError as exc:
-        pytest.skip(str(exc))
-    return art
-
-
 def art_five(art, text: str, variant: str, seed: int, size, *, gains=None, blur: float = 0.0, turn=False):
     """A crop of an artwork five as the reader cuts it: a random ink style of ``variant`` on a tile body, felt
     around, a white-balance cast, glare (sometimes), blur, then resized to ``size`` (height, width)."""
@@ -201,7 +191,7 @@ ART_CASES = [
 
 @pytest.mark.parametrize(("text", "variant", "size", "gains", "blur", "turn"), ART_CASES)
 def test_artwork_fives_plain_stay_plain_and_red_are_found(text, variant, size, gains, blur, turn):
-    art = _art()
+    art = artwork()
     crop = art_five(
         art,
         text,
@@ -220,7 +210,7 @@ def test_artwork_fives_plain_stay_plain_and_red_are_found(text, variant, size, g
 
 @pytest.mark.parametrize("text", ["5m", "0m", "5p", "0p", "5s", "0s"])
 def test_random_artwork_fives_are_never_called_wrong(text):
-    art = _art()
+    art = artwork()
     verdicts: Counter = Counter()
     for seed in range(40):
         rng = np.random.default_rng([seed, 7])

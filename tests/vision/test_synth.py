@@ -10,13 +10,12 @@ import pytest
 from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, layout, render, write_dataset
 
+from .fakes import artwork
+
 
 @pytest.fixture(autouse=True)
 def _artwork():
-    try:
-        art.art_dir()
-    except FileNotFoundError as exc:
-        pytest.skip(str(exc))
+    artwork()
 
 
 @pytest.mark.parametrize(("seed", "index", "size"), [(1, 0, (320, 240)), (7, 3, (240, 360)), (11, 5, (400, 224))])

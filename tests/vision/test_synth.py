@@ -89,8 +89,8 @@ def test_drawn_faces_are_optional_and_seeded():
     assert render(9, 1, (320, 240), drawn_faces=0.0).jpeg() == plain.jpeg()
     drawn = render(9, 1, (320, 240), drawn_faces=1.0)
     assert drawn.jpeg() == render(9, 1, (320, 240), drawn_faces=1.0).jpeg()
-    assert [l.box for l in drawn.labels] == [l.box for l in plain.labels]  # same scene, other faces
-    if any(l.class_id < 27 and l.class_id % 9 != 0 for l in plain.labels):
+    assert [b.box for b in drawn.labels] == [b.box for b in plain.labels]  # same scene, other faces
+    if any(b.class_id < 27 and b.class_id % 9 != 0 for b in plain.labels):
         assert drawn.jpeg() != plain.jpeg()
 
 

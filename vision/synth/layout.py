@@ -79,7 +79,8 @@ def standing(class_id: int, x: float, y: float, facing: float, size: TileSize, l
     up = np.array([0.0, 0.0, 1.0])
     if lean:  # tilted back a little, as hands often are
         n, up = n * math.cos(lean) + up * math.sin(lean), up * math.cos(lean) - n * math.sin(lean)
-    return Body(class_id, (x, y, size.h / 2 * math.cos(lean) + size.d / 2 * abs(math.sin(lean))), _axes(np.cross(up, n), up, n), size)
+    z = size.h / 2 * math.cos(lean) + size.d / 2 * abs(math.sin(lean))
+    return Body(class_id, (x, y, z), _axes(np.cross(up, n), up, n), size)
 
 
 def turned(body: Body, quarter_turns: int, centre=(0.0, 0.0)) -> Body:
@@ -125,7 +126,7 @@ def seat_layout(
     """
     bodies: list[Body] = []
     tags = [] if tags is None else tags
-    w, h, d, g = size.w, size.h, size.d, size.gap
+    w, h, g = size.w, size.h, size.gap
     melds = int(rng.choice([0, 0, 0, 1, 1, 2, 3, 4]))
     n_hand = 13 - 3 * melds + int(rng.random() < 0.4)
     mode = rng.choice(["standing", "standing", "standing", "open", "down"])

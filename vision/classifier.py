@@ -39,7 +39,7 @@ from vision.detector import Detection, Detector, Orientation, open_session, pars
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, tile_of_class
-from vision.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, check_red_five, is_five
+from vision.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, Verdict, check_red_five, is_five
 
 #: The classifier's input: (height, width) of an upright tile crop.
 CROP_SIZE = Size(height=64, width=48)
@@ -64,6 +64,11 @@ def is_sideways(box: Box) -> bool:
     return box.width > box.height
 
 
+def _check_image(image: np.ndarray) -> None:
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
+
+
 def extract_crop(
     image: np.ndarray, box: Box, size: Size = CROP_SIZE, margin: float = CROP_MARGIN, *, turn: bool = True
 ) -> np.ndarray:
@@ -78,8 +83,7 @@ def extract_crop(
     >>> crop.shape, int(crop[0, :, 0].mean()), int(crop[-1, :, 0].mean())   # turned: left half is now on top
     ((8, 4, 3), 0, 255)
     """
-    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
+    _check_image(image)
     if not (box.width > 0 and box.height > 0):
         raise ValueError(f"an empty box cannot be cropped: {box}")
     h, w = image.shape[:2]
@@ -114,6 +118,8 @@ def native_crop(image: np.ndarray, box: Box, margin: float = CROP_MARGIN, longes
     >>> native_crop(np.zeros((300, 400, 3), np.uint8), Box(10.0, 20.0, 60.0, 40.0), margin=0.0).shape  # sideways
     (50, 20, 3)
     """
+    if not (box.width > 0 and box.height > 0):
+        raise ValueError(f"an empty box cannot be cropped: {box}")
     grow = 1 + 2 * margin
     long_side, short_side = max(box.width, box.height) * grow, min(box.width, box.height) * grow
     scale = min(1.0, longest / long_side)
@@ -129,6 +135,7 @@ def check_red_fives(
 ) -> tuple[list[Detection], list[RedFiveCheck | None]]:
     """``found`` with each five's red flag as the colour check decides where it is sure (else as read), and the
     check of each detection (None for a tile that is no five)."""
+    _check_image(image)
     out: list[Detection] = []
     checks: list[RedFiveCheck | None] = []
     for det in found:
@@ -136,7 +143,12 @@ def check_red_fives(
             out.append(det)
             checks.append(None)
             continue
-        check = check_red_five(native_crop(image, det.box, margin), det.tile, options)
+        try:
+            crop = native_crop(image, det.box, margin)
+        except ValueError as exc:  # an empty box or one off the frame (a detector alone may give one): keep the read
+            check = RedFiveCheck(Verdict.UNSURE, None, None, 0, f"no crop to judge: {exc}")
+        else:
+            check = check_red_five(crop, det.tile, options)
         out.append(Detection(check.tile(det.tile), det.box, det.conf, det.orientation))
         checks.append(check)
     return out, checks

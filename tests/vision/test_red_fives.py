@@ -271,6 +271,30 @@ def test_detector_alone_with_the_check_and_non_fives_untouched():
 
 
 @pytest.mark.parametrize(
+    ("box", "why"),
+    [
+        (Box(100.0, 100.0, 100.0, 100.0), "empty box"),  # no area: once a ZeroDivisionError in native_crop
+        (Box(100.0, 100.0, 100.0, 140.0), "empty box"),  # no width
+        (Box(900.0, 100.0, 930.0, 140.0), "outside"),  # off the 640 px wide frame
+    ],
+)
+def test_a_five_that_cannot_be_cropped_keeps_its_read(box, why):
+    frame, _ = table_with({})
+    found = [Detection.of_class(CLASS_NAMES.index("0p"), box, 0.8), Detection.of_class(0, box, 0.8)]
+    out, checks = check_red_fives(frame, found)
+    assert [d.label for d in out] == ["0p", "1m"] and checks[1] is None
+    assert checks[0] is not None and checks[0].verdict is Verdict.UNSURE and why in checks[0].reason
+    assert [d.label for d in RedFiveChecked(FakeDetector(found)).detect(frame)] == ["0p", "1m"]
+    with pytest.raises(ValueError, match=why):
+        native_crop(frame, box)
+
+
+def test_the_check_refuses_a_frame_that_is_no_bgr_image():
+    with pytest.raises(ValueError, match="BGR uint8"):
+        check_red_fives(np.zeros((30, 40), np.uint8), [])
+
+
+@pytest.mark.parametrize(
     ("box", "shape"),
     [
         (Box(10.0, 10.0, 40.0, 50.0), (46, 35)),  # upright, small: kept at its size (with the 8 % margin)

@@ -108,6 +108,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
+    if min(args.cards, args.render, args.real_repeats) < 0:  # a negative count once trained on nothing from it
+        raise UserError("--cards, --render and --real-repeats are counts: 0 or more")
     crops = Path(args.crops)
     parts = []
     for i, folder in enumerate(args.data):

@@ -87,6 +87,7 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["read", "{photo}", "--model", "{model}", "--conf", "1.5"], "--conf must be"),
         (["eval", "detector", "--model", "{model}", "--only", "synth"], "--only takes rendered, real, crops"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):

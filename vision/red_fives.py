@@ -227,8 +227,8 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
     if not is_five(read):
         raise ValueError(f"only a five can be checked for red, not {read}")
     h, w = crop.shape[:2]
-    if min(h, w) < options.min_side:
-        return _unsure(f"crop {h}x{w} (h x w) is under {options.min_side} px: too small for colours")
+    if min(h, w) < max(options.min_side, 1):  # an empty crop is too small whatever the options say
+        return _unsure(f"crop {h}x{w} (h x w) is under {max(options.min_side, 1)} px: too small for colours")
     ty, tx = round(TRIM * h), round(TRIM * w)
     rgb = crop[ty : h - ty, tx : w - tx, ::-1].astype(np.float32) / 255.0
     face_rgb = _face_colour(rgb, _hsv(rgb))

@@ -21,7 +21,7 @@ from vision.classifier import (
 from vision.detector import Detection, FakeDetector
 from vision.geometry import Box
 from vision.labels import CLASS_NAMES
-from vision.red_fives import Verdict, check_red_five, is_five
+from vision.red_fives import RedFiveOptions, Verdict, check_red_five, is_five
 
 from .fakes import artwork, colour_model
 
@@ -121,6 +121,14 @@ def test_weak_evidence_keeps_the_networks_answer(case, text, why):
     check = check_red_five(img, Tile.parse(text))
     assert check.verdict is Verdict.UNSURE and why in check.reason, check
     assert check.tile(Tile.parse(text)) == Tile.parse(text)
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (0, 30, 3), (40, 0, 3)])
+@pytest.mark.parametrize("min_side", [RedFiveOptions().min_side, 0])
+def test_an_empty_crop_is_unsure(shape, min_side):
+    # with min_side 0 an empty crop once reached OpenCV's colour conversion, which raises on an empty image
+    check = check_red_five(np.zeros(shape, np.uint8), Tile.parse("0m"), RedFiveOptions(min_side=min_side))
+    assert check.verdict is Verdict.UNSURE and "too small" in check.reason
 
 
 def test_a_sure_check_sets_the_red_flag_of_the_five_read():

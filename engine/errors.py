@@ -20,7 +20,8 @@ class IllegalAction(EngineError):
         self.event = event
         self.rule = rule
         self.detail = detail
-        msg = f"{event!r} refused: {rule}"
+        # the event's kind, not its repr: the message reaches phones, and a hand's whole repr buries the rule
+        msg = f"{type(event).__name__} refused: {rule}"
         if detail:
             msg += f" ({detail})"
         super().__init__(msg)

@@ -284,7 +284,8 @@ class TwoStageDetector:
     The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. A box the
     classifier reads as no tile (:data:`NOT_A_TILE`, for a model that has that class) is dropped unless
     ``drop_non_tiles`` is off. With ``keep_detector_above`` set, a detection the detector is at least that sure of
-    keeps its own class (and is never dropped). With ``red_check`` (the default), a five's red flag follows the
+    keeps its own class (and is never dropped). Boxes named the same tile that overlap at ``duplicate_iou`` are one
+    tile (:func:`one_box_per_tile`). With ``red_check`` (the default), a five's red flag follows the
     colour check (:func:`check_red_fives`) where it is sure.
     """
 
@@ -293,6 +294,10 @@ class TwoStageDetector:
     keep_detector_above: float | None = None
     drop_non_tiles: bool = True
     red_check: RedFiveOptions | None = DEFAULT_OPTIONS
+    #: Two boxes the classifier names the same tile that overlap at least this much (IoU) are one tile: the
+    #: weaker goes (None: keep both). The detector's own suppression is across classes at a higher IoU, so a
+    #: weak box straddling two tiles, named after one of them, would otherwise read that tile twice.
+    duplicate_iou: float | None = 0.3
     #: Milliseconds of the last call spent in the classifier (crops, network and the red-five check).
     last_classifier_ms: float = field(default=0.0, init=False)
     #: The red-five check of each detection of the last call (None for a tile that is no five, or with no check).
@@ -313,6 +318,8 @@ class TwoStageDetector:
             if self.drop_non_tiles and not guess.is_tile:
                 continue
             out.append(Detection(tile_of_class(guess.class_id), det.box, det.conf, Orientation.of_box(det.box)))
+        if self.duplicate_iou is not None:
+            out = one_box_per_tile(out, self.duplicate_iou)
         if self.red_check is not None:
             out, self.last_red_checks = check_red_fives(image, out, self.classifier.margin, self.red_check)
         else:
@@ -324,6 +331,26 @@ class TwoStageDetector:
         if name in {"detector", "classifier"}:
             raise AttributeError(name)
         return getattr(self.detector, name)
+
+
+def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detection]:
+    """``detections`` less each one that overlaps a more confident detection of the same tile (or face-down)
+    at ``iou`` or more; the order is kept.
+
+    >>> from engine.tiles import Tile
+    >>> a = Detection(Tile.parse("6s"), Box(0, 0, 50, 75), 0.9, Orientation.UPRIGHT)
+    >>> b = Detection(Tile.parse("6s"), Box(18, 0, 63, 75), 0.4, Orientation.UPRIGHT)   # straddles the next tile
+    >>> c = Detection(Tile.parse("6s"), Box(52, 0, 102, 75), 0.8, Orientation.UPRIGHT)  # the next tile: a pair
+    >>> [d.conf for d in one_box_per_tile([a, b, c], 0.3)]
+    [0.9, 0.8]
+    """
+    order = sorted(range(len(detections)), key=lambda i: -detections[i].conf)
+    kept: list[int] = []
+    for i in order:
+        d = detections[i]
+        if not any(detections[k].label == d.label and detections[k].box.iou(d.box) >= iou for k in kept):
+            kept.append(i)
+    return [detections[i] for i in sorted(kept)]
 
 
 @dataclass

@@ -248,3 +248,34 @@ def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
     assert np.allclose(probs, expected[:, : len(CLASS_NAMES)], atol=1e-5)
     assert np.allclose(none, expected[:, -1], atol=1e-5)
     assert (evaluate_torch(model, data) == probs.argmax(1)).all()
+
+
+# --- one box per tile -----------------------------------------------------------------------------------------
+
+_W, _H = 50, 75  # a tile's box in frame pixels (height > width: upright)
+
+
+def _at(label: str, x: float, conf: float, y: float = 0.0) -> Detection:
+    from vision.labels import CLASS_NAMES
+
+    return Detection.of_class(CLASS_NAMES.index(label), Box(x, y, x + _W, y + _H), conf)
+
+
+@pytest.mark.parametrize(
+    ("case", "detections", "kept"),
+    [
+        ("a pair side by side stays a pair", [("6s", 0, 0.9), ("6s", 52, 0.8)], [0.9, 0.8]),
+        ("a weak box straddling two tiles, named after the left one", [("6s", 0, 0.9), ("6s", 18, 0.4), ("7s", 52, 0.9)],
+         [0.9, 0.9]),
+        ("named after the right one", [("6s", 0, 0.9), ("7s", 34, 0.43), ("7s", 52, 0.97)], [0.9, 0.97]),
+        ("overlapping boxes of two different tiles both stay", [("6s", 0, 0.9), ("7s", 18, 0.4)], [0.9, 0.4]),
+        ("face-down tiles too", [("back", 0, 0.9), ("back", 10, 0.5)], [0.9]),
+        ("the weaker goes whatever the order", [("2z", 10, 0.5), ("2z", 0, 0.9)], [0.9]),
+        ("nothing", [], []),
+    ],
+)
+def test_one_box_per_tile(case, detections, kept):
+    from vision.classifier import one_box_per_tile
+
+    out = one_box_per_tile([_at(*d) for d in detections], 0.3)
+    assert [d.conf for d in out] == kept, case

@@ -85,10 +85,6 @@ def _cached(path: Path, build) -> object:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    try:
-        import torch  # noqa: F401
-    except ImportError as exc:
-        raise UserError("training the classifier needs torch (pip install torch); reading does not") from exc
     from vision.classifier_training import (
         EVAL_SEED,
         CropSet,
@@ -110,6 +106,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--epochs and --batch must be at least 1")
     if min(args.cards, args.render, args.real_repeats) < 0:  # a negative count once trained on nothing from it
         raise UserError("--cards, --render and --real-repeats are counts: 0 or more")
+    try:  # after the arguments: a wrong option is named whether or not torch is here
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise UserError("training the classifier needs torch (pip install torch); reading does not") from exc
     crops = Path(args.crops)
     parts = []
     for i, folder in enumerate(args.data):

@@ -6,8 +6,9 @@ counter-clockwise seen from above). Every seat is read in its own frame: *along*
 sees it (image x for the bottom seat, -x for the top seat, -y for the right seat, +y for the left seat) and
 *depth* runs from the table centre out towards the player. In that frame all seats look alike:
 
-- the rows farthest out are the hand: concealed tiles (standing, laid open or face down), then at its right end the
-  open melds, groups of 3-4 whose called tile lies sideways (its box is wide where its neighbours are deep);
+- the rows farthest out are the hand: concealed tiles (standing, laid open or face down), the drawn tile set apart
+  at their right (a small gap), then at its right end the open melds, groups of 3-4 whose called tile lies
+  sideways (its box is wide where its neighbours are deep); fewer than three tiles are never a meld;
 - rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators;
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
@@ -29,7 +30,8 @@ degrees; boxes are axis-aligned, so a rolled view blurs rows together). With nei
 centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
 taken for a wall. A kakan's added tile stacked on its called tile is one box from above; one laid beside it is not
 joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
-pond) go to ``unassigned``; nothing here raises on odd detections.
+pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
+here raises on odd detections.
 
 >>> from engine.tiles import parse_tiles
 >>> from vision.geometry import Box
@@ -63,6 +65,11 @@ SIDEWAYS_RATIO = 1.3
 HAND_GAP = 0.6
 #: A smaller gap that still separates two melds laid side by side.
 MELD_GAP = 0.25
+#: The gap (tile widths) that sets the drawn tile apart at the hand's right end: players leave a small one, and the
+#: tiles of a hand touch (their boxes overlap or part by a few pixels).
+DRAWN_GAP = 0.2
+#: The fewest tiles of a meld (chi, pon; a kan has four).
+MELD_MIN = 3
 #: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
@@ -137,6 +144,8 @@ class SeatObservation:
     riichi: int | None = None
     #: The wall in front of this seat (face-down tiles and any face-up dora indicators), left to right.
     wall: tuple[Detection, ...] = ()
+    #: ツモ牌: the tile set apart at the right of the concealed hand (drawn, or the winning tile shown), if any.
+    drawn: Detection | None = None
 
     @property
     def present(self) -> bool:
@@ -149,6 +158,10 @@ class SeatObservation:
     @property
     def hand_text(self) -> str:
         return format_tiles(self.hand_tiles)
+
+    @property
+    def drawn_tile(self) -> Tile | None:
+        return None if self.drawn is None else self.drawn.tile
 
     @property
     def hand_backs(self) -> int:
@@ -177,6 +190,7 @@ class SeatObservation:
             "side": self.side.value,
             "hand": self.hand_text,
             "hand_backs": self.hand_backs,
+            "drawn": None if self.drawn_tile is None else str(self.drawn_tile),
             "melds": [
                 {
                     "tiles": m.text,
@@ -231,6 +245,8 @@ class TableObservation:
             if not s.present:
                 continue
             parts = [f"hand {s.hand_text or '-'}" + (f" +{s.hand_backs} face down" if s.hand_backs else "")]
+            if s.drawn_tile is not None:
+                parts[0] += f" drawn {s.drawn_tile}"
             for m in s.melds:
                 source = f" from {m.called_from.value}" if m.called_from else " closed"
                 parts.append(f"meld {m.text or '-'}" + (f"+{m.backs} down" if m.backs else "") + source)
@@ -516,8 +532,11 @@ def _wall_like(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
     return len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in row) >= 1.1
 
 
-def _split_hand(row: list[_Span], dets: Sequence[Detection]) -> tuple[list[_Span], list[list[_Span]]]:
-    """The concealed part and the melds of the outermost row (melds lie at its right end)."""
+def _split_hand(
+    row: list[_Span], dets: Sequence[Detection]
+) -> tuple[list[_Span], _Span | None, list[list[_Span]], list[_Span]]:
+    """The concealed part, the drawn tile, the melds and the tiles that fit none of them, of the outermost row
+    (melds lie at its right end; the drawn tile is set apart between the concealed part and the melds)."""
     unit = _unit(row)
     side = _sideways(row)
     gaps = [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
@@ -540,7 +559,24 @@ def _split_hand(row: list[_Span], dets: Sequence[Detection]) -> tuple[list[_Span
 
         start = max(range(max(0, first - 3), first + 1), key=fit)
     hand, region = row[:start], row[start:]
-    return hand, _split_melds(region, gaps[start:], side[start:], dets)
+    drawn = None
+    if len(hand) >= 2 and gaps[len(hand) - 1] > DRAWN_GAP and not dets[hand[-1].index].is_back:
+        hand, drawn = hand[:-1], hand[-1]
+    melds: list[list[_Span]] = []
+    leftover: list[_Span] = []
+    for k, piece in enumerate(_split_melds(region, gaps[start:], side[start:], dets)):
+        if len(piece) >= MELD_MIN:
+            melds.append(piece)
+            continue
+        # too few for a meld: set apart right after the hand, one face-up tile (a face-down one beside it is a
+        # neighbour's wall end or a misread) is the drawn tile; the rest fit nowhere
+        up = [s for s in piece if not dets[s.index].is_back]
+        if k == 0 and drawn is None and hand and gaps[start] > DRAWN_GAP and len(up) == 1 and len(piece) <= 2:
+            drawn = up[0]
+            leftover += [s for s in piece if s is not drawn]
+        else:
+            leftover += piece
+    return hand, drawn, melds, leftover
 
 
 def _split_melds(
@@ -634,7 +670,8 @@ def _seat_observation(
     hand_row: list[_Span] = []
     if has_hand and rows:
         hand_row = rows.pop()
-    hand, meld_rows = _split_hand(hand_row, dets) if hand_row else ([], [])
+    hand, drawn, meld_rows, leftover = _split_hand(hand_row, dets) if hand_row else ([], None, [], [])
+    unassigned += [s.index for s in leftover]
     melds = []
     for m in meld_rows:
         flags = _sideways(m)
@@ -660,7 +697,15 @@ def _seat_observation(
             riichi = k
             break
     pond = [dets[s.index] for s in pond_spans]
-    return SeatObservation(side, tuple(dets[s.index] for s in hand), tuple(melds), tuple(pond), riichi, tuple(wall))
+    return SeatObservation(
+        side,
+        tuple(dets[s.index] for s in hand),
+        tuple(melds),
+        tuple(pond),
+        riichi,
+        tuple(wall),
+        None if drawn is None else dets[drawn.index],
+    )
 
 
 def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[list[_SeatRows], list[int]]:

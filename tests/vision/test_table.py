@@ -44,7 +44,8 @@ def _det(tile: Tile | None, box: Box) -> Detection:
 class Seat:
     """One seat's tiles as laid. ``hand``: mpsz laid face up, or a number of tiles standing (seen from behind).
     ``melds``: (mpsz, index of the sideways tile; None for a closed kan, its ends face down).
-    ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack."""
+    ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack.
+    ``drawn``: a tile set apart ``drawn_gap`` px right of the hand, before the melds."""
 
     hand: str | int = 13
     melds: tuple[tuple[str, int | None], ...] = ()
@@ -55,6 +56,8 @@ class Seat:
     hand_start: float = -180.0
     hand_gap: float = 30.0  # px between the hand and its melds
     meld_gap: float = 8.0  # px between melds
+    drawn: str = ""
+    drawn_gap: float = 10.0
 
 
 def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
@@ -76,6 +79,10 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
             for t in parse_tiles(seat.hand):
                 put(t, a, W, outer, H)
                 a += STEP
+        for t in parse_tiles(seat.drawn):
+            a += seat.drawn_gap - 1
+            put(t, a, W, outer, H)
+            a += STEP
         a += seat.hand_gap - 1
         for text, called in seat.melds:
             tiles = parse_tiles(text)
@@ -131,6 +138,7 @@ def expected(seat: Seat) -> dict:
     return {
         "hand": "" if isinstance(seat.hand, int) else format_tiles(parse_tiles(seat.hand)),
         "hand_backs": seat.hand if isinstance(seat.hand, int) else 0,
+        "drawn": format_tiles(parse_tiles(seat.drawn)),
         "melds": [_shown(m, c) for m, c in seat.melds],
         "called": [c for _m, c in seat.melds],
         "pond": format_tiles(parse_tiles(seat.pond)),
@@ -145,6 +153,7 @@ def observed(obs, side: ViewSide) -> dict:
     return {
         "hand": s.hand_text,
         "hand_backs": s.hand_backs,
+        "drawn": "" if s.drawn_tile is None else format_tiles([s.drawn_tile]),
         "melds": [m.text for m in s.melds],
         "called": [m.called for m in s.melds],
         "pond": s.pond_text,
@@ -240,6 +249,49 @@ def test_melds_without_clear_gaps(seat):
     assert observed(obs, ViewSide.BOTTOM) == expected(seat)
 
 
+@pytest.mark.parametrize(
+    "seat",
+    [
+        Seat(hand="234567m345p678s5p", drawn="0p"),  # a tsumo shown: the winning tile set apart
+        Seat(hand="234567m345p678s5p", drawn="0p", drawn_gap=6),  # a small gap is enough
+        Seat(hand="123m456p77z", drawn="7z", melds=(("555z", 2),)),  # between the hand and its melds
+        Seat(hand="1m", drawn="1m", melds=(("666m", 1), ("1111p", 0), ("678s", 0), ("555z", 2))),
+        Seat(hand="234567m345p678s5p", drawn="", melds=(("555z", 2),)),  # none: hand tiles touch
+    ],
+)
+def test_the_drawn_tile_set_apart(seat):
+    obs = read_table(lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
+    assert observed(obs, ViewSide.BOTTOM) == expected(seat)
+    assert obs.unassigned == ()
+
+
+@pytest.mark.parametrize(
+    ("extra", "drawn", "unassigned"),
+    [
+        # a face-down tile lying across beside the drawn tile (a neighbour's wall end): no meld of two
+        ([("0p", 0.0, W, H), (None, STEP - 2, H, W)], "0p", ["back"]),
+        # two tiles set apart, one sideways: too few for a meld, two for a drawn tile
+        ([("1s", 0.0, W, H), ("2s", STEP, H, W)], "", ["1s", "2s"]),
+        # a lone tile lying across set apart: the drawn tile
+        ([("6z", 0.0, H, W)], "6z", []),
+    ],
+)
+def test_no_meld_of_fewer_than_three(extra, drawn, unassigned):
+    """Tiles right of the bottom hand (``extra``: tile, along from 10 px past the hand, along, deep)."""
+    seat = Seat(hand="234567m345p678s")
+    dets = lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]})
+    start = seat.hand_start + 12 * STEP + 10.0
+    outer = HAND_DEPTH + H
+    for text, a0, along, deep in extra:
+        tile = None if text is None else Tile.parse(text)
+        dets.append(_det(tile, _box(ViewSide.BOTTOM, CENTRE, start + a0, start + a0 + along, outer - deep, outer)))
+    obs = read_table(dets, FRAME)
+    bottom = obs.seat(ViewSide.BOTTOM)
+    assert bottom.hand_text == "234567m345p678s" and bottom.melds == ()
+    assert ("" if bottom.drawn_tile is None else format_tiles([bottom.drawn_tile])) == drawn
+    assert [d.label for d in obs.unassigned] == unassigned
+
+
 def test_centre_is_estimated_without_a_seat():
     seats = {side: seat for side, seat in FULL.items() if side is not ViewSide.TOP}
     cx, cy = estimate_centre(lay(seats, centre=(700.0, 500.0)))
@@ -282,6 +334,9 @@ def test_json_is_per_seat():
     assert data["seats"][0]["pond"] == "19m2z8p7z34s" and data["seats"][0]["riichi"] == 4
     assert data["dora_indicators"] == "3p" and data["dead_wall"] == "left"
     assert data["seats"][1]["melds"][0] == {"tiles": "345p", "backs": 0, "called": 0, "from": "bottom"}
+    assert [s["drawn"] for s in data["seats"]] == [None] * 4
+    drawn = read_table(lay({ViewSide.BOTTOM: Seat(hand="1234m", drawn="0p"), ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
+    assert drawn.as_json()["seats"][0]["drawn"] == "0p" and "drawn 0p" in drawn.describe()[0]
 
 
 # --- tables laid out by the renderer ------------------------------------------------------------------------

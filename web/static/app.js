@@ -198,7 +198,8 @@ const J = (() => {
     const hand = parseTiles(seat.hand);
     const handRow = el("div", { class: "thand" },
       group("thtiles", `${label} hand`, seat.hand + (seat.hand_backs ? ` and ${seat.hand_backs} face down` : ""), hand.map((t) => tile(t))),
-      seat.hand_backs ? el("span", { class: "muted small backs", text: `${hand.length ? "+" : ""}${seat.hand_backs} face down` }) : null);
+      seat.hand_backs ? el("span", { class: "muted small backs", text: `${hand.length ? "+" : ""}${seat.hand_backs} face down` }) : null,
+      seat.drawn ? group("thdrawn", `${label} drawn tile`, seat.drawn, [tile(seat.drawn)]) : null);
     const pond = parseTiles(seat.pond);
     const rows = [];
     for (let i = 0; i < pond.length; i += 6) {

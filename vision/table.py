@@ -407,7 +407,10 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
 
     Along each axis the centre lies midway between the outer rows of the two seats across it (left and right give
     x); where one of them is missing, or the two disagree with the seats beside it by more than two tiles, at the
-    middle of the seats beside it (their rows are centred on it, give or take the melds).
+    middle of the seats beside it (their rows are centred on it, give or take the melds). Where one of them is
+    missing and the outer rows of the other and of both seats beside are walls, the walls' square places it: as far
+    in from that wall as the walls beside lie from each other's middle (walls shrink from one end as tiles are
+    drawn, so their middles may be tiles off the table's axis; early in a hand only walls may be seen).
     """
     if not detections:
         raise ValueError("no detections to find a table centre in")
@@ -418,9 +421,11 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     for _ in range(rounds):
         by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
         sure: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
+        dets_of: dict[ViewSide, list[Detection]] = {s: [] for s in ViewSide}
         for d in detections:
             depths = sorted(enumerate(_depths(d, centre)), key=lambda kd: -kd[1])
             by_side[_SIDES[depths[0][0]]].append(d.box.center)
+            dets_of[_SIDES[depths[0][0]]].append(d)
             if depths[1][1] <= CONTESTED * depths[0][1]:  # near a diagonal: maybe a neighbour's row end
                 sure[_SIDES[depths[0][0]]].append(d.box.center)
         cx, cy = centre
@@ -437,6 +442,19 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
             across_y = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
         if len(left) + len(right) >= 3:
             beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
+        walled = {s for s in ViewSide if len(sure[s]) >= 3 and _outer_is_wall(dets_of[s], s, centre, unit)}
+        if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
+            half = (_percentile([p[0] for p in right], 0.9) - _percentile([p[0] for p in left], 0.1)) / 2
+            if ViewSide.BOTTOM in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+                beside_y = _percentile([p[1] for p in bottom], 0.9) - half
+            elif ViewSide.TOP in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+                beside_y = _percentile([p[1] for p in top], 0.1) + half
+        if across_x is None and across_y is not None and {ViewSide.TOP, ViewSide.BOTTOM} <= walled:
+            half = (_percentile([p[1] for p in bottom], 0.9) - _percentile([p[1] for p in top], 0.1)) / 2
+            if ViewSide.RIGHT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+                beside_x = _percentile([p[0] for p in right], 0.9) - half
+            elif ViewSide.LEFT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+                beside_x = _percentile([p[0] for p in left], 0.1) + half
         cx = _pick(across_x, beside_x, cx, unit)
         cy = _pick(across_y, beside_y, cy, unit)
         moved = abs(cx - centre[0]) + abs(cy - centre[1])
@@ -444,6 +462,19 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
         if moved < 0.5:
             break
     return centre
+
+
+def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
+    """Whether a seat's outer row (its tiles within a tile of its farthest) is a wall: three or more, mostly face
+    down and lying (deeper than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
+    if len(dets) < 3:
+        return False
+    depth = [_depths(d, centre)[side.turns] for d in dets]
+    far = _percentile(depth, 0.9)
+    outer = [d for d, x in zip(dets, depth, strict=True) if x >= far - unit]
+    backs = sum(d.is_back for d in outer)
+    spans = [_span(0, d, side, centre) for d in outer]
+    return len(outer) >= 3 and backs >= WALL_BACKS * len(outer) and statistics.median(1 / s.ratio for s in spans) >= 1.1
 
 
 def _pick(across: float | None, beside: float | None, before: float, unit: float) -> float:

@@ -45,7 +45,8 @@ class Seat:
     """One seat's tiles as laid. ``hand``: mpsz laid face up, or a number of tiles standing (seen from behind).
     ``melds``: (mpsz, index of the sideways tile; None for a closed kan, its ends face down).
     ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack.
-    ``drawn``: a tile set apart ``drawn_gap`` px right of the hand, before the melds."""
+    ``drawn``: a tile set apart ``drawn_gap`` px right of the hand, before the melds. ``wall_drawn``: stacks gone
+    from the wall's left end (as its player sees it), drawn."""
 
     hand: str | int = 13
     melds: tuple[tuple[str, int | None], ...] = ()
@@ -58,6 +59,7 @@ class Seat:
     meld_gap: float = 8.0  # px between melds
     drawn: str = ""
     drawn_gap: float = 10.0
+    wall_drawn: int = 0
 
 
 def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
@@ -109,8 +111,8 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
                 put(t, a, W, d1, H)
                 a += STEP
         shown = list(parse_tiles(seat.indicators))
-        for k in range(seat.wall):
-            tile = shown.pop(0) if k >= 2 and shown else None
+        for k in range(seat.wall_drawn, seat.wall):
+            tile = shown.pop(0) if k >= seat.wall_drawn + 2 and shown else None
             put(tile, -seat.wall * STEP / 2 + k * STEP, W, WALL_DEPTH + H, H)
     return out
 
@@ -143,7 +145,7 @@ def expected(seat: Seat) -> dict:
         "called": [c for _m, c in seat.melds],
         "pond": format_tiles(parse_tiles(seat.pond)),
         "riichi": seat.riichi,
-        "wall_backs": seat.wall - len(parse_tiles(seat.indicators)),
+        "wall_backs": seat.wall - seat.wall_drawn - len(parse_tiles(seat.indicators)),
         "indicators": seat.indicators,
     }
 
@@ -290,6 +292,39 @@ def test_no_meld_of_fewer_than_three(extra, drawn, unassigned):
     assert bottom.hand_text == "234567m345p678s" and bottom.melds == ()
     assert ("" if bottom.drawn_tile is None else format_tiles([bottom.drawn_tile])) == drawn
     assert [d.label for d in obs.unassigned] == unassigned
+
+
+WALLS = {  # before the first discard: hands standing, seen edge on (no boxes), one wall out of view or taken
+    ViewSide.BOTTOM: Seat(hand=0, wall=15),
+    ViewSide.RIGHT: Seat(hand=0, wall=15, wall_drawn=6),  # drawn from: its middle lies three stacks off the axis
+    ViewSide.LEFT: Seat(hand=0, wall=15, indicators="4p"),
+}
+
+
+@pytest.mark.parametrize(
+    ("turns", "seats"),
+    [
+        (0, WALLS),
+        (1, WALLS),
+        (2, WALLS),
+        (3, WALLS),
+        (0, {**WALLS, ViewSide.LEFT: Seat(hand=0, wall=15, wall_drawn=8, indicators="4p")}),
+        (1, {**WALLS, ViewSide.BOTTOM: Seat(hand=0, wall=12, wall_drawn=4)}),
+        (0, {**WALLS, ViewSide.TOP: Seat(hand=0, wall=15, wall_drawn=10)}),  # five stacks across
+    ],
+)
+def test_walls_only(turns, seats):
+    """Only walls in view, some shrunk from one end: the centre lies as far in from a lone wall as the walls beside
+    it lie from their middle (their own middles are off the table's axis)."""
+    obs = read_table(lay(seats, turns), FRAME)
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        if side not in seats:
+            assert not obs.seat(at).present, at
+            continue
+        assert observed(obs, at) == expected(seats[side]), (side, at)
+    assert obs.unassigned == ()
+    assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
 
 
 def test_centre_is_estimated_without_a_seat():

@@ -422,12 +422,11 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
         by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
         sure: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
         dets_of: dict[ViewSide, list[Detection]] = {s: [] for s in ViewSide}
-        for d in detections:
-            depths = sorted(enumerate(_depths(d, centre)), key=lambda kd: -kd[1])
-            by_side[_SIDES[depths[0][0]]].append(d.box.center)
-            dets_of[_SIDES[depths[0][0]]].append(d)
-            if depths[1][1] <= CONTESTED * depths[0][1]:  # near a diagonal: maybe a neighbour's row end
-                sure[_SIDES[depths[0][0]]].append(d.box.center)
+        for d, (k, certain) in zip(detections, _settled(detections, centre), strict=True):
+            by_side[_SIDES[k]].append(d.box.center)
+            dets_of[_SIDES[k]].append(d)
+            if certain:
+                sure[_SIDES[k]].append(d.box.center)
         cx, cy = centre
         left, right = by_side[ViewSide.LEFT], by_side[ViewSide.RIGHT]
         top, bottom = by_side[ViewSide.TOP], by_side[ViewSide.BOTTOM]
@@ -462,6 +461,26 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
         if moved < 0.5:
             break
     return centre
+
+
+def _settled(dets: Sequence[Detection], centre: tuple[float, float]) -> list[tuple[int, bool]]:
+    """Each detection's deepest seat (0..3) and whether it surely is that seat's: away from a diagonal, or beside
+    another of that seat's tiles along that seat's axis. Near a diagonal a tile may be the end of a neighbour's row,
+    but such ends lie one behind the other in this seat's frame; a row along it is this seat's (a wall drawn down to
+    a few stacks lies at its far end, by the corner, and would otherwise leave its seat looking empty)."""
+    seat, sure = [], []
+    for d in dets:
+        depths = _depths(d, centre)
+        order = sorted(range(4), key=lambda k: -depths[k])
+        seat.append(order[0])
+        sure.append(depths[order[1]] <= CONTESTED * depths[order[0]])
+    spans = [_span(i, d, _SIDES[seat[i]], centre) for i, d in enumerate(dets)]
+    for i in range(len(dets)):
+        if not sure[i]:
+            sure[i] = any(
+                j != i and seat[j] == seat[i] and _joins(spans[i], spans[j], 2.0, 0.5) for j in range(len(dets))
+            )
+    return list(zip(seat, sure, strict=True))
 
 
 def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
@@ -683,19 +702,38 @@ def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection])
     return score
 
 
-def _looks_like_hand(row: list[_Span], reach: float | None, dets: Sequence[Detection]) -> bool:
+def _looks_like_hand(row: list[_Span], reach: float | None, inside: float | None, dets: Sequence[Detection]) -> bool:
     """Whether a seat's outermost row is its hand. Hands lie about as far out as ``reach`` (in tile widths, from
     rows that can only be hands; 85% of it for a face-up row, 88% for a face-down lying one); a wall lies about
     three quarters as far, a pond less: the hand may be out of view, or standing so that the camera sees only its
     top edge. A face-down lying row with no hand to compare is a wall."""
     depth = _depth(row) / _unit(row)
-    if _wall_like(row, dets):
+    if inside is not None and depth < inside:
+        return False
+    if _wall_like(row, dets) or _wall_end(row, dets, inside):
         return reach is not None and depth >= 0.88 * reach
     return reach is None or depth >= 0.85 * reach
 
 
+def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
+    """One or two stacks left of a wall drawn down (too few for :func:`_wall_like`): face down, lying, and about as
+    far out (in tiles) as the nearest wall of three or more stacks, ``inside``."""
+    return (
+        inside is not None
+        and 0 < len(row) < 3
+        and all(dets[s.index].is_back for s in row)
+        and statistics.median(1 / s.ratio for s in row) >= 1.1
+        and _depth(row) / _unit(row) >= 0.9 * inside
+    )
+
+
 def _seat_observation(
-    side: ViewSide, rows: list[list[_Span]], dets: Sequence[Detection], has_hand: bool, unassigned: list[int]
+    side: ViewSide,
+    rows: list[list[_Span]],
+    dets: Sequence[Detection],
+    has_hand: bool,
+    inside: float | None,
+    unassigned: list[int],
 ) -> SeatObservation:
     rows = [list(r) for r in rows]
     hand_row: list[_Span] = []
@@ -713,7 +751,8 @@ def _seat_observation(
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
         backs = sum(dets[s.index].is_back for s in row)
-        if len(row) >= 3 and backs >= WALL_BACKS * len(row):  # lying or not: a hand was taken above
+        # lying or not: a hand was taken above
+        if (len(row) >= 3 and backs >= WALL_BACKS * len(row)) or _wall_end(row, dets, inside):
             wall += [dets[s.index] for s in row]
             continue
         for s in row:
@@ -829,10 +868,18 @@ def read_table(
             per_seat, unassigned = _seat_rows(good, centre)
     # how far out hands lie, from the seat whose outer row lies farthest (walls never lie beyond hands, and a
     # hand standing face to its player may be seen only by its top edge, which no detector labels)
-    reaches = [r for s in per_seat if (r := s.reach(good)) is not None]
+    # walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the
+    # outer row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one)
+    walls = [
+        _depth(w[0]) / _unit(w[0])
+        for s in per_seat
+        if (w := [r for r in s.rows if len(r) >= 4 and _wall_like(r, good)])
+    ]
+    inside = min(walls) if walls else None
+    reaches = [r for s in per_seat if (r := s.reach(good)) is not None and (inside is None or r > inside)]
     reach = max(reaches) if reaches else None
     seats = []
     for s in per_seat:
-        has_hand = bool(s.rows) and _looks_like_hand(s.rows[-1], reach, good)
-        seats.append(_seat_observation(s.side, s.rows, good, has_hand, unassigned))
+        has_hand = bool(s.rows) and _looks_like_hand(s.rows[-1], reach, inside, good)
+        seats.append(_seat_observation(s.side, s.rows, good, has_hand, inside, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

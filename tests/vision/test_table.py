@@ -15,6 +15,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 from vision.detector import Detection
 from vision.geometry import Box, Size
 from vision.labels import BACK_CLASS, class_of_tile
+from vision.reader import count_backs
 from vision.table import ViewSide, estimate_centre, read_table
 
 FRAME = Size(height=900, width=1600)
@@ -46,7 +47,7 @@ class Seat:
     ``melds``: (mpsz, index of the sideways tile; None for a closed kan, its ends face down).
     ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack.
     ``drawn``: a tile set apart ``drawn_gap`` px right of the hand, before the melds. ``wall_drawn``: stacks gone
-    from the wall's left end (as its player sees it), drawn."""
+    from the wall's left end (as its player sees it), drawn; ``wall_drawn_right``: from its right end."""
 
     hand: str | int = 13
     melds: tuple[tuple[str, int | None], ...] = ()
@@ -60,6 +61,9 @@ class Seat:
     drawn: str = ""
     drawn_gap: float = 10.0
     wall_drawn: int = 0
+    wall_drawn_right: int = 0
+    wall_shift: float = 0.0  # px along: walls laid as a pinwheel, each end past its neighbour's outer face
+    pond_depth: float = POND_DEPTH
 
 
 def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
@@ -103,7 +107,7 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
                 row, col = 2, i - 12
             if col == 0:
                 a = -3 * STEP
-            d1 = POND_DEPTH + row * (H + 1) + H
+            d1 = seat.pond_depth + row * (H + 1) + H
             if i == seat.riichi:
                 put(t, a, H, d1 - (H - W) / 2, W)
                 a += H + 1
@@ -111,9 +115,9 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
                 put(t, a, W, d1, H)
                 a += STEP
         shown = list(parse_tiles(seat.indicators))
-        for k in range(seat.wall_drawn, seat.wall):
+        for k in range(seat.wall_drawn, seat.wall - seat.wall_drawn_right):
             tile = shown.pop(0) if k >= seat.wall_drawn + 2 and shown else None
-            put(tile, -seat.wall * STEP / 2 + k * STEP, W, WALL_DEPTH + H, H)
+            put(tile, seat.wall_shift - seat.wall * STEP / 2 + k * STEP, W, WALL_DEPTH + H, H)
     return out
 
 
@@ -145,7 +149,7 @@ def expected(seat: Seat) -> dict:
         "called": [c for _m, c in seat.melds],
         "pond": format_tiles(parse_tiles(seat.pond)),
         "riichi": seat.riichi,
-        "wall_backs": seat.wall - seat.wall_drawn - len(parse_tiles(seat.indicators)),
+        "wall_backs": seat.wall - seat.wall_drawn - seat.wall_drawn_right - len(parse_tiles(seat.indicators)),
         "indicators": seat.indicators,
     }
 
@@ -325,6 +329,47 @@ def test_walls_only(turns, seats):
         assert observed(obs, at) == expected(seats[side]), (side, at)
     assert obs.unassigned == ()
     assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
+
+
+def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[ViewSide, Seat]:
+    """Mid-hand, hands standing (no boxes), walls of 17 laid as a pinwheel: the top wall drawn away, the right
+    one down to ``right_left`` stacks at its left end, past the bottom wall's outer face (near the diagonal)."""
+    wall = {"wall": 17, "wall_shift": -STEP, "pond_depth": pond_depth}
+    return {
+        ViewSide.BOTTOM: Seat(hand=0, pond="1z9m2z", riichi=2, **wall),
+        ViewSide.RIGHT: Seat(hand=0, pond="9p1s7z", wall_drawn_right=17 - right_left, **wall),
+        ViewSide.TOP: Seat(hand=0, pond=top, pond_depth=pond_depth),
+        ViewSide.LEFT: Seat(hand=0, pond="6z9s3m", indicators="4p", **wall),
+    }
+
+
+@pytest.mark.parametrize(
+    ("turns", "seats"),
+    [
+        (0, _still()),
+        (1, _still()),
+        (2, _still()),
+        (3, _still()),
+        (0, _still(right_left=4)),
+        (1, _still(right_left=6)),
+        (2, _still(top="4z8m")),
+        (3, _still(pond_depth=60.0)),
+    ],
+)
+def test_a_wall_drawn_down_to_the_corner(turns, seats):
+    """A wall drawn down to a few stacks by the corner lies near the diagonal, like a neighbour's row end: its seat
+    still counts across the table (the demo's frames 020-024 put the centre 5 tiles off), and a pond where the
+    wall is gone, inside the walls' square, is no hand. Stacks past a neighbour's outer face may count with its
+    wall (the pinwheel's corners), so walls are checked in all."""
+    obs = read_table(lay(seats, turns), FRAME)
+    assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        got, want = observed(obs, at), expected(seats[side])
+        assert {**got, "wall_backs": 0} == {**want, "wall_backs": 0}, (side, at)
+    assert sum(s.wall_backs for s in obs.seats) + count_backs(obs.unassigned) == sum(
+        expected(seat)["wall_backs"] for seat in seats.values()
+    )
 
 
 def test_centre_is_estimated_without_a_seat():

@@ -20,7 +20,9 @@ hand meets its neighbour's melds, go to the seat whose row they continue), chain
 first rows: a hand may be seen at one seat and not at the other) and name the rows by depth and make-up. Whether
 the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
 be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
-nothing a detector labels).
+nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows
+its pond outermost). Near a diagonal a tile may be a neighbour's row end, unless it lies in a row along its seat's
+axis (a wall drawn down to a few stacks lies by the corner).
 
 Measured on the renderer's table layouts seen from above (tests/vision/test_table.py): about 98% of tiles go to the
 right seat and 95-99% of those of seats whose layout does not overlap itself to the right zone.

@@ -1014,32 +1014,19 @@ class Game:
         chankan: bool,
         ura: tuple[Tile, ...],
     ) -> tuple[Any, settlement.WinPay]:
-        from engine.scoring import score_hand
-
         h = self.hand
         assert h is not None
         p = h.players[seat]
         hand = Hand(concealed, tuple(p.melds))
         ctx = self._context(seat, win_tile, tsumo, discarder, chankan, ura, 0, 0)
-        result = score_hand(hand, ctx, self.rules)
-        if not result.is_win:
-            raise IllegalAction(event, f"not a win: {result.reason}", f"seat {seat}: {hand.notation()}")
+        result = _scored_win(event, seat, hand, ctx, self.rules)
         pao_base = 0
         pao_seat = None
         if p.pao is not None:
             pao_base = _pao_base(result, p.pao_yakuman)
             if pao_base:
                 pao_seat = p.pao
-        pay = settlement.WinPay(
-            seat,
-            result.ron_points,
-            result.tsumo_points,
-            result.base_points,
-            pao_seat,
-            pao_base,
-            label=f"seat {seat} " + ("tsumo" if tsumo else "ron"),
-        )
-        return result, pay
+        return result, _win_pay(seat, result, tsumo, pao_seat, pao_base)
 
     def _revealed(self, event: Event, seat: int, shown: tuple[Tile, ...], size: int) -> tuple[Tile, ...]:
         """Check a shown hand against what is known of the seat's hand; ``size`` is the expected count."""
@@ -1367,7 +1354,7 @@ class Game:
         dora: tuple[Tile, ...],
         ura: tuple[Tile, ...],
     ) -> tuple[Any, settlement.WinPay]:
-        from engine.scoring import WinContext, score_hand
+        from engine.scoring import WinContext
 
         h = self.hand
         assert h is not None
@@ -1396,20 +1383,9 @@ class Game:
             ura_indicators=ura if riichi else (),
             discarder=None if discarder is None else self.seat_wind(discarder),
         )
-        result = score_hand(hand, ctx, self.rules)
-        if not result.is_win:
-            raise IllegalAction(e, f"not a win: {result.reason}", f"seat {c.seat}: {hand.notation()}")
+        result = _scored_win(e, c.seat, hand, ctx, self.rules)
         pao_seat, pao_base = self._declared_pao(e, c, hand, result)
-        pay = settlement.WinPay(
-            c.seat,
-            result.ron_points,
-            result.tsumo_points,
-            result.base_points,
-            pao_seat,
-            pao_base,
-            label=f"seat {c.seat} " + ("tsumo" if tsumo else "ron"),
-        )
-        return result, pay
+        return result, _win_pay(c.seat, result, tsumo, pao_seat, pao_base)
 
     def _declared_pao(self, e: Event, c: DeclaredClaim, hand: Hand, result: Any) -> tuple[int | None, int]:
         """包 on a declared win: the liable seat named with it, or the one the engine saw feed the last set.
@@ -1655,6 +1631,29 @@ class Game:
             raise EngineError(f"{tiles} tiles accounted for, not 136")
         if len(h.dora_indicators) > 1 + len(h.kans):
             raise EngineError("more dora indicators than kans allow")
+
+
+def _scored_win(event: Event, seat: int, hand: Hand, ctx: Any, rules: RuleSet) -> Any:
+    """The hand scored; a hand that is no win refuses ``event``."""
+    from engine.scoring import score_hand
+
+    result = score_hand(hand, ctx, rules)
+    if not result.is_win:
+        raise IllegalAction(event, f"not a win: {result.reason}", f"seat {seat}: {hand.notation()}")
+    return result
+
+
+def _win_pay(seat: int, result: Any, tsumo: bool, pao_seat: int | None, pao_base: int) -> settlement.WinPay:
+    """What a scored win is paid, as settlement reads it."""
+    return settlement.WinPay(
+        seat,
+        result.ron_points,
+        result.tsumo_points,
+        result.base_points,
+        pao_seat,
+        pao_base,
+        label=f"seat {seat} " + ("tsumo" if tsumo else "ron"),
+    )
 
 
 def _pao_base(result: Any, yakuman: str) -> int:

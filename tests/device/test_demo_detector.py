@@ -46,13 +46,6 @@ def frame(name: str) -> Frame:
     return Frame(cv2.imread(str(RECORDING / name)), origin=name)
 
 
-def iou(a, b) -> float:
-    w = max(0.0, min(a.x2, b.x2) - max(a.x1, b.x1))
-    h = max(0.0, min(a.y2, b.y2) - max(a.y1, b.y1))
-    inter = w * h
-    return inter / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter)
-
-
 @dataclass
 class Tally:
     right: int = 0
@@ -78,7 +71,7 @@ def tally(detector) -> Tally:
         found = detector.detect(f.image)
         used: set[int] = set()
         for label in truth:
-            scored = [(iou(label.box, d.box), i) for i, d in enumerate(found) if i not in used]
+            scored = [(label.box.iou(d.box), i) for i, d in enumerate(found) if i not in used]
             best, index = max(scored, default=(0.0, -1))
             if best < 0.5:
                 t.missed += 1

@@ -39,6 +39,7 @@ from vision.detector import Detection, Detector, Orientation, open_session, pars
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, tile_of_class
+from vision.postprocess import Raw, nms
 from vision.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, Verdict, check_red_five, is_five
 
 #: The classifier's input: (height, width) of an upright tile crop.
@@ -344,13 +345,16 @@ def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detect
     >>> [d.conf for d in one_box_per_tile([a, b, c], 0.3)]
     [0.9, 0.8]
     """
-    order = sorted(range(len(detections)), key=lambda i: -detections[i].conf)
-    kept: list[int] = []
-    for i in order:
-        d = detections[i]
-        if not any(detections[k].label == d.label and detections[k].box.iou(d.box) >= iou for k in kept):
-            kept.append(i)
-    return [detections[i] for i in sorted(kept)]
+    if not detections:
+        return []
+    raw = Raw(
+        np.array([(d.box.x1, d.box.y1, d.box.x2, d.box.y2) for d in detections], np.float64),
+        np.array([d.conf for d in detections], np.float64),
+        np.array([d.class_id for d in detections], np.int64),
+    )
+    # class-aware NMS on the classifier's classes; nms suppresses above its threshold, this at ``iou`` itself too
+    kept = np.sort(nms(raw, float(np.nextafter(iou, 0.0))))
+    return [detections[i] for i in kept]
 
 
 @dataclass

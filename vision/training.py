@@ -217,6 +217,7 @@ class Recipe:
     cache: bool = False
     seed: int = 0
     hours: float | None = None  # a wall-clock budget: ultralytics fits the schedule to it (overrides epochs)
+    val_every_epoch: bool = True  # False: validate after the last epoch only (short epochs on a lent GPU)
 
     def train_kwargs(self) -> dict:
         budget = {"time": self.hours} if self.hours else {}
@@ -245,7 +246,7 @@ class Recipe:
             "hsv_h": 0.02,
             "hsv_s": 0.5,
             "hsv_v": 0.4,
-            "val": True,
+            "val": self.val_every_epoch,
             "exist_ok": True,
         }
 

@@ -13,6 +13,7 @@ Everything runs offline; generated data and runs belong in the ignored ``dataset
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -31,6 +32,10 @@ def register(commands) -> None:
     synth.add_argument(
         "--drawn-faces", type=float, default=0.0,
         help="share of images whose tiles are drawn with CJK fonts and procedural pins/sticks (default 0)",
+    )
+    synth.add_argument(
+        "--max-seconds", type=float, default=None,
+        help="time budget: start no new batch after this many seconds (renders a prefix of the set)",
     )
     synth.set_defaults(func=cmd_synth)
 
@@ -53,6 +58,10 @@ def register(commands) -> None:
     train.add_argument("--hours", type=float, default=None, help="wall-clock budget; the schedule fits it (over epochs)")
     train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
+    train.add_argument(
+        "--final-val-only", action="store_true",
+        help="validate after the last epoch only (epochs of seconds on a GPU; best.pt is then the last)",
+    )
     train.add_argument("--project", default="runs/detect", help="runs folder (default runs/detect)")
     train.add_argument("--name", default="tiles", help="run name (default tiles)")
     train.add_argument("--resume", action="store_true", help="resume runs/detect/NAME from weights/last.pt")
@@ -110,6 +119,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--workers must be positive")
     if not 0.0 <= args.drawn_faces <= 1.0:
         raise UserError("--drawn-faces must be within 0..1")
+    if args.max_seconds is not None and args.max_seconds <= 0:
+        raise UserError("--max-seconds must be positive")
     try:
         from vision.evaluation import EVAL_SEED
     except ImportError:
@@ -119,11 +130,13 @@ def cmd_synth(args: argparse.Namespace) -> int:
     try:
         total = write_dataset(
             args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
-            progress=_Bar("synth"), drawn_faces=args.drawn_faces,
+            progress=_Bar("synth"), drawn_faces=args.drawn_faces, max_seconds=args.max_seconds,
         )
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
-    print(f"{args.n} images, {total} labelled tiles in {args.out}")
+    rendered = json.loads((Path(args.out) / "synth.json").read_text(encoding="utf-8"))["n"]
+    stopped = f" (stopped by --max-seconds {args.max_seconds:g})" if rendered < args.n else ""
+    print(f"\n{rendered} images, {total} labelled tiles in {args.out}{stopped}")
     return 0
 
 
@@ -157,6 +170,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     recipe = training.Recipe(
         epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
         lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic, hours=args.hours,
+        val_every_epoch=not args.final_val_only,
     )
     run = training.train(data_yaml, model, recipe, project, name)
     print(f"trained {run}: weights in {run / 'weights'}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 import pytest
@@ -45,6 +46,21 @@ def test_write_dataset_does_not_depend_on_workers(tmp_path):
     assert write_dataset(one, 3, seed=5, size=(256, 192)) == write_dataset(two, 3, seed=5, size=(256, 192), workers=2)
     for name in ("images/s5_000000.jpg", "labels/s5_000002.txt"):
         assert (one / name).read_bytes() == (two / name).read_bytes()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_write_dataset_stops_at_its_time_budget_with_a_prefix(tmp_path, workers):
+    """A budget too small for the set renders a prefix of it: every image has its labels, and synth.json says so."""
+    out = tmp_path / "d"
+    write_dataset(out, 400, seed=5, size=(256, 192), workers=workers, max_seconds=0.5)
+    images = sorted(p.name for p in (out / "images").iterdir())
+    manifest = json.loads((out / "synth.json").read_text())
+    assert 0 < len(images) < 400 and manifest["n"] == len(images)
+    assert images == [f"s5_{i:06d}.jpg" for i in range(len(images))]
+    assert {p.stem for p in (out / "labels").iterdir()} == {name[:-4] for name in images}
+    full = tmp_path / "full"
+    write_dataset(full, 1, seed=5, size=(256, 192))
+    assert (full / "images/s5_000000.jpg").read_bytes() == (out / "images/s5_000000.jpg").read_bytes()
 
 
 def test_many_scenes_label_faces_and_backs():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -33,8 +34,12 @@ def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float]) -> in
     out, seed, index, size, drawn_faces = args
     sample = render(seed, index, size, drawn_faces)
     stem = f"s{seed}_{index:06d}"
-    (out / "images" / f"{stem}.jpg").write_bytes(sample.jpeg())
+    # label first, then the image under a temporary name renamed into place: a render stopped at any moment
+    # leaves no image without its labels (a trainer would read it as a frame with no tiles in it)
     (out / "labels" / f"{stem}.txt").write_text(sample.yolo_text(), encoding="utf-8")
+    partial = out / "images" / f".{stem}.jpg.part"
+    partial.write_bytes(sample.jpeg())
+    partial.replace(out / "images" / f"{stem}.jpg")
     return len(sample.labels)
 
 
@@ -47,12 +52,17 @@ def write_dataset(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     drawn_faces: float = 0.0,
+    max_seconds: float | None = None,
 ) -> int:
     """Render images ``start .. start+n-1`` of set ``seed`` into ``out/images`` and ``out/labels`` (YOLO format).
 
     Returns the number of labelled tiles. Files already there are overwritten; the result does not depend on
     ``workers``. ``synth.json`` records what was rendered (data version, seed, range, drawn-face share, fonts).
+    With ``max_seconds`` (a lent machine's time budget), no new batch of images starts after that many seconds:
+    the set is then a prefix ``start .. start+k-1``, the same images a full render gives, and ``synth.json``
+    says ``n: k``.
     """
+    began = time.monotonic()
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
@@ -60,19 +70,34 @@ def write_dataset(
                 "drawn_faces": drawn_faces, "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else []}
     (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     jobs = [(out, seed, i, size, drawn_faces) for i in range(start, start + n)]
-    total = 0
+    total = done = 0
+
+    def out_of_time() -> bool:
+        return max_seconds is not None and time.monotonic() - began >= max_seconds
+
     if workers <= 1:
-        results = map(_write_one, jobs)
-        for done, count in enumerate(results, 1):
-            total += count
+        for job in jobs:
+            if out_of_time():
+                break
+            total += _write_one(job)
+            done += 1
             if progress:
                 progress(done, n)
-        return total
-    # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime, torch)
-    # and can hang on them; a test process that read images before rendering hung that way once.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for done, count in enumerate(pool.map(_write_one, jobs, chunksize=8), 1):
-            total += count
-            if progress:
-                progress(done, n)
+    else:
+        # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime,
+        # torch) and can hang on them; a test process that read images before rendering hung that way once.
+        batch = workers * 8 if max_seconds is not None else len(jobs)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for first in range(0, len(jobs), batch):
+                if out_of_time():
+                    break
+                for count in pool.map(_write_one, jobs[first : first + batch], chunksize=8 if batch > 64 else 1):
+                    total += count
+                    done += 1
+                    if progress:
+                        progress(done, n)
+    if done < n:
+        manifest["n"] = done
+        manifest["stopped_after_seconds"] = max_seconds
+        (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return total

@@ -134,6 +134,10 @@ def root_dir(root: str | os.PathLike[str] | None = None) -> Path:
     path = Path(root) if root is not None else Path(os.environ.get("JANTAKU_REAL_PHOTOS", DEFAULT_ROOT))
     if not path.is_dir():
         raise FileNotFoundError(f"real photos not found at {path} (set JANTAKU_REAL_PHOTOS)")
+    if not any((path / folder / "data.yaml").is_file() for folder in FOLDERS):
+        # a folder above or beside the set would otherwise read as a set of no photos, and a training run
+        # would go on without its real frames (a lent-GPU run did, once)
+        raise FileNotFoundError(f"{path} holds none of the exports {', '.join(FOLDERS)} (set JANTAKU_REAL_PHOTOS)")
     return path
 
 

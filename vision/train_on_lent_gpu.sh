@@ -4,7 +4,7 @@
 # The machine is bare and offline: the call carries .gpu/ (ignored by git), made here beforehand:
 #   .gpu/whl/          wheels missing there: ultralytics, ultralytics-thop, mahjong
 #   .gpu/art/Export/   the FluffyStuff artwork (../shared does not travel)
-#   .gpu/real-photos/  ../shared/data/real-photos/leo-miura-robot (only its training split is used)
+#   .gpu/real-photos/  a copy of ../shared/data/real-photos/leo-miura-robot (its training split is used)
 #   .gpu/start.pt      the checkpoint to continue from
 #   .gpu/extra/        optional: rendered images made here (drawn faces need CJK fonts that machine lacks)
 # It renders synth-1 images there on every core until RENDER_S, trains on the GPU for what is left of BUDGET_S

@@ -80,3 +80,14 @@ def test_write_yolo(tmp_path, photos):
     first = labels[0].read_text().splitlines()
     assert first and all(len(line.split()) == 5 for line in first)
     assert all(img.resolve().exists() for img in (tmp_path / "images").glob("*.jpg"))
+
+
+def test_a_folder_that_is_not_the_set_is_refused_not_read_as_empty(tmp_path):
+    """A folder above the set (or any other) must not read as zero photos: a training run would lose them."""
+    (tmp_path / "leo-miura-robot" / "mahjong.v5").mkdir(parents=True)
+    with pytest.raises(FileNotFoundError, match="none of the exports"):
+        real_photos.root_dir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="not found"):
+        real_photos.root_dir(tmp_path / "missing")
+    (tmp_path / "leo-miura-robot" / "mahjong.v5" / "data.yaml").write_text("names: ['1_man']\n")
+    assert real_photos.root_dir(tmp_path / "leo-miura-robot") == tmp_path / "leo-miura-robot"

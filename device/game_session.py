@@ -162,6 +162,43 @@ def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -
     return _Winner(seat, hand, ctx, tuple(f for f in DECLARABLE if getattr(ctx, f)), liable)
 
 
+def _win_event(game: Game, body: dict[str, Any]) -> Event:
+    """The event a win confirmed from a phone is (see :meth:`GameSession.win`): the engine's own Ron or Tsumo
+    when it saw the winning tile and no winner needs more than it saw, else a declared win or ron."""
+    entries = _winner_entries(body)
+    tsumo = body.get("tsumo", False)
+    if not isinstance(tsumo, bool):
+        raise EngineError(f"tsumo is true or false, not {tsumo!r}")
+    if tsumo and len(entries) > 1:
+        raise EngineError("a tsumo has one winner: several winners are a ron on one discard")
+    discarder = None if tsumo else _seat(body.get("discarder_seat"), "discarder_seat")
+    wins = [_declared_winner(game, entry, discarder) for entry in entries]
+    seats = [w.seat for w in wins]
+    if len(set(seats)) != len(seats):
+        raise EngineError(f"each winner is named once, not {seats}")
+    tiles = {w.win_tile for w in wins}
+    if len(tiles) > 1:
+        raise EngineError(f"the winners of one discard win on the same tile, not {format_tiles(tiles, sort=True)}")
+    first = wins[0]
+    win_tile, dora, ura = first.win_tile, first.ctx.dora_indicators, first.ctx.ura_indicators
+    h = game.hand
+    if h is not None and all(not w.hand.melds and not h.players[w.seat].melds and w.liable is None for w in wins):
+        if tsumo and h.phase is Phase.DISCARD and h.actor == first.seat:
+            return Tsumo(first.seat, tuple(first.hand.concealed), win_tile, ura)
+        if not tsumo and h.phase is Phase.REACT and h.discarder == discarder and h.last_discard == win_tile:
+            claims = []
+            for w in wins:
+                rest = list(w.hand.concealed)
+                rest.remove(win_tile)
+                claims.append(RonClaim(w.seat, tuple(rest)))
+            return Ron(tuple(claims), ura)
+    if len(wins) == 1:
+        return DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags, dora, ura, first.liable)
+    assert discarder is not None
+    return DeclaredRon(discarder, win_tile, tuple(
+        DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura)
+
+
 # --- game files ----------------------------------------------------------------------------------------
 
 #: The most events a game file may hold (a long hanchan has about two thousand).
@@ -393,43 +430,22 @@ class GameSession:
         ``"winners": [{"winner", "hand", "win_tile", flags..., "liable_seat"}, ...]`` with the shared fields
         (``discarder_seat``, ``dora``, ``ura``) beside it. Raises EngineError (or BadRequest) for what cannot be.
         """
-        entries = _winner_entries(body)
-        tsumo = body.get("tsumo", False)
-        if not isinstance(tsumo, bool):
-            raise EngineError(f"tsumo is true or false, not {tsumo!r}")
-        if tsumo and len(entries) > 1:
-            raise EngineError("a tsumo has one winner: several winners are a ron on one discard")
-        discarder = None if tsumo else _seat(body.get("discarder_seat"), "discarder_seat")
+        with self._lock:
+            return self.apply(_win_event(self.game, body))
+
+    def preview_win(self, body: dict[str, Any]) -> Any:
+        """What :meth:`win` with this body would record (the engine's ``HandResult``), recording nothing.
+
+        The same event is built and applied as by :meth:`win`, to a copy of the game: the payments by seat
+        (liability included) are the ones confirming the win would move.
+        """
         with self._lock:
             g = self.game
-            wins = [_declared_winner(g, entry, discarder) for entry in entries]
-            seats = [w.seat for w in wins]
-            if len(set(seats)) != len(seats):
-                raise EngineError(f"each winner is named once, not {seats}")
-            tiles = {w.win_tile for w in wins}
-            if len(tiles) > 1:
-                raise EngineError(
-                    f"the winners of one discard win on the same tile, not {format_tiles(tiles, sort=True)}")
-            first = wins[0]
-            win_tile, dora, ura = first.win_tile, first.ctx.dora_indicators, first.ctx.ura_indicators
-            h = g.hand
-            if h is not None and all(not w.hand.melds and not h.players[w.seat].melds and w.liable is None
-                                     for w in wins):
-                if tsumo and h.phase is Phase.DISCARD and h.actor == first.seat:
-                    return self.apply(Tsumo(first.seat, tuple(first.hand.concealed), win_tile, ura))
-                if not tsumo and h.phase is Phase.REACT and h.discarder == discarder and h.last_discard == win_tile:
-                    claims = []
-                    for w in wins:
-                        rest = list(w.hand.concealed)
-                        rest.remove(win_tile)
-                        claims.append(RonClaim(w.seat, tuple(rest)))
-                    return self.apply(Ron(tuple(claims), ura))
-            if len(wins) == 1:
-                return self.apply(DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags,
-                                              dora, ura, first.liable))
-            assert discarder is not None
-            return self.apply(DeclaredRon(discarder, win_tile, tuple(
-                DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura))
+            event = _win_event(g, body)
+            trial = copy.deepcopy(g)
+            if trial.hand is None and not trial.over:
+                trial.apply(HandStart())
+            return trial.apply(event)
 
     def draw(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),

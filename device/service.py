@@ -393,6 +393,14 @@ class TableService:
         self.publish_state()
         return None if result is None else result.to_dict()
 
+    def preview_win(self, body: dict[str, Any]) -> dict[str, Any]:
+        """What recording this win (``record("win", body)``) would move, seat by seat; nothing is recorded.
+
+        The engine settles it exactly as it would the recorded win: liability (包, pao), honba, riichi sticks and
+        several winners included. ``HandResult.to_dict()``: ``deltas`` by seat and each ``transfer`` with its reason.
+        """
+        return self.game.preview_win(body).to_dict()
+
     def apply_event(self, event: Any) -> Any:
         """An engine event from the camera pipeline (or a replay): applied and published."""
         result = self.game.apply(event)

@@ -39,6 +39,13 @@ def win():
     return _done(service().record("win", json_body()))
 
 
+@bp.post("/api/game/win/preview")
+def win_preview():
+    """The payments by seat that ``POST /api/game/win`` with this body would make, from the engine; nothing changes,
+    so no PIN (the CSRF token still, as every POST from a page)."""
+    return jsonify(service().preview_win(json_body()))
+
+
 @bp.post("/api/game/draw")
 @pin_required
 def draw():

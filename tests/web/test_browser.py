@@ -26,6 +26,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-dev-shm-usage"]
 # the photo is read as this hand, its first tile wrong (3m for 2m): the player fixes it
 MISREAD = "334m567p23488s678s"
+# the payments by seat the score page previews from the engine (POST /api/game/win/preview)
+PAYMENTS = "(document.querySelector('#table-payments') || {textContent: ''}).textContent"
 
 
 @pytest.fixture
@@ -145,7 +147,7 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     page.select_option("#discarder-seat", "0")
     page.click("#score-btn")  # rescore as South (the seat wind follows the winner)
     page.wait_for_function("document.querySelector('#result .big-num').textContent === '3,900'")
-    assert "Seat 1 (East) pays" in page.inner_text("#result")
+    page.wait_for_function(f"{PAYMENTS}.includes('Seat 1 (East) pays Seat 2 (South)')")  # the engine's preview
     page.click("#settle-btn")
     page.wait_for_selector("#toast:not([hidden])")
     assert "recorded" in page.inner_text("#toast")
@@ -241,6 +243,7 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     page.click("#score-btn")
     page.wait_for_function("(document.querySelector('#result:not([hidden]) .big-num') || {}).textContent === '3,900'")
     assert page.is_hidden("#liable-label")  # no yakuman with liability in this hand
+    page.wait_for_function(f"{PAYMENTS}.includes('Seat 1 (East) pays Seat 2 (South)')")
     page.click("#add-winner-btn")
     page.wait_for_selector("#other-winners:not([hidden])")
     assert "Seat 2 (South): 123456789m23p55s4p" in page.inner_text("#other-winners")
@@ -254,6 +257,10 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     page.wait_for_function("(document.querySelector('#result:not([hidden]) .big-num') || {}).textContent === '32,000'")
     page.wait_for_selector("#liable-label:not([hidden])")
     page.select_option("#liable-seat", "3")
+    # the preview settles it as recording will: the liable player pays half of the big dragons before the Confirm
+    page.wait_for_function(f"{PAYMENTS}.includes('Seat 4 (North) pays Seat 3 (West)')")
+    previewed = page.inner_text("#table-payments")
+    assert "liability (pao), half" in previewed and "16,000" in previewed and "-19,900" in previewed, previewed
     shot(page, "11-double-ron-pao")
     page.click("#settle-btn")
     page.wait_for_function("(document.querySelector('#toast') || {textContent: ''}).textContent.includes('recorded')")

@@ -399,9 +399,13 @@ const J = (() => {
     const pays = el("table", {}, el("tbody", {}, r.payments.map((p) =>
       el("tr", {}, el("td", { text: p.payer ? `${payerName(p.payer)} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
       r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
+    // at a table the payments are the game's own settlement (liability, honba, sticks, every winner): previewed
+    // by the engine below; the scorer's, by wind, know nothing of a liable player
+    const payments = S.game ? [el("h3", { text: "Payments" }), el("div", { id: "table-payments", "aria-live": "polite" })]
+      : [el("h3", { text: "Payments" }), pays];
     box.replaceChildren(...[el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
       r.fu_items.length ? el("h3", { text: "Fu" }) : null, r.fu_items.length ? fu : null,
-      el("h3", { text: "Payments" }), pays,
+      ...payments,
       r.notes && r.notes.length ? el("p", { class: "muted small", text: r.notes.join(" ") }) : null].filter(Boolean));
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");
@@ -415,6 +419,49 @@ const J = (() => {
         ...S.game.seats.filter((x) => x.seat !== winner).map((x) => el("option", { value: x.seat, text: seatName(x.seat) })));
     } else $("#liable-seat").replaceChildren();
     $("#add-winner-btn").hidden = !!req.tsumo;
+    previewPayments();
+  }
+
+  /** The body of POST /api/game/win for the win on the page now: this winner (and any kept before, on one discard). */
+  function settleBody(req) {
+    const w = winnerOf(req);
+    let body = { ...req, winner: w.winner };
+    if (w.liable_seat !== undefined) body.liable_seat = w.liable_seat;
+    if (!req.tsumo) body.discarder_seat = Number($("#discarder-seat").value);
+    if (S.others.length) {  // double (or triple) ron: the winners kept before, and this one
+      body = { discarder_seat: body.discarder_seat, tsumo: !!req.tsumo, win_tile: req.win_tile, dora: req.dora, ura: req.ura,
+               winners: [...S.others, w] };
+    }
+    return body;
+  }
+
+  let previewSeq = 0;
+  /** The payments by seat that confirming this win would make, as the engine settles them (POST /api/game/win/preview
+   *  with the very body the Confirm button sends): the liable player's share included, nothing recorded. */
+  async function previewPayments() {
+    const box = $("#table-payments");
+    if (!box || !S.game || $("#settle-win").hidden) return;
+    const req = JSON.parse($("#result").dataset.request || "{}");
+    const seq = ++previewSeq;
+    box.replaceChildren(el("p", { class: "muted small", text: "Settling at this table…" }));
+    let r;
+    try { r = await api("POST", "/api/game/win/preview", settleBody(req)); }
+    catch (e) {
+      if (seq === previewSeq) box.replaceChildren(el("p", { class: "error", text: `Cannot be recorded as it is: ${e.message}` }));
+      return;
+    }
+    if (seq !== previewSeq) return;  // a newer choice (liable player, discarder) was previewed since
+    const why = (t) => t.reason.replace(/^seat \d+ /, "");  // the engine names the winner by seat: the row already does
+    const rows = r.transfers.map((t) => el("tr", {},
+      el("td", {}, t.payer === null ? `riichi sticks to ${seatName(t.payee)}` : `${seatName(t.payer)} pays ${seatName(t.payee)}`,
+        el("br"), el("span", { class: "muted small", text: why(t) })),
+      el("td", { class: "num", text: t.amount.toLocaleString() })));
+    const net = r.deltas.map((d, seat) => el("tr", {}, el("td", { text: seatName(seat) }),
+      el("td", { class: "num", text: (d > 0 ? "+" : "") + d.toLocaleString() })));
+    box.replaceChildren(
+      el("table", { class: "transfers" }, el("tbody", {}, rows)),
+      el("p", { class: "muted small", text: r.outcome === "abortive_draw" ? "Recorded as it is, this is an abortive draw (triple ron)." : "Points by seat:" }),
+      el("table", { class: "deltas" }, el("tbody", {}, net)));
   }
 
   /** The winner on the score page now, as one entry of a win: seat, hand, winning tile, flags, liable seat. */
@@ -429,7 +476,7 @@ const J = (() => {
     box.hidden = !S.others.length;
     box.replaceChildren(el("p", { text: "Also winning on this discard:" }),
       el("ul", {}, S.others.map((w) => el("li", { text: `${seatName(w.winner)}: ${w.hand}${w.liable_seat !== undefined ? ", pao " + seatName(w.liable_seat) : ""}` }))),
-      el("button", { type: "button", class: "secondary", onclick: () => { S.others = []; renderOthers(); } }, "Forget them"));
+      el("button", { type: "button", class: "secondary", onclick: () => { S.others = []; renderOthers(); previewPayments(); } }, "Forget them"));
   }
 
   async function readPhoto(file) {
@@ -502,16 +549,10 @@ const J = (() => {
     });
     const howChanged = () => { $("#discarder-label").hidden = $('input[name="how"]:checked').value === "tsumo"; };
     document.querySelectorAll('input[name="how"]').forEach((r) => r.addEventListener("change", howChanged));
+    // who pays depends on these too: the preview follows each change
+    for (const id of ["#liable-seat", "#winner-seat", "#discarder-seat"]) $(id).addEventListener("change", () => previewPayments());
     $("#settle-btn").addEventListener("click", async () => {
-      const req = JSON.parse($("#result").dataset.request || "{}");
-      const w = winnerOf(req);
-      let body = { ...req, winner: w.winner };
-      if (w.liable_seat !== undefined) body.liable_seat = w.liable_seat;
-      if (!req.tsumo) body.discarder_seat = Number($("#discarder-seat").value);
-      if (S.others.length) {  // double (or triple) ron: the winners kept before, and this one
-        body = { discarder_seat: body.discarder_seat, tsumo: !!req.tsumo, win_tile: req.win_tile, dora: req.dora, ura: req.ura,
-                 winners: [...S.others, w] };
-      }
+      const body = settleBody(JSON.parse($("#result").dataset.request || "{}"));
       try {
         await api("POST", "/api/game/win", body);
         S.others = []; renderOthers();

@@ -41,7 +41,7 @@ from engine.game.events import (
 from engine.game.shape import kind_counts, waits
 from engine.game.state import Game, Outcome, Phase, round_name
 from engine.hand import Hand, parse_hand
-from engine.rules import RuleSet
+from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, format_tiles
 
 Tiles = tuple[Tile, ...]
@@ -331,6 +331,8 @@ def view(game: Game) -> dict[str, Any]:
         ]
     return {
         "rules": game.rules.name,
+        # the yakuman a liable player (pao) may be named for under these rules: the score page offers only these
+        "pao_yakuman": list(pao_yakuman(game.rules)),
         "round": {"index": game.round, "name": game.round_name, "wind": game.round_wind.letter},
         "honba": game.honba,
         "sticks": game.sticks,

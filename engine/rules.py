@@ -85,7 +85,8 @@ class RuleSet:
     agari_yame: bool = True
     #: Extension (西入): play on past the last hand while nobody has reached return_points.
     extension: bool = False
-    #: Yakuman with liability (包): daisangen, daisuushii and (WRC) suukantsu.
+    #: Four quads (suukantsu) carries liability (包) too (WRC); big dragons and big winds always do
+    #: (``pao_yakuman``).
     pao_suukantsu: bool = False
     #: Fu for a pair of the seat and round wind at once: 4 (Tenhou) or 2.
     double_wind_pair_fu: int = 4
@@ -168,6 +169,21 @@ PRESETS: dict[str, RuleSet] = {
         kuikae_allowed=True,
     ),
 }
+
+
+#: Yakuman a single player can be liable for (包, pao) under some rules, by the scorer's English names.
+PAO_YAKUMAN = {"Daisangen": "big dragons", "Dai Suushii": "big winds", "Suu Kantsu": "four kans"}
+
+
+def pao_yakuman(rules: RuleSet) -> tuple[str, ...]:
+    """The yakuman that carry liability (包, pao) under ``rules``, by the scorer's English names.
+
+    >>> pao_yakuman(preset("standard"))
+    ('Daisangen', 'Dai Suushii')
+    >>> pao_yakuman(preset("wrc"))
+    ('Daisangen', 'Dai Suushii', 'Suu Kantsu')
+    """
+    return tuple(name for name in PAO_YAKUMAN if name != "Suu Kantsu" or rules.pao_suukantsu)
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:

@@ -38,10 +38,6 @@ __all__ = [
     "settle_tsumo",
 ]
 
-#: Yakuman a single player can be liable for (包), by the scorer's English names.
-PAO_YAKUMAN = {"Daisangen": "big dragons", "Dai Suushii": "big winds", "Suu Kantsu": "four kans"}
-
-
 @dataclass(frozen=True)
 class Transfer:
     """Points from ``payer`` to ``payee``; ``payer`` None means from the table (riichi sticks)."""

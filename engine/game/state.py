@@ -50,7 +50,7 @@ from engine.game.events import (
 from engine.game.shape import YAOCHUU_KINDS, is_tenpai, kind_counts, waits
 from engine.hand import Hand, check_tiles, parse_hand
 from engine.melds import Meld, MeldKind, Relative
-from engine.rules import GameLength, MultipleRon, RuleSet
+from engine.rules import PAO_YAKUMAN, GameLength, MultipleRon, RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
 
 #: Tiles left in the live wall after the deal: 136 - 14 (dead wall) - 4 * 13.
@@ -1408,7 +1408,7 @@ class Game:
             raise IllegalAction(
                 e, "liability (pao) falls on the player who fed the last set", f"seat {p.pao} fed it, not {c.pao}"
             )
-        names = [n for n in settlement.PAO_YAKUMAN if n != "Suu Kantsu" or self.rules.pao_suukantsu]
+        names = pao_yakuman(self.rules)
         held = [n for n in names if _pao_base(result, n)]
         for name in held:  # a hand holding two (big dragons and four quads): the first one fed is covered
             if any(_pao_meld(name, m) for m in hand.melds):
@@ -1421,7 +1421,7 @@ class Game:
             )
         raise IllegalAction(
             e,
-            f"liability (pao) is only for {', '.join(settlement.PAO_YAKUMAN[n] for n in names)} under the "
+            f"liability (pao) is only for {', '.join(PAO_YAKUMAN[n] for n in names)} under the "
             f"{self.rules.name} rules",
             f"none in seat {c.seat}'s scored hand",
         )

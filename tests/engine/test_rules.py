@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import EngineError
-from engine.rules import GameLength, KazoeLimit, MultipleRon, Renhou, preset
+from engine.rules import GameLength, KazoeLimit, MultipleRon, Renhou, pao_yakuman, preset
 
 # option, wrc (000), standard (001 with its defaults), tenhou -- with where the document says so
 TABLE = [
@@ -43,6 +43,20 @@ def test_presets(option, wrc, standard, tenhou):
     assert getattr(preset("wrc"), option) == wrc
     assert getattr(preset("standard"), option) == standard
     assert getattr(preset("tenhou"), option) == tenhou
+
+
+@pytest.mark.parametrize(
+    ("rules", "liable"),
+    [
+        (preset("wrc"), ("Daisangen", "Dai Suushii", "Suu Kantsu")),  # 000: liability for Four Quads too
+        (preset("standard"), ("Daisangen", "Dai Suushii")),  # 001: big dragons and big winds only
+        (preset("tenhou"), ("Daisangen", "Dai Suushii")),
+        (preset("standard", pao_suukantsu=True), ("Daisangen", "Dai Suushii", "Suu Kantsu")),  # the option decides
+        (preset("wrc", pao_suukantsu=False), ("Daisangen", "Dai Suushii")),
+    ],
+)
+def test_the_yakuman_with_liability_follow_the_rules(rules, liable):
+    assert pao_yakuman(rules) == liable
 
 
 def test_uma_sums_to_zero():

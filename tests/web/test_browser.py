@@ -257,6 +257,14 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     page.wait_for_function("(document.querySelector('#result:not([hidden]) .big-num') || {}).textContent === '32,000'")
     page.wait_for_selector("#liable-label:not([hidden])")
     page.select_option("#liable-seat", "3")
+    # the liable list follows the winner (anyone but them), keeping a choice still valid
+    liable_options = "[...document.querySelectorAll('#liable-seat option')].map((o) => o.value).join()"
+    page.select_option("#winner-seat", "1")
+    assert (page.evaluate(liable_options), page.input_value("#liable-seat")) == (",0,2,3", "3")
+    page.select_option("#winner-seat", "3")
+    assert (page.evaluate(liable_options), page.input_value("#liable-seat")) == (",0,1,2", "")
+    page.select_option("#winner-seat", "2")
+    page.select_option("#liable-seat", "3")
     # the preview settles it as recording will: the liable player pays half of the big dragons before the Confirm
     page.wait_for_function(f"{PAYMENTS}.includes('Seat 4 (North) pays Seat 3 (West)')")
     previewed = page.inner_text("#table-payments")

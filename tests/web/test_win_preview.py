@@ -134,3 +134,46 @@ def test_a_preview_needs_no_pin_but_the_csrf_token(request, service, who, header
     r = client.post("/api/game/win/preview", json=big_dragons(discarder_seat=3, liable_seat=2), headers=headers)
     assert r.status_code == status, r.json
     assert service.export_game() == before
+
+
+@pytest.mark.parametrize(
+    ("rules", "liable"),
+    [
+        ("wrc", ["Daisangen", "Dai Suushii", "Suu Kantsu"]),  # 000: four quads carry liability too
+        ("standard", ["Daisangen", "Dai Suushii"]),
+        ("tenhou", ["Daisangen", "Dai Suushii"]),
+        ({"preset": "standard", "pao_suukantsu": True}, ["Daisangen", "Dai Suushii", "Suu Kantsu"]),
+        ({"preset": "wrc", "pao_suukantsu": False}, ["Daisangen", "Dai Suushii"]),
+    ],
+)
+def test_the_state_names_the_yakuman_the_rules_make_liable(player, rules, liable):
+    """The score page offers a liable player only for these (the page once offered four quads under every preset)."""
+    new_game(player, rules)
+    assert player.get("/api/state").json["game"]["pao_yakuman"] == liable
+
+
+@pytest.mark.parametrize(
+    ("rules", "body", "status", "message"),
+    [
+        # four quads with a liable player: only where the preset makes four quads liable
+        ("wrc", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 200, None),
+        ("standard", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 400,
+         "liability (pao) is only for big dragons, big winds under the standard rules"),
+        ("tenhou", {"winner": 1, "discarder_seat": 3, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 400,
+         "liability (pao) is only for big dragons, big winds under the tenhou rules"),
+        # big dragons and big winds under every preset
+        ("standard", big_dragons(tsumo=True, liable_seat=2), 200, None),
+        ("tenhou", big_dragons(tsumo=True, liable_seat=2), 200, None),
+        ("tenhou", {"winner": 1, "tsumo": True, "hand": DAISUUSHII, "win_tile": "1m", "liable_seat": 2}, 200, None),
+    ],
+)
+def test_liability_is_taken_for_the_yakuman_the_state_names(player, rules, body, status, message):
+    new_game(player, rules)
+    scored = player.post("/api/score", json={"hand": body["hand"], "win_tile": body["win_tile"],
+                                             "tsumo": body.get("tsumo", False), "seat_wind": "S"})
+    liable = player.get("/api/state").json["game"]["pao_yakuman"]
+    offered = any(y["name"] in liable for y in scored.json["yaku"])  # what the score page offers a liable player for
+    preview = player.post("/api/game/win/preview", json=body)
+    assert (preview.status_code, offered) == (status, status == 200), preview.json
+    if message:
+        assert message in preview.json["error"]

@@ -282,8 +282,6 @@ const J = (() => {
 
   /* --- the score page --- */
   const S = { hand: [], read: null, win: null, dora: [], ura: [], game: null, others: [] };
-  /** Yakuman a player can be liable for (pao), by the scorer's names; four quads only where the rules say. */
-  const PAO_YAKUMAN = ["Daisangen", "Dai Suushii", "Suu Kantsu"];
   const seatName = (seat) => {
     const s = S.game && S.game.seats[seat];
     return s ? `${s.name || "seat " + (seat + 1)} (${WIND_NAMES[s.wind]})` : `seat ${seat + 1}`;
@@ -410,16 +408,26 @@ const J = (() => {
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");
     settle.hidden = !S.game;
-    // pao: offered when the hand holds a yakuman someone can be liable for
-    const pao = S.game && r.yaku.some((y) => PAO_YAKUMAN.includes(y.name));
+    // pao: offered when the hand holds a yakuman the table's rules make someone liable for (the server says which)
+    const liable = (S.game && S.game.pao_yakuman) || [];
+    const pao = !!S.game && r.yaku.some((y) => liable.includes(y.name));
     $("#liable-label").hidden = !pao;
-    if (pao) {
-      const winner = Number($("#winner-seat").value);
-      $("#liable-seat").replaceChildren(el("option", { value: "", text: "nobody" }),
-        ...S.game.seats.filter((x) => x.seat !== winner).map((x) => el("option", { value: x.seat, text: seatName(x.seat) })));
-    } else $("#liable-seat").replaceChildren();
+    $("#liable-seat").replaceChildren();
+    fillLiable();
     $("#add-winner-btn").hidden = !!req.tsumo;
     previewPayments();
+  }
+
+  /** The players who can be liable (pao) for the yakuman on the page: anyone but the winner, so rebuilt when the
+   *  winner changes; a choice still valid is kept. */
+  function fillLiable() {
+    const select = $("#liable-seat");
+    if ($("#liable-label").hidden || !S.game) return;
+    const winner = Number($("#winner-seat").value);
+    const chosen = select.value;
+    select.replaceChildren(el("option", { value: "", text: "nobody" }),
+      ...S.game.seats.filter((x) => x.seat !== winner).map((x) => el("option", { value: x.seat, text: seatName(x.seat) })));
+    select.value = chosen !== "" && Number(chosen) !== winner ? chosen : "";
   }
 
   /** The body of POST /api/game/win for the win on the page now: this winner (and any kept before, on one discard). */
@@ -546,6 +554,7 @@ const J = (() => {
     });
     $("#winner-seat").addEventListener("change", () => {
       if (S.game) $("#seat-wind").value = S.game.seats[Number($("#winner-seat").value)].wind;
+      fillLiable();  // before the preview below reads the liable choice
     });
     const howChanged = () => { $("#discarder-label").hidden = $('input[name="how"]:checked').value === "tsumo"; };
     document.querySelectorAll('input[name="how"]').forEach((r) => r.addEventListener("change", howChanged));

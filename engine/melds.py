@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from engine.errors import InvalidHand
 from engine.tiles import Tile, format_tiles, sort_key
 
 
-class MeldKind(str, Enum):
+class MeldKind(StrEnum):
     CHI = "chi"  # チー: a sequence called from the player on the left
     PON = "pon"  # ポン
     KAN = "kan"  # 大明槓: open kan on a discard

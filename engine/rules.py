@@ -13,13 +13,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from engine.errors import EngineError
 
 
-class Renhou(str, Enum):
+class Renhou(StrEnum):
     """人和: a non-dealer's ron before their first draw, with no call made."""
 
     NONE = "none"  # not a yaku (Tenhou)
@@ -28,7 +28,7 @@ class Renhou(str, Enum):
     HAN5 = "han5"  # a 5-han yaku that adds to the others (the mahjong package's default)
 
 
-class MultipleRon(str, Enum):
+class MultipleRon(StrEnum):
     """What happens when several players ron the same discard."""
 
     HEAD_BUMP = "head_bump"  # 頭ハネ: only the first in turn after the discarder wins (WRC)
@@ -36,14 +36,14 @@ class MultipleRon(str, Enum):
     ALL = "all"  # every claimant wins, triple ron included
 
 
-class KazoeLimit(str, Enum):
+class KazoeLimit(StrEnum):
     """What 13 or more han without a yakuman pattern is worth."""
 
     YAKUMAN = "yakuman"  # 数え役満
     SANBAIMAN = "sanbaiman"
 
 
-class GameLength(str, Enum):
+class GameLength(StrEnum):
     EAST = "east"  # 東風戦
     HANCHAN = "hanchan"  # 半荘戦: East and South
 

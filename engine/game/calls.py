@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from engine.melds import MeldKind
 from engine.rules import MultipleRon, RuleSet
@@ -20,7 +20,7 @@ from engine.tiles import Tile, parse_tiles
 __all__ = ["Claim", "ClaimKind", "call_shape_error", "kuikae_forbidden", "parse_tiles", "resolve_claims"]
 
 
-class ClaimKind(str, Enum):
+class ClaimKind(StrEnum):
     """What a player says when a tile is discarded, strongest first."""
 
     RON = "ron"

@@ -18,7 +18,7 @@ dealer, and the seat winds, follow from the game state.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from engine.errors import EngineError, InvalidNotation
@@ -28,7 +28,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 Tiles = tuple[Tile, ...]
 
 
-class Abort(str, Enum):
+class Abort(StrEnum):
     """途中流局: abortive draws (each on or off with ``RuleSet.abortive_draws``)."""
 
     NINE_TERMINALS = "nine_terminals"  # 九種九牌: declared on a first draw with 9+ kinds of terminals/honours

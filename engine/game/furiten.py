@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from engine.game.shape import waits
 from engine.tiles import Tile, format_tiles
 
 
-class FuritenKind(str, Enum):
+class FuritenKind(StrEnum):
     NONE = "none"
     DISCARD = "discard"
     RIICHI = "riichi"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from engine.errors import EngineError, IllegalAction, InvalidHand
@@ -59,7 +59,7 @@ DEAD_WALL = 14
 _UNSEEN = "?"  # the drawn tile was not seen
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     BETWEEN_HANDS = "between_hands"  # before a deal (or after the game's end)
     DRAW = "draw"  # ``actor`` must draw (the dealer's first draw, or a kan's replacement tile)
     DISCARD = "discard"  # ``actor`` holds 14 and must discard, or win, or kan, or riichi
@@ -68,7 +68,7 @@ class Phase(str, Enum):
     GAME_OVER = "game_over"
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     RON = "ron"
     TSUMO = "tsumo"
     EXHAUSTIVE_DRAW = "exhaustive_draw"

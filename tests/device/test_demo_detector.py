@@ -9,7 +9,8 @@ tops of standing hands read as White dragons (5z, the blank variant) and doubled
 did not meet were marked ``xfail`` (not strict). Since then the crop classifier learnt standing-hand tops as "no
 tile", the detector trained 11 epochs more, and boxes the classifier names the same tile that overlap are one tile
 (a weak box straddling two tiles had read one of them twice in the winning hand): 650 of 650 right, 15 boxes more
-than there are tiles (doubled wall stacks), precision 0.977, recall 1.0. All three are plain tests now.
+than there are tiles (doubled wall stacks), precision 0.977, recall 1.0. All three are plain tests now. The
+detector of run 5 (512 input, GPU epochs): 650 of 650 right, 5 boxes more than tiles, precision 0.992.
 """
 
 from __future__ import annotations

@@ -72,6 +72,17 @@ export JANTAKU_TILE_ART=$PWD/.gpu/art JANTAKU_REAL_PHOTOS=$PWD/.gpu/real-photos
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 echo "cores $CORES, /dev/shm ${SHM_KB} kB free: $LOADERS loader workers; python $(python3 -c 'import sys, torch; print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.cuda.is_available())')"
 
+# pre-flight, in seconds rather than after the render: the art, the real frames and the start weights are there
+python3 - <<'PY' || { echo "pre-flight failed: fix .gpu/ before spending device time"; exit 1; }
+from pathlib import Path
+from vision import real_photos
+from vision.synth import art
+art.art_dir()
+frames = real_photos.training_split()
+assert frames, "no real training frames"
+assert Path(".gpu/start.pt").is_file(), ".gpu/start.pt is missing"
+print(f"pre-flight: artwork, {len(frames)} real training frames, start.pt")
+PY
 DATA=datasets/lent_gpu
 python3 -m device.cli synth --n 48 --out $DATA/val --seed 2 --workers "$CORES" 2>&1 | tr '\r' '\n' | tail -n 2
 LEFT=$(( RENDER_S - $(elapsed) )); [ "$LEFT" -lt 10 ] && LEFT=10

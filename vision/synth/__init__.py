@@ -13,6 +13,8 @@ view; its box bounds all of its visible pixels. Everything is a pure function of
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import multiprocessing
 import os
@@ -71,31 +73,25 @@ def write_dataset(
     (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     jobs = [(out, seed, i, size, drawn_faces) for i in range(start, start + n)]
     total = done = 0
-
-    def out_of_time() -> bool:
-        return max_seconds is not None and time.monotonic() - began >= max_seconds
-
-    if workers <= 1:
-        for job in jobs:
-            if out_of_time():
+    # with a time budget, work goes out in batches and the clock is read between them (one image at a time in
+    # this process, a few per worker in a pool); without one, all at once
+    batch = max(len(jobs), 1) if max_seconds is None else 1 if workers <= 1 else workers * 8
+    with contextlib.ExitStack() as stack:
+        run: Callable = map
+        if workers > 1:
+            # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime,
+            # torch) and can hang on them; a test process that read images before rendering hung that way once.
+            pool = stack.enter_context(
+                ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")))
+            run = functools.partial(pool.map, chunksize=max(1, min(8, batch // workers)))
+        for first in range(0, len(jobs), batch):
+            if max_seconds is not None and time.monotonic() - began >= max_seconds:
                 break
-            total += _write_one(job)
-            done += 1
-            if progress:
-                progress(done, n)
-    else:
-        # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime,
-        # torch) and can hang on them; a test process that read images before rendering hung that way once.
-        batch = workers * 8 if max_seconds is not None else len(jobs)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for first in range(0, len(jobs), batch):
-                if out_of_time():
-                    break
-                for count in pool.map(_write_one, jobs[first : first + batch], chunksize=8 if batch > 64 else 1):
-                    total += count
-                    done += 1
-                    if progress:
-                        progress(done, n)
+            for count in run(_write_one, jobs[first : first + batch]):
+                total += count
+                done += 1
+                if progress:
+                    progress(done, n)
     if done < n:
         manifest["n"] = done
         manifest["stopped_after_seconds"] = max_seconds

@@ -199,6 +199,19 @@ def _win_event(game: Game, body: dict[str, Any]) -> Event:
         DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura)
 
 
+def _needs_hand_start(game: Game, event: Event) -> bool:
+    """Whether ``event`` comes with a hand start first: no hand is in progress and the event is played in one."""
+    return game.hand is None and not isinstance(event, HandStart | DealerStops) and not game.over
+
+
+def _applied_to_copy(game: Game, event: Event) -> Any:
+    """The result of ``event`` (after the hand start it needs) on a copy of ``game``; ``game`` is unchanged."""
+    trial = copy.deepcopy(game)
+    if _needs_hand_start(trial, event):
+        trial.apply(HandStart())
+    return trial.apply(event)
+
+
 # --- game files ----------------------------------------------------------------------------------------
 
 #: The most events a game file may hold (a long hanchan has about two thousand).
@@ -410,11 +423,8 @@ class GameSession:
         All or nothing: the event is checked (after the hand start it needs) before anything is stored.
         """
         with self._lock:
-            g = self.game
-            if g.hand is None and not isinstance(event, HandStart | DealerStops) and not g.over:
-                trial = copy.deepcopy(g)
-                trial.apply(HandStart())
-                trial.apply(event)  # refused: nothing stored
+            if _needs_hand_start(self.game, event):
+                _applied_to_copy(self.game, event)  # refused: nothing stored
                 self.store.append(self.game_id, HandStart())
             return self.store.append(self.game_id, event)
 
@@ -442,12 +452,7 @@ class GameSession:
         (liability included) are the ones confirming the win would move.
         """
         with self._lock:
-            g = self.game
-            event = _win_event(g, body)
-            trial = copy.deepcopy(g)
-            if trial.hand is None and not trial.over:
-                trial.apply(HandStart())
-            return trial.apply(event)
+            return _applied_to_copy(self.game, _win_event(self.game, body))
 
     def draw(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),

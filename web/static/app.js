@@ -394,16 +394,15 @@ const J = (() => {
         el("td", { class: "num", text: y.yakuman_multiple ? `${y.yakuman_multiple > 1 ? y.yakuman_multiple + "× " : ""}yakuman` : `${y.han} han` })))));
     const fu = el("table", {}, el("tbody", {}, r.fu_items.map((f) =>
       el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
-    const pays = el("table", {}, el("tbody", {}, r.payments.map((p) =>
-      el("tr", {}, el("td", { text: p.payer ? `${payerName(p.payer)} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
-      r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
     // at a table the payments are the game's own settlement (liability, honba, sticks, every winner): previewed
     // by the engine below; the scorer's, by wind, know nothing of a liable player
-    const payments = S.game ? [el("h3", { text: "Payments" }), el("div", { id: "table-payments", "aria-live": "polite" })]
-      : [el("h3", { text: "Payments" }), pays];
+    const pays = S.game ? el("div", { id: "table-payments", "aria-live": "polite" })
+      : el("table", {}, el("tbody", {}, r.payments.map((p) =>
+        el("tr", {}, el("td", { text: p.payer ? `${payerName(p.payer)} pays` : "the discarder pays" }), el("td", { class: "num", text: p.amount.toLocaleString() }))),
+        r.sticks_won ? el("tr", {}, el("td", { text: "riichi sticks" }), el("td", { class: "num", text: r.sticks_won.toLocaleString() })) : null));
     box.replaceChildren(...[el("h2", { text: "Result" }), head, el("h3", { text: "Yaku" }), yaku,
       r.fu_items.length ? el("h3", { text: "Fu" }) : null, r.fu_items.length ? fu : null,
-      ...payments,
+      el("h3", { text: "Payments" }), pays,
       r.notes && r.notes.length ? el("p", { class: "muted small", text: r.notes.join(" ") }) : null].filter(Boolean));
     box.dataset.request = JSON.stringify(req);
     const settle = $("#settle-win");

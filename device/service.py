@@ -427,57 +427,8 @@ class TableService:
         self.game.close()
 
 
-class PhotoDetector:
-    """Reads phone photos with the camera's network: the whole photo first, slices only when needed.
-
-    A phone photo to score is a close-up of one hand: its tiles are large, and one whole-frame pass finds them
-    (about a fifth of the time of a sliced read of a 12 MP frame). When that pass finds fewer than
-    ``min_tiles`` tiles, or tiles narrower than ``min_tile`` of the network's input side (15 px of 416), the
-    photo is read again in slices, at the scale that shows its tiles at about ``target`` of the input side
-    (30 px of 416, the middle of the sizes the shipped model was trained on), judged from what the whole pass
-    found; half scale when it found too little to judge by.
-    """
-
-    def __init__(self, network: Any, options: Any = None, *, min_tiles: int = 13, min_tile: float = 0.035,
-                 target: float = 0.072):
-        from dataclasses import replace
-
-        from vision.detector import DetectorOptions, SlicedDetector
-
-        options = options or DetectorOptions()
-        self.network = network
-        self.options = options
-        self.whole = SlicedDetector(network, replace(options, scales=()))
-        self.min_tiles = min_tiles
-        self.min_tile = min_tile
-        self.target = target
-        self.passes: list[str] = []
-
-    def detect(self, image: Any) -> list[Any]:
-        from dataclasses import replace
-
-        from vision.detector import SlicedDetector
-
-        found = self.whole.detect(image)
-        h, w = image.shape[:2]
-        net = self.whole.input_size
-        side = min(net.height, net.width)
-        whole_scale = min(net.height / h, net.width / w)
-        sizes = sorted(min(b[2] - b[0], b[3] - b[1]) * whole_scale for b in (_box_of(d) for d in found))
-        median = sizes[len(sizes) // 2] if sizes else 0.0
-        if len(found) >= self.min_tiles and median >= self.min_tile * side:
-            self.passes.append("whole")
-            return found
-        scale = 0.5
-        if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
-            scale = self.target * side / (median / whole_scale)
-        scale = min(1.0, max(scale, 1.5 * whole_scale))
-        self.passes.append(f"sliced@{scale:.2f}")
-        return SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
-
-
 def _photo_detector_for(detector: Any) -> Any:
-    """For the sliced ONNX detector: a :class:`PhotoDetector` on the same network and options.
+    """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options.
 
     Behind a second stage (the crop classifier of :mod:`vision.classifier`), the same second stage behind it.
     """
@@ -492,6 +443,8 @@ def _photo_detector_for(detector: Any) -> Any:
     network, options = getattr(detector, "network", None), getattr(detector, "options", None)
     if network is None or options is None:
         return None
+    from vision.photo import PhotoDetector
+
     classifier = getattr(detector, "classifier", None)  # a two-stage detector: photos are classified too
     if classifier is not None:
         from vision.classifier import TwoStageDetector

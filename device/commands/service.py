@@ -47,13 +47,13 @@ def site_threads(service: Any) -> int:
 
 def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | None:
     """``(camera detector, photo detector)`` sharing one network, or None when there is no model file."""
-    from device.service import PhotoDetector
     from vision.detector import DetectorOptions, OnnxNetwork, SlicedDetector, default_model_path
 
     path = Path(model).expanduser() if model else default_model_path()
     if not path.is_file():
         return None
     from vision.classifier import classifier_for, with_classifier
+    from vision.photo import PhotoDetector
 
     network = OnnxNetwork(path)
     options = DetectorOptions(conf=conf)

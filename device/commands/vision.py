@@ -36,6 +36,12 @@ def register(commands) -> None:
         action="store_true",
         help="an overhead photo of a whole table: also group the tiles by seat (hand, melds, pond, wall, dora)",
     )
+    read.add_argument(
+        "--pyramid",
+        action="store_true",
+        help="read every view of the slice pyramid, as the camera does (default: the whole photo first, slices "
+        "only when its tiles are small)",
+    )
     _model_args(read)
     read.set_defaults(func=cmd_read)
 
@@ -46,6 +52,19 @@ def register(commands) -> None:
     ev.add_argument("--seed", type=int, default=None, help="renderer seed of the held-out set (default: the fixed one)")
     ev.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     ev.set_defaults(func=cmd_eval)
+
+    phone = commands.eval.add_parser(
+        "phone", help="real held-out photos cut close or tiled, enlarged to phone size: the pyramid vs jantaku read"
+    )
+    _model_args(phone)
+    phone.add_argument(
+        "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45)"
+    )
+    phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
+    phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
+    phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
+    phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    phone.set_defaults(func=cmd_eval_phone)
 
     bench = commands.bench.add_parser("detector", help="ms per 640x640 frame, ours beside mahjong-detector")
     bench.add_argument("--model", metavar="PATH", help="our ONNX model (default: models/tiles.onnx)")
@@ -95,6 +114,10 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.table import read_table
 
     detector = _detector(args, _operating_conf(args))
+    if not args.pyramid:  # a photo's tiles may be any size: read it at the scale they call for (vision.photo)
+        from vision.photo import PhotoDetector
+
+        detector = PhotoDetector(detector.network, detector.options)
     try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
         detector = with_classifier(detector, classifier_for(args.model))
     except VisionError as exc:
@@ -212,6 +235,45 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(report))
     else:
         _print_eval(report)
+    return 0
+
+
+def cmd_eval_phone(args: argparse.Namespace) -> int:
+    from vision.classifier import classifier_for, with_classifier
+    from vision.phone_evaluation import MOSAICS, ZOOMS, evaluate, phone_shots
+    from vision.photo import PhotoDetector
+    from vision.real_photos import held_out_split
+
+    try:
+        zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
+        mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
+    except ValueError as exc:
+        raise UserError(f"--zooms takes numbers and --mosaics whole numbers, comma separated: {exc}") from exc
+    if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64:
+        raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64")
+    detector = _detector(args, _operating_conf(args))
+    try:
+        classifier = classifier_for(args.model)
+        readers = {
+            "pyramid": with_classifier(detector, classifier),
+            "jantaku read": with_classifier(PhotoDetector(detector.network, detector.options), classifier),
+        }
+        photos = held_out_split()
+    except (VisionError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from exc
+    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed))
+    report = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
+    if args.json:
+        print(json.dumps({"side": args.side, "seed": args.seed, "readers": report}))
+        return 0
+    print(f"real held-out photos at phone size ({args.side} px long side), precision / recall / F1, exact shots:")
+    for name, kinds in report.items():
+        print(f"  {name}:")
+        for kind, r in kinds.items():
+            print(
+                f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
+                f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
+            )
     return 0
 
 

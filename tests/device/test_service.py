@@ -341,35 +341,6 @@ def test_service_imports_an_exported_game(tmp_path):
 # --- photos --------------------------------------------------------------------------------------------------
 
 
-def _photo(n: int, tile_w: int, width: int = 2000, height: int = 1200) -> np.ndarray:
-    from tests.vision.fakes import paint
-
-    frame = np.full((height, width, 3), 128, np.uint8)
-    for i in range(n):
-        x = 20 + i * (tile_w + 6)
-        paint(frame, i % 34, Box(float(x), 500.0, float(x + tile_w), 500.0 + tile_w * 4 / 3))
-    return frame
-
-
-@pytest.mark.parametrize(
-    ("count", "tile_w", "expected"),
-    [
-        (14, 130, "whole"),  # a close-up: one whole-frame pass reads it
-        (14, 20, "sliced"),  # tiles too small at the network's input: read again in slices
-        (6, 130, "sliced"),  # too few tiles found: slices look closer
-    ],
-)
-def test_photo_detector_reads_slices_only_when_needed(count, tile_w, expected):
-    from device.service import PhotoDetector
-    from tests.vision.fakes import BlocksNetwork
-
-    detector = PhotoDetector(BlocksNetwork())
-    found = detector.detect(_photo(count, tile_w))
-    assert [p.split("@")[0] for p in detector.passes] == [expected]
-    if expected == "whole":
-        assert len(found) == count
-
-
 def test_jpeg_size_and_reduced_decode():
     import cv2
 
@@ -480,10 +451,11 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
 
 
 def test_photo_detector_keeps_the_second_stage():
-    from device.service import PhotoDetector, TableService
+    from device.service import TableService
     from tests.vision.fakes import BlocksNetwork
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
+    from vision.photo import PhotoDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)

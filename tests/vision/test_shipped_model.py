@@ -21,6 +21,7 @@ from engine.tiles import parse_tiles
 from vision.classifier import classifier_for, with_classifier
 from vision.detector import default_model_path, load_detector
 from vision.labels import class_of_tile
+from vision.photo import PhotoDetector
 from vision.reader import read_tiles
 
 MODEL = default_model_path()
@@ -121,8 +122,10 @@ EXPECTED = "123m406p789s11223z 777z"
 
 @pytest.fixture(scope="module")
 def detector():
-    """What ``jantaku read`` reads with: the detector, and the crop classifier shipped beside it (if any)."""
-    return with_classifier(load_detector(MODEL), classifier_for(MODEL))
+    """What ``jantaku read`` reads with: the detector reading at the photo's scale, and the crop classifier shipped
+    beside it (if any)."""
+    base = load_detector(MODEL)
+    return with_classifier(PhotoDetector(base.network, base.options), classifier_for(MODEL))
 
 
 def test_the_model_loads_in_under_a_second():

@@ -1,0 +1,90 @@
+"""vision.phone_evaluation: phone-sized shots cut and tiled from labelled photos, and how readers are scored on them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.fakes import BlocksNetwork, paint
+from vision.detector import Detection
+from vision.geometry import Box
+from vision.phone_evaluation import Shot, close_up, evaluate, mosaic, phone_shots, score
+from vision.photo import PhotoDetector
+from vision.real_photos import RealBox, RealPhoto
+
+#: Tiles of 30 x 40 px in a row of 12 on a 480 x 640 (height, width) photo. Classes three apart: enlarging rings
+#: at a block's edge, and the blocks network would read a ring of a neighbouring class's colour as a tile.
+TILES = [(3 * i, Box(20.0 + 50 * i, 200.0, 50.0 + 50 * i, 240.0)) for i in range(12)]
+
+
+@pytest.fixture
+def photo(tmp_path) -> RealPhoto:
+    image = np.full((480, 640, 3), 128, np.uint8)
+    boxes = []
+    for cls, b in TILES:
+        paint(image, cls, b)
+        boxes.append(RealBox(cls, (b.x1 + b.x2) / 2 / 640, (b.y1 + b.y2) / 2 / 480, 30 / 640, 40 / 480))
+    path = tmp_path / "hand.png"
+    cv2.imwrite(str(path), image)
+    return RealPhoto(image=path, folder="test", subset="valid", source="hand", boxes=tuple(boxes))
+
+
+def test_a_close_up_frames_tiles_at_the_zoom_and_enlarges_them(photo):
+    image = cv2.imread(str(photo.image))
+    shot = close_up(photo, image, 0.2, np.random.default_rng(1), side=1600)
+    h, w = shot.image.shape[:2]
+    assert w == 1600 and h == pytest.approx(1200, abs=4)  # a 4:3 window of 200 x 266 px, enlarged 6 times
+    assert shot.kind == "close-up 0.2"
+    for _, b in shot.truth:  # whole tiles only, each 40 px tall x 6 = a fifth of the shot's height
+        assert 0 <= b.x1 < b.x2 <= w and 0 <= b.y1 < b.y2 <= h
+        assert b.y2 - b.y1 == pytest.approx(0.2 * h, rel=0.01)
+    assert len(shot.truth) + len(shot.cut) <= 6 and len(shot.truth) >= 4
+    for b in shot.cut:  # a tile the window's edge cuts is neither wanted nor held against a reader
+        assert b.x1 < 0 or b.x2 > w
+
+
+def test_a_mosaic_places_each_photo_in_its_cell(photo):
+    image = cv2.imread(str(photo.image))
+    shot = mosaic([photo] * 4, [image] * 4, 2, side=1280)
+    assert shot.image.shape[:2] == (1280, 1280)
+    assert len(shot.truth) == 48
+    first_of_cell_3 = shot.truth[36][1]  # bottom right: x and y offset by 640; photo 640 wide, 480 tall -> 640
+    assert first_of_cell_3.x1 == pytest.approx(640 + 20) and first_of_cell_3.y1 == pytest.approx(640 + 200 * 640 / 480)
+    with pytest.raises(ValueError, match="takes 4 photos"):
+        mosaic([photo], [image], 2)
+
+
+SHOT = Shot("t", np.zeros((10, 10, 3), np.uint8), ((3, Box(0.0, 0.0, 10.0, 10.0)),), (Box(20.0, 0.0, 30.0, 10.0),))
+
+
+@pytest.mark.parametrize(
+    ("found", "right", "reported"),
+    [
+        ([(3, (0, 0, 10, 10))], 1, 1),  # the tile
+        ([(4, (0, 0, 10, 10))], 0, 1),  # the wrong tile
+        ([(3, (0, 0, 10, 4))], 0, 1),  # a box too short (IoU 0.4)
+        ([(3, (0, 0, 10, 10)), (3, (1, 0, 10, 10))], 1, 2),  # read twice
+        ([(5, (21, 0, 30, 10))], 0, 0),  # a box on the cut tile: ignored
+        ([], 0, 0),
+    ],
+)
+def test_score(found, right, reported):
+    dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
+    assert score(SHOT, dets) == (right, reported)
+
+
+def test_a_reader_that_reads_every_tile_scores_one(photo):
+    shots = list(phone_shots([photo], zooms=(0.2, 0.45), mosaics=(2,), side=1600))
+    assert [s.kind for s in shots] == ["close-up 0.2", "close-up 0.45"]  # one photo: no 2x2 mosaic
+    result = evaluate({"read": PhotoDetector(BlocksNetwork())}, shots)["read"]
+    assert set(result) == {"close-up 0.2", "close-up 0.45", "all"}
+    total = result["all"]
+    assert (total.precision, total.recall, total.exact, total.shots) == (1.0, 1.0, 2, 2)
+    assert total.as_json()["f1"] == 1.0
+
+
+def test_shots_are_seeded(photo):
+    a = [s.truth for s in phone_shots([photo], zooms=(0.3,), mosaics=(), side=800, seed=5)]
+    b = [s.truth for s in phone_shots([photo], zooms=(0.3,), mosaics=(), side=800, seed=5)]
+    assert a == b

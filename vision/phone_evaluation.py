@@ -1,0 +1,196 @@
+"""The real held-out photos as a phone shows them: cut close and enlarged, or tiled into a bigger scene.
+
+The real photos we may test on are 640 x 640 screenshots with tiles of about 40-70 px; a phone photographs a hand
+at 4000 x 3000 with tiles anywhere from 1 % to half of the frame. These shots recreate that from the held-out split
+(:func:`vision.real_photos.held_out_split`, never trained on): for each photo, a 4:3 window around one of its tiles
+in which the tiles' median long side is ``zoom`` of the window's height ("close-ups"), and ``k x k`` mosaics of
+photos (tiles small in a big frame), each enlarged (bilinear: no ringing) to ``side`` px on its long side.
+Enlarging a 640 px photo adds no detail, so this measures how a reader copes with scale, not the sharpness a real
+12 MP photo would add.
+
+A tile cut by the window's edge is neither required nor held against a reader (a box on it is ignored). Seeded:
+the same seed gives the same shots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.detector import Detector
+from vision.geometry import Box
+from vision.real_photos import RealPhoto
+
+#: Tiles' median long side as a share of the close-up window's height.
+ZOOMS = (0.1, 0.2, 0.3, 0.45)
+#: Mosaics of k x k photos.
+MOSAICS = (2, 3)
+#: Long side of every shot, px (a 12 MP phone photo).
+SIDE = 4000
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One phone-sized image, the tiles it must read (class, box) and the boxes of tiles cut by its edge."""
+
+    kind: str
+    image: np.ndarray
+    truth: tuple[tuple[int, Box], ...]
+    cut: tuple[Box, ...] = ()
+
+
+def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
+    return [(b.class_id, Box(*b.xyxy(width, height))) for b in photo.boxes]
+
+
+def _enlarged(image: np.ndarray, truth, cut, side: int, kind: str) -> Shot:
+    s = side / max(image.shape[:2])
+    big = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR if s > 1 else cv2.INTER_AREA)
+
+    def scaled(b: Box) -> Box:
+        return Box(b.x1 * s, b.y1 * s, b.x2 * s, b.y2 * s)
+
+    return Shot(kind, big, tuple((c, scaled(b)) for c, b in truth), tuple(scaled(b) for b in cut))
+
+
+def close_up(photo: RealPhoto, image: np.ndarray, zoom: float, rng: np.random.Generator, side: int = SIDE) -> Shot:
+    """A 4:3 window (clamped to the photo) around a random tile of ``photo``, tiles at ``zoom`` of its height."""
+    h, w = image.shape[:2]
+    boxes = _boxes(photo, h, w)
+    if not boxes:
+        raise ValueError(f"{photo.image.name}: no labelled tiles to frame")
+    tile = float(np.median([max(b.x2 - b.x1, b.y2 - b.y1) for _, b in boxes]))
+    wh = min(tile / zoom, h)
+    ww = min(wh * 4 / 3, w)
+    _, centre = boxes[int(rng.integers(len(boxes)))]
+    x0 = int(min(max(round((centre.x1 + centre.x2 - ww) / 2), 0), w - int(ww)))
+    y0 = int(min(max(round((centre.y1 + centre.y2 - wh) / 2), 0), h - int(wh)))
+    crop = image[y0 : y0 + int(wh), x0 : x0 + int(ww)]
+    ch, cw = crop.shape[:2]
+    truth, cut = [], []
+    for c, b in boxes:
+        moved = Box(b.x1 - x0, b.y1 - y0, b.x2 - x0, b.y2 - y0)
+        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= cw and moved.y2 <= ch:
+            truth.append((c, moved))
+        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < cw and moved.y1 < ch:
+            cut.append(moved)
+    return _enlarged(crop, truth, cut, side, f"close-up {zoom:g}")
+
+
+def mosaic(photos: Sequence[RealPhoto], images: Sequence[np.ndarray], k: int, side: int = SIDE) -> Shot:
+    """``k x k`` photos (each resized to 640 x 640) side by side."""
+    if len(photos) != k * k:
+        raise ValueError(f"a {k}x{k} mosaic takes {k * k} photos, not {len(photos)}")
+    cell = 640
+    canvas = np.zeros((k * cell, k * cell, 3), np.uint8)
+    truth = []
+    for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
+        r, c = divmod(i, k)
+        canvas[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = cv2.resize(image, (cell, cell))
+        for cls, b in _boxes(photo, cell, cell):
+            truth.append((cls, Box(b.x1 + c * cell, b.y1 + r * cell, b.x2 + c * cell, b.y2 + r * cell)))
+    return _enlarged(canvas, truth, [], side, f"mosaic {k}x{k}")
+
+
+def phone_shots(
+    photos: Sequence[RealPhoto],
+    zooms: Iterable[float] = ZOOMS,
+    mosaics: Iterable[int] = MOSAICS,
+    side: int = SIDE,
+    seed: int = 0,
+) -> Iterator[Shot]:
+    """Every close-up of every photo at each zoom, then the mosaics of consecutive photos (lazily: 12 MP each)."""
+    photos = [p for p in photos if p.boxes]
+    rng = np.random.default_rng(seed)
+    for zoom in zooms:
+        for photo in photos:
+            yield close_up(photo, _load(photo), zoom, rng, side)
+    for k in mosaics:
+        for start in range(0, len(photos) - k * k + 1, k * k):
+            group = photos[start : start + k * k]
+            yield mosaic(group, [_load(p) for p in group], k, side)
+
+
+def _load(photo: RealPhoto) -> np.ndarray:
+    from vision.images import load_image
+
+    return load_image(photo.image)
+
+
+@dataclass
+class Tally:
+    """Tiles read right (class and IoU >= 0.5), boxes reported (boxes on cut tiles not counted), tiles there."""
+
+    right: int = 0
+    reported: int = 0
+    tiles: int = 0
+    exact: int = 0
+    shots: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.reported if self.reported else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.tiles if self.tiles else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_json(self) -> dict:
+        return {
+            "precision": round(self.precision, 3),
+            "recall": round(self.recall, 3),
+            "f1": round(self.f1, 3),
+            "exact": self.exact,
+            "shots": self.shots,
+            "tiles": self.tiles,
+            "median_ms": round(float(np.median(self.ms)), 1) if self.ms else None,
+        }
+
+
+def score(shot: Shot, detections) -> tuple[int, int]:
+    """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile is not counted."""
+    used: set[int] = set()
+    right = reported = 0
+    for d in sorted(detections, key=lambda d: -d.conf):
+        best, best_iou = None, 0.5
+        for i, (cls, box) in enumerate(shot.truth):
+            if i not in used and cls == d.class_id and (v := d.box.iou(box)) >= best_iou:
+                best, best_iou = i, v
+        if best is not None:
+            used.add(best)
+            right += 1
+            reported += 1
+        elif not any(d.box.iou(b) > 0.3 for b in shot.cut):
+            reported += 1
+    return right, reported
+
+
+def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, dict[str, Tally]]:
+    """Per reader, per kind of shot (and ``"all"``): the tally of what it read."""
+    import time
+
+    out: dict[str, dict[str, Tally]] = {name: {} for name in readers}
+    for shot in shots:
+        for name, reader in readers.items():
+            started = time.perf_counter()
+            found = reader.detect(shot.image)
+            ms = (time.perf_counter() - started) * 1000
+            right, reported = score(shot, found)
+            for kind in (shot.kind, "all"):
+                t = out[name].setdefault(kind, Tally())
+                t.right += right
+                t.reported += reported
+                t.tiles += len(shot.truth)
+                t.exact += right == len(shot.truth) == reported
+                t.shots += 1
+                t.ms.append(ms)
+    return out

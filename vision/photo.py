@@ -4,8 +4,9 @@ A photo's tiles may be any size: a phone close-up of a hand shows tiles a tenth 
 frame of a whole table shows them at 1-2 %. The camera's detector (:class:`vision.detector.SlicedDetector`) reads
 every frame as a whole pyramid of views; on a close-up, its slices zoom in on tiles bigger than any the network
 learnt and on the clutter around them (book spines, a phone, the mat's pattern), and box parts of both as tiles.
-Measured on the real held-out photos cut and enlarged to phone size (``jantaku eval phone``): precision 0.58-0.80
-with the pyramid against 0.93-0.98 read this way, with the same recall.
+Measured on the real held-out photos cut close or tiled and enlarged to 4000 px
+(``jantaku eval phone``, 104 shots, 1,070 tiles): the pyramid read them at precision 0.64, recall 0.98, 21 shots
+exact, 1.7 s a shot; read this way, precision 0.95, recall 0.98, 72 shots exact, 65 ms.
 
 So :class:`PhotoDetector` reads the whole photo first. When the tiles it found are big enough at the network's
 input (their median short side at least ``min_tile`` of the input's side), that reading stands: slices would show

@@ -25,7 +25,7 @@ from vision.geometry import Box
 from vision.real_photos import RealPhoto
 
 #: Tiles' median long side as a share of the close-up window's height.
-ZOOMS = (0.1, 0.2, 0.3, 0.45)
+ZOOMS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8)
 #: Mosaics of k x k photos.
 MOSAICS = (2, 3)
 #: Long side of every shot, px (a 12 MP phone photo).

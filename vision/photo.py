@@ -8,26 +8,30 @@ Measured on the real held-out photos cut close or tiled and enlarged to 4000 px
 (``jantaku eval phone``, 104 shots, 1,070 tiles): the pyramid read them at precision 0.64, recall 0.98, 21 shots
 exact, 1.7 s a shot; read this way, precision 0.95, recall 0.98, 72 shots exact, 65 ms.
 
-So :class:`PhotoDetector` reads the whole photo first. When the tiles it found are big enough at the network's
-input (their median short side at least ``min_tile`` of the input's side), that reading stands: slices would show
-the same tiles too big. Otherwise (no tile found, or small ones) it reads the photo again in slices, at the one
-scale that shows its tiles at about ``target`` of the input side, judged from what the whole pass found (half
-scale when it found nothing to judge by).
+So :class:`PhotoDetector` reads the whole photo first and judges its tiles' size by the median short side of the
+boxes it found (the confident ones). Tiles the network learnt (``min_tile`` to ``max_tile`` of the input's side):
+that reading stands, as slices would show the same tiles too big. Small tiles, or none found: the photo is read
+again in slices, at the one scale that shows its tiles at about ``target`` of the input side (half scale when it
+found nothing to judge by). Tiles bigger than any it learnt (a tile or two filling the photo), or nothing at all:
+the photo is read again from afar, in the middle of a plain frame several times its size, so that its tiles come
+out at sizes the network knows (a network shown a tile filling its input sees a pattern of pips, not a tile).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision.detector import Detection, DetectorOptions, Network, SlicedDetector
+from vision.geometry import Box
 
 
 class PhotoDetector:
     """A :class:`~vision.detector.Detector` for photos of any scale (see the module's docstring).
 
-    ``passes`` records, per photo read, ``"whole"`` or ``"sliced@<scale>"``: how it was read.
+    ``passes`` records, per photo read, how it was read: ``"whole"``, ``"sliced@<scale>"`` or ``"afar@<factor>"``.
     """
 
     def __init__(
@@ -36,16 +40,28 @@ class PhotoDetector:
         options: DetectorOptions | None = None,
         *,
         min_tile: float = 0.035,
+        max_tile: float = 0.16,
         target: float = 0.072,
+        afar: float = 5.0,
+        max_afar: float = 4.0,
+        sure: float = 0.5,
     ) -> None:
         self.network = network
         self.options = options or DetectorOptions()
         self.whole = SlicedDetector(network, replace(self.options, scales=()))
-        #: Median short side, as a share of the input's side, above which the whole-photo reading stands (15 px
-        #: of 416, the small end of the sizes the shipped model learnt).
+        #: Median short side, as a share of the input's side, from which the whole-photo reading stands (15 px of
+        #: 416, the small end of the sizes the shipped model learnt) ...
         self.min_tile = min_tile
+        #: ... and above which the photo is read again from afar (82 px of 512: bigger than any tile it learnt).
+        self.max_tile = max_tile
         #: The size the slices show tiles at, as a share of the input's side (the middle of what it learnt).
         self.target = target
+        #: How much smaller a photo in which the whole pass found nothing is shown (a single tile filling it) ...
+        self.afar = afar
+        #: ... and the most a photo of big tiles is shown smaller (it is brought to 1.5 x ``target``).
+        self.max_afar = max_afar
+        #: Confidence from which a box of the whole pass speaks for the photo's scale (all of them when none does).
+        self.sure = sure
         self.passes: list[str] = []
 
     @property
@@ -54,12 +70,21 @@ class PhotoDetector:
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.whole.detect(image)
+        if not found:  # nothing, or one tile filling the photo: far bigger than any the network learnt
+            far = self.from_afar(image, self.afar)
+            if far:
+                return far
         h, w = image.shape[:2]
         net = self.whole.input_size
         side = min(net.height, net.width)
         whole_scale = min(net.height / h, net.width / w)  # network pixels per photo pixel, whole photo letterboxed
-        sizes = sorted(min(d.box.x2 - d.box.x1, d.box.y2 - d.box.y1) * whole_scale for d in found)
+        sure = [d for d in found if d.conf >= self.sure] or found  # the scale of the tiles, not of a stray box
+        sizes = sorted(min(d.box.x2 - d.box.x1, d.box.y2 - d.box.y1) * whole_scale for d in sure)
         median = sizes[len(sizes) // 2] if sizes else 0.0
+        if found and median > self.max_tile * side:
+            far = self.from_afar(image, min(self.max_afar, median / (1.5 * self.target * side)))
+            if far:
+                return far
         if found and median >= self.min_tile * side:
             self.passes.append("whole")
             return found
@@ -69,3 +94,35 @@ class PhotoDetector:
         scale = min(1.0, max(scale, 1.5 * whole_scale))
         self.passes.append(f"sliced@{scale:.2f}")
         return SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
+
+    def from_afar(self, image: np.ndarray, factor: float) -> list[Detection]:
+        """The photo read whole in the middle of a plain frame ``factor`` times its size (the colour of its edges), as
+        a camera further away would see it; boxes less than half inside the photo are dropped, the rest clipped.
+
+        The frame is built at most twice the network's input (the photo shrunk first): it is shrunk to the input
+        anyway, and a 12 MP photo four times over would be 190 MP.
+        """
+        h, w = image.shape[:2]
+        net = self.whole.input_size
+        shrink = min(1.0, 2 * max(net.height, net.width) / (factor * max(h, w)))
+        if shrink < 1.0:
+            image = cv2.resize(
+                image, (max(1, round(w * shrink)), max(1, round(h * shrink))), interpolation=cv2.INTER_AREA
+            )
+        sh, sw = image.shape[:2]
+        big_h, big_w = round(sh * factor), round(sw * factor)
+        y0, x0 = (big_h - sh) // 2, (big_w - sw) // 2
+        edges = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        canvas = np.empty((big_h, big_w, 3), np.uint8)
+        canvas[:] = np.median(edges, axis=0).astype(np.uint8)
+        canvas[y0 : y0 + sh, x0 : x0 + sw] = image
+        out = []
+        for d in self.whole.detect(canvas):
+            b = d.box
+            inside = Box(max(b.x1 - x0, 0.0), max(b.y1 - y0, 0.0), min(b.x2 - x0, float(sw)), min(b.y2 - y0, float(sh)))
+            if inside.x2 - inside.x1 >= 0.5 * (b.x2 - b.x1) and inside.y2 - inside.y1 >= 0.5 * (b.y2 - b.y1):
+                back = Box(inside.x1 / shrink, inside.y1 / shrink, inside.x2 / shrink, inside.y2 / shrink)
+                out.append(replace(d, box=back))
+        if out:
+            self.passes.append(f"afar@{factor:.2f}")
+        return out

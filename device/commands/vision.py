@@ -63,6 +63,7 @@ def register(commands) -> None:
     phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
+    phone.add_argument("--no-camerash", action="store_true", help="skip camerash's single tiles read as they are")
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
 
@@ -263,8 +264,18 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed))
     report = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
+    single = {}
+    if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
+        from vision.evaluation import eval_crops
+
+        try:
+            for name, reader in readers.items():
+                c = eval_crops(reader, placement="as-is", progress=_progress(f"camerash as-is, {name}"))
+                single[name] = {"n": c.n, "top1": round(c.top1, 4)}
+        except FileNotFoundError as exc:
+            print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"side": args.side, "seed": args.seed, "readers": report}))
+        print(json.dumps({"side": args.side, "seed": args.seed, "readers": report, "camerash_as_is": single}))
         return 0
     print(f"real held-out photos at phone size ({args.side} px long side), precision / recall / F1, exact shots:")
     for name, kinds in report.items():
@@ -273,6 +284,10 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
             print(
                 f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
                 f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
+            )
+        if name in single:
+            print(
+                f"    {'one tile filling':>16}: top-1 {single[name]['top1']:.3f} on {single[name]['n']} camerash photos"
             )
     return 0
 

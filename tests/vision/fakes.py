@@ -36,7 +36,8 @@ class BlocksNetwork:
     Records the batch size of each call. With ``short``, a block cut by the input's edge is boxed that many pixels
     short of the edge, as a real network may box half a tile. With ``parts``, a block wider than half the input
     also yields a confident ``1p`` box of a fifth of its size in its middle, as a network shown a tile far bigger
-    than it learnt may take a pip for a tile.
+    than it learnt may take a pip for a tile. With ``largest``, a block longer than that share of the input's
+    shorter side is not seen at all, as a network misses a tile far bigger than any it learnt.
     """
 
     names = CLASS_NAMES
@@ -47,8 +48,10 @@ class BlocksNetwork:
         max_batch: int = 4,
         short: int = 0,
         parts: bool = False,
+        largest: float | None = None,
     ) -> None:
         self.input_size = input_size
+        self.largest = largest
         self.max_batch = max_batch
         self.short = short
         self.parts = parts
@@ -72,6 +75,10 @@ class BlocksNetwork:
                 _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
                 for x, y, w, h, area in stats[1:]:
                     if area < 4 or k >= ANCHORS:
+                        continue
+                    if self.largest is not None and max(w, h) > self.largest * min(
+                        self.input_size.height, self.input_size.width
+                    ):
                         continue
                     if self.short:
                         x2, y2 = x + w, y + h

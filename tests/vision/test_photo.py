@@ -57,3 +57,27 @@ def test_a_close_up_is_not_searched_for_tiles_in_its_clutter():
     read = PhotoDetector(network).detect(image)
     assert [d.class_id for d in read] == [0, 1, 2, 3]
     assert sorted(d.class_id for d in pyramid) == [0, 1, 2, 3, 20]
+
+
+def test_a_tile_filling_the_photo_is_read_from_afar():
+    # the network misses blocks longer than half its input (as a real one misses a tile far bigger than it learnt)
+    image = np.full((900, 700, 3), 128, np.uint8)
+    paint(image, 7, Box(30.0, 20.0, 670.0, 880.0))
+    detector = PhotoDetector(BlocksNetwork(largest=0.5))
+    (found,) = detector.detect(image)
+    assert detector.passes == ["afar@5.00"]
+    assert found.class_id == 7
+    assert found.box.iou(Box(30.0, 20.0, 670.0, 880.0)) > 0.95  # in the photo's own pixels
+
+
+def test_big_tiles_are_read_from_afar_and_boxed_in_the_photo():
+    # three tiles a third of the photo high: the whole pass boxes them, too big to trust (over max_tile)
+    image = np.full((1200, 2000, 3), 128, np.uint8)
+    boxes = [Box(100.0 + 600 * i, 400.0, 400.0 + 600 * i, 800.0) for i in range(3)]
+    for i, b in enumerate(boxes):
+        paint(image, i, b)
+    detector = PhotoDetector(BlocksNetwork())
+    found = detector.detect(image)
+    assert detector.passes[0].startswith("afar@")
+    assert [d.class_id for d in found] == [0, 1, 2]
+    assert all(d.box.iou(b) > 0.9 for d, b in zip(found, boxes, strict=True))

@@ -60,7 +60,7 @@ class Hand:
         return len(self.concealed) + 3 * len(self.melds)
 
     def with_tile(self, tile: Tile) -> Hand:
-        return Hand(self.concealed + (tile,), self.melds)
+        return Hand((*self.concealed, tile), self.melds)
 
     def without_tile(self, tile: Tile) -> Hand:
         rest = list(self.concealed)
@@ -83,7 +83,8 @@ def parse_meld(token: str) -> Meld:
     try:
         kind = MeldKind(kind_text.lower())
     except ValueError:
-        raise InvalidNotation(f"unknown meld kind {kind_text!r} in {token!r}; use chi, pon, kan, kakan or ankan") from None
+        kinds = "chi, pon, kan, kakan or ankan"
+        raise InvalidNotation(f"unknown meld kind {kind_text!r} in {token!r}; use {kinds}") from None
     tiles_text, slash, source_text = rest.partition("/")
     tiles = parse_tiles(tiles_text)
     if kind is MeldKind.CHI:

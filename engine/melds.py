@@ -51,7 +51,8 @@ class Meld:
     def __post_init__(self) -> None:
         size = 4 if self.kind.is_kan else 3
         if len(self.tiles) != size:
-            raise InvalidHand(f"a {self.kind.value} has {size} tiles, not {len(self.tiles)}: {format_tiles(self.tiles)}")
+            shown = format_tiles(self.tiles)
+            raise InvalidHand(f"a {self.kind.value} has {size} tiles, not {len(self.tiles)}: {shown}")
         kinds = sorted(t.kind for t in self.tiles)
         if self.kind is MeldKind.CHI:
             if kinds[0] >= 27 or kinds[0] // 9 != kinds[2] // 9 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]:

@@ -55,7 +55,7 @@ def register(commands) -> None:
     train.add_argument("--device", default="cpu", help="cpu, 0, 0,1 ... (default cpu)")
     train.add_argument("--workers", type=int, default=2, help="data loader workers")
     train.add_argument("--lr0", type=float, default=0.002)
-    train.add_argument("--hours", type=float, default=None, help="wall-clock budget; the schedule fits it (over epochs)")
+    train.add_argument("--hours", type=float, default=None, help="budget in hours, over --epochs; the schedule fits it")
     train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     train.add_argument(

@@ -265,8 +265,11 @@ def _at(label: str, x: float, conf: float, y: float = 0.0) -> Detection:
     ("case", "detections", "kept"),
     [
         ("a pair side by side stays a pair", [("6s", 0, 0.9), ("6s", 52, 0.8)], [0.9, 0.8]),
-        ("a weak box straddling two tiles, named after the left one", [("6s", 0, 0.9), ("6s", 18, 0.4), ("7s", 52, 0.9)],
-         [0.9, 0.9]),
+        (
+            "a weak box straddling two tiles, named after the left one",
+            [("6s", 0, 0.9), ("6s", 18, 0.4), ("7s", 52, 0.9)],
+            [0.9, 0.9],
+        ),
         ("named after the right one", [("6s", 0, 0.9), ("7s", 34, 0.43), ("7s", 52, 0.97)], [0.9, 0.97]),
         ("overlapping boxes of two different tiles both stay", [("6s", 0, 0.9), ("7s", 18, 0.4)], [0.9, 0.4]),
         ("face-down tiles too", [("back", 0, 0.9), ("back", 10, 0.5)], [0.9]),

@@ -267,6 +267,25 @@ def eval_crops(
     return CropResult(dict(sorted(predictions.items())), skipped)
 
 
+def eval_bonus(detector: Detector, root: str | os.PathLike[str] | None = None, *, placement: str = "as-is") -> Counter:
+    """What the detector reads on camerash's flower and season tiles (Chinese sets' bonus tiles, no riichi tile):
+    its most confident face-up tile per photo, None for nothing. Every tile it names there is a false positive."""
+    base, rows = camerash_rows(root)
+    read: Counter = Counter()
+    for name, label in rows:
+        if camerash_tile(label) is not None or not label.startswith("bonus-"):
+            continue
+        try:
+            image = load_image(base / "tiles-resized" / name)
+        except UnreadableImage:
+            continue
+        if placement == "table":
+            image = on_table(image)
+        faces = [d for d in detector.detect(image) if d.tile is not None]
+        read[max(faces, key=lambda d: d.conf).tile if faces else None] += 1
+    return read
+
+
 def class_table(result: DetectionResult, names: Sequence[str]) -> list[dict]:
     """Rows for printing: class name, ground-truth count, AP50, AP50-95, precision, recall."""
     return [

@@ -266,12 +266,14 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     report = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
     single = {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
-        from vision.evaluation import eval_crops
+        from vision.evaluation import eval_bonus, eval_crops
 
         try:
             for name, reader in readers.items():
                 c = eval_crops(reader, placement="as-is", progress=_progress(f"camerash as-is, {name}"))
-                single[name] = {"n": c.n, "top1": round(c.top1, 4)}
+                bonus = eval_bonus(reader)  # flowers and seasons: no riichi tile, so any tile named is wrong
+                named = sum(k for t, k in bonus.items() if t is not None)
+                single[name] = {"n": c.n, "top1": round(c.top1, 4), "bonus_read_as_tile": [named, sum(bonus.values())]}
         except FileNotFoundError as exc:
             print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
 from engine.tiles import Tile
 from vision.detector import Detection, FakeDetector
-from vision.evaluation import camerash_tile, eval_crops, on_table
+from vision.evaluation import camerash_tile, eval_bonus, eval_crops, on_table
 from vision.geometry import Box, Size
 from vision.labels import class_of_tile
 from vision.metrics import Pred, Truth, average_precision, evaluate
@@ -111,6 +113,8 @@ def test_eval_crops_counts_top1_and_confusions(tmp_path):
     p5, s2, s5, z7 = (Tile.parse(t) for t in ("5p", "2s", "5s", "7z"))
     assert result.confusions() == [(p5, s5, 1), (s2, s5, 1), (z7, None, 1)]
     assert detector.seen[0] == Size(height=640, width=480)  # placed on a table, the frame scaled to 640
+    # the one flower (4.jpg, brightness 10) is read as a red 5p: a tile named where there is none
+    assert eval_bonus(detector, tmp_path) == Counter({Tile.parse("0p"): 1})
 
 
 def test_on_table_keeps_the_photo_in_the_middle():

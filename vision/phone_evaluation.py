@@ -14,13 +14,14 @@ the same seed gives the same shots.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.detector import Detector
+from vision.detector import Detection, Detector
 from vision.geometry import Box
 from vision.real_photos import RealPhoto
 
@@ -34,7 +35,7 @@ SIDE = 4000
 
 @dataclass(frozen=True)
 class Shot:
-    """One phone-sized image, the tiles it must read (class, box) and the boxes of tiles cut by its edge."""
+    """One phone-sized image, the tiles it must read (class, box) and what it shows of the tiles its edge cuts."""
 
     kind: str
     image: np.ndarray
@@ -46,7 +47,7 @@ def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
     return [(b.class_id, Box(*b.xyxy(width, height))) for b in photo.boxes]
 
 
-def _enlarged(image: np.ndarray, truth, cut, side: int, kind: str) -> Shot:
+def _enlarged(image: np.ndarray, truth: Sequence[tuple[int, Box]], cut: Sequence[Box], side: int, kind: str) -> Shot:
     s = side / max(image.shape[:2])
     big = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR if s > 1 else cv2.INTER_AREA)
 
@@ -75,8 +76,8 @@ def close_up(photo: RealPhoto, image: np.ndarray, zoom: float, rng: np.random.Ge
         moved = Box(b.x1 - x0, b.y1 - y0, b.x2 - x0, b.y2 - y0)
         if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= cw and moved.y2 <= ch:
             truth.append((c, moved))
-        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < cw and moved.y1 < ch:
-            cut.append(moved)
+        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < cw and moved.y1 < ch:  # what the window shows of it
+            cut.append(Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, float(cw)), min(moved.y2, float(ch))))
     return _enlarged(crop, truth, cut, side, f"close-up {zoom:g}")
 
 
@@ -156,7 +157,7 @@ class Tally:
         }
 
 
-def score(shot: Shot, detections) -> tuple[int, int]:
+def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
     """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile is not counted."""
     used: set[int] = set()
     right = reported = 0
@@ -176,8 +177,6 @@ def score(shot: Shot, detections) -> tuple[int, int]:
 
 def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, dict[str, Tally]]:
     """Per reader, per kind of shot (and ``"all"``): the tally of what it read."""
-    import time
-
     out: dict[str, dict[str, Tally]] = {name: {} for name in readers}
     for shot in shots:
         for name, reader in readers.items():

@@ -19,13 +19,14 @@ out at sizes the network knows (a network shown a tile filling its input sees a 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.detector import Detection, DetectorOptions, Network, SlicedDetector
-from vision.geometry import Box
+from vision.geometry import Box, Size
 from vision.postprocess import PAD_VALUE
 
 
@@ -50,8 +51,8 @@ class PhotoDetector:
         self.network = network
         self.options = options or DetectorOptions()
         self.whole = SlicedDetector(network, replace(self.options, scales=()))
-        #: Median short side, as a share of the input's side, from which the whole-photo reading stands (15 px of
-        #: 416, the small end of the sizes the shipped model learnt) ...
+        #: Median short side, as a share of the input's side, from which the whole-photo reading stands (18 px of
+        #: 512, the small end of the sizes the shipped model learnt) ...
         self.min_tile = min_tile
         #: ... and above which the photo is read again from afar (82 px of 512: bigger than any tile it learnt).
         self.max_tile = max_tile
@@ -63,10 +64,11 @@ class PhotoDetector:
         self.max_afar = max_afar
         #: Confidence from which a box of the whole pass speaks for the photo's scale (all of them when none does).
         self.sure = sure
-        self.passes: list[str] = []
+        #: How the last photos were read (a long-lived service reads many: only the last ones are kept).
+        self.passes: deque[str] = deque(maxlen=64)
 
     @property
-    def input_size(self):
+    def input_size(self) -> Size:
         return self.whole.input_size
 
     def detect(self, image: np.ndarray) -> list[Detection]:
@@ -84,21 +86,23 @@ class PhotoDetector:
         median = sizes[len(sizes) // 2] if sizes else 0.0
         if found and median > self.max_tile * side:
             far = self.from_afar(image, min(self.max_afar, median / (1.5 * self.target * side)))
-            if far:
-                return far
-        if found and median >= self.min_tile * side:
-            self.passes.append("whole")
-            return found
+            if far:  # with the whole pass's sure boxes that no box from afar covers (smaller tiles further back)
+                return _top_to_bottom(far + [d for d in sure if not _covered(d.box, far)])
         scale = 0.5
         if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
             scale = self.target * side / (median / whole_scale)
         scale = min(1.0, max(scale, 1.5 * whole_scale))
+        whole_again = net.height / scale >= h and net.width / scale >= w  # a slice as big as the photo
+        if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
+            self.passes.append("whole")
+            return found
         self.passes.append(f"sliced@{scale:.2f}")
         return SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
 
     def from_afar(self, image: np.ndarray, factor: float) -> list[Detection]:
         """The photo read whole in the middle of a plain grey frame ``factor`` times its size, as a camera further
-        away would see it; boxes less than half inside the photo are dropped, the rest clipped.
+        away would see it; boxes with less than half their width or height inside the photo are dropped, the rest
+        clipped to it.
 
         The frame is built at most twice the network's input (the photo shrunk first): it is shrunk to the input
         anyway, and a 12 MP photo four times over would be 190 MP.
@@ -111,6 +115,7 @@ class PhotoDetector:
                 image, (max(1, round(w * shrink)), max(1, round(h * shrink))), interpolation=cv2.INTER_AREA
             )
         sh, sw = image.shape[:2]
+        sx, sy = w / sw, h / sh  # photo pixels per shrunk pixel (the resize rounds, so not 1 / shrink exactly)
         big_h, big_w = round(sh * factor), round(sw * factor)
         y0, x0 = (big_h - sh) // 2, (big_w - sw) // 2
         # the letterbox's grey, which the network learnt as nothing (camerash's tiles filling their photos, read
@@ -122,8 +127,23 @@ class PhotoDetector:
             b = d.box
             inside = Box(max(b.x1 - x0, 0.0), max(b.y1 - y0, 0.0), min(b.x2 - x0, float(sw)), min(b.y2 - y0, float(sh)))
             if inside.x2 - inside.x1 >= 0.5 * (b.x2 - b.x1) and inside.y2 - inside.y1 >= 0.5 * (b.y2 - b.y1):
-                back = Box(inside.x1 / shrink, inside.y1 / shrink, inside.x2 / shrink, inside.y2 / shrink)
-                out.append(replace(d, box=back))
+                out.append(replace(d, box=Box(inside.x1 * sx, inside.y1 * sy, inside.x2 * sx, inside.y2 * sy)))
         if out:
             self.passes.append(f"afar@{factor:.2f}")
         return out
+
+
+def _covered(box: Box, others: list[Detection]) -> bool:
+    """Whether half of ``box`` or more lies inside one of ``others``' boxes."""
+    area = max((box.x2 - box.x1) * (box.y2 - box.y1), 1e-9)
+    for o in others:
+        ix = min(box.x2, o.box.x2) - max(box.x1, o.box.x1)
+        iy = min(box.y2, o.box.y2) - max(box.y1, o.box.y1)
+        if ix > 0 and iy > 0 and ix * iy >= 0.5 * area:
+            return True
+    return False
+
+
+def _top_to_bottom(detections: list[Detection]) -> list[Detection]:
+    """In the detector's order: by top edge, then left edge."""
+    return sorted(detections, key=lambda d: (d.box.y1, d.box.x1))

@@ -57,7 +57,7 @@ HELD_OUT_STAMPS = (
 MISSING_NAMES = {"mahjong.v1i.yolov8": ((17, "6_sou"),)}
 
 #: Boxes labelled wrong in the copies the splits use, each checked by eye (the 6s also by the souz export's copy of
-#: the frame): (export, source frame, line of its label file) -> (the label's name, the tile's name).
+#: the frame): (export, source frame, line of its label file counted from 0) -> (the label's name, the tile's name).
 LABEL_FIXES = {
     ("mahjong.v5", "Screenshot-2025-09-19-18-39-50_png", 5): ("3_sou", "6_sou"),
     ("mahjong.v5", "Screenshot-2025-09-20-02-04-21_png", 2): ("1_man", "8_man"),

@@ -39,8 +39,8 @@ def register(commands) -> None:
     read.add_argument(
         "--pyramid",
         action="store_true",
-        help="read every view of the slice pyramid, as the camera does (default: the whole photo first, slices "
-        "only when its tiles are small)",
+        help="read every view of the slice pyramid, as the camera does (so does --table; default: the whole photo "
+        "first, then slices or a view from afar as its tiles' size calls for)",
     )
     _model_args(read)
     read.set_defaults(func=cmd_read)
@@ -115,7 +115,9 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.table import read_table
 
     detector = _detector(args, _operating_conf(args))
-    if not args.pyramid:  # a photo's tiles may be any size: read it at the scale they call for (vision.photo)
+    # a photo's tiles may be any size: read it at the scale they call for (vision.photo); an overhead photo of a
+    # whole table is read as the camera reads one, where a wrong guess of scale would lose the table
+    if not args.pyramid and not args.table:
         from vision.photo import PhotoDetector
 
         detector = PhotoDetector(detector.network, detector.options)

@@ -26,7 +26,7 @@ def photo(n: int, tile_w: int, width: int = 2000, height: int = 1200) -> np.ndar
         (14, 130, "whole"),  # a close-up of a hand: one whole-photo pass reads it
         (3, 130, "whole"),  # a few loose tiles close up: slices would only zoom in on them and on the clutter
         (14, 20, "sliced"),  # tiles too small at the network's input: read again in slices
-        (0, 130, "sliced"),  # nothing found whole: slices look closer
+        (0, 130, "sliced"),  # nothing found whole, nor from afar (an empty table): slices look closer
     ],
 )
 def test_reads_slices_only_when_the_tiles_are_small(count, tile_w, expected):
@@ -65,7 +65,7 @@ def test_a_tile_filling_the_photo_is_read_from_afar():
     paint(image, 7, Box(30.0, 20.0, 670.0, 880.0))
     detector = PhotoDetector(BlocksNetwork(largest=0.5))
     (found,) = detector.detect(image)
-    assert detector.passes == ["afar@5.00"]
+    assert list(detector.passes) == ["afar@5.00"]
     assert found.class_id == 7
     assert found.box.iou(Box(30.0, 20.0, 670.0, 880.0)) > 0.95  # in the photo's own pixels
 
@@ -81,3 +81,38 @@ def test_big_tiles_are_read_from_afar_and_boxed_in_the_photo():
     assert detector.passes[0].startswith("afar@")
     assert [d.class_id for d in found] == [0, 1, 2]
     assert all(d.box.iou(b) > 0.9 for d, b in zip(found, boxes, strict=True))
+
+
+def test_a_photo_smaller_than_the_input_is_read_once():
+    # its 8 px tiles are small, but slices of it at the largest scale (1.0) would be the whole photo again
+    network = BlocksNetwork()
+    image = np.full((250, 300, 3), 128, np.uint8)
+    for i in range(5):
+        paint(image, i, Box(10.0 + 20 * i, 100.0, 18.0 + 20 * i, 111.0))
+    found = PhotoDetector(network).detect(image)
+    assert len(found) == 5 and network.calls == [1]
+
+
+def test_from_afar_keeps_the_smaller_tiles_it_no_longer_sees():
+    # two big tiles and a small one further back: from afar the small one is under the network's 4 px, so the
+    # whole pass's box for it is kept beside the big ones read from afar
+    image = np.full((1200, 1600, 3), 128, np.uint8)
+    big = [Box(100.0, 300.0, 600.0, 1000.0), Box(700.0, 300.0, 1200.0, 1000.0)]
+    small = Box(1400.0, 100.0, 1424.0, 132.0)
+    for b in big:  # backs, the last class: shrunk, a block's edge blends into the colour of the class after it
+        paint(image, 37, b)
+    paint(image, 24, small)
+    detector = PhotoDetector(BlocksNetwork())
+    found = detector.detect(image)
+    assert detector.passes[-1].startswith("afar@")
+    assert sorted(d.class_id for d in found) == [24, 37, 37]
+    assert next(d for d in found if d.class_id == 24).box.iou(small) > 0.8
+
+
+def test_from_afar_maps_boxes_back_inside_the_photo():
+    image = np.full((3000, 4000, 3), 128, np.uint8)
+    paint(image, 3, Box(0.0, 0.0, 4000.0, 3000.0))  # a tile filling the photo, to its edges
+    (found,) = PhotoDetector(BlocksNetwork()).from_afar(image, 5.0)
+    b = found.box
+    assert b.x1 >= 0 and b.y1 >= 0 and b.x2 <= 4000 and b.y2 <= 3000
+    assert b.iou(Box(0.0, 0.0, 4000.0, 3000.0)) > 0.95

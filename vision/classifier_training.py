@@ -312,10 +312,26 @@ def crops_cards(
     appearance jitter of :func:`appearance`. Card ``i`` depends on ``seed`` and ``i`` only."""
     from vision.synth.cards import card_set
 
+    return _jittered_cards(lambda k, start: card_set(k, seed, none_share, size, start=start), n, seed, jitter, progress)
+
+
+def crops_bonus_cards(
+    n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
+) -> CropSet:
+    """``n`` cards of flower and season tiles (:func:`vision.synth.cards.bonus_card_set`), all ``none``: Chinese
+    sets hold them and riichi does not. Jittered as :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
+    from vision.synth.cards import bonus_card_set
+
+    return _jittered_cards(lambda k, start: bonus_card_set(k, seed, size, start=start), n, seed, jitter, progress)
+
+
+def _jittered_cards(make, n: int, seed: int, jitter: Jitter, progress: Progress) -> CropSet:
+    """Cards ``make(count, start)`` in steps (bounded memory), each with the appearance jitter of
+    :func:`appearance`, seeded by ``seed`` and the step's start."""
     xs, ys = [], []
     step = 2000
     for start in range(0, n, step):
-        x, y = card_set(min(step, n - start), seed, none_share, size, start=start)
+        x, y = make(min(step, n - start), start)
         rng = np.random.default_rng([seed, 1, start])
         xs.append(np.stack([appearance(c, rng, jitter) for c in x]))
         ys.append(y)

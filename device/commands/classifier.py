@@ -1,9 +1,10 @@
 """Subcommands of the tile crop classifier: ``train-classifier`` and ``eval classifier``.
 
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
-by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, and with ``--cards N``
-single-tile cards of other sets' faces from :mod:`vision.synth.cards`), trains the small CNN on
-the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for training only.
+by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
+cards of other sets' faces from :mod:`vision.synth.cards`, and with ``--cards-bonus N`` cards of flower and season
+tiles as no tile), trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch
+is needed for training only.
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
@@ -24,6 +25,8 @@ from device.cli import UserError
 from vision.errors import VisionError
 
 DEFAULT_CROPS = Path("datasets/crops")
+#: The bonus cards' seed is ``--cards-seed`` plus this: card ``i`` of each set is then drawn from its own stream.
+BONUS_SEED_OFFSET = 1_000_003
 
 
 def register(commands) -> None:
@@ -40,6 +43,13 @@ def register(commands) -> None:
     )
     tr.add_argument("--cards-seed", type=int, default=500, help="seed of the cards (default 500)")
     tr.add_argument("--cards-none", type=float, default=0.08, help="share of no-tile cards (default 0.08)")
+    tr.add_argument(
+        "--cards-bonus",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N no-tile cards of flower and season tiles, which riichi does not use (default 0)",
+    )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
     tr.add_argument("--batch", type=int, default=128)
@@ -89,6 +99,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         EVAL_SEED,
         CropSet,
         TrainOptions,
+        crops_bonus_cards,
         crops_cards,
         crops_of,
         crops_real_held_out,
@@ -104,8 +115,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
-    if min(args.cards, args.render, args.real_repeats) < 0:  # a negative count once trained on nothing from it
-        raise UserError("--cards, --render and --real-repeats are counts: 0 or more")
+    if min(args.cards, args.cards_bonus, args.render, args.real_repeats) < 0:  # once trained on nothing from it
+        raise UserError("--cards, --cards-bonus, --render and --real-repeats are counts: 0 or more")
     try:  # after the arguments: a wrong option is named whether or not torch is here
         import torch  # noqa: F401
     except ImportError as exc:
@@ -156,9 +167,15 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise UserError("--cards-none is a share: 0 to 1")
         name = f"cards_{args.cards}_none{args.cards_none:g}_s{args.cards_seed}.npz"
         parts.append(_cached(crops / name, lambda: crops_cards(args.cards, args.cards_seed, args.cards_none)))
+    bonus_seed = args.cards_seed + BONUS_SEED_OFFSET
+    if args.cards_bonus:
+        name = f"cards_bonus_{args.cards_bonus}_s{bonus_seed}.npz"
+        parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     data = CropSet.concat(parts)
     if not len(data):
-        raise UserError("no training crops: pass --data DIR, --render N, --real-repeats K or --cards N")
+        raise UserError(
+            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N or --cards-bonus N"
+        )
     try:
         val = crops_real_held_out()  # watched, never used to choose anything
     except FileNotFoundError:
@@ -180,6 +197,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     meta["real_repeats"] = args.real_repeats
     if args.cards:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
+    if args.cards_bonus:
+        meta["cards_bonus"] = {"n": args.cards_bonus, "seed": bonus_seed}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **meta}))
     return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.cli import main
+from device.cli import build_parser, main
 from tests.vision.fakes import constant_onnx, encode, with_exif_orientation
 
 pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
@@ -90,6 +90,7 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "phone", "--model", "{model}", "--mosaics", "two"], "--mosaics whole numbers"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):
@@ -97,6 +98,17 @@ def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "cards_bonus"),
+    [
+        ([], 0),  # none unless asked for
+        (["--cards-bonus", "8000"], 8000),
+    ],
+)
+def test_train_classifier_takes_a_count_of_bonus_cards(argv, cards_bonus):
+    assert build_parser().parse_args(["train-classifier", *argv]).cards_bonus == cards_bonus
 
 
 def test_bench_prints_both_medians_and_the_ratio(model, tmp_path, capsys):

@@ -14,7 +14,8 @@ and the 1 of bamboo as the artwork's bird recoloured and warped or as a bird dra
 
 ``none`` cards (:func:`none_card`) are boxes that hold no tile: cloth, the gap between two tiles, half a tile, and
 the tops of standing tiles seen from above (a thin strip, half face colour, half back colour, stretched to the crop:
-a detector reads such tops of a standing hand as White dragons). A tile back is no ``none``: it is class ``back``.
+a detector reads such tops of a standing hand as White dragons), and, only when asked for, flower and season tiles
+(:func:`bonus_face`: Chinese sets hold them, riichi does not). A tile back is no ``none``: it is class ``back``.
 
 Everything is seeded: the same ``numpy`` generator state gives the same card, byte for byte. Nothing here imports
 torch; the appearance jitter (resolution, blur, colour, noise, JPEG) is added by the training code.
@@ -77,8 +78,12 @@ _FIVES = {CLASS_NAMES.index(n): n for n in ("0m", "0p", "0s")}
 _ONE_SOU = CLASS_NAMES.index("1s")
 _HAKU = CLASS_NAMES.index("5z")
 
-#: Share of ``none`` cards of each kind (the rest of :func:`none_card`'s draws are cloth).
-NONE_KINDS = ("cloth", "gap", "half", "standing")
+#: Share of each kind among :func:`none_card`'s random draws.
+_NONE_SHARES = {"cloth": 0.15, "gap": 0.3, "half": 0.2, "standing": 0.35}
+#: The kinds of ``none`` card. ``bonus`` (a flower or season tile, which riichi does not use) is drawn only when
+#: asked for: left out of the random draws, so the cards of every seed stay as they were (bonus cards come as a
+#: set of their own, :func:`bonus_card_set`).
+NONE_KINDS = (*_NONE_SHARES, "bonus")
 
 
 # --- small helpers -------------------------------------------------------------------------------------------
@@ -454,6 +459,240 @@ def random_face(class_id: int, rng: np.random.Generator, face_rgb=None, drawn: f
     return art.face_texture(class_id, style, rng)
 
 
+# --- bonus tiles: flowers and seasons, which riichi does not use ---------------------------------------------------
+
+#: The eight bonus tiles' characters, each with the index 1..4 sets print beside it: the seasons, then the flowers
+#: (plum, orchid, chrysanthemum, bamboo).
+_BONUS_CHARS = {"春": 1, "夏": 2, "秋": 3, "冬": 4, "梅": 1, "蘭": 2, "菊": 3, "竹": 4}
+#: The plant each flower tile shows (the seasons show any plant, or a scene).
+_BONUS_PLANTS = {"梅": "branch", "蘭": "orchid", "菊": "chrysanthemum", "竹": "bamboo"}
+_PLANTS = ("branch", "orchid", "chrysanthemum", "bamboo")
+#: Inks (RGB 0..1) of bonus pictures: stems, leaves, blossoms.
+_STEM_INKS = ((0.4, 0.24, 0.12), (0.1, 0.1, 0.1), (0.1, 0.35, 0.18), (0.3, 0.2, 0.15))
+_LEAF_INKS = ((0.05, 0.45, 0.2), (0.2, 0.55, 0.15), (0.05, 0.3, 0.25), (0.1, 0.35, 0.55))
+_BLOSSOM_INKS = (
+    (0.8, 0.1, 0.12),
+    (0.92, 0.45, 0.55),
+    (0.15, 0.3, 0.75),
+    (0.95, 0.75, 0.1),
+    (0.55, 0.2, 0.6),
+    (0.95, 0.5, 0.1),
+    (0.1, 0.1, 0.1),
+)
+
+
+def _pick(rng: np.random.Generator, inks) -> tuple[float, float, float]:
+    return _jit(rng, inks[int(rng.integers(len(inks)))])
+
+
+def _curve(p0, p1, p2, n: int = 16) -> list[tuple[float, float]]:
+    """Points of the quadratic Bézier curve from ``p0`` to ``p2`` pulled towards ``p1``."""
+    return [
+        (
+            (1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * p1[0] + t**2 * p2[0],
+            (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * p1[1] + t**2 * p2[1],
+        )
+        for t in np.linspace(0, 1, n)
+    ]
+
+
+def _stroke(draw, points, colour, width: float, taper: bool = False) -> None:
+    """A brush stroke along ``points``: even, or thinning to a point (a leaf blade, a grass stroke)."""
+    if not taper:
+        draw.line(points, fill=_u8(colour), width=max(1, int(width)), joint="curve")
+        return
+    for k in range(len(points) - 1):
+        draw.line((points[k], points[k + 1]), fill=_u8(colour), width=max(1, int(width * (1 - k / len(points)))))
+
+
+def _leaf(draw, x: float, y: float, angle: float, length: float, width: float, colour) -> None:
+    """A lens-shaped leaf from its stalk at (x, y) along ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
+    ts = np.linspace(0, 1, 9)
+    half = [width / 2 * math.sin(math.pi * t) for t in ts]
+    side = [(x + t * length * c - h * s, y + t * length * s + h * c) for t, h in zip(ts, half, strict=True)]
+    other = [(x + t * length * c + h * s, y + t * length * s - h * c) for t, h in zip(ts, half, strict=True)]
+    draw.polygon(side + other[::-1], fill=_u8(colour))
+
+
+def _blossom(draw, cx: float, cy: float, r: float, rng: np.random.Generator, colour, centre) -> None:
+    """A flower seen from the front: a ring of 4-6 round petals and a centre, or a single bud (a dot)."""
+    if rng.random() < 0.25:
+        r *= rng.uniform(0.25, 0.45)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_u8(colour))
+        return
+    petals = int(rng.integers(4, 7))
+    turn = rng.uniform(0, 2 * math.pi)
+    pr = r * rng.uniform(0.38, 0.5)
+    for k in range(petals):
+        a = turn + 2 * math.pi * k / petals
+        px, py = cx + (r - pr) * math.cos(a), cy + (r - pr) * math.sin(a)
+        draw.ellipse((px - pr, py - pr, px + pr, py + pr), fill=_u8(colour))
+    cr = r * rng.uniform(0.15, 0.28)
+    draw.ellipse((cx - cr, cy - cr, cx + cr, cy + cr), fill=_u8(centre))
+
+
+def _plant(draw, region, plant: str, inks: dict, rng: np.random.Generator) -> None:
+    """A plant drawn in ``region`` (x0, y0, x1, y1) from curved strokes, leaves and blossoms."""
+    x0, y0, x1, y1 = region
+    rw, rh = x1 - x0, y1 - y0
+    stem, leaf, flower, centre = inks["stem"], inks["leaf"], inks["flower"], inks["centre"]
+    if plant == "orchid":  # long arching blades from one base, flowers on thin stalks
+        bx, by = x0 + rw * rng.uniform(0.3, 0.7), y1 - rh * rng.uniform(0.0, 0.08)
+        for _ in range(int(rng.integers(3, 8))):
+            ex, ey = x0 + rw * rng.uniform(-0.05, 1.05), y0 + rh * rng.uniform(0.0, 0.6)
+            pull = (bx + (ex - bx) * rng.uniform(0.1, 0.5) + rw * rng.uniform(-0.3, 0.3), ey + rh * 0.2)
+            _stroke(draw, _curve((bx, by), pull, (ex, ey)), leaf, rw * rng.uniform(0.03, 0.06), taper=True)
+        for _ in range(int(rng.integers(1, 4))):
+            fx, fy = x0 + rw * rng.uniform(0.15, 0.85), y0 + rh * rng.uniform(0.1, 0.55)
+            _stroke(draw, _curve((bx, by), (fx, (fy + by) / 2), (fx, fy)), stem, max(1.0, rw * 0.012))
+            length = rw * rng.uniform(0.1, 0.17)
+            a = rng.uniform(0, 2 * math.pi)
+            for _ in range(int(rng.integers(3, 6))):  # petals round the flower, unevenly spaced
+                a += rng.uniform(0.9, 1.6)
+                _leaf(draw, fx, fy, a, length, length * rng.uniform(0.35, 0.5), flower)
+            draw.ellipse((fx - rw * 0.02, fy - rw * 0.02, fx + rw * 0.02, fy + rw * 0.02), fill=_u8(centre))
+        return
+    if plant == "bamboo":  # leaning, curved culms with knots, and fans of narrow leaves
+        for _ in range(int(rng.integers(1, 4))):
+            bx = x0 + rw * rng.uniform(0.15, 0.85)
+            tx, ty = bx + rw * rng.uniform(-0.45, 0.45), y0 + rh * rng.uniform(0.0, 0.3)
+            pts = _curve((bx, y1), (bx + rw * rng.uniform(-0.3, 0.3), (y1 + ty) / 2), (tx, ty), 9)
+            width = rw * rng.uniform(0.025, 0.05)
+            _stroke(draw, pts, stem, width)
+            for k in range(2, len(pts) - 1, 2):
+                px, py = pts[k]
+                draw.line((px - width, py, px + width, py), fill=_u8(leaf), width=max(1, int(width * 0.3)))
+                if rng.random() < 0.6:
+                    down = rng.uniform(0.3, 1.3) * (1 if rng.random() < 0.5 else -1)
+                    for j in range(int(rng.integers(2, 5))):
+                        length = rw * rng.uniform(0.15, 0.3)
+                        a = math.pi / 2 - down + (j - 1) * rng.uniform(0.25, 0.5)
+                        _leaf(draw, px, py, a, length, length * rng.uniform(0.16, 0.26), leaf)
+        return
+    # "branch" (plum: a crooked twig with blossoms) and "chrysanthemum" (a stem, broad leaves, heads of many petals)
+    bx, by = x0 + rw * rng.uniform(0.2, 0.8), y1
+    tx, ty = x0 + rw * rng.uniform(0.1, 0.9), y0 + rh * rng.uniform(0.05, 0.35)
+    main = _curve((bx, by), (bx + rw * rng.uniform(-0.5, 0.5), (by + ty) / 2), (tx, ty), 12)
+    width = rw * rng.uniform(0.025, 0.05)
+    _stroke(draw, main, stem, width)
+    tips = [main[-1]]
+    for _ in range(int(rng.integers(1, 4))):
+        sx, sy = main[int(rng.integers(3, len(main) - 2))]
+        a = -math.pi / 2 + rng.uniform(0.5, 1.3) * (1 if rng.random() < 0.5 else -1)
+        length = rh * rng.uniform(0.2, 0.4)
+        ex, ey = sx + length * math.cos(a), sy + length * math.sin(a)
+        ex, ey = min(max(ex, x0), x1), min(max(ey, y0), y1)
+        mid = ((sx + ex) / 2 + rw * rng.uniform(-0.1, 0.1), (sy + ey) / 2 + rh * rng.uniform(-0.1, 0.1))
+        twig = _curve((sx, sy), mid, (ex, ey), 8)
+        _stroke(draw, twig, stem, width * 0.6)
+        tips.append(twig[-1])
+    for _ in range(int(rng.integers(2, 7))):  # leaves along the stem
+        sx, sy = main[int(rng.integers(2, len(main)))]
+        a = -math.pi / 2 + rng.uniform(0.6, 1.4) * (1 if rng.random() < 0.5 else -1)
+        length = rw * (rng.uniform(0.15, 0.25) if plant == "chrysanthemum" else rng.uniform(0.08, 0.15))
+        _leaf(draw, sx, sy, a, length, length * rng.uniform(0.4, 0.6), leaf)
+    if plant == "chrysanthemum":
+        for tx, ty in tips[: int(rng.integers(1, 4))]:
+            r = rw * rng.uniform(0.12, 0.2)
+            petals = int(rng.integers(12, 25))
+            for k in range(petals):
+                a = 2 * math.pi * k / petals
+                _leaf(draw, tx, ty, a, r, r * rng.uniform(0.2, 0.32), flower)
+            draw.ellipse((tx - r * 0.2, ty - r * 0.2, tx + r * 0.2, ty + r * 0.2), fill=_u8(centre))
+        return
+    spots = tips + [main[int(rng.integers(3, len(main)))] for _ in range(int(rng.integers(1, 5)))]
+    for sx, sy in spots:
+        _blossom(draw, sx, sy, rw * rng.uniform(0.07, 0.13), rng, flower, centre)
+
+
+def _scenery(draw, region, inks: dict, face_rgb, rng: np.random.Generator) -> None:
+    """A season's scene round the plant: a sun disc or a crescent moon up in a corner, grass along the ground."""
+    x0, y0, x1, y1 = region
+    rw, rh = x1 - x0, y1 - y0
+    if rng.random() < 0.7:
+        r = rw * rng.uniform(0.09, 0.16)
+        cx = x0 + r + rw * rng.uniform(0, 0.1) if rng.random() < 0.5 else x1 - r - rw * rng.uniform(0, 0.1)
+        cy = y0 + r + rh * rng.uniform(0, 0.1)
+        sky = _pick(rng, ((0.8, 0.1, 0.12), (0.95, 0.6, 0.1), (0.15, 0.3, 0.75), (0.1, 0.1, 0.1)))
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_u8(sky))
+        if rng.random() < 0.5:  # a crescent: the disc with a face-coloured disc across it
+            dx = r * rng.uniform(0.35, 0.6) * (1 if rng.random() < 0.5 else -1)
+            draw.ellipse((cx + dx - r, cy - r * 1.05, cx + dx + r, cy + r * 0.95), fill=_u8(face_rgb))
+    if rng.random() < 0.7:
+        gy = y1 - rh * rng.uniform(0.0, 0.06)
+        if rng.random() < 0.5:  # the ground
+            wave = [(x0 + rw * t, gy + rh * 0.02 * math.sin(7 * t + rng.uniform(0, 1))) for t in np.linspace(0, 1, 12)]
+            _stroke(draw, wave, inks["leaf"], max(1.0, rw * 0.015))
+        for _ in range(int(rng.integers(3, 9))):
+            gx = x0 + rw * rng.uniform(0, 1)
+            tip = (gx + rw * rng.uniform(-0.12, 0.12), gy - rh * rng.uniform(0.08, 0.2))
+            _stroke(draw, _curve((gx, gy), (gx, (gy + tip[1]) / 2), tip, 6), inks["leaf"], rw * 0.025, taper=True)
+
+
+def bonus_face(face_rgb, rng: np.random.Generator, fonts: tuple[str, ...] | None = None) -> np.ndarray:
+    """A flower or season tile's face (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`): one of 春夏秋冬梅蘭菊竹
+    and/or a drawn plant or small scene, sometimes an index 1..4 in a corner. Nothing of a riichi face: no pins or
+    stick rows, no 萬, winds or dragons. Without a CJK font the face is the picture alone."""
+    fonts = cjk_fonts() if fonts is None else fonts
+    w, h = _DRAW
+    img = Image.new("RGB", (w, h), _u8(face_rgb))
+    draw = ImageDraw.Draw(img)
+    char = str(rng.choice(list(_BONUS_CHARS)))
+    mx, my = w * rng.uniform(0.08, 0.14), h * rng.uniform(0.06, 0.11)
+    inner = (mx, my, w - mx, h - my)
+    layouts = ["top", "bottom", "picture", "large", "corner"]
+    layout = str(rng.choice(layouts, p=[0.3, 0.1, 0.25, 0.12, 0.23])) if fonts else "picture"
+    if rng.random() < 0.25:  # one ink for the whole face, as some sets print
+        ink = _ink(rng, {"blue": 3, "black": 2, "green": 2, "red": 2})
+        inks = {"stem": ink, "leaf": ink, "flower": ink, "centre": face_rgb, "char": ink}
+    else:
+        inks = {
+            "stem": _pick(rng, _STEM_INKS),
+            "leaf": _pick(rng, _LEAF_INKS),
+            "flower": _pick(rng, _BLOSSOM_INKS),
+            "centre": _pick(rng, ((0.95, 0.8, 0.1), (0.8, 0.1, 0.12), (0.1, 0.1, 0.1))),
+            "char": _ink(rng, {"red": 3, "green": 2, "blue": 2, "black": 2, "navy": 1}),
+        }
+    plant = _BONUS_PLANTS.get(char) if rng.random() < 0.6 else None
+    plant = plant or _PLANTS[int(rng.integers(len(_PLANTS)))]
+    iw, ih = w - 2 * mx, h - 2 * my
+    picture = {
+        "top": (mx, my + ih * 0.36, w - mx, h - my),
+        "bottom": (mx, my, w - mx, my + ih * 0.66),
+        "picture": inner,
+        "corner": inner,
+    }.get(layout)
+    if picture is not None:
+        _plant(draw, picture, plant, inks, rng)
+        if rng.random() < (0.5 if char in "春夏秋冬" else 0.2):
+            _scenery(draw, picture, inks, face_rgb, rng)
+    corner = None
+    if layout != "picture":
+        font = fonts[int(rng.integers(len(fonts)))]
+        stroke = int(rng.integers(0, 3))
+        if layout == "large":
+            size, at = iw * rng.uniform(0.75, 0.95), (w / 2, h / 2)
+        elif layout == "corner":
+            size = ih * rng.uniform(0.14, 0.2)
+            corner = (int(rng.integers(2)), int(rng.integers(2)))  # (right, bottom)
+            at = (mx + size / 2 + corner[0] * (iw - size), my + size / 2 + corner[1] * (ih - size))
+        else:
+            size = min(ih * rng.uniform(0.26, 0.32), iw * 0.8)
+            at = (w / 2 + iw * rng.uniform(-0.05, 0.05), my + ih * 0.17 if layout == "top" else h - my - ih * 0.16)
+        _text(draw, at, char, _sized(font, size), inks["char"], stroke)
+    if fonts and rng.random() < 0.5:  # the index: the tile's own number, or any 1..4 when only a picture shows
+        number = _BONUS_CHARS[char] if layout != "picture" else int(rng.integers(1, 5))
+        text = str(number) if rng.random() < 0.6 else _NUMBERS[number - 1]
+        font = _sized(fonts[int(rng.integers(len(fonts)))], h * rng.uniform(0.1, 0.14))
+        right = 1 - corner[0] if corner is not None and corner[1] == 0 else int(rng.random() < 0.5)  # a free corner
+        x = w * rng.uniform(0.85, 0.9) if right else w * rng.uniform(0.1, 0.15)
+        y = h * rng.uniform(0.07, 0.11)
+        ink = inks["char"] if rng.random() < 0.5 else _ink(rng, {"red": 2, "black": 2, "blue": 1, "green": 1})
+        _text(draw, (x, y), text, font, ink)
+    return np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0
+
+
 # --- the patch a card is cut from ------------------------------------------------------------------------------
 
 
@@ -619,13 +858,19 @@ def card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.
     face = art.back_texture(back_rgb, rng) if face_down else random_face(class_id, rng, front)
     if face_down:
         face = face * np.float32(rng.uniform(0.9, 1.05))
+    return _lay(face, p, rng, size, face_down=face_down)
+
+
+def _lay(face: np.ndarray, p: dict, rng: np.random.Generator, size: Size, *, face_down: bool = False) -> np.ndarray:
+    """The crop of a tile with ``face`` in the scene ``p`` (:func:`_scene_params`): alone as a close-up, or on
+    cloth, in a row or not, lit, warped and cut with the runtime's crop."""
     if rng.random() < 0.12:  # a close-up of the face alone (the crop is the face: what a tight photo shows)
         image = (np.clip(face, 0, 1)[..., ::-1] * 255).astype(np.uint8)
         fh, fw = image.shape[:2]
         x0, y0 = rng.uniform(0, 0.06, 2) * (fw, fh)
         box = Box(float(x0), float(y0), float(fw - rng.uniform(0, 0.06) * fw), float(fh - rng.uniform(0, 0.06) * fh))
         return extract_crop(image, box, size, CROP_MARGIN)
-    tw, th, band = p["tw"], p["th"], p["band"]
+    tw, th, band, front, back_rgb = p["tw"], p["th"], p["band"], p["front_rgb"], p["back_rgb"]
     tile, mask = _tile_image(face, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=face_down)
     ch, cw = int(th * 2.2 + band), int(tw * 3.4)
     canvas = _cloth(rng, ch, cw)
@@ -678,13 +923,17 @@ def _pooled_face(class_id: int, k: int) -> np.ndarray:
 
 
 def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None = None) -> np.ndarray:
-    """A crop of a box that holds no tile (``kind``: one of :data:`NONE_KINDS`, random when None)."""
+    """A crop of a box that holds no riichi tile (``kind``: one of :data:`NONE_KINDS`; when None, a random one
+    other than ``bonus``)."""
     if kind is None:
-        kind = str(rng.choice(NONE_KINDS, p=[0.15, 0.3, 0.2, 0.35]))
+        kind = str(rng.choice(list(_NONE_SHARES), p=list(_NONE_SHARES.values())))
     if kind not in NONE_KINDS:
         raise ValueError(f"unknown none card kind {kind!r}; one of {NONE_KINDS}")
     if kind == "standing":
         return standing_top_card(rng, size)
+    if kind == "bonus":
+        p = _scene_params(rng)
+        return _lay(bonus_face(p["front_rgb"], rng), p, rng, size)
     p = _scene_params(rng)
     tw, th, band, front, back_rgb = p["tw"], p["th"], p["band"], p["front_rgb"], p["back_rgb"]
     ch, cw = int(th * 2.4 + band), int(tw * 4.4)
@@ -784,3 +1033,14 @@ def card_set(
             c = i % NUM_CLASSES
             xs[j], ys[j] = card(c, rng, size), c
     return xs, ys
+
+
+def bonus_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Bonus cards ``start .. start+n-1`` (flower and season tiles, :func:`bonus_face`; BGR uint8, (n, h, w, 3)),
+    all of class ``none`` (id :data:`~vision.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i`` only."""
+    if n < 0:
+        raise ValueError(f"need n >= 0, got n={n}")
+    xs = np.empty((n, size.height, size.width, 3), np.uint8)
+    for j in range(n):
+        xs[j] = none_card(np.random.default_rng([seed, start + j]), size, kind="bonus")
+    return xs, np.full(n, NUM_CLASSES, np.int64)

@@ -58,7 +58,7 @@ def register(commands) -> None:
     )
     _model_args(phone)
     phone.add_argument(
-        "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45)"
+        "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45,0.6,0.8)"
     )
     phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
@@ -290,9 +290,10 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
             )
         if name in single:
-            print(
-                f"    {'one tile filling':>16}: top-1 {single[name]['top1']:.3f} on {single[name]['n']} camerash photos"
-            )
+            one = single[name]
+            named, n = one["bonus_read_as_tile"]
+            print(f"    {'one tile filling':>16}: top-1 {one['top1']:.3f} on {one['n']} camerash photos")
+            print(f"    {'flowers, seasons':>16}: {named} of {n} camerash bonus tiles read as a riichi tile (wrong)")
     return 0
 
 

@@ -253,15 +253,11 @@ def eval_crops(
             skipped += 1
             continue
         try:
-            image = load_image(base / "tiles-resized" / name)
+            best = _most_confident_face(detector, base / "tiles-resized" / name, placement)
         except UnreadableImage:
             skipped += 1
             continue
-        if placement == "table":
-            image = on_table(image)
-        faces = [d for d in detector.detect(image) if d.tile is not None]
-        best = max(faces, key=lambda d: d.conf).tile.deaka() if faces else None
-        predictions.setdefault(truth, Counter())[best] += 1
+        predictions.setdefault(truth, Counter())[best.deaka() if best else None] += 1
         if progress:
             progress(i + 1, len(rows))
     return CropResult(dict(sorted(predictions.items())), skipped)
@@ -276,14 +272,20 @@ def eval_bonus(detector: Detector, root: str | os.PathLike[str] | None = None, *
         if camerash_tile(label) is not None or not label.startswith("bonus-"):
             continue
         try:
-            image = load_image(base / "tiles-resized" / name)
+            read[_most_confident_face(detector, base / "tiles-resized" / name, placement)] += 1
         except UnreadableImage:
             continue
-        if placement == "table":
-            image = on_table(image)
-        faces = [d for d in detector.detect(image) if d.tile is not None]
-        read[max(faces, key=lambda d: d.conf).tile if faces else None] += 1
     return read
+
+
+def _most_confident_face(detector: Detector, path: Path, placement: str) -> Tile | None:
+    """The most confident face-up tile the detector reads on one camerash photo (placed as ``placement`` says:
+    see :func:`eval_crops`), None for none."""
+    image = load_image(path)
+    if placement == "table":
+        image = on_table(image)
+    faces = [d for d in detector.detect(image) if d.tile is not None]
+    return max(faces, key=lambda d: d.conf).tile if faces else None
 
 
 def class_table(result: DetectionResult, names: Sequence[str]) -> list[dict]:

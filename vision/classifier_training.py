@@ -325,6 +325,16 @@ def crops_bonus_cards(
     return _jittered_cards(lambda k, start: bonus_card_set(k, seed, size, start=start), n, seed, jitter, progress)
 
 
+def crops_brush_cards(
+    n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
+) -> CropSet:
+    """``n`` cards of the character classes with brushed glyphs (:func:`vision.synth.cards.brush_card_set`: other
+    sets' calligraphy). Jittered as :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
+    from vision.synth.cards import brush_card_set
+
+    return _jittered_cards(lambda k, start: brush_card_set(k, seed, size, start=start), n, seed, jitter, progress)
+
+
 def _jittered_cards(make, n: int, seed: int, jitter: Jitter, progress: Progress) -> CropSet:
     """Cards ``make(count, start)`` in steps (bounded memory), each with the appearance jitter of
     :func:`appearance`, seeded by ``seed`` and the step's start."""

@@ -10,6 +10,10 @@ Enlarging a 640 px photo adds no detail, so this measures how a reader copes wit
 
 A tile cut by the window's edge is neither required nor held against a reader (a box on it is ignored). Seeded:
 the same seed gives the same shots.
+
+Those photos are all of one set, the set the detector's real frames come from. :func:`tile_row` builds hands of
+another set's tiles: single-tile photos (camerash's Chinese-set close-ups, :func:`camerash_hands`) laid side by
+side in a row on a cloth, turned a little and seen a little from the side as a player photographs their hand.
 """
 
 from __future__ import annotations
@@ -113,6 +117,90 @@ def phone_shots(
         for start in range(0, len(photos) - k * k + 1, k * k):
             group = photos[start : start + k * k]
             yield mosaic(group, [_load(p) for p in group], k, side)
+
+
+#: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.
+HAND_ZOOMS = (0.06, 0.1, 0.16)
+#: Cloth colours (BGR) a hand of single-tile photos lies on: felt greens, blue, grey, wood.
+_CLOTHS = ((60, 110, 40), (45, 80, 25), (120, 70, 30), (80, 80, 78), (40, 75, 120))
+
+
+def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.random.Generator, side: int = SIDE) -> Shot:
+    """A 4:3 phone shot of ``tiles`` (class, photo of one tile filling it) side by side in one row on a cloth, tiles
+    ``zoom`` of the shot's height tall: the row turned up to 6 degrees and seen from its near side (its far edge up
+    to 15 % narrower), sometimes parted into a hand and a meld. The row is centred; tiles the shot's edge cuts are
+    ``cut``. Each tile's box bounds its corners as the view moves them.
+    """
+    if not tiles:
+        raise ValueError("a row needs at least one tile")
+    th = 320  # every tile photo drawn at 240 x 320, camerash's size
+    tw = 240
+    gaps = rng.uniform(0.0, 0.03, len(tiles)) * tw
+    if len(tiles) >= 6 and rng.random() < 0.4:  # a meld set apart from the hand
+        gaps[len(tiles) - 3] += rng.uniform(0.3, 0.8) * tw
+    xs = np.concatenate([[0.0], np.cumsum(tw + gaps[:-1])])
+    row_w = xs[-1] + tw
+    out_h = round(side * 3 / 4)
+    scale = zoom * out_h / th  # shot pixels per tile-photo pixel
+    # the row drawn at shot scale straight onto the cloth, then moved by one homography
+    cloth = np.array(_CLOTHS[int(rng.integers(len(_CLOTHS)))], np.float32) * rng.uniform(0.8, 1.15)
+    canvas = np.empty((out_h, side, 3), np.uint8)
+    canvas[:] = np.clip(cloth, 0, 255).astype(np.uint8)
+    x0 = side / 2 - row_w * scale / 2
+    y0 = out_h / 2 - th * scale / 2
+    flat = []
+    for (_, photo), x in zip(tiles, xs, strict=True):
+        dy = rng.uniform(-0.02, 0.02) * th
+        quad = np.array([[x, dy], [x + tw, dy], [x + tw, dy + th], [x, dy + th]], np.float64) * scale + [x0, y0]
+        flat.append(quad)
+        a, b = np.floor(quad.min(0)).astype(int), np.ceil(quad.max(0)).astype(int)
+        lo, hi = np.maximum(a, 0), np.minimum(b, [side, out_h])
+        if (hi <= lo).any():
+            continue
+        big = cv2.resize(photo, (int(b[0] - a[0]), int(b[1] - a[1])), interpolation=cv2.INTER_LINEAR)
+        canvas[lo[1] : hi[1], lo[0] : hi[0]] = big[lo[1] - a[1] : hi[1] - a[1], lo[0] - a[0] : hi[0] - a[0]]
+    squeeze = rng.uniform(0.0, 0.15) * side / 2  # the far (upper) edge drawn narrower
+    src = np.float32([[0, 0], [side, 0], [side, out_h], [0, out_h]])
+    dst = np.float32([[squeeze, 0], [side - squeeze, 0], [side, out_h], [0, out_h]])
+    view = cv2.getPerspectiveTransform(src, dst)
+    turn = np.vstack([cv2.getRotationMatrix2D((side / 2, out_h / 2), rng.uniform(-6, 6), 1.0), [0, 0, 1]])
+    move = turn @ view
+    image = cv2.warpPerspective(canvas, move, (side, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    truth, cut = [], []
+    for (cls, _), quad in zip(tiles, flat, strict=True):
+        q = cv2.perspectiveTransform(quad.reshape(1, 4, 2), move).reshape(4, 2)
+        box = Box(*(float(v) for v in (*q.min(0), *q.max(0))))
+        if box.x1 >= 0 and box.y1 >= 0 and box.x2 <= side and box.y2 <= out_h:
+            truth.append((cls, box))
+        elif box.x2 > 0 and box.y2 > 0 and box.x1 < side and box.y1 < out_h:
+            cut.append(Box(max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, float(side)), min(box.y2, float(out_h))))
+    return Shot(f"other set {zoom:g}", image, tuple(truth), tuple(cut))
+
+
+def camerash_hands(
+    hands: int, zooms: Iterable[float] = HAND_ZOOMS, seed: int = 0, side: int = SIDE, root=None
+) -> Iterator[Shot]:
+    """``hands`` rows of 13 or 14 of camerash's single-tile photos (the 34 kinds riichi shares with that Chinese set,
+    drawn at random) per zoom, as :func:`tile_row` lays them out."""
+    from vision.errors import UnreadableImage
+    from vision.evaluation import camerash_rows, camerash_tile
+    from vision.images import load_image
+    from vision.labels import CLASS_NAMES
+
+    base, rows = camerash_rows(root)
+    pool = [(name, CLASS_NAMES.index(str(t))) for name, label in rows if (t := camerash_tile(label)) is not None]
+    rng = np.random.default_rng(seed)
+    for zoom in zooms:
+        for _ in range(hands):
+            picked = rng.choice(len(pool), size=int(rng.integers(13, 15)), replace=False)
+            tiles = []
+            for i in picked:
+                name, cls = pool[int(i)]
+                try:
+                    tiles.append((cls, cv2.resize(load_image(base / "tiles-resized" / name), (240, 320))))
+                except UnreadableImage:
+                    continue
+            yield tile_row(tiles, zoom, rng, side)
 
 
 def _load(photo: RealPhoto) -> np.ndarray:

@@ -2,8 +2,9 @@
 
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
-cards of other sets' faces from :mod:`vision.synth.cards`, and with ``--cards-bonus N`` cards of flower and season
-tiles as no tile), trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch
+cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles drawn
+with brushed glyphs, and with ``--cards-bonus N`` cards of flower and season tiles as no tile),
+trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch
 is needed for training only.
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
@@ -27,6 +28,8 @@ from vision.errors import VisionError
 DEFAULT_CROPS = Path("datasets/crops")
 #: The bonus cards' seed is ``--cards-seed`` plus this: card ``i`` of each set is then drawn from its own stream.
 BONUS_SEED_OFFSET = 1_000_003
+#: The brushed cards' seed is ``--cards-seed`` plus this (likewise).
+BRUSH_SEED_OFFSET = 2_000_003
 
 
 def register(commands) -> None:
@@ -49,6 +52,13 @@ def register(commands) -> None:
         default=0,
         metavar="N",
         help="also N no-tile cards of flower and season tiles, which riichi does not use (default 0)",
+    )
+    tr.add_argument(
+        "--cards-brush",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N cards of character tiles (man, winds, dragons) with brushed glyphs (default 0)",
     )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
@@ -100,6 +110,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         CropSet,
         TrainOptions,
         crops_bonus_cards,
+        crops_brush_cards,
         crops_cards,
         crops_of,
         crops_real_held_out,
@@ -115,8 +126,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
-    if min(args.cards, args.cards_bonus, args.render, args.real_repeats) < 0:  # once trained on nothing from it
-        raise UserError("--cards, --cards-bonus, --render and --real-repeats are counts: 0 or more")
+    if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats) < 0:
+        raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
     try:  # after the arguments: a wrong option is named whether or not torch is here
         import torch  # noqa: F401
     except ImportError as exc:
@@ -171,10 +182,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.cards_bonus:
         name = f"cards_bonus_{args.cards_bonus}_s{bonus_seed}.npz"
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
+    brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
+    if args.cards_brush:
+        name = f"cards_brush_{args.cards_brush}_s{brush_seed}.npz"
+        parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):
         raise UserError(
-            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N or --cards-bonus N"
+            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N, --cards-brush N "
+            "or --cards-bonus N"
         )
     try:
         val = crops_real_held_out()  # watched, never used to choose anything
@@ -199,6 +215,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     if args.cards_bonus:
         meta["cards_bonus"] = {"n": args.cards_bonus, "seed": bonus_seed}
+    if args.cards_brush:
+        meta["cards_brush"] = {"n": args.cards_brush, "seed": brush_seed}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **meta}))
     return 0

@@ -63,7 +63,10 @@ def register(commands) -> None:
     phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
-    phone.add_argument("--no-camerash", action="store_true", help="skip camerash's single tiles read as they are")
+    phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
+    phone.add_argument(
+        "--hands", type=int, default=16, help="hands of camerash's tiles per zoom (0.06, 0.1, 0.16; default 16)"
+    )
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
 
@@ -243,7 +246,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.classifier import classifier_for, with_classifier
-    from vision.phone_evaluation import MOSAICS, ZOOMS, evaluate, phone_shots
+    from vision.phone_evaluation import MOSAICS, ZOOMS, camerash_hands, evaluate, phone_shots
     from vision.photo import PhotoDetector
     from vision.real_photos import held_out_split
 
@@ -252,8 +255,8 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
     except ValueError as exc:
         raise UserError(f"--zooms takes numbers and --mosaics whole numbers, comma separated: {exc}") from exc
-    if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64:
-        raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64")
+    if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
+        raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64, --hands >= 0")
     detector = _detector(args, _operating_conf(args))
     try:
         classifier = classifier_for(args.model)
@@ -266,7 +269,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed))
     report = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
-    single = {}
+    single, hands = {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -276,25 +279,47 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 bonus = eval_bonus(reader)  # flowers and seasons: no riichi tile, so any tile named is wrong
                 named = sum(k for t, k in bonus.items() if t is not None)
                 single[name] = {"n": c.n, "top1": round(c.top1, 4), "bonus_read_as_tile": [named, sum(bonus.values())]}
+            if args.hands:  # another set's tiles in a row, as a phone photographs a hand
+                read = evaluate(readers, camerash_hands(args.hands, seed=args.seed, side=args.side))
+                hands = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in read.items()}
         except FileNotFoundError as exc:
             print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"side": args.side, "seed": args.seed, "readers": report, "camerash_as_is": single}))
+        print(
+            json.dumps(
+                {
+                    "side": args.side,
+                    "seed": args.seed,
+                    "readers": report,
+                    "camerash_as_is": single,
+                    "camerash_hands": hands,
+                }
+            )
+        )
         return 0
     print(f"real held-out photos at phone size ({args.side} px long side), precision / recall / F1, exact shots:")
     for name, kinds in report.items():
         print(f"  {name}:")
-        for kind, r in kinds.items():
-            print(
-                f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
-                f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
-            )
+        _print_tallies(kinds)
         if name in single:
             one = single[name]
             named, n = one["bonus_read_as_tile"]
             print(f"    {'one tile filling':>16}: top-1 {one['top1']:.3f} on {one['n']} camerash photos")
             print(f"    {'flowers, seasons':>16}: {named} of {n} camerash bonus tiles read as a riichi tile (wrong)")
+    if hands:
+        print("another set's tiles (camerash's photos) in rows, as a hand is photographed; tile height / shot height:")
+        for name, kinds in hands.items():
+            print(f"  {name}:")
+            _print_tallies(kinds)
     return 0
+
+
+def _print_tallies(kinds: dict) -> None:
+    for kind, r in kinds.items():
+        print(
+            f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
+            f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
+        )
 
 
 def _as_read(result) -> dict:

@@ -88,9 +88,11 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "detector", "--model", "{model}", "--only", "synth"], "--only takes rendered, real, crops"),
         (["eval", "phone", "--model", "{model}", "--zooms", "2"], "--zooms are above 0 and at most 1"),
         (["eval", "phone", "--model", "{model}", "--mosaics", "two"], "--mosaics whole numbers"),
+        (["eval", "phone", "--model", "{model}", "--hands", "-1"], "--hands >= 0"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):
@@ -109,6 +111,11 @@ def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, 
 )
 def test_train_classifier_takes_a_count_of_bonus_cards(argv, cards_bonus):
     assert build_parser().parse_args(["train-classifier", *argv]).cards_bonus == cards_bonus
+
+
+@pytest.mark.parametrize(("argv", "cards_brush"), [([], 0), (["--cards-brush", "30000"], 30000)])
+def test_train_classifier_takes_a_count_of_brushed_cards(argv, cards_brush):
+    assert build_parser().parse_args(["train-classifier", *argv]).cards_brush == cards_brush
 
 
 def test_bench_prints_both_medians_and_the_ratio(model, tmp_path, capsys):

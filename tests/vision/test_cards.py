@@ -168,3 +168,53 @@ def test_crops_bonus_cards_are_seeded_none_crops():
     assert (data.y == NONE_CLASS).all()
     again = crops_bonus_cards(10, seed=4)
     assert np.array_equal(again.x, data.x)
+
+
+def _cross(h: int = 120, w: int = 100) -> np.ndarray:
+    mask = np.zeros((h, w), np.uint8)
+    mask[20:100, 45:55] = 255  # a stroke down ...
+    mask[55:65, 15:85] = 255  # ... and one across: a 十
+    return mask
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_brushed_glyph_is_the_same_character_drawn_otherwise(seed):
+    mask = _cross()
+    out = cards._brushed(mask, (50.0, 60.0), 80.0, np.random.default_rng(seed))
+    assert out.shape == mask.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, mask)
+    ink, before = float((out > 127).sum()), float((mask > 127).sum())
+    assert 0.4 * before < ink < 2.5 * before  # thinner or bolder, not lost, not a blot
+    ys, xs = np.nonzero(out > 127)
+    assert abs(xs.mean() - 50) < 10 and abs(ys.mean() - 60) < 10  # where it was drawn
+    again = cards._brushed(mask, (50.0, 60.0), 80.0, np.random.default_rng(seed))
+    assert np.array_equal(out, again)
+
+
+def test_brushed_cards_need_a_character_class():
+    with pytest.raises(ValueError, match="character classes"):
+        cards.brush_card(CLASS_NAMES.index("1p"), np.random.default_rng(0))
+    assert [CLASS_NAMES[c] for c in cards.CHARACTER_CLASSES] == [
+        *(f"{n}m" for n in range(1, 10)),
+        "1z",
+        "2z",
+        "3z",
+        "4z",
+        "6z",
+        "7z",
+        "0m",
+    ]
+
+
+@pytest.mark.skipif(not cards.cjk_fonts(), reason="no CJK font installed (fonts-arphic-ukai and others)")
+def test_brush_card_set_takes_the_character_classes_in_turn_and_depends_on_the_index_only():
+    x, y = cards.brush_card_set(20, seed=3)
+    assert x.shape == (20, CROP_SIZE.height, CROP_SIZE.width, 3) and x.dtype == np.uint8
+    k = len(cards.CHARACTER_CLASSES)
+    assert list(y) == [cards.CHARACTER_CLASSES[i % k] for i in range(20)]
+    tail_x, tail_y = cards.brush_card_set(5, seed=3, start=15)
+    assert np.array_equal(tail_x, x[15:]) and np.array_equal(tail_y, y[15:])
+    west = CLASS_NAMES.index("3z")
+    plain = cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(9))
+    brushed = cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(9), brush=True)
+    assert not np.array_equal(plain, brushed)  # same draws up to the glyph, which the brush varies

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.fakes import BlocksNetwork, paint
+from tests.vision.fakes import BlocksNetwork, block_colour, paint
 from vision.detector import Detection
 from vision.geometry import Box
-from vision.phone_evaluation import Shot, close_up, evaluate, mosaic, phone_shots, score
+from vision.phone_evaluation import Shot, close_up, evaluate, mosaic, phone_shots, score, tile_row
 from vision.photo import PhotoDetector
 from vision.real_photos import RealBox, RealPhoto
 
@@ -90,3 +90,33 @@ def test_shots_are_seeded(photo):
 
     assert truths(5) == truths(5)
     assert truths(5) != truths(6)  # each close-up frames another tile
+
+
+def _row(n: int) -> list[tuple[int, np.ndarray]]:
+    """``n`` single-tile photos (240 x 320), each a block of its class's colour, classes three apart."""
+    return [(3 * i, np.full((320, 240, 3), block_colour(3 * i), np.uint8)) for i in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_row_of_tile_photos_is_a_hand_shot_with_each_tile_boxed(seed):
+    shot = tile_row(_row(14), 0.1, np.random.default_rng(seed), side=1600)
+    assert shot.image.shape == (1200, 1600, 3) and shot.kind == "other set 0.1"
+    assert [c for c, _ in shot.truth] == [3 * i for i in range(14)] and not shot.cut  # a whole hand fits at 0.1
+    for cls, b in shot.truth:
+        assert 0 <= b.x1 < b.x2 <= 1600 and 0 <= b.y1 < b.y2 <= 1200
+        assert 0.09 * 1200 < b.y2 - b.y1 < 0.13 * 1200  # the zoom, give or take the turn and the view
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 2  # the box is on its tile
+    lefts = [b.x1 for _, b in shot.truth]
+    assert lefts == sorted(lefts)
+
+
+def test_a_close_row_cuts_the_tiles_at_the_edges_and_is_seeded():
+    shot = tile_row(_row(14), 0.3, np.random.default_rng(1), side=1600)
+    assert 4 <= len(shot.truth) < 14 and shot.cut  # tiles 270 px wide: the row runs off both sides
+    for b in shot.cut:
+        assert b.x1 == 0 or b.x2 == 1600
+    again = tile_row(_row(14), 0.3, np.random.default_rng(1), side=1600)
+    assert again.truth == shot.truth and np.array_equal(again.image, shot.image)
+    with pytest.raises(ValueError, match="at least one tile"):
+        tile_row([], 0.1, np.random.default_rng(1))

@@ -116,6 +116,45 @@ def _text(draw, centre, text: str, font, colour, stroke: int = 0) -> None:
     draw.text(centre, text, font=font, fill=_u8(colour), anchor="mm", stroke_width=stroke, stroke_fill=_u8(colour))
 
 
+def _glyph(img, centre, text: str, font, colour, stroke: int, brush: np.random.Generator | None) -> None:
+    """``text`` drawn on ``img``: as the font draws it (``brush`` None), or as a brush would vary it (see
+    :func:`_brushed`), so that the classifier learns a character's shape rather than four fonts' strokes."""
+    if brush is None:
+        _text(ImageDraw.Draw(img), centre, text, font, colour, stroke)
+        return
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).text(centre, text, font=font, fill=255, anchor="mm", stroke_width=stroke, stroke_fill=255)
+    ink = _brushed(np.asarray(mask), centre, font.size, brush)
+    img.paste(Image.new("RGB", img.size, _u8(colour)), (0, 0), Image.fromarray(ink))
+
+
+def _brushed(mask: np.ndarray, centre, size: float, rng: np.random.Generator) -> np.ndarray:
+    """A glyph's mask (uint8) as another hand or brush would draw it: sheared, squeezed and turned about its
+    centre, its strokes bent by a smooth random field (up to 7 % of the glyph's size), thickened or thinned."""
+    h, w = mask.shape
+    a = math.radians(rng.uniform(-8, 8))
+    sx, sy, shear = rng.uniform(0.8, 1.2), rng.uniform(0.85, 1.15), rng.uniform(-0.3, 0.3)
+    m = np.array([[sx * math.cos(a), -sy * math.sin(a) + shear, 0], [sx * math.sin(a), sy * math.cos(a), 0]])
+    c = np.asarray(centre, np.float64)
+    m[:, 2] = c - m[:, :2] @ c
+    inv = cv2.invertAffineTransform(m)
+    gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    amp = rng.uniform(0.01, 0.07) * size
+    grid = int(rng.integers(3, 7))  # how many bends across the glyph
+    fx, fy = (
+        cv2.resize(rng.normal(0, 1, (grid, grid)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC) * amp
+        for _ in range(2)
+    )
+    mx = inv[0, 0] * gx + inv[0, 1] * gy + inv[0, 2] + fx
+    my = inv[1, 0] * gx + inv[1, 1] * gy + inv[1, 2] + fy
+    out = cv2.remap(mask, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR, borderValue=0)
+    k = int(rng.integers(-2, 4))  # stroke weight: thinner (< 0) or bolder, in pixels of the drawing
+    if k:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(k) + 1, 2 * abs(k) + 1))
+        out = cv2.dilate(out, kernel) if k > 0 else cv2.erode(out, kernel)
+    return out
+
+
 def random_face_rgb(rng: np.random.Generator) -> tuple[float, float, float]:
     """A tile front: white, ivory or cream."""
     kind = rng.random()
@@ -265,9 +304,12 @@ def _corner_index(draw, name: str, w: int, h: int, fonts: tuple[str, ...], rng: 
     _text(draw, (x, h * rng.uniform(0.06, 0.11)), text, font, _ink(rng, {"red": 2, "black": 2, "blue": 1}))
 
 
-def drawn_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[str, ...] | None = None) -> np.ndarray:
+def drawn_face(
+    class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[str, ...] | None = None, *, brush: bool = False
+) -> np.ndarray:
     """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
-    characters fall back to the artwork when no CJK font is installed (see :func:`can_draw`)."""
+    characters fall back to the artwork when no CJK font is installed (see :func:`can_draw`). ``brush``: numbers
+    and honours drawn as a brush varies them (:func:`_brushed`; off, the generator's draws are as they were)."""
     fonts = cjk_fonts() if fonts is None else fonts
     name = CLASS_NAMES[class_id]
     if class_id == BACK_CLASS:
@@ -350,10 +392,10 @@ def drawn_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[s
             else:
                 ink = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1 if number != 5 else 0})
             char = "伍" if number == 5 and rng.random() < 0.5 else _NUMBERS[number - 1]
-            _text(draw, at(0.5, 0.24), char, _sized(font, size), ink, stroke)
+            _glyph(img, at(0.5, 0.24), char, _sized(font, size), ink, stroke, rng if brush else None)
             wan = "萬" if rng.random() < 0.85 else "万"
             wan_ink = _jit(rng, _INKS["red"]) if rng.random() < 0.85 or red else ink
-            _text(draw, at(0.5, 0.72), wan, _sized(font, size), wan_ink, stroke)
+            _glyph(img, at(0.5, 0.72), wan, _sized(font, size), wan_ink, stroke, rng if brush else None)
         elif number == 5:
             _haku(draw, at, w, fonts, rng)
         else:
@@ -364,7 +406,7 @@ def drawn_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[s
             else:
                 colour = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1})
             size = (w - 2 * mx) * rng.uniform(0.8, 1.05)
-            _text(draw, at(0.5, 0.5), _HONOURS[number - 1], _sized(font, size), colour, stroke)
+            _glyph(img, at(0.5, 0.5), _HONOURS[number - 1], _sized(font, size), colour, stroke, rng if brush else None)
     if index:
         _corner_index(draw, name, w, h, fonts, rng)
     face = np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0
@@ -1032,6 +1074,35 @@ def card_set(
         else:
             c = i % NUM_CLASSES
             xs[j], ys[j] = card(c, rng, size), c
+    return xs, ys
+
+
+#: The classes whose faces are characters (the man suit with its red five, the winds, Green and Red): the ones
+#: :func:`brush_card_set` draws.
+CHARACTER_CLASSES = tuple(i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or (n[1] == "z" and n[0] in "123467"))
+
+
+def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
+    """A card of a character class (:data:`CHARACTER_CLASSES`) whose face is drawn with brushed glyphs
+    (:func:`drawn_face` with ``brush``): other sets' calligraphy, which no installed font draws."""
+    fonts = cjk_fonts()
+    if class_id not in CHARACTER_CLASSES or not fonts:
+        raise ValueError(f"brushed cards are of character classes and need a CJK font (class {class_id})")
+    p = _scene_params(rng)
+    return _lay(drawn_face(class_id, p["front_rgb"], rng, fonts, brush=True), p, rng, size)
+
+
+def brush_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Brushed cards ``start .. start+n-1`` (:func:`brush_card`; BGR uint8, (n, h, w, 3)) and their class ids, the
+    character classes in turn. Card ``i`` depends on ``seed`` and ``i`` only."""
+    if n < 0:
+        raise ValueError(f"need n >= 0, got n={n}")
+    xs = np.empty((n, size.height, size.width, 3), np.uint8)
+    ys = np.empty(n, np.int64)
+    for j in range(n):
+        i = start + j
+        c = CHARACTER_CLASSES[i % len(CHARACTER_CLASSES)]
+        xs[j], ys[j] = brush_card(c, np.random.default_rng([seed, i]), size), c
     return xs, ys
 
 

@@ -15,10 +15,17 @@ again in slices, at the one scale that shows its tiles at about ``target`` of th
 found nothing to judge by). Tiles bigger than any it learnt (a tile or two filling the photo), or nothing at all:
 the photo is read again from afar, in the middle of a plain frame several times its size, so that its tiles come
 out at sizes the network knows (a network shown a tile filling its input sees a pattern of pips, not a tile).
+
+A hand is a row of tiles side by side, so a hole one tile wide between two tiles of a row is most likely a tile the
+pass missed (another set's tile, glare): :meth:`PhotoDetector.fill_holes` reads a window round each such hole again,
+at the scale that shows its tiles at ``target``, and keeps a tile found in the hole. Measured on hands of another
+set's tiles (``jantaku eval phone``: camerash's photos in rows, 48 shots): misses 10 -> 1 of 595 tiles, F1 0.925 ->
+0.935, with no extra box; tiles 0.06 of the shot high: F1 0.948 -> 0.963, 8 -> 11 of 16 hands exact.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import replace
 
@@ -28,6 +35,10 @@ import numpy as np
 from vision.detector import Detection, DetectorOptions, Network, SlicedDetector
 from vision.geometry import Box, Size
 from vision.postprocess import PAD_VALUE
+from vision.reader import read_tiles
+
+#: At most this many holes in rows are read again per photo (each costs one network pass).
+MAX_HOLES = 6
 
 
 class PhotoDetector:
@@ -95,9 +106,39 @@ class PhotoDetector:
         whole_again = net.height / scale >= h and net.width / scale >= w  # a slice as big as the photo
         if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
             self.passes.append("whole")
-            return found
+            return self.fill_holes(image, found)
         self.passes.append(f"sliced@{scale:.2f}")
-        return SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
+        return self.fill_holes(
+            image, SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
+        )
+
+    def fill_holes(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """``found`` and the tiles found by reading again round each hole of a row (a gap between two neighbours
+        0.6 to 1.8 tiles wider than the row's usual gap): each hole in a square window in which the row's
+        tiles come out at ``target`` of the input, a tile kept when its centre lies in the hole, its height is the
+        row's (within 30 %) and it overlaps no tile already found."""
+        h, w = image.shape[:2]
+        extra: list[Detection] = []
+        for row_box, tile, hole in _row_holes(found)[:MAX_HOLES]:
+            window = round(min(tile.width, tile.height) / self.target)  # letterboxed: tiles at target of the input
+            if window >= max(h, w):  # the whole pass read it at that scale or closer
+                continue
+            cx, cy = (hole.x1 + hole.x2) / 2, (hole.y1 + hole.y2) / 2
+            x0 = int(min(max(cx - window / 2, 0), max(w - window, 0)))
+            y0 = int(min(max(cy - window / 2, 0), max(h - window, 0)))
+            for d in self.whole.detect(image[y0 : y0 + window, x0 : x0 + window]):
+                b = Box(d.box.x1 + x0, d.box.y1 + y0, d.box.x2 + x0, d.box.y2 + y0)
+                mx, my = (b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2
+                fits = hole.x1 <= mx <= hole.x2 and row_box.y1 <= my <= row_box.y2
+                if (
+                    fits
+                    and abs(b.height / tile.height - 1) <= 0.3
+                    and not any(b.iou(o.box) > 0.3 for o in found + extra)
+                ):
+                    extra.append(replace(d, box=b))
+        if extra and self.passes:  # the photo's one record: how it was read, and what its holes added
+            self.passes[-1] += f"+holes{len(extra)}"
+        return _top_to_bottom(found + extra) if extra else found
 
     def from_afar(self, image: np.ndarray, factor: float) -> list[Detection]:
         """The photo read whole in the middle of a plain grey frame ``factor`` times its size, as a camera further
@@ -131,6 +172,27 @@ class PhotoDetector:
         if out:
             self.passes.append(f"afar@{factor:.2f}")
         return out
+
+
+def _row_holes(found: list[Detection]) -> list[tuple[Box, Box, Box]]:
+    """(the row's extent, its median tile, the hole) for each gap between neighbours 0.6-1.8 tiles wider than the
+    row's median gap, in rows of three or more tiles (:func:`vision.reader.read_tiles`'s rows), widest first."""
+    holes = []
+    for row in read_tiles(found).rows:
+        boxes = [d.box for d in row.detections]
+        if len(boxes) < 3:
+            continue
+        tw = float(np.median([b.width for b in boxes]))
+        th = float(np.median([b.height for b in boxes]))
+        y1 = float(np.median([b.y1 for b in boxes]))
+        y2 = float(np.median([b.y2 for b in boxes]))
+        extent = Box(boxes[0].x1, y1, boxes[-1].x2, y2)
+        gaps = [b.x1 - a.x2 for a, b in itertools.pairwise(boxes)]
+        usual = float(np.median(gaps))  # tiles laid apart have wide gaps, and none of them is a hole
+        for (a, b), gap in zip(itertools.pairwise(boxes), gaps, strict=True):
+            if 0.6 * tw <= gap - usual <= 1.8 * tw:
+                holes.append((gap / tw, extent, Box(0.0, 0.0, tw, th), Box(a.x2, y1, b.x1, y2)))
+    return [(e, t, h) for _, e, t, h in sorted(holes, key=lambda x: -x[0])]
 
 
 def _covered(box: Box, others: list[Detection]) -> bool:

@@ -315,7 +315,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
 
 
 def _print_tallies(kinds: dict) -> None:
-    for kind, r in kinds.items():
+    for kind, r in sorted(kinds.items(), key=lambda kv: kv[0] == "all"):  # each kind of shot, then all of them
         print(
             f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
             f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"

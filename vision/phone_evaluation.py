@@ -18,6 +18,7 @@ side in a row on a cloth, turned a little and seen a little from the side as a p
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,11 @@ import cv2
 import numpy as np
 
 from vision.detector import Detection, Detector
+from vision.errors import UnreadableImage
+from vision.evaluation import camerash_rows, camerash_tile
 from vision.geometry import Box
+from vision.images import load_image
+from vision.labels import class_of_tile
 from vision.real_photos import RealPhoto
 
 #: Tiles' median long side as a share of the close-up window's height.
@@ -178,21 +183,20 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
 
 
 def camerash_hands(
-    hands: int, zooms: Iterable[float] = HAND_ZOOMS, seed: int = 0, side: int = SIDE, root=None
+    hands: int,
+    zooms: Iterable[float] = HAND_ZOOMS,
+    seed: int = 0,
+    side: int = SIDE,
+    root: str | os.PathLike[str] | None = None,
 ) -> Iterator[Shot]:
     """``hands`` rows of 13 or 14 of camerash's single-tile photos (the 34 kinds riichi shares with that Chinese set,
-    drawn at random) per zoom, as :func:`tile_row` lays them out."""
-    from vision.errors import UnreadableImage
-    from vision.evaluation import camerash_rows, camerash_tile
-    from vision.images import load_image
-    from vision.labels import CLASS_NAMES
-
+    drawn at random, no photo twice in a row) per zoom, as :func:`tile_row` lays them out."""
     base, rows = camerash_rows(root)
-    pool = [(name, CLASS_NAMES.index(str(t))) for name, label in rows if (t := camerash_tile(label)) is not None]
+    pool = [(name, class_of_tile(t)) for name, label in rows if (t := camerash_tile(label)) is not None]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
         for _ in range(hands):
-            picked = rng.choice(len(pool), size=int(rng.integers(13, 15)), replace=False)
+            picked = rng.choice(len(pool), size=min(int(rng.integers(13, 15)), len(pool)), replace=False)
             tiles = []
             for i in picked:
                 name, cls = pool[int(i)]
@@ -204,8 +208,6 @@ def camerash_hands(
 
 
 def _load(photo: RealPhoto) -> np.ndarray:
-    from vision.images import load_image
-
     return load_image(photo.image)
 
 

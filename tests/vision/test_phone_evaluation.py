@@ -6,10 +6,20 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.fakes import BlocksNetwork, block_colour, paint
+from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
 from vision.detector import Detection
 from vision.geometry import Box
-from vision.phone_evaluation import Shot, close_up, evaluate, mosaic, phone_shots, score, tile_row
+from vision.labels import CLASS_NAMES
+from vision.phone_evaluation import (
+    Shot,
+    camerash_hands,
+    close_up,
+    evaluate,
+    mosaic,
+    phone_shots,
+    score,
+    tile_row,
+)
 from vision.photo import PhotoDetector
 from vision.real_photos import RealBox, RealPhoto
 
@@ -120,3 +130,33 @@ def test_a_close_row_cuts_the_tiles_at_the_edges_and_is_seeded():
     assert again.truth == shot.truth and np.array_equal(again.image, shot.image)
     with pytest.raises(ValueError, match="at least one tile"):
         tile_row([], 0.1, np.random.default_rng(1))
+
+
+def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(tmp_path):
+    """A made-up camerash folder: 12 photos of tiles riichi shares, each a block of its class's colour (classes three
+    apart, as :data:`TILES`), and a flower, which no hand may hold."""
+    (tmp_path / "tiles-data").mkdir()
+    (tmp_path / "tiles-resized").mkdir()
+    suits = {"m": "characters", "p": "dots", "s": "bamboo"}
+    winds = {"1z": "east", "4z": "north", "7z": "red"}
+    rows = []
+    for cls in [*range(0, 34, 3), None]:
+        name = CLASS_NAMES[cls] if cls is not None else "flower"
+        label = winds.get(name) or (f"{suits[name[1]]}-{name[0]}" if cls is not None else "bonus-plum")
+        label = label if "-" in label else f"honors-{label}"
+        rows.append(f"{name}.png,0,{label}\n")
+        colour = block_colour(cls if cls is not None else 1)
+        (tmp_path / "tiles-resized" / f"{name}.png").write_bytes(
+            encode(np.full((320, 240, 3), colour, np.uint8), ".png")
+        )
+    (tmp_path / "tiles-data" / "data.csv").write_text("\ufeffimage-name,label,label-name\n" + "".join(rows), "utf-8")
+    shots = list(camerash_hands(2, zooms=(0.06, 0.1), seed=2, side=1600, root=tmp_path))
+    assert [s.kind for s in shots] == ["other set 0.06"] * 2 + ["other set 0.1"] * 2
+    for shot in shots:
+        classes = [c for c, _ in shot.truth]
+        assert len(classes) + len(shot.cut) == 12 and len(set(classes)) == 12  # all 12 photos, none twice
+        assert set(classes) <= set(range(0, 34, 3))  # never the flower
+    again = camerash_hands(2, zooms=(0.06,), seed=2, side=1600, root=tmp_path)
+    assert [s.truth for s in again] == [s.truth for s in shots[:2]]
+    total = evaluate({"read": PhotoDetector(BlocksNetwork())}, shots)["read"]["all"]
+    assert total.precision == 1.0 and total.recall == 1.0  # each tile where its box says, of its class

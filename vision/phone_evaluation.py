@@ -29,7 +29,7 @@ import numpy as np
 from vision.detector import Detection, Detector
 from vision.errors import UnreadableImage
 from vision.evaluation import camerash_rows, camerash_tile
-from vision.geometry import Box
+from vision.geometry import Box, Size
 from vision.images import load_image
 from vision.labels import class_of_tile
 from vision.real_photos import RealPhoto
@@ -126,23 +126,24 @@ def phone_shots(
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.
 HAND_ZOOMS = (0.06, 0.1, 0.16)
+#: The size every single-tile photo of a hand is drawn at (camerash's own).
+TILE_PHOTO = Size(height=320, width=240)
 #: Cloth colours (BGR) a hand of single-tile photos lies on: felt greens, blue, grey, wood.
 _CLOTHS = ((60, 110, 40), (45, 80, 25), (120, 70, 30), (80, 80, 78), (40, 75, 120))
 
 
 def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.random.Generator, side: int = SIDE) -> Shot:
-    """A 4:3 phone shot of ``tiles`` (class, photo of one tile filling it) side by side in one row on a cloth, tiles
-    ``zoom`` of the shot's height tall: the row turned up to 6 degrees and seen from its near side (its far edge up
-    to 15 % narrower), sometimes parted into a hand and a meld. The row is centred; tiles the shot's edge cuts are
-    ``cut``. Each tile's box bounds its corners as the view moves them.
+    """A 4:3 phone shot of ``tiles`` (class, photo of one tile filling it, drawn at :data:`TILE_PHOTO`) side by
+    side in one row on a cloth, tiles ``zoom`` of the shot's height tall: the row turned up to 6 degrees and seen
+    from its near side (its far edge up to 15 % narrower), sometimes parted into a hand and a meld of three. The row
+    is centred; tiles the shot's edge cuts are ``cut``. Each tile's box bounds its corners as the view moves them.
     """
     if not tiles:
         raise ValueError("a row needs at least one tile")
-    th = 320  # every tile photo drawn at 240 x 320, camerash's size
-    tw = 240
-    gaps = rng.uniform(0.0, 0.03, len(tiles)) * tw
-    if len(tiles) >= 6 and rng.random() < 0.4:  # a meld set apart from the hand
-        gaps[len(tiles) - 3] += rng.uniform(0.3, 0.8) * tw
+    th, tw = TILE_PHOTO.height, TILE_PHOTO.width
+    gaps = rng.uniform(0.0, 0.03, len(tiles)) * tw  # gaps[k]: between tiles k and k + 1
+    if len(tiles) >= 6 and rng.random() < 0.4:  # the last three tiles set apart: a meld
+        gaps[len(tiles) - 4] += rng.uniform(0.3, 0.8) * tw
     xs = np.concatenate([[0.0], np.cumsum(tw + gaps[:-1])])
     row_w = xs[-1] + tw
     out_h = round(side * 3 / 4)
@@ -190,21 +191,25 @@ def camerash_hands(
     root: str | os.PathLike[str] | None = None,
 ) -> Iterator[Shot]:
     """``hands`` rows of 13 or 14 of camerash's single-tile photos (the 34 kinds riichi shares with that Chinese set,
-    drawn at random, no photo twice in a row) per zoom, as :func:`tile_row` lays them out."""
+    drawn at random, no photo twice in a hand) per zoom, as :func:`tile_row` lays them out. Hand ``k`` of zoom ``z``
+    depends on ``seed``, ``z`` and ``k`` only; an unreadable photo is left out of its hand."""
     base, rows = camerash_rows(root)
     pool = [(name, class_of_tile(t)) for name, label in rows if (t := camerash_tile(label)) is not None]
-    rng = np.random.default_rng(seed)
-    for zoom in zooms:
-        for _ in range(hands):
+    if not pool:
+        raise FileNotFoundError(f"no camerash photo of a riichi tile under {base}")
+    for z, zoom in enumerate(zooms):
+        for k in range(hands):
+            rng = np.random.default_rng([seed, z, k])
             picked = rng.choice(len(pool), size=min(int(rng.integers(13, 15)), len(pool)), replace=False)
             tiles = []
             for i in picked:
                 name, cls = pool[int(i)]
                 try:
-                    tiles.append((cls, cv2.resize(load_image(base / "tiles-resized" / name), (240, 320))))
+                    tiles.append((cls, load_image(base / "tiles-resized" / name)))
                 except UnreadableImage:
                     continue
-            yield tile_row(tiles, zoom, rng, side)
+            if tiles:
+                yield tile_row(tiles, zoom, rng, side)
 
 
 def _load(photo: RealPhoto) -> np.ndarray:

@@ -58,7 +58,7 @@ def register(commands) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also N cards of character tiles (man, winds, dragons) with brushed glyphs (default 0)",
+        help="also N cards of character tiles (man, winds, Green and Red) with brushed glyphs (default 0)",
     )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
@@ -128,6 +128,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--epochs and --batch must be at least 1")
     if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats) < 0:
         raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
+    if args.cards_brush:  # before any crop set is built
+        from vision.synth.cards import cjk_fonts
+
+        if not cjk_fonts():
+            raise UserError("--cards-brush needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
     try:  # after the arguments: a wrong option is named whether or not torch is here
         import torch  # noqa: F401
     except ImportError as exc:

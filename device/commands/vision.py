@@ -268,7 +268,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
     result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed))
-    report = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
+    report = _tallies_json(result)
     single, hands = {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
@@ -281,7 +281,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 single[name] = {"n": c.n, "top1": round(c.top1, 4), "bonus_read_as_tile": [named, sum(bonus.values())]}
             if args.hands:  # another set's tiles in a row, as a phone photographs a hand
                 read = evaluate(readers, camerash_hands(args.hands, seed=args.seed, side=args.side))
-                hands = {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in read.items()}
+                hands = _tallies_json(read)
         except FileNotFoundError as exc:
             print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:
@@ -312,6 +312,11 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
             print(f"  {name}:")
             _print_tallies(kinds)
     return 0
+
+
+def _tallies_json(result: dict) -> dict:
+    """Per reader, per kind of shot: the tally as JSON."""
+    return {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
 
 
 def _print_tallies(kinds: dict) -> None:

@@ -191,6 +191,22 @@ def test_a_brushed_glyph_is_the_same_character_drawn_otherwise(seed):
     assert np.array_equal(out, again)
 
 
+@pytest.mark.skipif(not cards.cjk_fonts(), reason="no CJK font installed (fonts-arphic-ukai and others)")
+@pytest.mark.parametrize("text", ["萬", "西", "三"])
+def test_a_brushed_glyph_of_a_real_font_keeps_its_strokes(text):
+    """Thin strokes (a Mincho font's 三 is lines 2-3 px thick at 80 px) survive the brush: a glyph is not thinned
+    where that would break its strokes, and keeps a third of its ink or more however the warp squeezes it."""
+    from PIL import Image, ImageDraw
+
+    for font in cards.cjk_fonts():
+        mask = Image.new("L", (160, 160), 0)
+        ImageDraw.Draw(mask).text((80, 80), text, font=cards._sized(font, 80), fill=255, anchor="mm")
+        before = np.asarray(mask)
+        for seed in range(12):
+            after = cards._brushed(before, (80.0, 80.0), 80.0, np.random.default_rng(seed))
+            assert (after > 127).sum() >= 0.35 * (before > 127).sum(), (font, seed)
+
+
 def test_brushed_cards_need_a_character_class():
     with pytest.raises(ValueError, match="character classes"):
         cards.brush_card(CLASS_NAMES.index("1p"), np.random.default_rng(0))

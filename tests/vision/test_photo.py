@@ -133,24 +133,35 @@ class Squinting(BlocksNetwork):
         return out
 
 
-def hand(classes: list[int | None], tile_w: int = 150, gap: int = 4) -> np.ndarray:
-    """A row of tiles (None: a hole one tile wide) on a grey 2400 x 4000 (height, width) photo."""
+def hand(classes: list[int | None], tile_w: int = 150, gap: int = 4, slope: float = 0.0) -> np.ndarray:
+    """A row of tiles (None: a hole one tile wide) on a grey 2400 x 4000 (height, width) photo, each tile ``slope``
+    times its distance from the first lower (a row turned a little, drawn as a staircase)."""
     frame = np.full((2400, 4000, 3), 128, np.uint8)
     for i, cls in enumerate(classes):
         x = 200 + i * (tile_w + gap)
+        y = 1000.0 + slope * (x - 200)
         if cls is not None:
-            paint(frame, cls, Box(float(x), 1000.0, float(x + tile_w), 1000.0 + tile_w * 4 / 3))
+            paint(frame, cls, Box(float(x), y, float(x + tile_w), y + tile_w * 4 / 3))
     return frame
 
 
-def test_a_tile_missed_in_a_row_is_read_again_closer():
-    classes = [i + 20 for i in range(14)]
+@pytest.mark.parametrize(
+    ("classes", "slope"),
+    [
+        ([i + 20 for i in range(14)], 0.0),  # a hand with its 7s missed
+        ([20, 21, 26, 22], 0.0),  # three tiles found: the hole is the wider of their two gaps
+        ([i + 20 for i in range(14)], 0.105),  # the hand turned 6 degrees
+    ],
+)
+def test_a_tile_missed_in_a_row_is_read_again_closer(classes, slope):
     network = Squinting(blind=26, px=20)  # the whole pass shows the tiles 15.6 px wide: the 7s is missed
     detector = PhotoDetector(network)
-    found = sorted(detector.detect(hand(classes)), key=lambda d: d.box.x1)
+    found = sorted(detector.detect(hand(classes, slope=slope)), key=lambda d: d.box.x1)
     assert [d.class_id for d in found] == classes
     assert list(detector.passes) == ["whole+holes1"]
-    assert found[6].box.iou(Box(200.0 + 6 * 154, 1000.0, 350.0 + 6 * 154, 1200.0)) > 0.9
+    x = 200.0 + classes.index(26) * 154
+    y = 1000.0 + slope * (x - 200)
+    assert found[classes.index(26)].box.iou(Box(x, y, x + 150, y + 200)) > 0.9
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,9 @@ def _glyph(img, centre, text: str, font, colour, stroke: int, brush: np.random.G
 
 def _brushed(mask: np.ndarray, centre, size: float, rng: np.random.Generator) -> np.ndarray:
     """A glyph's mask (uint8) as another hand or brush would draw it: sheared, squeezed and turned about its
-    centre, its strokes bent by a smooth random field (up to 7 % of the glyph's size), thickened or thinned."""
+    centre, its strokes bent by a smooth random field (a standard deviation of 1-7 % of the glyph's size), made
+    bolder by up to 4 % of its size or thinner by a pixel (unless that would take 40 % of its ink: a Mincho
+    font's thin strokes would break)."""
     h, w = mask.shape
     a = math.radians(rng.uniform(-8, 8))
     sx, sy, shear = rng.uniform(0.8, 1.2), rng.uniform(0.85, 1.15), rng.uniform(-0.3, 0.3)
@@ -148,10 +150,13 @@ def _brushed(mask: np.ndarray, centre, size: float, rng: np.random.Generator) ->
     mx = inv[0, 0] * gx + inv[0, 1] * gy + inv[0, 2] + fx
     my = inv[1, 0] * gx + inv[1, 1] * gy + inv[1, 2] + fy
     out = cv2.remap(mask, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR, borderValue=0)
-    k = int(rng.integers(-2, 4))  # stroke weight: thinner (< 0) or bolder, in pixels of the drawing
-    if k:
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(k) + 1, 2 * abs(k) + 1))
-        out = cv2.dilate(out, kernel) if k > 0 else cv2.erode(out, kernel)
+    k = -1 if rng.random() < 0.2 else round(rng.uniform(0.0, 0.04) * size)  # stroke weight, pixels of the drawing
+    if k > 0:
+        out = cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+    elif k < 0:
+        thinner = cv2.erode(out, np.ones((3, 3), np.uint8))
+        if np.count_nonzero(thinner > 127) >= 0.6 * np.count_nonzero(out > 127):  # not where strokes would break
+            out = thinner
     return out
 
 
@@ -1085,9 +1090,11 @@ CHARACTER_CLASSES = tuple(i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or
 def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
     """A card of a character class (:data:`CHARACTER_CLASSES`) whose face is drawn with brushed glyphs
     (:func:`drawn_face` with ``brush``): other sets' calligraphy, which no installed font draws."""
+    if class_id not in CHARACTER_CLASSES:
+        raise ValueError(f"brushed cards are of character classes, not {CLASS_NAMES[class_id]}")
     fonts = cjk_fonts()
-    if class_id not in CHARACTER_CLASSES or not fonts:
-        raise ValueError(f"brushed cards are of character classes and need a CJK font (class {class_id})")
+    if not fonts:
+        raise ValueError("brushed cards need a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
     p = _scene_params(rng)
     return _lay(drawn_face(class_id, p["front_rgb"], rng, fonts, brush=True), p, rng, size)
 

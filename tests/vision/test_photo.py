@@ -178,3 +178,37 @@ def test_only_a_hole_one_tile_wide_is_read_again_and_nothing_is_made_up(classes,
     found = sorted(detector.detect(hand(classes, gap=gap)), key=lambda d: d.box.x1)
     assert [d.class_id for d in found] == [c for c in classes if c is not None]
     assert len(network.calls) == reads and list(detector.passes) == ["whole"]
+
+
+class Unsure(BlocksNetwork):
+    """Reads blocks wider than ``px`` at its input at confidence 0.3: as a real network reads tiles at the top of
+    the sizes it learnt (low scores, pips taken for tiles)."""
+
+    def __init__(self, px: float) -> None:
+        super().__init__()
+        self.px = px
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        out = super().__call__(batch)
+        for scores, widths in zip(out[:, 4:, :], out[:, 2, :], strict=True):
+            scores[:, widths > self.px] = np.minimum(scores[:, widths > self.px], 0.3)
+        return out
+
+
+@pytest.mark.parametrize(
+    ("unsure_above", "expected"),
+    [
+        (25, "afar@2.00"),  # unsure of the 30 px tiles it sees whole, sure of them at 15 px from afar
+        (5, "whole"),  # unsure from afar too: the whole reading stands (the tiles are in its range)
+    ],
+)
+def test_a_reading_unsure_of_every_tile_is_tried_from_afar(unsure_above, expected):
+    image = np.full((1200, 1600, 3), 128, np.uint8)
+    boxes = [Box(300.0 + 250 * i, 400.0, 420.0 + 250 * i, 560.0) for i in range(3)]  # 30 px wide at the input
+    for i, b in enumerate(boxes):
+        paint(image, 3 * i, b)
+    detector = PhotoDetector(Unsure(unsure_above))
+    found = detector.detect(image)
+    assert list(detector.passes) == [expected]
+    assert [d.class_id for d in found] == [0, 3, 6]
+    assert all(d.box.iou(b) > 0.8 for d, b in zip(found, boxes, strict=True))

@@ -328,8 +328,9 @@ def crops_bonus_cards(
 def crops_brush_cards(
     n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
 ) -> CropSet:
-    """``n`` cards of the character classes with brushed glyphs (:func:`vision.synth.cards.brush_card_set`: other
-    sets' calligraphy). Jittered as :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
+    """``n`` cards of characters with brushed glyphs and of birds in line art
+    (:func:`vision.synth.cards.brush_card_set`: other sets' calligraphy and birds). Jittered as
+    :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
     from vision.synth.cards import brush_card_set
 
     return _jittered_cards(lambda k, start: brush_card_set(k, seed, size, start=start), n, seed, jitter, progress)

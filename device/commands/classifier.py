@@ -2,10 +2,10 @@
 
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
-cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles drawn
-with brushed glyphs, and with ``--cards-bonus N`` cards of flower and season tiles as no tile),
-trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch
-is needed for training only.
+cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
+drawn with brushed glyphs and of 1s birds in line art, and with ``--cards-bonus N`` cards of flower and season
+tiles as no tile), trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``.
+torch is needed for training only.
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
@@ -58,7 +58,7 @@ def register(commands) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also N cards of character tiles (man, winds, Green and Red) with brushed glyphs (default 0)",
+        help="also N cards of character tiles (man, winds, Green, Red) with brushed glyphs and of 1s birds in line art",
     )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
@@ -189,7 +189,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
-        name = f"cards_brush_{args.cards_brush}_s{brush_seed}.npz"
+        name = f"cards_brush2_{args.cards_brush}_s{brush_seed}.npz"  # 2: birds in line art since v5's cards
         parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):

@@ -207,11 +207,12 @@ def test_a_brushed_glyph_of_a_real_font_keeps_its_strokes(text):
             assert (after > 127).sum() >= 0.35 * (before > 127).sum(), (font, seed)
 
 
-def test_brushed_cards_need_a_character_class():
-    with pytest.raises(ValueError, match="character classes"):
+def test_brushed_cards_are_of_characters_and_the_bird():
+    with pytest.raises(ValueError, match="characters and the 1 of bamboo"):
         cards.brush_card(CLASS_NAMES.index("1p"), np.random.default_rng(0))
-    assert [CLASS_NAMES[c] for c in cards.CHARACTER_CLASSES] == [
+    assert [CLASS_NAMES[c] for c in cards.BRUSHED_CLASSES] == [
         *(f"{n}m" for n in range(1, 10)),
+        "1s",
         "1z",
         "2z",
         "3z",
@@ -226,8 +227,8 @@ def test_brushed_cards_need_a_character_class():
 def test_brush_card_set_takes_the_character_classes_in_turn_and_depends_on_the_index_only():
     x, y = cards.brush_card_set(20, seed=3)
     assert x.shape == (20, CROP_SIZE.height, CROP_SIZE.width, 3) and x.dtype == np.uint8
-    k = len(cards.CHARACTER_CLASSES)
-    assert list(y) == [cards.CHARACTER_CLASSES[i % k] for i in range(20)]
+    k = len(cards.BRUSHED_CLASSES)
+    assert list(y) == [cards.BRUSHED_CLASSES[i % k] for i in range(20)]
     tail_x, tail_y = cards.brush_card_set(5, seed=3, start=15)
     assert np.array_equal(tail_x, x[15:]) and np.array_equal(tail_y, y[15:])
     west = CLASS_NAMES.index("3z")

@@ -237,13 +237,30 @@ def _stick(draw, cx: float, cy: float, sw: float, sh: float, style: str, colour,
             draw.ellipse((x0, sy - sh / 6.5, x1, sy + sh / 6.5), fill=_u8(colour))
 
 
-def _bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
-    """A bird in profile, from an ellipse body, a round head, a beak, a fan of tail feathers and a wing."""
+def _bird(draw, w: int, h: int, rng: np.random.Generator, line_art: bool = False) -> None:
+    """A bird in profile, from an ellipse body, a round head, a beak, a fan of tail feathers and a wing: filled, or
+    (``line_art``) drawn in outline, upright, its tail hanging, as many Chinese sets print a perched sparrow."""
     colours = [_jit(rng, _BIRD_COLOURS[int(i)]) for i in rng.permutation(len(_BIRD_COLOURS))[:4]]
+    line = max(2, int(w * rng.uniform(0.015, 0.035))) if line_art else 0
+
+    def polygon(points, colour) -> None:
+        if line_art:
+            draw.polygon(points, outline=_u8(colour), width=line)
+        else:
+            draw.polygon(points, fill=_u8(colour))
+
+    def ellipse(box, colour) -> None:
+        if line_art:
+            draw.ellipse(box, outline=_u8(colour), width=line)
+        else:
+            draw.ellipse(box, fill=_u8(colour))
+
     facing = 1 if rng.random() < 0.5 else -1
     bx, by = w * rng.uniform(0.42, 0.58), h * rng.uniform(0.48, 0.62)
     rx, ry = w * rng.uniform(0.2, 0.3), h * rng.uniform(0.1, 0.16)
     tilt = rng.uniform(-0.5, 0.2) * facing
+    if line_art:  # perched upright: the body turned towards vertical
+        rx, ry, tilt = ry * 1.1, rx * 1.2, rng.uniform(-0.4, 0.4)
     pts = lambda cx, cy, ax, ay, t, n=24: [  # noqa: E731
         (
             cx + ax * math.cos(a) * math.cos(t) - ay * math.sin(a) * math.sin(t),
@@ -257,32 +274,34 @@ def _bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
     length = h * rng.uniform(0.25, 0.45)
     for k in range(feathers):
         a = math.radians(rng.uniform(200, 260)) if facing > 0 else math.radians(rng.uniform(280, 340))
+        if line_art:  # hanging down behind
+            a = math.radians(rng.uniform(95, 130) if facing > 0 else rng.uniform(50, 85))
         a += (k - feathers / 2) * 0.12
         ex, ey = tx + length * math.cos(a), ty + length * math.sin(a)
         nx, ny = -math.sin(a) * w * 0.04, math.cos(a) * w * 0.04
-        draw.polygon([(tx, ty), (ex + nx, ey + ny), (ex - nx, ey - ny)], fill=_u8(colours[k % 2 + 1]))
+        polygon([(tx, ty), (ex + nx, ey + ny), (ex - nx, ey - ny)], colours[k % 2 + 1])
         if rng.random() < 0.5:  # an eye spot at the feather's end
-            draw.ellipse((ex - w * 0.03, ey - w * 0.03, ex + w * 0.03, ey + w * 0.03), fill=_u8(colours[3]))
-    draw.polygon(pts(bx, by, rx, ry, tilt), fill=_u8(colours[0]))
-    draw.polygon(pts(bx - facing * rx * 0.1, by, rx * 0.6, ry * 0.55, tilt - 0.3 * facing), fill=_u8(colours[1]))
+            ellipse((ex - w * 0.03, ey - w * 0.03, ex + w * 0.03, ey + w * 0.03), colours[3])
+    polygon(pts(bx, by, rx, ry, tilt), colours[0])
+    polygon(pts(bx - facing * rx * 0.1, by, rx * 0.6, ry * 0.55, tilt - 0.3 * facing), colours[1])
     hx, hy, hr = bx + facing * rx * 0.95, by - ry * rng.uniform(0.9, 1.6), w * rng.uniform(0.07, 0.11)
-    draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=_u8(colours[0]))
+    ellipse((hx - hr, hy - hr, hx + hr, hy + hr), colours[0])
     draw.ellipse(
         (hx + facing * hr * 0.3 - hr * 0.2, hy - hr * 0.35, hx + facing * hr * 0.3 + hr * 0.2, hy + hr * 0.05),
         fill=_u8((0.05, 0.05, 0.05)),
     )
-    draw.polygon(
+    polygon(
         [
             (hx + facing * hr * 0.8, hy - hr * 0.3),
             (hx + facing * hr * 2.0, hy + hr * 0.1),
             (hx + facing * hr * 0.8, hy + hr * 0.4),
         ],
-        fill=_u8(colours[3]),
+        colours[3],
     )
     if rng.random() < 0.5:  # a crest
-        draw.polygon(
+        polygon(
             [(hx, hy - hr), (hx - facing * hr * 0.6, hy - hr * 2.2), (hx - facing * hr * 0.2, hy - hr * 0.6)],
-            fill=_u8(colours[2]),
+            colours[2],
         )
     legs_y = by + ry
     for dx in (-0.2, 0.2):
@@ -314,7 +333,8 @@ def drawn_face(
 ) -> np.ndarray:
     """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
     characters fall back to the artwork when no CJK font is installed (see :func:`can_draw`). ``brush``: numbers
-    and honours drawn as a brush varies them (:func:`_brushed`; off, the generator's draws are as they were)."""
+    and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo mostly as a bird in line art (off,
+    the generator's draws are as they were)."""
     fonts = cjk_fonts() if fonts is None else fonts
     name = CLASS_NAMES[class_id]
     if class_id == BACK_CLASS:
@@ -364,7 +384,7 @@ def drawn_face(
                     width=max(2, int(r * 0.06)),
                 )
     elif suit == "s" and number == 1:
-        _bird(draw, w, h, rng)
+        _bird(draw, w, h, rng, line_art=brush and rng.random() < 0.7)
     elif suit == "s":
         layout = _SOU_LAYOUT[number]
         style = str(rng.choice(["rounded", "bone", "outline", "segments"], p=[0.4, 0.25, 0.15, 0.2]))
@@ -1082,16 +1102,18 @@ def card_set(
     return xs, ys
 
 
-#: The classes whose faces are characters (the man suit with its red five, the winds, Green and Red): the ones
-#: :func:`brush_card_set` draws.
-CHARACTER_CLASSES = tuple(i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or (n[1] == "z" and n[0] in "123467"))
+#: The classes whose faces a brush draws: characters (the man suit with its red five, the winds, Green and Red) and
+#: the 1 of bamboo's bird. The ones :func:`brush_card_set` draws.
+BRUSHED_CLASSES = tuple(
+    i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or (n[1] == "z" and n[0] in "123467") or n == "1s"
+)
 
 
 def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
-    """A card of a character class (:data:`CHARACTER_CLASSES`) whose face is drawn with brushed glyphs
-    (:func:`drawn_face` with ``brush``): other sets' calligraphy, which no installed font draws."""
-    if class_id not in CHARACTER_CLASSES:
-        raise ValueError(f"brushed cards are of character classes, not {CLASS_NAMES[class_id]}")
+    """A card of a class of :data:`BRUSHED_CLASSES` whose face is drawn as a brush draws it (:func:`drawn_face`
+    with ``brush``): other sets' calligraphy, which no installed font draws, and birds in line art."""
+    if class_id not in BRUSHED_CLASSES:
+        raise ValueError(f"brushed cards are of characters and the 1 of bamboo, not {CLASS_NAMES[class_id]}")
     fonts = cjk_fonts()
     if not fonts:
         raise ValueError("brushed cards need a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
@@ -1101,14 +1123,14 @@ def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) 
 
 def brush_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Brushed cards ``start .. start+n-1`` (:func:`brush_card`; BGR uint8, (n, h, w, 3)) and their class ids, the
-    character classes in turn. Card ``i`` depends on ``seed`` and ``i`` only."""
+    classes of :data:`BRUSHED_CLASSES` in turn. Card ``i`` depends on ``seed`` and ``i`` only."""
     if n < 0:
         raise ValueError(f"need n >= 0, got n={n}")
     xs = np.empty((n, size.height, size.width, 3), np.uint8)
     ys = np.empty(n, np.int64)
     for j in range(n):
         i = start + j
-        c = CHARACTER_CLASSES[i % len(CHARACTER_CLASSES)]
+        c = BRUSHED_CLASSES[i % len(BRUSHED_CLASSES)]
         xs[j], ys[j] = brush_card(c, np.random.default_rng([seed, i]), size), c
     return xs, ys
 

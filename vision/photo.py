@@ -146,10 +146,9 @@ class PhotoDetector:
         whole_scale = min(net.height / h, net.width / w)
         extra: list[Detection] = []
         for hole in _holes(found)[:MAX_HOLES]:
-            window = round(
-                min(hole.tile_width, hole.tile_height) / self.target
-            )  # letterboxed: tiles at target of the input
-            if min(net.height, net.width) / window <= whole_scale:  # the whole pass read it as close or closer
+            # a square window, letterboxed to the input, shows the hole's neighbours at ``target`` of it
+            window = round(min(hole.tile_width, hole.tile_height) / self.target)
+            if window < 8 or min(net.height, net.width) / window <= whole_scale:  # read as close or closer already
                 continue
             gap = hole.box
             cx, cy = (gap.x1 + gap.x2) / 2, (gap.y1 + gap.y2) / 2

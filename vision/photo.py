@@ -7,7 +7,7 @@ learnt and on the clutter around them (book spines, a phone, the mat's pattern),
 Measured on the real held-out photos cut close or tiled and enlarged to 4000 px (``jantaku eval phone``: 152 shots,
 1,195 tiles, labels fixed as in :mod:`vision.real_photos`): the pyramid reads them at precision 0.64, recall 0.97,
 39 shots exact, 1.2 s a shot; this reader at precision 0.96, recall 0.99, 124 shots exact, 63 ms (since the
-changes below and classifier v5: precision 0.964, recall 0.998, 128 exact, about 0.1 s).
+changes below and classifier v6: precision 0.970, recall 0.998, 127 exact, about 0.1 s).
 
 So :class:`PhotoDetector` reads the whole photo first and judges its tiles' size by the median short side of the
 boxes it found (the confident ones). Tiles the network learnt (``min_tile`` to ``max_tile`` of the input's side):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -1089,16 +1090,26 @@ def card_set(
     ``i`` only."""
     if n < 0 or not 0.0 <= none_share <= 1.0:
         raise ValueError(f"need n >= 0 and 0 <= none_share <= 1, got n={n}, none_share={none_share}")
+
+    def draw(i: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        if rng.random() < none_share:
+            return none_card(rng, size), NUM_CLASSES
+        return card(i % NUM_CLASSES, rng, size), i % NUM_CLASSES
+
+    return _seeded_set(n, seed, size, start, draw)
+
+
+def _seeded_set(
+    n: int, seed: int, size: Size, start: int, draw: Callable[[int, np.random.Generator], tuple[np.ndarray, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cards ``start .. start+n-1`` and their class ids: card ``i`` is ``draw(i, rng)`` with ``rng`` seeded by
+    ``seed`` and ``i`` alone, so any stretch of a set can be drawn on its own."""
+    if n < 0:
+        raise ValueError(f"need n >= 0, got n={n}")
     xs = np.empty((n, size.height, size.width, 3), np.uint8)
     ys = np.empty(n, np.int64)
     for j in range(n):
-        i = start + j
-        rng = np.random.default_rng([seed, i])
-        if rng.random() < none_share:
-            xs[j], ys[j] = none_card(rng, size), NUM_CLASSES
-        else:
-            c = i % NUM_CLASSES
-            xs[j], ys[j] = card(c, rng, size), c
+        xs[j], ys[j] = draw(start + j, np.random.default_rng([seed, start + j]))
     return xs, ys
 
 
@@ -1124,23 +1135,15 @@ def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) 
 def brush_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Brushed cards ``start .. start+n-1`` (:func:`brush_card`; BGR uint8, (n, h, w, 3)) and their class ids, the
     classes of :data:`BRUSHED_CLASSES` in turn. Card ``i`` depends on ``seed`` and ``i`` only."""
-    if n < 0:
-        raise ValueError(f"need n >= 0, got n={n}")
-    xs = np.empty((n, size.height, size.width, 3), np.uint8)
-    ys = np.empty(n, np.int64)
-    for j in range(n):
-        i = start + j
+
+    def draw(i: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
         c = BRUSHED_CLASSES[i % len(BRUSHED_CLASSES)]
-        xs[j], ys[j] = brush_card(c, np.random.default_rng([seed, i]), size), c
-    return xs, ys
+        return brush_card(c, rng, size), c
+
+    return _seeded_set(n, seed, size, start, draw)
 
 
 def bonus_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Bonus cards ``start .. start+n-1`` (flower and season tiles, :func:`bonus_face`; BGR uint8, (n, h, w, 3)),
     all of class ``none`` (id :data:`~vision.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i`` only."""
-    if n < 0:
-        raise ValueError(f"need n >= 0, got n={n}")
-    xs = np.empty((n, size.height, size.width, 3), np.uint8)
-    for j in range(n):
-        xs[j] = none_card(np.random.default_rng([seed, start + j]), size, kind="bonus")
-    return xs, np.full(n, NUM_CLASSES, np.int64)
+    return _seeded_set(n, seed, size, start, lambda i, rng: (none_card(rng, size, kind="bonus"), NUM_CLASSES))

@@ -333,13 +333,15 @@ def drawn_face(
     class_id: int, face_rgb, rng: np.random.Generator, fonts: tuple[str, ...] | None = None, *, brush: bool = False
 ) -> np.ndarray:
     """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
-    characters fall back to the artwork when no CJK font is installed (see :func:`can_draw`). ``brush``: numbers
-    and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo mostly as a bird in line art (off,
-    the generator's draws are as they were)."""
+    characters need a CJK font (:func:`random_face` falls back to the artwork without one, see :func:`can_draw`).
+    ``brush``: numbers and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo mostly as a bird
+    in line art (off, the generator's draws are as they were)."""
     fonts = cjk_fonts() if fonts is None else fonts
     name = CLASS_NAMES[class_id]
     if class_id == BACK_CLASS:
         raise ValueError("a back has no face")
+    if not fonts and name[1] in "mz":
+        raise ValueError(f"drawing a {name} face needs a CJK font, and none is installed (fonts-arphic-ukai and others)")
     w, h = _DRAW
     img = Image.new("RGB", (w, h), _u8(face_rgb))
     draw = ImageDraw.Draw(img)

@@ -428,13 +428,22 @@ class TableService:
 
 
 def _photo_detector_for(detector: Any) -> Any:
-    """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options.
+    """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
+    the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
+    upright (:class:`vision.upright.UprightDetector`), as ``jantaku read`` reads a photo."""
+    photo = _photo_stage(detector)
+    if photo is None:
+        return None
+    from vision.upright import UprightDetector
 
-    Behind a second stage (the crop classifier of :mod:`vision.classifier`), the same second stage behind it.
-    """
+    return UprightDetector(photo)
+
+
+def _photo_stage(detector: Any) -> Any:
+    """:func:`_photo_detector_for` before its reading of turned tiles."""
     inner, classifier = getattr(detector, "detector", None), getattr(detector, "classifier", None)
     if inner is not None and classifier is not None:
-        photo = _photo_detector_for(inner)
+        photo = _photo_stage(inner)
         if photo is None:
             return None
         from dataclasses import is_dataclass, replace

@@ -29,7 +29,7 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -150,7 +150,7 @@ def check_red_fives(
             check = RedFiveCheck(Verdict.UNSURE, None, None, 0, f"no crop to judge: {exc}")
         else:
             check = check_red_five(crop, det.tile, options)
-        out.append(Detection(check.tile(det.tile), det.box, det.conf, det.orientation))
+        out.append(replace(det, tile=check.tile(det.tile)))
         checks.append(check)
     return out, checks
 
@@ -318,7 +318,7 @@ class TwoStageDetector:
                 continue
             if self.drop_non_tiles and not guess.is_tile:
                 continue
-            out.append(Detection(tile_of_class(guess.class_id), det.box, det.conf, Orientation.of_box(det.box)))
+            out.append(replace(det, tile=tile_of_class(guess.class_id), orientation=Orientation.of_box(det.box)))
         if self.duplicate_iou is not None:
             out = one_box_per_tile(out, self.duplicate_iou)
         if self.red_check is not None:

@@ -66,12 +66,18 @@ class Orientation(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """One tile found in a frame: the tile (None for a face-down tile), its box in frame pixels, the confidence."""
+    """One tile found in a frame: the tile (None for a face-down tile), its box in frame pixels, the confidence.
+
+    ``turn``: degrees the tile lies turned in the frame, counter-clockwise as the frame shows it, modulo a quarter
+    turn, when it was read turned back upright (:mod:`vision.upright`); its box then bounds the turned tile and
+    ``orientation`` is as the tile showed upright.
+    """
 
     tile: Tile | None
     box: Box
     conf: float
     orientation: Orientation
+    turn: float = 0.0
 
     @classmethod
     def of_class(cls, class_id: int, box: Box, conf: float) -> Detection:
@@ -92,7 +98,10 @@ class Detection:
         return CLASS_NAMES[self.class_id]
 
     def as_json(self) -> dict:
-        return {"tile": self.label, "box": self.box.as_list(), "conf": round(self.conf, 3)}
+        out = {"tile": self.label, "box": self.box.as_list(), "conf": round(self.conf, 3)}
+        if self.turn:
+            out["turn"] = round(self.turn, 1)
+        return out
 
 
 class Detector(Protocol):

@@ -18,10 +18,12 @@ side in a row on a cloth, turned a little and seen a little from the side as a p
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -40,6 +42,8 @@ ZOOMS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8)
 MOSAICS = (2, 3)
 #: Long side of every shot, px (a 12 MP phone photo).
 SIDE = 4000
+#: Turns of whole photos, degrees counter-clockwise: a hand photographed at a slant, from the side or from across.
+TURNS = (15, 30, 45, 60, 75, 180)
 
 
 @dataclass(frozen=True)
@@ -105,14 +109,55 @@ def mosaic(photos: Sequence[RealPhoto], images: Sequence[np.ndarray], k: int, si
     return _enlarged(canvas, truth, [], side, f"mosaic {k}x{k}")
 
 
+def inscribed(height: int, width: int, degrees: float) -> Size:
+    """The largest axis-aligned rectangle, centred, that lies inside a ``height`` x ``width`` image turned by
+    ``degrees``: what a camera turned that much sees of the scene without the turned image's corners."""
+    a = math.radians(degrees) % math.pi
+    if a > math.pi / 2:
+        a = math.pi - a
+    sin, cos = math.sin(a), math.cos(a)
+    long, short = max(width, height), min(width, height)
+    if short <= 2 * sin * cos * long or abs(sin - cos) < 1e-10:  # half-constrained: two corners touch the long side
+        x = 0.5 * short
+        w, h = (x / sin, x / cos) if width >= height else (x / cos, x / sin)
+    else:  # fully constrained: each corner touches a side
+        cos2 = cos * cos - sin * sin
+        w, h = (width * cos - height * sin) / cos2, (height * cos - width * sin) / cos2
+    return Size(height=max(1, int(h)), width=max(1, int(w)))
+
+
+def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE) -> Shot:
+    """``photo`` turned ``degrees`` counter-clockwise about its centre, the largest upright rectangle inside it
+    (:func:`inscribed`) kept and enlarged: a phone held at a slant. Each tile's box bounds its turned labelled box;
+    a tile the rectangle cuts is ``cut``."""
+    h, w = image.shape[:2]
+    keep = inscribed(h, w, degrees)
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    turn[:, 2] += [(keep.width - w) / 2, (keep.height - h) / 2]  # the kept rectangle's corner at the origin
+    view = cv2.warpAffine(image, turn, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
+    truth, cut = [], []
+    for c, b in _boxes(photo, h, w):
+        corners = np.array([[b.x1, b.y1], [b.x2, b.y1], [b.x2, b.y2], [b.x1, b.y2]]) @ turn[:, :2].T + turn[:, 2]
+        moved = Box(*(float(v) for v in (*corners.min(0), *corners.max(0))))
+        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
+            truth.append((c, moved))
+        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < keep.width and moved.y1 < keep.height:
+            cut.append(
+                Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, keep.width), min(moved.y2, keep.height))
+            )
+    return _enlarged(view, truth, cut, side, f"turned {degrees:g}")
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
     mosaics: Iterable[int] = MOSAICS,
     side: int = SIDE,
     seed: int = 0,
+    turns: Iterable[float] = (),
 ) -> Iterator[Shot]:
-    """Every close-up of every photo at each zoom, then the mosaics of consecutive photos (lazily: 12 MP each)."""
+    """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
+    each of ``turns`` (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -122,6 +167,9 @@ def phone_shots(
         for start in range(0, len(photos) - k * k + 1, k * k):
             group = photos[start : start + k * k]
             yield mosaic(group, [_load(p) for p in group], k, side)
+    for degrees in turns:
+        for photo in photos:
+            yield turned(photo, _load(photo), degrees, side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.
@@ -183,6 +231,90 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
     return Shot(f"other set {zoom:g}", image, tuple(truth), tuple(cut))
 
 
+#: Tiles' height as a share of a loose-tiles shot's height.
+LOOSE_ZOOMS = (0.08, 0.14)
+
+
+def loose_tiles(
+    tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.random.Generator, side: int = SIDE
+) -> Shot:
+    """A 4:3 phone shot of ``tiles`` (class, photo of one tile filling it) lying loose on a cloth, each turned its
+    own way (any angle), ``zoom`` of the shot's height tall, none touching: one to a cell of a grid of the shot,
+    placed at random in its cell. Each tile's box bounds its turned photo. Tiles that find no cell are left out."""
+    if not tiles:
+        raise ValueError("a shot needs at least one tile")
+    th, tw = TILE_PHOTO.height, TILE_PHOTO.width
+    out_h = round(side * 3 / 4)
+    scale = zoom * out_h / th
+    diagonal = math.hypot(th, tw) * scale  # a tile turned any way stays inside a circle this wide
+    cols, rows = int(side // (diagonal * 1.15)), int(out_h // (diagonal * 1.15))
+    if not cols or not rows:
+        raise ValueError(f"tiles {zoom:g} of the shot's height do not fit it turned")
+    cell_w, cell_h = side / cols, out_h / rows
+    cells = rng.permutation(cols * rows)[: len(tiles)]
+    cloth = np.array(_CLOTHS[int(rng.integers(len(_CLOTHS)))], np.float32) * rng.uniform(0.8, 1.15)
+    image = np.empty((out_h, side, 3), np.uint8)
+    image[:] = np.clip(cloth, 0, 255).astype(np.uint8)
+    truth = []
+    for (cls, photo), cell in zip(tiles, cells, strict=False):
+        r, c = divmod(int(cell), cols)
+        cx = c * cell_w + diagonal / 2 + rng.uniform(0, cell_w - diagonal)
+        cy = r * cell_h + diagonal / 2 + rng.uniform(0, cell_h - diagonal)
+        degrees = float(rng.uniform(-180, 180))
+        big = cv2.resize(photo, (round(tw * scale), round(th * scale)), interpolation=cv2.INTER_AREA)
+        bh, bw = big.shape[:2]
+        move = cv2.getRotationMatrix2D((bw / 2, bh / 2), degrees, 1.0)
+        move[:, 2] += [cx - bw / 2, cy - bh / 2]
+        mask = cv2.warpAffine(np.full((bh, bw), 255, np.uint8), move, (side, out_h), flags=cv2.INTER_LINEAR)
+        laid = cv2.warpAffine(big, move, (side, out_h), flags=cv2.INTER_LINEAR)
+        alpha = (mask.astype(np.float32) / 255)[..., None]
+        image = (laid * alpha + image * (1 - alpha)).astype(np.uint8)
+        corners = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64) @ move[:, :2].T + move[:, 2]
+        truth.append((cls, Box(*(float(v) for v in (*corners.min(0), *corners.max(0))))))
+    return Shot(f"loose {zoom:g}", image, tuple(truth))
+
+
+def camerash_loose(
+    shots: int,
+    zooms: Iterable[float] = LOOSE_ZOOMS,
+    seed: int = 0,
+    side: int = SIDE,
+    root: str | os.PathLike[str] | None = None,
+) -> Iterator[Shot]:
+    """``shots`` photos per zoom of 5 to 9 of camerash's single-tile photos lying loose, each turned its own way
+    (:func:`loose_tiles`); shot ``k`` of zoom ``z`` depends on ``seed``, ``z`` and ``k`` only."""
+    base, pool = _camerash_pool(root)
+    for z, zoom in enumerate(zooms):
+        for k in range(shots):
+            rng = np.random.default_rng([seed, 7, z, k])
+            tiles = _camerash_pick(rng, int(rng.integers(5, 10)), base, pool)
+            if tiles:
+                yield loose_tiles(tiles, zoom, rng, side)
+
+
+def _camerash_pool(root: str | os.PathLike[str] | None) -> tuple[Path, list[tuple[str, int]]]:
+    """camerash's folder and its photos of riichi tiles (file name, class)."""
+    base, rows = camerash_rows(root)
+    pool = [(name, class_of_tile(t)) for name, label in rows if (t := camerash_tile(label)) is not None]
+    if not pool:
+        raise FileNotFoundError(f"no camerash photo of a riichi tile under {base}")
+    return base, pool
+
+
+def _camerash_pick(
+    rng: np.random.Generator, n: int, base: Path, pool: Sequence[tuple[str, int]]
+) -> list[tuple[int, np.ndarray]]:
+    """``n`` photos of ``pool`` drawn at random, no photo twice (an unreadable one left out)."""
+    tiles = []
+    for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False):
+        name, cls = pool[int(i)]
+        try:
+            tiles.append((cls, load_image(base / "tiles-resized" / name)))
+        except UnreadableImage:
+            continue
+    return tiles
+
+
 def camerash_hands(
     hands: int,
     zooms: Iterable[float] = HAND_ZOOMS,
@@ -193,21 +325,11 @@ def camerash_hands(
     """``hands`` rows of 13 or 14 of camerash's single-tile photos (the 34 kinds riichi shares with that Chinese set,
     drawn at random, no photo twice in a hand) per zoom, as :func:`tile_row` lays them out. Hand ``k`` of zoom ``z``
     depends on ``seed``, ``z`` and ``k`` only; an unreadable photo is left out of its hand."""
-    base, rows = camerash_rows(root)
-    pool = [(name, class_of_tile(t)) for name, label in rows if (t := camerash_tile(label)) is not None]
-    if not pool:
-        raise FileNotFoundError(f"no camerash photo of a riichi tile under {base}")
+    base, pool = _camerash_pool(root)
     for z, zoom in enumerate(zooms):
         for k in range(hands):
             rng = np.random.default_rng([seed, z, k])
-            picked = rng.choice(len(pool), size=min(int(rng.integers(13, 15)), len(pool)), replace=False)
-            tiles = []
-            for i in picked:
-                name, cls = pool[int(i)]
-                try:
-                    tiles.append((cls, load_image(base / "tiles-resized" / name)))
-                except UnreadableImage:
-                    continue
+            tiles = _camerash_pick(rng, int(rng.integers(13, 15)), base, pool)
             if tiles:
                 yield tile_row(tiles, zoom, rng, side)
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.detector import Detection, DetectorOptions, Network, SlicedDetector
+from vision.detector import Detection, Detector, DetectorOptions, Network, SlicedDetector
 from vision.geometry import Box, Size
 from vision.postprocess import PAD_VALUE
 
@@ -253,3 +253,13 @@ def _covered(box: Box, others: list[Detection]) -> bool:
 def _top_to_bottom(detections: list[Detection]) -> list[Detection]:
     """In the detector's order: by top edge, then left edge."""
     return sorted(detections, key=lambda d: (d.box.y1, d.box.x1))
+
+
+def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None) -> Detector:
+    """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
+    named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
+    names), and read again with its tiles upright where they lie turned (:class:`~vision.upright.UprightDetector`)."""
+    from vision.classifier import with_classifier
+    from vision.upright import UprightDetector
+
+    return UprightDetector(with_classifier(PhotoDetector(network, options), classifier))

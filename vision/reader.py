@@ -18,6 +18,7 @@ tiles are counted, not written.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from engine.tiles import Tile, format_tiles
 from vision.detector import Detection
+from vision.geometry import Box
 
 
 def face_up(detections: Iterable[Detection]) -> tuple[Tile, ...]:
@@ -100,6 +102,7 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
     n = len(dets)
     if n == 0:
         return Reading(())
+    boxes = _upright_boxes(dets)
     parent = list(range(n))
 
     def find(i: int) -> int:
@@ -111,7 +114,6 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
     def union(i: int, j: int) -> None:
         parent[find(i)] = find(j)
 
-    boxes = [d.box for d in dets]
     for i in range(n):
         a = boxes[i]
         for j in range(i + 1, n):
@@ -142,6 +144,24 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
     groups.sort(key=lambda g: float(np.median([boxes[i].center[1] for i in g])))
     rows = tuple(Row(tuple(dets[i] for i in sorted(g, key=lambda i: boxes[i].center[0]))) for g in groups)
     return Reading(rows)
+
+
+def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
+    """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.upright`), each box's
+    centre turned back by their median turn (its size kept: the upright bound of the turned tile, a little larger
+    than the tile, which only loosens what counts as a neighbour)."""
+    turn = float(np.median([d.turn for d in dets]))
+    if turn == 0:
+        return [d.box for d in dets]
+    a = math.radians(turn)
+    cos, sin = math.cos(a), math.sin(a)
+    out = []
+    for d in dets:
+        (x, y), w, h = d.box.center, d.box.width, d.box.height
+        # undo a counter-clockwise turn as the image shows it (y points down)
+        ux, uy = x * cos - y * sin, x * sin + y * cos
+        out.append(Box(ux - w / 2, uy - h / 2, ux + w / 2, uy + h / 2))
+    return out
 
 
 def _extent(boxes, group: list[int]) -> tuple[float, float]:

@@ -53,14 +53,12 @@ def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | N
     if not path.is_file():
         return None
     from vision.classifier import classifier_for, with_classifier
-    from vision.photo import PhotoDetector
+    from vision.photo import photo_reader
 
     network = OnnxNetwork(path)
     options = DetectorOptions(conf=conf)
     classifier = classifier_for(model)  # the crop classifier as second stage, when it goes with this model
-    return with_classifier(SlicedDetector(network, options), classifier), with_classifier(
-        PhotoDetector(network, options), classifier
-    )
+    return with_classifier(SlicedDetector(network, options), classifier), photo_reader(network, options, classifier)
 
 
 # --- serve ----------------------------------------------------------------------------------------------------

@@ -118,16 +118,18 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.table import read_table
 
     detector = _detector(args, _operating_conf(args))
-    # a photo's tiles may be any size: read it at the scale they call for (vision.photo); an overhead photo of a
-    # whole table is read as the camera reads one, where a wrong guess of scale would lose the table
-    if not args.pyramid and not args.table:
-        from vision.photo import PhotoDetector
-
-        detector = PhotoDetector(detector.network, detector.options)
     try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
-        detector = with_classifier(detector, classifier_for(args.model))
+        classifier = classifier_for(args.model)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
+    # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright (vision.photo);
+    # an overhead photo of a whole table is read as the camera reads one, where a wrong guess would lose the table
+    if not args.pyramid and not args.table:
+        from vision.photo import photo_reader
+
+        detector = photo_reader(detector.network, detector.options, classifier)
+    else:
+        detector = with_classifier(detector, classifier)
     failed = 0
     for name in args.images:
         try:
@@ -247,7 +249,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.classifier import classifier_for, with_classifier
     from vision.phone_evaluation import MOSAICS, ZOOMS, camerash_hands, evaluate, phone_shots
-    from vision.photo import PhotoDetector
+    from vision.photo import photo_reader
     from vision.real_photos import held_out_split
 
     try:
@@ -262,7 +264,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         classifier = classifier_for(args.model)
         readers = {
             "pyramid": with_classifier(detector, classifier),
-            "jantaku read": with_classifier(PhotoDetector(detector.network, detector.options), classifier),
+            "jantaku read": photo_reader(detector.network, detector.options, classifier),
         }
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:

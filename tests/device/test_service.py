@@ -456,10 +456,13 @@ def test_photo_detector_keeps_the_second_stage():
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
     from vision.photo import PhotoDetector
+    from vision.upright import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, TwoStageDetector)
-    assert isinstance(svc.photo_detector.detector, PhotoDetector)
-    assert svc.photo_detector.classifier is camera.classifier
+    assert isinstance(svc.photo_detector, UprightDetector)  # photos' turned tiles are read upright
+    stage = svc.photo_detector.detector
+    assert isinstance(stage, TwoStageDetector)
+    assert isinstance(stage.detector, PhotoDetector)
+    assert stage.classifier is camera.classifier
     assert TableService(pin="1234", detector=RowDetector()).photo_detector is None  # anything else: read as it is

@@ -341,7 +341,7 @@ def drawn_face(
     if class_id == BACK_CLASS:
         raise ValueError("a back has no face")
     if not fonts and name[1] in "mz":
-        raise ValueError(f"drawing a {name} face needs a CJK font, and none is installed (fonts-arphic-ukai and others)")
+        raise ValueError(f"drawing a {name} face needs a CJK font, and none is installed (fonts-arphic-ukai, others)")
     w, h = _DRAW
     img = Image.new("RGB", (w, h), _u8(face_rgb))
     draw = ImageDraw.Draw(img)

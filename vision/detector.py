@@ -68,9 +68,9 @@ class Orientation(Enum):
 class Detection:
     """One tile found in a frame: the tile (None for a face-down tile), its box in frame pixels, the confidence.
 
-    ``turn``: degrees the tile lies turned in the frame, counter-clockwise as the frame shows it, modulo a quarter
-    turn, when it was read turned back upright (:mod:`vision.upright`); its box then bounds the turned tile and
-    ``orientation`` is as the tile showed upright.
+    ``turn``: degrees (counter-clockwise as the frame shows it, -180 to 180) by which the frame was turned back to
+    read the tile upright (:mod:`vision.upright`), 0 when read as the frame is; its box then bounds the turned tile
+    and ``orientation`` is as the tile showed in that view.
     """
 
     tile: Tile | None

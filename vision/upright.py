@@ -205,16 +205,17 @@ class UprightDetector:
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.detector.detect(image)
         self.last_turns = ()
-        # the tiles, not the clutter beside them (books, a shelf) that a pass boxes unsurely
-        sure = [d for d in found if d.conf >= self.sure] or found
         views: list[tuple[TurnedView, list[Detection], tuple[Detection, ...]]] = []
         # views need no more pixels than show the tiles at ``view_tile`` px (turning a 12 MP photo costs 0.1 s)
-        tile = float(np.median([min(d.box.width, d.box.height) for d in sure])) if sure else 0.0
+        tile = float(np.median([min(d.box.width, d.box.height) for d in self._sure(found)])) if found else 0.0
         scale = min(1.0, self.view_tile / tile) if tile > 0 else 1.0
-        for group in turn_groups(image, sure, most=self.most_views):
+        # turned tiles are often read unsurely: every box speaks for how tiles lie, by its confidence; a group too
+        # light to be one sure tile is clutter (a shelf, a book's edge), and the sure boxes alone say how it lies
+        groups = [g for g in turn_groups(image, found, most=len(found)) if sum(d.conf for d in g.members) >= self.sure]
+        for group in groups[: self.most_views]:
             turn = group.turn
             if abs(turn) < self.min_turn:
-                if not _mostly_sideways(group.members):
+                if not _mostly_sideways(self._sure(list(group.members))):
                     continue  # the photo's own reading reads these
                 turn += 90.0  # sideways tiles (a photo taken from the side) are read better upright
             view, read = self._read_turned(image, turn, scale)
@@ -253,8 +254,9 @@ class UprightDetector:
         box = Box(max(float(lo[0]), 0.0), max(float(lo[1]), 0.0), min(float(hi[0]), w), min(float(hi[1]), h))
         if box.width <= 0 or box.height <= 0:  # on the view's grey margin only
             return None
-        # the turn the reader's rows run along (a quarter turn is not told apart)
-        turned = replace(d, box=box, orientation=Orientation.of_box(d.box), turn=round(_folded(view.degrees), 1))
+        # the turn of the view that stood it upright: the reader's rows run along it
+        along = (view.degrees + 180.0) % 360.0 - 180.0
+        turned = replace(d, box=box, orientation=Orientation.of_box(d.box), turn=round(along, 1))
         return _Candidate(turned, corners.astype(np.float32), turn, k)
 
     def _merged(self, views: list[TurnedView], candidates: list[_Candidate]) -> list[Detection]:

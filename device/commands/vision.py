@@ -61,11 +61,17 @@ def register(commands) -> None:
         "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45,0.6,0.8)"
     )
     phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
+    phone.add_argument(
+        "--turns", help="photos turned whole, degrees counter-clockwise, comma list (default 15,30,45,60,75,180)"
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
     phone.add_argument(
         "--hands", type=int, default=16, help="hands of camerash's tiles per zoom (0.06, 0.1, 0.16; default 16)"
+    )
+    phone.add_argument(
+        "--loose", type=int, default=12, help="shots of camerash's tiles lying loose and askew per zoom (default 12)"
     )
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
@@ -248,17 +254,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.classifier import classifier_for, with_classifier
-    from vision.phone_evaluation import MOSAICS, ZOOMS, camerash_hands, evaluate, phone_shots
+    from vision.phone_evaluation import MOSAICS, TURNS, ZOOMS, camerash_hands, camerash_loose, evaluate, phone_shots
     from vision.photo import photo_reader
     from vision.real_photos import held_out_split
 
     try:
         zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
         mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
+        turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
     except ValueError as exc:
-        raise UserError(f"--zooms takes numbers and --mosaics whole numbers, comma separated: {exc}") from exc
+        raise UserError(f"--zooms and --turns take numbers, --mosaics whole numbers, comma separated: {exc}") from exc
     if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
         raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64, --hands >= 0")
+    if args.loose < 0:
+        raise UserError("--loose is a count of shots: 0 or more")
     detector = _detector(args, _operating_conf(args))
     try:
         classifier = classifier_for(args.model)
@@ -269,9 +278,9 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed))
+    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns))
     report = _tallies_json(result)
-    single, hands = {}, {}
+    single, hands, loose = {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -284,6 +293,9 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
             if args.hands:  # another set's tiles in a row, as a phone photographs a hand
                 read = evaluate(readers, camerash_hands(args.hands, seed=args.seed, side=args.side))
                 hands = _tallies_json(read)
+            if args.loose:  # another set's tiles lying loose, each turned its own way
+                read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
+                loose = _tallies_json(read)
         except FileNotFoundError as exc:
             print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:
@@ -295,6 +307,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                     "readers": report,
                     "camerash_as_is": single,
                     "camerash_hands": hands,
+                    "camerash_loose": loose,
                 }
             )
         )
@@ -308,11 +321,15 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
             named, n = one["bonus_read_as_tile"]
             print(f"    {'one tile filling':>16}: top-1 {one['top1']:.3f} on {one['n']} camerash photos")
             print(f"    {'flowers, seasons':>16}: {named} of {n} camerash bonus tiles read as a riichi tile (wrong)")
-    if hands:
-        print("another set's tiles (camerash's photos) in rows, as a hand is photographed; tile height / shot height:")
-        for name, kinds in hands.items():
-            print(f"  {name}:")
-            _print_tallies(kinds)
+    for title, tallies in (
+        ("in rows, as a hand is photographed", hands),
+        ("lying loose, each turned its own way", loose),
+    ):
+        if tallies:
+            print(f"another set's tiles (camerash's photos) {title}; tile height / shot height:")
+            for name, kinds in tallies.items():
+                print(f"  {name}:")
+                _print_tallies(kinds)
     return 0
 
 

@@ -89,6 +89,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "phone", "--model", "{model}", "--zooms", "2"], "--zooms are above 0 and at most 1"),
         (["eval", "phone", "--model", "{model}", "--mosaics", "two"], "--mosaics whole numbers"),
         (["eval", "phone", "--model", "{model}", "--hands", "-1"], "--hands >= 0"),
+        (["eval", "phone", "--model", "{model}", "--turns", "a,b"], "--turns take numbers"),
+        (["eval", "phone", "--model", "{model}", "--loose", "-2"], "--loose is a count"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),

@@ -10,15 +10,20 @@ from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
 from vision.detector import Detection
 from vision.geometry import Box
 from vision.labels import CLASS_NAMES
+from vision.geometry import Size
 from vision.phone_evaluation import (
     Shot,
     camerash_hands,
+    camerash_loose,
     close_up,
     evaluate,
+    inscribed,
+    loose_tiles,
     mosaic,
     phone_shots,
     score,
     tile_row,
+    turned,
 )
 from vision.photo import PhotoDetector
 from vision.real_photos import RealBox, RealPhoto
@@ -132,9 +137,10 @@ def test_a_close_row_cuts_the_tiles_at_the_edges_and_is_seeded():
         tile_row([], 0.1, np.random.default_rng(1))
 
 
-def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(tmp_path):
+@pytest.fixture
+def camerash(tmp_path):
     """A made-up camerash folder: 12 photos of tiles riichi shares, each a block of its class's colour (classes three
-    apart, as :data:`TILES`), and a flower, which no hand may hold."""
+    apart, as :data:`TILES`), and a flower, which no shot may hold."""
     (tmp_path / "tiles-data").mkdir()
     (tmp_path / "tiles-resized").mkdir()
     suits = {"m": "characters", "p": "dots", "s": "bamboo"}
@@ -150,6 +156,11 @@ def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(tmp_pat
             encode(np.full((320, 240, 3), colour, np.uint8), ".png")
         )
     (tmp_path / "tiles-data" / "data.csv").write_text("\ufeffimage-name,label,label-name\n" + "".join(rows), "utf-8")
+    return tmp_path
+
+
+def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(camerash):
+    tmp_path = camerash
     shots = list(camerash_hands(2, zooms=(0.06, 0.1), seed=2, side=1600, root=tmp_path))
     assert [s.kind for s in shots] == ["other set 0.06"] * 2 + ["other set 0.1"] * 2
     for shot in shots:
@@ -164,3 +175,71 @@ def test_camerash_hands_are_rows_of_its_riichi_tiles_that_a_reader_reads(tmp_pat
         tile_w = float(np.median([b.width for _, b in shot.truth]))
         boxes = [d for d in reader.detect(shot.image) if d.box.width > tile_w / 3]
         assert score(shot, boxes) == (len(shot.truth), len(shot.truth))
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "degrees", "kept"),
+    [
+        (640, 640, 0, Size(height=640, width=640)),
+        (640, 640, 180, Size(height=640, width=640)),
+        (480, 640, 90, Size(height=640, width=480)),  # a quarter turn: the photo on its side
+        (640, 640, 45, Size(height=452, width=452)),  # 640 / sqrt(2)
+        (640, 640, -30, Size(height=468, width=468)),
+        (480, 640, 15, Size(height=344, width=570)),
+    ],
+)
+def test_inscribed(height, width, degrees, kept):
+    got = inscribed(height, width, degrees)
+    assert abs(got.height - kept.height) <= 1 and abs(got.width - kept.width) <= 1
+
+
+@pytest.mark.parametrize("degrees", [0.0, 30.0, -45.0, 90.0])
+def test_a_turned_shot_keeps_each_whole_tile_boxed_round_its_turned_block(photo, degrees):
+    image = cv2.imread(str(photo.image))
+    shot = turned(photo, image, degrees, side=1600)
+    h, w = shot.image.shape[:2]
+    assert max(h, w) == 1600 and shot.kind == f"turned {degrees:g}"
+    assert len(shot.truth) + len(shot.cut) <= len(TILES) and shot.truth
+    for cls, b in shot.truth:
+        assert 0 <= b.x1 < b.x2 <= w and 0 <= b.y1 < b.y2 <= h
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 3  # the box is on its tile
+    if degrees == 0.0:
+        assert len(shot.truth) == len(TILES) and not shot.cut
+    shots = list(phone_shots([photo], zooms=(), mosaics=(), side=800, turns=(degrees, 10.0)))
+    assert [s.kind for s in shots] == [f"turned {degrees:g}", "turned 10"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_loose_tiles_lie_apart_each_turned_its_own_way(seed):
+    tiles = _row(8)
+    shot = loose_tiles(tiles, 0.12, np.random.default_rng(seed), side=1600)
+    assert shot.image.shape == (1200, 1600, 3) and shot.kind == "loose 0.12" and not shot.cut
+    assert [c for c, _ in shot.truth] == [c for c, _ in tiles]
+    for i, (cls, b) in enumerate(shot.truth):
+        assert 0 <= b.x1 < b.x2 <= 1600 and 0 <= b.y1 < b.y2 <= 1200
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 2
+        for _, other in shot.truth[i + 1 :]:  # none lies on another
+            ox, oy = other.center
+            assert not (b.x1 <= ox <= b.x2 and b.y1 <= oy <= b.y2)
+    # turned each its own way: the boxes are not all a tile's upright shape
+    shapes = {round(b.width / b.height, 1) for _, b in shot.truth}
+    assert len(shapes) > 2
+    again = loose_tiles(tiles, 0.12, np.random.default_rng(seed), side=1600)
+    assert again.truth == shot.truth
+    with pytest.raises(ValueError, match="do not fit"):
+        loose_tiles(tiles, 0.9, np.random.default_rng(seed), side=1600)
+    with pytest.raises(ValueError, match="at least one tile"):
+        loose_tiles([], 0.1, np.random.default_rng(seed))
+
+
+def test_camerash_loose_shots_are_of_its_riichi_tiles_and_seeded(camerash):
+    shots = list(camerash_loose(2, zooms=(0.08, 0.14), seed=3, side=1600, root=camerash))
+    assert [s.kind for s in shots] == ["loose 0.08"] * 2 + ["loose 0.14"] * 2
+    for shot in shots:
+        classes = [c for c, _ in shot.truth]
+        assert 5 <= len(classes) <= 9 and len(set(classes)) == len(classes)
+        assert set(classes) <= set(range(0, 34, 3))  # never the flower
+    again = camerash_loose(2, zooms=(0.08,), seed=3, side=1600, root=camerash)
+    assert [s.truth for s in again] == [s.truth for s in shots[:2]]

@@ -111,3 +111,18 @@ def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
 
     image = scene(HAND, 64, (3000, 4000), origin=(1500, 1300))
     assert read_tiles(two_stage.detect(image)).text == EXPECTED
+
+
+@pytest.mark.parametrize("degrees", [30.0, -40.0])
+def test_the_shipped_pair_reads_a_drawn_hand_turned_in_the_photo_as_jantaku_read_reads(two_stage, degrees):
+    from tests.vision.test_shipped_model import EXPECTED, HAND, scene
+    from vision.photo import photo_reader
+    from vision.reader import read_tiles
+
+    image = scene(HAND, 44, (700, 1100), origin=(120, 220))
+    h, w = image.shape[:2]
+    turned = cv2.warpAffine(
+        image, cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), (w, h), borderMode=cv2.BORDER_REPLICATE
+    )
+    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    assert read_tiles(reader.detect(turned)).text == EXPECTED

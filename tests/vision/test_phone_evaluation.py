@@ -8,9 +8,8 @@ import pytest
 
 from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
 from vision.detector import Detection
-from vision.geometry import Box
+from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES
-from vision.geometry import Size
 from vision.phone_evaluation import (
     Shot,
     camerash_hands,

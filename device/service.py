@@ -430,13 +430,14 @@ class TableService:
 def _photo_detector_for(detector: Any) -> Any:
     """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
     the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
-    upright (:class:`vision.upright.UprightDetector`), as ``jantaku read`` reads a photo."""
+    upright and coloured light white-balanced (:func:`vision.photo.upright_and_balanced`), as ``jantaku read`` reads
+    a photo."""
     photo = _photo_stage(detector)
     if photo is None:
         return None
-    from vision.upright import UprightDetector
+    from vision.photo import upright_and_balanced
 
-    return UprightDetector(photo)
+    return upright_and_balanced(photo)
 
 
 def _photo_stage(detector: Any) -> Any:

@@ -44,6 +44,8 @@ MOSAICS = (2, 3)
 SIDE = 4000
 #: Turns of whole photos, degrees counter-clockwise: a hand photographed at a slant, from the side or from across.
 TURNS = (15, 30, 45, 60, 75, 180)
+#: Light a phone balanced badly, as gains on the photo's channels (B, G, R): a warm lamp, a cool one, a dim room.
+LIGHTS = {"warm": (0.55, 0.85, 1.15), "cool": (1.2, 1.0, 0.7), "dim": (0.35, 0.35, 0.35)}
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,13 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
     return _enlarged(view, truth, cut, side, f"turned {degrees:g}")
 
 
+def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Shot:
+    """``photo`` enlarged, under one of :data:`LIGHTS` (each channel scaled, clipped)."""
+    h, w = image.shape[:2]
+    cast = np.clip(image.astype(np.float32) * np.array(LIGHTS[light], np.float32), 0, 255).astype(np.uint8)
+    return _enlarged(cast, _boxes(photo, h, w), [], side, f"light {light}")
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
@@ -155,9 +164,10 @@ def phone_shots(
     side: int = SIDE,
     seed: int = 0,
     turns: Iterable[float] = (),
+    lights: Iterable[str] = (),
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
-    each of ``turns`` (lazily: 12 MP each)."""
+    each of ``turns``, then under each of ``lights`` (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -170,6 +180,9 @@ def phone_shots(
     for degrees in turns:
         for photo in photos:
             yield turned(photo, _load(photo), degrees, side)
+    for light in lights:
+        for photo in photos:
+            yield lit(photo, _load(photo), light, side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.

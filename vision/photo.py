@@ -258,8 +258,18 @@ def _top_to_bottom(detections: list[Detection]) -> list[Detection]:
 def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None) -> Detector:
     """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
     named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
-    names), and read again with its tiles upright where they lie turned (:class:`~vision.upright.UprightDetector`)."""
+    names), read again with its tiles upright where they lie turned (:class:`~vision.upright.UprightDetector`),
+    and all of it again white-balanced by the tiles' faces when the light was coloured or dim
+    (:class:`~vision.balance.BalancedDetector`)."""
     from vision.classifier import with_classifier
+
+    return upright_and_balanced(with_classifier(PhotoDetector(network, options), classifier))
+
+
+def upright_and_balanced(detector: Detector) -> Detector:
+    """``detector`` (one that reads a photo at its tiles' scale) reading turned tiles upright and coloured or dim
+    photos white-balanced: the layers :func:`photo_reader` puts round it."""
+    from vision.balance import BalancedDetector
     from vision.upright import UprightDetector
 
-    return UprightDetector(with_classifier(PhotoDetector(network, options), classifier))
+    return BalancedDetector(UprightDetector(detector))

@@ -64,6 +64,7 @@ def register(commands) -> None:
     phone.add_argument(
         "--turns", help="photos turned whole, degrees counter-clockwise, comma list (default 15,30,45,60,75,180)"
     )
+    phone.add_argument("--lights", help="photos under badly balanced light, comma list (default warm,cool,dim)")
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -254,31 +255,45 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.classifier import classifier_for, with_classifier
-    from vision.phone_evaluation import MOSAICS, TURNS, ZOOMS, camerash_hands, camerash_loose, evaluate, phone_shots
-    from vision.photo import photo_reader
+    from vision.phone_evaluation import (
+        LIGHTS,
+        MOSAICS,
+        TURNS,
+        ZOOMS,
+        camerash_hands,
+        camerash_loose,
+        evaluate,
+        phone_shots,
+    )
+    from vision.photo import PhotoDetector, photo_reader
     from vision.real_photos import held_out_split
 
     try:
         zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
         mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
+        lights = list(LIGHTS) if args.lights is None else [t.strip() for t in args.lights.split(",") if t.strip()]
     except ValueError as exc:
         raise UserError(f"--zooms and --turns take numbers, --mosaics whole numbers, comma separated: {exc}") from exc
     if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
         raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64, --hands >= 0")
     if args.loose < 0:
         raise UserError("--loose is a count of shots: 0 or more")
+    if unknown := [t for t in lights if t not in LIGHTS]:
+        raise UserError(f"--lights: no light {', '.join(unknown)} (there are {', '.join(LIGHTS)})")
     detector = _detector(args, _operating_conf(args))
     try:
         classifier = classifier_for(args.model)
         readers = {
             "pyramid": with_classifier(detector, classifier),
+            # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
+            "at scale": with_classifier(PhotoDetector(detector.network, detector.options), classifier),
             "jantaku read": photo_reader(detector.network, detector.options, classifier),
         }
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns))
+    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights))
     report = _tallies_json(result)
     single, hands, loose = {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them

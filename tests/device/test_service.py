@@ -456,12 +456,14 @@ def test_photo_detector_keeps_the_second_stage():
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
     from vision.photo import PhotoDetector
+    from vision.balance import BalancedDetector
     from vision.upright import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, UprightDetector)  # photos' turned tiles are read upright
-    stage = svc.photo_detector.detector
+    assert isinstance(svc.photo_detector, BalancedDetector)  # photos under coloured light are white-balanced
+    assert isinstance(svc.photo_detector.detector, UprightDetector)  # and their turned tiles read upright
+    stage = svc.photo_detector.detector.detector
     assert isinstance(stage, TwoStageDetector)
     assert isinstance(stage.detector, PhotoDetector)
     assert stage.classifier is camera.classifier

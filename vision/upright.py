@@ -81,16 +81,11 @@ def tile_turn(image: np.ndarray, box: Box, shrink: float = 0.8) -> float:
     return _degrees(_turn_sums(image, box, shrink))
 
 
-def dominant_turn(image: np.ndarray, boxes: Sequence[Box]) -> float | None:
-    """The turn of the tiles in ``boxes`` together (their gradients pooled), or None without a box to measure."""
-    total = sum((_turn_sums(image, b, 1.0) for b in boxes), np.zeros(3))
-    return _degrees(total) if total[2] > 0 else None
-
-
 @dataclass(frozen=True, slots=True)
 class TurnedView:
-    """The photo turned by ``degrees`` counter-clockwise onto a canvas that holds all of it (grey elsewhere: the
-    letterbox's grey, which the network learnt as nothing); ``to_photo`` maps its pixels back (2 x 3 affine)."""
+    """The photo turned back by ``degrees`` (clockwise as shown, so that tiles lying turned that much
+    counter-clockwise stand upright) onto a canvas that holds all of it (grey elsewhere: the letterbox's grey, which
+    the network learnt as nothing); ``to_photo`` maps its pixels back to the photo's (2 x 3 affine)."""
 
     image: np.ndarray
     degrees: float
@@ -157,17 +152,17 @@ class TurnGroup:
 
 
 def turn_groups(
-    image: np.ndarray, detections: Sequence[Detection], tolerance: float = 12.0, most: int = 3
+    image: np.ndarray, detections: Sequence[Detection], tolerance: float = 12.0, most: int | None = None
 ) -> list[TurnGroup]:
     """``detections`` grouped by how their tiles lie turned (modulo a quarter), the heaviest group first (weighed by
-    confidence): the tiles within ``tolerance`` degrees of the densest turn left, again and again, at most ``most``
-    groups, the rest left out. A hand at a slant is one group; loose tiles askew are several."""
+    confidence): the tiles within ``tolerance`` degrees of the densest turn left, again and again (at most ``most``
+    groups, the rest left out; all of them for None). A hand at a slant is one group; loose tiles askew are several."""
     sums = [_turn_sums(image, d.box, 1.0) for d in detections]
     turns = np.array([_degrees(v) for v in sums])
     weights = np.array([d.conf for d in detections])
     left = np.ones(len(detections), bool)
     groups = []
-    while left.any() and len(groups) < most:
+    while left.any() and (most is None or len(groups) < most):
         # the densest turn: the turn of a detection left with the most weight within ``tolerance`` of it
         near = np.abs(_folded_array(turns[:, None] - turns[None, :])) <= tolerance
         density = (near & left[None, :]) @ weights
@@ -211,7 +206,7 @@ class UprightDetector:
         scale = min(1.0, self.view_tile / tile) if tile > 0 else 1.0
         # turned tiles are often read unsurely: every box speaks for how tiles lie, by its confidence; a group too
         # light to be one sure tile is clutter (a shelf, a book's edge), and the sure boxes alone say how it lies
-        groups = [g for g in turn_groups(image, found, most=len(found)) if sum(d.conf for d in g.members) >= self.sure]
+        groups = [g for g in turn_groups(image, found) if sum(d.conf for d in g.members) >= self.sure]
         for group in groups[: self.most_views]:
             turn = group.turn
             if abs(turn) < self.min_turn:

@@ -14,7 +14,7 @@ from vision.detector import Detection, FakeDetector, Orientation
 from vision.geometry import Box
 from vision.labels import class_of_tile
 from vision.reader import read_tiles
-from vision.upright import TurnedView, UprightDetector, dominant_turn, tile_turn, turn_groups
+from vision.upright import TurnedView, UprightDetector, tile_turn, turn_groups
 
 #: BGR ink of each tile's glyph bars, and the tile the fake reads for it.
 INKS = {"1m": (30, 30, 200), "1p": (200, 60, 30), "1s": (40, 150, 40), "1z": (20, 20, 20)}
@@ -98,18 +98,22 @@ def _matches(found: list[Detection], truth) -> int:
     return len(used)
 
 
+def _detections(truth) -> list[Detection]:
+    return [Detection.of_class(class_of_tile(Tile.parse(n)), b, 0.9) for n, b in truth]
+
+
 @pytest.mark.parametrize("degrees", [-40.0, -25.0, -10.0, 0.0, 10.0, 25.0, 40.0])
 def test_the_turn_of_a_row_of_tiles_is_measured(degrees):
     image, truth = scene(row(6, degrees))
-    measured = dominant_turn(image, [box for _, box in truth])
-    assert measured is not None and abs(measured - degrees) <= 3.0
+    (group,) = turn_groups(image, _detections(truth))  # one row: one group, all of it
+    assert abs(group.turn - degrees) <= 3.0 and len(group.members) == 6
     assert all(abs(tile_turn(image, box) - degrees) <= 4.0 for _, box in truth)
-    assert dominant_turn(image, []) is None
 
 
 def test_a_quarter_turn_is_not_told_apart():
     image, truth = scene(row(5, 95.0))
-    assert abs(dominant_turn(image, [b for _, b in truth]) - 5.0) <= 3.0
+    (group,) = turn_groups(image, _detections(truth))
+    assert abs(group.turn - 5.0) <= 3.0
 
 
 @pytest.mark.parametrize("scale", [1.0, 0.5])
@@ -166,7 +170,7 @@ def test_turn_groups_part_tiles_turned_alike():
     tiles = [(150, 130, 0.0, "1m"), (420, 140, 30.0, "1p"), (700, 150, -35.0, "1s"), (260, 400, 2.0, "1z"),
              (560, 400, 28.0, "1m"), (760, 420, -33.0, "1p")]  # fmt: skip
     image, truth = scene(tiles)
-    dets = [Detection.of_class(class_of_tile(Tile.parse(n)), b, 0.9) for n, b in truth]
+    dets = _detections(truth)
     groups = turn_groups(image, dets)
     assert sorted(len(g.members) for g in groups) == [2, 2, 2]
     assert sorted(round(g.turn / 10) for g in groups) == [-3, 0, 3]

@@ -36,8 +36,13 @@ MIN_TURN = 12.0
 #: A tile of the first reading is kept over the turned view's reading of it only when it stands straighter there
 #: by this much (degrees): each measure is good to about 5 degrees on a real tile.
 PREFER_MARGIN = 8.0
+#: How far from straight a tile counts when its turn cannot be told (the most a turn modulo a quarter can be).
+UNKNOWN_TURN = 45.0
 #: The side (px) a box's inside is resized to before its gradients are taken: enough for a tile's edges and strokes.
 _MEASURE_SIDE = 48
+#: Below this agreement of its gradients (:func:`_coherence`) a box says nothing of how its tile lies: a face of
+#: pips, a blank White dragon, glare (real tiles: 95 % at 0.1 or more, turned in a row; loose ones 0.3 or more).
+MIN_COHERENCE = 0.1
 
 
 def _turn_sums(image: np.ndarray, box: Box, shrink: float) -> np.ndarray:
@@ -76,9 +81,16 @@ def _folded(degrees: float) -> float:
     return (degrees + 45.0) % 90.0 - 45.0
 
 
-def tile_turn(image: np.ndarray, box: Box, shrink: float = 0.8) -> float:
-    """How far the tile in ``box`` is turned (degrees, counter-clockwise, modulo a quarter turn: [-45, 45))."""
-    return _degrees(_turn_sums(image, box, shrink))
+def _coherence(sums: np.ndarray) -> float:
+    """How much the gradients agree on the two axes (0: no direction at all, 1: all along them)."""
+    return float(math.hypot(sums[0], sums[1]) / sums[2]) if sums[2] > 0 else 0.0
+
+
+def tile_turn(image: np.ndarray, box: Box, shrink: float = 0.8) -> float | None:
+    """How far the tile in ``box`` is turned (degrees, counter-clockwise, modulo a quarter turn: [-45, 45)), or None
+    when its gradients agree on no direction (:data:`MIN_COHERENCE`)."""
+    sums = _turn_sums(image, box, shrink)
+    return _degrees(sums) if _coherence(sums) >= MIN_COHERENCE else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +136,8 @@ class TurnedView:
 class _Candidate:
     detection: Detection  # in photo pixels
     outline: np.ndarray  # the tile's four corners in photo pixels, float32 (4, 2)
-    turn: float  # how the tile is turned in the view that read it (degrees, modulo a quarter: [-45, 45))
+    turn: float | None  # how the tile lies turned in the view that read it (degrees, [-45, 45)); None: unknown
+    off: float  # how far it stands from straight there, as the merge ranks it (degrees)
     view: int  # which view read it: 0 the photo itself, 1... the turned views
 
 
@@ -160,7 +173,7 @@ def turn_groups(
     sums = [_turn_sums(image, d.box, 1.0) for d in detections]
     turns = np.array([_degrees(v) for v in sums])
     weights = np.array([d.conf for d in detections])
-    left = np.ones(len(detections), bool)
+    left = np.array([_coherence(v) >= MIN_COHERENCE for v in sums], bool)  # the others say nothing of it
     groups = []
     while left.any() and (most is None or len(groups) < most):
         # the densest turn: the turn of a detection left with the most weight within ``tolerance`` of it
@@ -221,7 +234,11 @@ class UprightDetector:
             return found
         self.last_turns = tuple(round(view.degrees, 1) for view, _, _ in views)
         shape = image.shape[:2]
-        first = [_Candidate(d, _outline(d.box), tile_turn(image, d.box, 0.6), 0) for d in found if d.box.area > 0]
+        first = []
+        for d in found:
+            if d.box.area > 0:
+                turn = tile_turn(image, d.box, 0.6)
+                first.append(_Candidate(d, _outline(d.box), turn, UNKNOWN_TURN if turn is None else abs(turn), 0))
         again = []
         for k, (view, read, members) in enumerate(views, start=1):
             own = {id(d) for d in _over(view, read, members)}
@@ -240,9 +257,11 @@ class UprightDetector:
         self, view: TurnedView, d: Detection, own: bool, shape: tuple[int, int], k: int
     ) -> _Candidate | None:
         turn = tile_turn(view.image, d.box)
-        # a tile of the group the view was turned for stands straight in it, and so does one measured straight: its
-        # box is its outline (a few degrees measured there are its thickness seen from the side, or its neighbours')
-        tight = not own and abs(turn) >= self.min_turn
+        # a tile of the group the view was turned for stands straight in it, whatever its measure says (a few
+        # degrees measured there are its thickness seen from the side, or its neighbours'), and its box is its
+        # outline; so is the box of one measured near straight
+        off = 0.0 if own else abs(turn) if turn is not None else UNKNOWN_TURN
+        tight = not own and turn is not None and abs(turn) >= self.min_turn
         corners = view.points_in_photo(_tile_outline(d.box, turn) if tight else _outline(d.box))
         h, w = shape
         lo, hi = corners.min(axis=0), corners.max(axis=0)
@@ -252,14 +271,14 @@ class UprightDetector:
         # the turn of the view that stood it upright: the reader's rows run along it
         along = (view.degrees + 180.0) % 360.0 - 180.0
         turned = replace(d, box=box, orientation=Orientation.of_box(d.box), turn=round(along, 1))
-        return _Candidate(turned, corners.astype(np.float32), turn, k)
+        return _Candidate(turned, corners.astype(np.float32), turn, off, k)
 
     def _merged(self, views: list[TurnedView], candidates: list[_Candidate]) -> list[Detection]:
         """Each tile as read in the view where it stands straightest (the photo's own reading only when straighter
         by ``prefer_margin``); tiles read in one view only are kept, but for the photo's own unsure or turned ones."""
         kept: list[_Candidate] = []
         ranked = sorted(
-            candidates, key=lambda c: (abs(c.turn) + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf)
+            candidates, key=lambda c: (c.off + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf)
         )
         for c in ranked:
             if any(k.view != c.view and _same_tile(c, k) for k in kept):
@@ -268,8 +287,10 @@ class UprightDetector:
                 # a tile no turned view read: kept when it stands straight here but turned well past ``min_turn``
                 # in every view (so they may well have missed it), and was read surely (a reading of turned tiles
                 # boxes their halves and pips, unsurely)
-                missed = all(abs(_folded(c.turn - v.degrees)) >= 2 * self.min_turn for v in views)
-                if not (abs(c.turn) < self.min_turn and missed and c.detection.conf >= self.sure):
+                # (a tile whose turn cannot be told, read surely here, counts as straight here)
+                turn = c.turn or 0.0
+                missed = all(abs(_folded(turn - v.degrees)) >= 2 * self.min_turn for v in views)
+                if not (abs(turn) < self.min_turn and missed and c.detection.conf >= self.sure):
                     continue
             kept.append(c)
         return sorted((c.detection for c in kept), key=lambda d: (d.box.y1, d.box.x1))

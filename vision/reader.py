@@ -147,9 +147,9 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
 
 
 def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
-    """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.upright`), each box's
-    centre turned back by their median turn (its size kept: the upright bound of the turned tile, a little larger
-    than the tile, which only loosens what counts as a neighbour)."""
+    """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.upright`), each box
+    turned back by their median turn, and bounded upright again (a little larger than the tile, which only loosens
+    what counts as a neighbour; a quarter turn swaps its sides)."""
     turn = float(np.median([d.turn for d in dets]))
     if turn == 0:
         return [d.box for d in dets]
@@ -160,7 +160,8 @@ def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
         (x, y), w, h = d.box.center, d.box.width, d.box.height
         # undo a counter-clockwise turn as the image shows it (y points down)
         ux, uy = x * cos - y * sin, x * sin + y * cos
-        out.append(Box(ux - w / 2, uy - h / 2, ux + w / 2, uy + h / 2))
+        uw, uh = w * abs(cos) + h * abs(sin), w * abs(sin) + h * abs(cos)
+        out.append(Box(ux - uw / 2, uy - uh / 2, ux + uw / 2, uy + uh / 2))
     return out
 
 

@@ -194,3 +194,14 @@ def test_read_tiles_reads_turned_detections_along_their_turn():
     flat = [Detection(d.tile, d.box, d.conf, d.orientation) for d in dets]
     assert read_tiles(flat).text != "12345m"  # read as upright boxes, the slant breaks the row
     assert dets[0].as_json()["turn"] == 50.0 and "turn" not in flat[0].as_json()
+
+
+def test_read_tiles_reads_a_column_read_a_quarter_turn_back_as_one_row():
+    # a photo taken from the side: the row runs down the frame, tiles sideways (boxes wider than tall), read upright
+    # in a view turned back a quarter (turn 90): top to bottom is then right to left along the row
+    dets = [
+        Detection(Tile.parse(name), Box(300, 100 + 64 * k, 380, 160 + 64 * k), 0.9, Orientation.UPRIGHT, turn=90.0)
+        for k, name in enumerate(["5p", "4p", "3p", "2p", "1p"])
+    ]
+    assert read_tiles(dets).text == "12345p"
+    assert read_tiles([Detection(d.tile, d.box, d.conf, d.orientation) for d in dets]).text == "5p 4p 3p 2p 1p"

@@ -453,10 +453,10 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
 def test_photo_detector_keeps_the_second_stage():
     from device.service import TableService
     from tests.vision.fakes import BlocksNetwork
+    from vision.balance import BalancedDetector
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
     from vision.photo import PhotoDetector
-    from vision.balance import BalancedDetector
     from vision.upright import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here

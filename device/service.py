@@ -441,7 +441,7 @@ def _photo_detector_for(detector: Any) -> Any:
 
 
 def _photo_stage(detector: Any) -> Any:
-    """:func:`_photo_detector_for` before its reading of turned tiles."""
+    """:func:`_photo_detector_for` before its layers (turned tiles read upright, coloured light balanced)."""
     inner, classifier = getattr(detector, "detector", None), getattr(detector, "classifier", None)
     if inner is not None and classifier is not None:
         photo = _photo_stage(inner)

@@ -64,6 +64,11 @@ class Box:
         """(x, y)."""
         return ((self.x1 + self.x2) / 2, (self.y1 + self.y2) / 2)
 
+    @property
+    def corners(self) -> tuple[tuple[float, float], ...]:
+        """(x, y) of the four corners, clockwise from the top left (as an image shows it)."""
+        return ((self.x1, self.y1), (self.x2, self.y1), (self.x2, self.y2), (self.x1, self.y2))
+
     def intersection(self, other: Box) -> float:
         w = min(self.x2, other.x2) - max(self.x1, other.x1)
         h = min(self.y2, other.y2) - max(self.y1, other.y1)

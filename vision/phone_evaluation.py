@@ -130,8 +130,7 @@ def inscribed(height: int, width: int, degrees: float) -> Size:
 
 def _moved(box: Box, affine: np.ndarray) -> Box:
     """The upright bounds of ``box``'s corners moved by ``affine`` (2 x 3)."""
-    corners = np.array([[box.x1, box.y1], [box.x2, box.y1], [box.x2, box.y2], [box.x1, box.y2]], np.float64)
-    moved = corners @ affine[:, :2].T + affine[:, 2]
+    moved = np.array(box.corners, np.float64) @ affine[:, :2].T + affine[:, 2]
     return Box(*(float(v) for v in (*moved.min(0), *moved.max(0))))
 
 

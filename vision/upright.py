@@ -351,4 +351,4 @@ def _tile_outline(box: Box, turn: float) -> np.ndarray:
 
 
 def _outline(box: Box) -> np.ndarray:
-    return np.array([[box.x1, box.y1], [box.x2, box.y1], [box.x2, box.y2], [box.x1, box.y2]], np.float32)
+    return np.array(box.corners, np.float32)

@@ -167,6 +167,32 @@ def to_input(crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255.0)
 
 
+#: What each of :func:`crop_views` is, in its order.
+VIEW_NAMES = ("as cut", "half turn", "down right", "up left")
+
+
+def crop_views(batch: np.ndarray) -> list[np.ndarray]:
+    """The views of crops (N, h, w, 3) the classifier reads and averages: each crop as cut, turned a half turn (a
+    tile reads the same upside down, and both ways were learnt), and shifted by 1/24 of its width down and right,
+    then up and left (the edges repeated): a detector's box is never exact, and a read that holds under those small
+    moves is the one to trust. Averaging the four read camerash's other-set tiles 0.958 -> 0.976 and the rendered
+    held-out crops 0.894 -> 0.910, the real held-out crops 1.000 both (``jantaku eval classifier``, stop 12).
+
+    >>> batch = np.zeros((1, 8, 6, 3), np.uint8); batch[0, 2, 1] = 255     # one bright pixel at row 2, column 1
+    >>> [tuple(int(i) for i in np.argwhere(view[0, :, :, 0])[0]) for view in crop_views(batch)]
+    [(2, 1), (5, 4), (3, 2), (1, 0)]
+    """
+    h, w = batch.shape[1:3]
+    step = max(1, round(w / 24))
+    padded = np.pad(batch, ((0, 0), (step, step), (step, step), (0, 0)), mode="edge")
+    return [
+        batch,
+        np.ascontiguousarray(batch[:, ::-1, ::-1]),
+        np.ascontiguousarray(padded[:, :h, :w]),  # the crop moved down and right
+        np.ascontiguousarray(padded[:, 2 * step : 2 * step + h, 2 * step : 2 * step + w]),  # up and left
+    ]
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax.
 
@@ -209,11 +235,16 @@ class OnnxTileClassifier:
 
     The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order, mapped to ours by
     name; :data:`NOT_A_TILE` may be one of them), and ``crop_margin``; the input's height and width are fixed in the
-    graph.
+    graph. With ``views`` (the default), each crop is read in the views of :func:`crop_views`: which tile it shows
+    is their mean, whether it shows one is the crop's as cut. Four times the network's work (about 2 ms a crop on
+    one core here), for a tile named right more often; ``views=False`` reads each crop once, as trained.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64, views: bool = True
+    ) -> None:
         self.path = Path(path)
+        self.views = views
         self.session, self.load_seconds = open_session(self.path, threads, f"no tile classifier at {self.path}")
         meta = dict(self.session.get_modelmeta().custom_metadata_map)
         self.metadata = meta
@@ -238,17 +269,36 @@ class OnnxTileClassifier:
         self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
         self._fixed = isinstance(batch_dim, int)
 
+    @property
+    def view_names(self) -> tuple[str, ...]:
+        """The views of each crop this classifier reads (:data:`VIEW_NAMES`, or the crop as cut alone)."""
+        return VIEW_NAMES if self.views else VIEW_NAMES[:1]
+
     def probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """Probabilities (N, 38) in our class order for upright BGR crops of the model's input size (with a
         :data:`NOT_A_TILE` class, each row sums to 1 minus that class's probability: see :meth:`all_probabilities`)."""
         return self.all_probabilities(crops)[0]
 
     def all_probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities (N, 38) in our class order, probability (N,) of "no tile")."""
-        batch = to_input(crops)
-        if batch.shape[2:] != (self.input_size.height, self.input_size.width):
+        """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views, the share of
+        each tile class is the views' mean, and "no tile" is the crop's as cut (rows still sum to 1)."""
+        batch = np.asarray(crops)
+        if batch.ndim != 4 or batch.shape[1:3] != (self.input_size.height, self.input_size.width):
             size = f"{self.input_size.height}x{self.input_size.width}"
             raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
+        if not self.views or not len(batch):
+            return self._read(to_input(batch))
+        views = crop_views(batch)
+        probs, nones = self._read(to_input(np.concatenate(views)))  # one run for all views
+        read = list(zip(np.split(probs, len(views)), np.split(nones, len(views)), strict=True))
+        # which tile: all the views' say; whether a tile at all: the crop as cut (a half tile at a frame's edge,
+        # shifted, looks more like a whole one: averaging "no tile" kept two of them on the real frames)
+        tiles = sum(p for p, _ in read)
+        which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
+        none = read[0][1]
+        return which * (1.0 - none)[:, None], none
+
+    def _read(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         out = []
         for start in range(0, len(batch), self.max_batch):
             chunk = batch[start : start + self.max_batch]

@@ -82,6 +82,11 @@ def register(commands) -> None:
         "with the classifier",
     )
     ev.add_argument("--conf", type=float, default=0.25, help="the detector's operating confidence (default 0.25)")
+    ev.add_argument(
+        "--one-view",
+        action="store_true",
+        help="read each crop once, not in the four views the runtime averages (as the network was trained)",
+    )
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.set_defaults(func=cmd_eval)
 
@@ -289,14 +294,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if path is None:
         raise UserError("no classifier: pass --model PATH")
     try:
-        classifier = OnnxTileClassifier(path)
+        classifier = OnnxTileClassifier(path, views=not args.one_view)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     unknown = only - {"rendered", "real", "crops"}
     if unknown:
         raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
-    result: dict = {"model": str(path), "bytes": path.stat().st_size}
+    result: dict = {"model": str(path), "bytes": path.stat().st_size, "views": classifier.view_names}
 
     def top1(name, x, y, deaka=False):
         started = time.perf_counter()
@@ -333,7 +338,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"classifier {path} ({result['bytes']} bytes)")
+    print(f"classifier {path} ({result['bytes']} bytes), each crop read as: {', '.join(result['views'])}")
     for name in ("rendered", "real", "camerash"):
         if name in result:
             r = result[name]

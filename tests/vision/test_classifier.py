@@ -14,6 +14,7 @@ from vision.classifier import (
     OnnxTileClassifier,
     TwoStageDetector,
     classifier_for,
+    crop_views,
     extract_crop,
     with_classifier,
 )
@@ -151,6 +152,24 @@ def test_missing_and_broken_files_are_model_errors(tmp_path):
         OnnxTileClassifier(tmp_path / "bad.onnx")
 
 
+def test_views_decide_which_tile_and_the_crop_as_cut_whether_a_tile(tmp_path):
+    # colour classes: red 1m, green 6z, blue "no tile"; blue over the top half, red (and green) below, so that
+    # the views of crop_views read differently (a shift moves rows of each colour in or out)
+    path = colour_model(tmp_path / "c.onnx", names=("1m", "6z", "none"))
+    crops = np.zeros((3, 64, 48, 3), np.uint8)
+    crops[:, :31], crops[:, 31:] = BLUE, RED
+    crops[1, 48:], crops[2, 31:40] = GREEN, GREEN
+    once, viewed = OnnxTileClassifier(path, views=False), OnnxTileClassifier(path)
+    assert once.view_names == ("as cut",) and viewed.view_names == ("as cut", "half turn", "down right", "up left")
+    each = [once.all_probabilities(v) for v in crop_views(crops)]
+    assert each[2][1][0] - each[3][1][0] > 0.2  # moved down, more of the blue: the views differ
+    probs, none = viewed.all_probabilities(crops)
+    mean = np.mean([p for p, _ in each], axis=0)
+    assert np.allclose(none, each[0][1], atol=1e-6)  # no tile: as cut
+    assert np.allclose(probs / probs.sum(1, keepdims=True), mean / mean.sum(1, keepdims=True), atol=1e-6)
+    assert np.allclose(probs.sum(1) + none, 1.0)
+
+
 def test_crops_of_the_wrong_size_are_refused(tmp_path):
     clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     with pytest.raises(ValueError, match="64x48"):
@@ -239,7 +258,7 @@ def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
     model, report = train(data, TrainOptions(epochs=3, batch=16, width=8, seed=1))
     assert report.steps == 12
     path = export_onnx(model, tmp_path / "tiny.onnx", {"training": "test"})
-    clf = OnnxTileClassifier(path)
+    clf = OnnxTileClassifier(path, views=False)
     assert clf.names == TRAIN_NAMES and clf.metadata["training"] == "test"
     probs, none = clf.all_probabilities(x)
     with torch.no_grad():

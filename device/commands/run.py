@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -77,9 +77,15 @@ TABLE_MIN_TILES = 30
 
 @dataclass
 class Pipeline:
-    """``frame -> detections -> rows``: the loop's ``read``."""
+    """``frame -> detections -> rows``: the loop's ``read``.
+
+    With a ``table_turn`` (:class:`vision.table_turn.TableTurn`), each frame is read squared to the table (turned
+    back by how the table lies turned in the camera's frames, measured from the tiles and kept): the observation's
+    frame is then that straightened frame, and the detections are of it.
+    """
 
     detect: Detect
+    table_turn: Any = None
 
     def __call__(self, frame: Any) -> Observation:
         from vision.geometry import Size
@@ -87,7 +93,7 @@ class Pipeline:
         from vision.table import read_table
 
         started = time.perf_counter()
-        detections = tuple(self.detect(frame))
+        frame, detections = self._read(frame)
         reading = read_tiles(detections)
         table = read_table(detections, Size.of(frame.image)) if len(detections) >= TABLE_MIN_TILES else None
         return Observation(
@@ -99,6 +105,20 @@ class Pipeline:
             ms=(time.perf_counter() - started) * 1000,
             table=table,
         )
+
+    def _read(self, frame: Any) -> tuple[Any, tuple[Any, ...]]:
+        if self.table_turn is None:
+            return frame, tuple(self.detect(frame))
+        view = replace(frame, image=self.table_turn.straightened(frame.image))
+        detections = tuple(self.detect(view))
+        if self.table_turn.update(detections):  # the table lies turned further: read it squared anew
+            log.info(
+                "the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
+                self.table_turn.turn,
+            )
+            view = replace(frame, image=self.table_turn.straightened(frame.image))
+            detections = tuple(self.detect(view))
+        return view, detections
 
 
 class LockedDetector:
@@ -317,10 +337,13 @@ class TableRuntime:
             detect = RecordedLabels(RECORDING)
         self.loop: ServiceLoop | None = None
         if detect is not None:
+            from vision.table_turn import TableTurn
+
             lc = config.loop
             self.loop = ServiceLoop(
                 self.source,
-                Pipeline(detect),
+                # a real detector reads frames squared to the table; recorded labels are of the frames as they are
+                Pipeline(detect, TableTurn() if self.detector is not None else None),
                 self._observe,
                 gate=ChangeGate(lc.change_threshold, lc.motion_threshold),
                 max_reads_per_second=lc.max_reads_per_second,

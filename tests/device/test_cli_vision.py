@@ -91,6 +91,7 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "phone", "--model", "{model}", "--hands", "-1"], "--hands >= 0"),
         (["eval", "phone", "--model", "{model}", "--turns", "a,b"], "--turns take numbers"),
         (["eval", "phone", "--model", "{model}", "--loose", "-2"], "--loose is a count"),
+        (["eval", "camera", "--model", "{model}", "--turns", "ten"], "--turns takes numbers"),
         (["eval", "phone", "--model", "{model}", "--lights", "warm,purple"], "no light purple"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -67,6 +68,58 @@ def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
     assert table is not None and table.seat(ViewSide.BOTTOM).hand_text == "1234m567p11z"
     assert format_tiles(table.dora_indicators) == "3p"
     assert Pipeline(lambda f: hand_detections())(frame).table is None  # 15 tiles: a hand, not a table
+
+
+def _turned_row_frame(height: int, width: int, degrees: float, n: int = 14) -> np.ndarray:
+    """White tiles 30 x 40 px side by side in a row through the middle of a dark frame, turned ``degrees``."""
+    import cv2
+
+    frame = np.full((height, width, 3), 40, np.uint8)
+    t = math.radians(degrees)
+    along, across = np.array([math.cos(t), -math.sin(t)]), np.array([math.sin(t), math.cos(t)])
+    for i in range(n):
+        centre = np.array([width / 2, height / 2]) + (i - (n - 1) / 2) * 34 * along
+        corners = [centre + a * 15 * along + b * 20 * across for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        cv2.fillConvexPoly(frame, np.round(corners).astype(np.int32), (235, 235, 235))
+    return frame
+
+
+def _white_blobs(image: np.ndarray) -> list[Detection]:
+    """A fake detector: each white blob's bounds, as a 1m."""
+    import cv2
+
+    count, _, stats, _ = cv2.connectedComponentsWithStats((image[..., 0] > 128).astype(np.uint8))
+    return [
+        Detection.of_class(0, Box(float(x), float(y), float(x + w), float(y + h)), 0.9)
+        for x, y, w, h, area in stats[1:count]
+        if area > 50
+    ]
+
+
+def test_pipeline_squares_frames_to_a_turned_table_and_keeps_the_turn():
+    from vision.table_turn import TableTurn
+
+    frame = Frame(_turned_row_frame(480, 640, 20.0), origin="turned.jpg")
+    seen: list[np.ndarray] = []
+
+    def detect(f: Frame) -> list[Detection]:
+        seen.append(f.image)
+        return _white_blobs(f.image)
+
+    def spread(obs: Observation) -> float:  # how far the boxes climb, bottom to top
+        return max(d.box.y2 for d in obs.detections) - min(d.box.y1 for d in obs.detections)
+
+    assert spread(Pipeline(detect)(frame)) > 150  # as it is: the row climbs 20 degrees across the frame
+    seen.clear()
+    turn = TableTurn()
+    pipeline = Pipeline(detect, turn)
+    obs = pipeline(frame)
+    assert len(seen) == 2 and turn.turn == pytest.approx(20.0, abs=1.5)  # measured, then read again squared
+    assert obs.frame.shape == (480, 640, 3) and obs.frame is seen[-1]  # the observation is of the squared frame
+    assert [len(r) for r in obs.rows] == [14]
+    assert spread(obs) < 46  # squared: one row along the frame's x axis
+    seen.clear()
+    assert [len(r) for r in pipeline(frame).rows] == [14] and len(seen) == 1  # the next frame: read squared at once
 
 
 def test_recorded_labels_of_the_demo_show_the_winning_hand():

@@ -10,32 +10,35 @@ boxes on nothing (42 at 10 degrees, 269 at 45). Read squared to the table as bel
 So :class:`TableTurn` measures how the table lies turned from the tiles the camera reads and keeps that turn from
 frame to frame: each frame is read turned back by it, square to the table, and the table reader, the site and the
 stored frames all see that straightened frame. It keeps the frame's own size (the table lies in its middle; what
-the turn takes past the corners is beyond it), so the slice pyramid reads it as it reads the frame of a camera squared to the table: on a
-canvas that held the whole turned frame, the slices fell elsewhere, and a camera turned by 6 degrees lost 11 of
-14 tables, mostly to standing hands' tops read as White dragons in those slices. The measure is the rows' (:func:`row_turn`):
-a table is rows of tiles side by side (hands, walls, ponds, melds), so the line from each tile to its nearest
-neighbour runs along the table's edges or across them, and the 4-fold mean of those directions is the table's turn
-to a fraction of a degree (the demo's square tables: 0.0 to 0.14; turned by 30: 30.2 to 30.4). Each tile's own
-gradients (:func:`vision.upright.tile_turn`, which reads loose tiles in photos) said 0.8 to 4.7 for those square
-tables: the faces of standing tiles, seen in perspective, lean. Each reading measures the turn left in its
-straightened frame; when that is :data:`MIN_TABLE_TURN` or more (the first frames, a camera knocked), the turn is
-updated and the frame read again.
+the turn takes past the corners is beyond it), so the slice pyramid reads it in the slices of a frame squared by
+hand: on a canvas that held the whole turned frame, the slices fell elsewhere, and a camera turned by 6 degrees
+lost 11 of 14 tables, mostly to standing hands' tops read as White dragons in those slices.
+
+The measure is the rows' (:func:`row_turn`): a table is rows of tiles side by side (hands, walls, ponds, melds), so
+the line from each tile to its nearest neighbour runs along the table's edges or across them, and the 4-fold mean
+of those directions is the table's turn to a fraction of a degree (the demo's square tables: 0.0 to 0.14; turned by
+30: 30.2 to 30.4). Each tile's own gradients (:func:`vision.upright.tile_turn`, which reads loose tiles in photos)
+said 0.8 to 4.7 for those square tables: the faces of standing tiles, seen in perspective, lean. Each reading
+measures the turn left in its straightened frame; when that is :data:`MIN_TABLE_TURN` or more (the first frames, a
+camera knocked), the turn is updated and the frame read again.
 
 The turn is modulo a quarter turn: which side of the straightened frame is whose seat stays as the camera sees it
 (``[game] camera_seat`` names the seat at its bottom edge); at 45 degrees either side is, and the first measured
-stands.
+stands. ``jantaku read --table`` reads an overhead photo of a table so too, and gives its boxes back as the photo
+shows them (:meth:`TableTurn.in_frame`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.detector import Detection
+from vision.geometry import Box
 from vision.postprocess import PAD_VALUE
 
 #: Below this turn (degrees) frames are read as they are, and a turn left in a straightened frame smaller than this
@@ -98,8 +101,26 @@ class TableTurn:
         h, w = image.shape[:2]
         # the frame's own size (the table lies in its middle; what the turn takes out past its corners is beyond
         # the table): the pyramid reads it in the slices it reads a frame of the camera squared by hand in
-        turn = cv2.getRotationMatrix2D((w / 2, h / 2), -self.turn, 1.0)
-        return cv2.warpAffine(image, turn, (w, h), flags=cv2.INTER_LINEAR, borderValue=(PAD_VALUE,) * 3)
+        return cv2.warpAffine(image, self._squaring(h, w), (w, h), flags=cv2.INTER_LINEAR, borderValue=(PAD_VALUE,) * 3)
+
+    def in_frame(self, detections: Sequence[Detection], height: int, width: int) -> list[Detection]:
+        """Detections of a straightened frame (of ``height`` x ``width``) as the frame itself shows them: each box
+        the upright bounds of its tile turned back, its ``turn`` the table's (as :mod:`vision.upright` reports)."""
+        if abs(self.turn) < self.min_turn:
+            return list(detections)
+        back = cv2.invertAffineTransform(self._squaring(height, width))
+        out = []
+        for d in detections:
+            corners = np.array(d.box.corners, np.float64) @ back[:, :2].T + back[:, 2]
+            x1, y1 = corners.min(axis=0)
+            x2, y2 = corners.max(axis=0)
+            box = Box(float(max(x1, 0.0)), float(max(y1, 0.0)), float(min(x2, width)), float(min(y2, height)))
+            out.append(replace(d, box=box, turn=self.turn))
+        return out
+
+    def _squaring(self, height: int, width: int) -> np.ndarray:
+        """The affine (2 x 3) that turns a frame back by the table's turn about its centre."""
+        return cv2.getRotationMatrix2D((width / 2, height / 2), -self.turn, 1.0)
 
     def update(self, detections: Sequence[Detection]) -> bool:
         """Measure the turn left in a straightened frame from its ``detections`` (:func:`row_turn`); when it is

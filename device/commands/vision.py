@@ -155,9 +155,20 @@ def cmd_read(args: argparse.Namespace) -> int:
             continue
         started = time.perf_counter()
         detections = detector.detect(image)
+        table, turn = None, None
+        if args.table:  # a table photographed turned is read squared to it, as the camera loop reads one
+            from vision.table_turn import TableTurn
+
+            turn = TableTurn()
+            if turn.update(detections):
+                h, w = image.shape[:2]
+                squared = detector.detect(turn.straightened(image))
+                table = read_table(squared, Size(height=h, width=w))
+                detections = turn.in_frame(squared, h, w)  # the boxes as the photo shows them
+            else:
+                table = read_table(detections, Size.of(image))
         ms = (time.perf_counter() - started) * 1000
         reading = read_tiles(detections)
-        table = read_table(detections, Size.of(image)) if args.table else None
         if args.json:
             record = {
                 "file": name,
@@ -167,6 +178,8 @@ def cmd_read(args: argparse.Namespace) -> int:
             }
             if table is not None:
                 record["table"] = table.as_json()
+                # the table's own points (its centre, boxes it could not place) are of the photo turned back so
+                record["table"]["turn"] = round(turn.turn, 1) if turn is not None else 0.0
             print(json.dumps(record), flush=True)
         else:
             backs = f", {reading.backs} face down" if reading.backs else ""

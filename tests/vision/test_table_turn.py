@@ -106,3 +106,17 @@ def test_frames_are_straightened_in_their_own_size(height, width):
     ys, xs = np.nonzero(straight[..., 0] > 128)
     assert xs.mean() == pytest.approx(cx + r, abs=1.5) and ys.mean() == pytest.approx(cy, abs=1.5)  # on the x axis
     assert tuple(straight[0, 0]) == (PAD_VALUE,) * 3  # the corners the turn brings in: the letterbox's grey
+
+
+def test_boxes_of_a_straightened_frame_are_given_back_as_the_frame_shows_them():
+    height, width, degrees = 300, 500, 30.0
+    turn = TableTurn(turn=degrees)
+    t = math.radians(degrees)
+    # a tile at (cx + 100, cy) in the straightened frame lies 30 degrees up from the x axis in the frame itself
+    found = [Detection.of_class(0, Box(335.0, 135.0, 365.0, 165.0), 0.9)]
+    (back,) = turn.in_frame(found, height, width)
+    cx, cy = width / 2 + 100 * math.cos(t), height / 2 - 100 * math.sin(t)
+    assert back.box.center == pytest.approx((cx, cy), abs=0.01)
+    assert back.box.width == pytest.approx(30 * (math.cos(t) + math.sin(t)), abs=0.01)  # bounds of the turned tile
+    assert back.turn == degrees and back.tile == found[0].tile and back.conf == found[0].conf
+    assert TableTurn(turn=0.4).in_frame(found, height, width) == found  # frames read as they are: as they are

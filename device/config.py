@@ -13,6 +13,7 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     [detector]
     model = ""           # ONNX model; empty: the shipped models/tiles.onnx ($JANTAKU_MODEL)
     conf = 0.25          # lowest detection confidence kept
+    crop_views = true    # the crop classifier reads each tile in four views (false: once; a slow Pi reads faster)
 
     [loop]
     max_reads_per_second = 1.0   # detector runs at most this often
@@ -91,6 +92,7 @@ class CameraConfig:
 class DetectorConfig:
     model: str = ""
     conf: float = 0.25
+    crop_views: bool = True
 
     def problems(self) -> dict[str, str | None]:
         return {"conf": _check(0 < self.conf < 1, "expected between 0 and 1")}

@@ -236,7 +236,8 @@ def make_detector(config: Config, *, model: str | None = None) -> Any | None:
         detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
         from vision.classifier import classifier_for, with_classifier
 
-        detector = with_classifier(detector, classifier_for(path))  # the crop classifier, when it goes with it
+        # the crop classifier, when it goes with it
+        detector = with_classifier(detector, classifier_for(path, views=config.detector.crop_views))
     except ModelError as exc:
         raise UserError(str(exc)) from None
     log.info("detector %s loaded", path)

@@ -344,3 +344,15 @@ def test_the_camera_seat_reaches_the_service(tmp_path, camera_seat, service_seat
         assert table.service.camera_seat == service_seat  # the config counts seats from 1, the service from 0
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("views", [True, False])
+def test_the_config_says_whether_the_crop_classifier_reads_views(views, monkeypatch):
+    from vision.classifier import SHIPPED_CLASSIFIER
+
+    if not (run_module.model_path(Config()).is_file() and SHIPPED_CLASSIFIER.is_file()):
+        pytest.skip("no shipped detector and classifier in models/")
+    monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
+    monkeypatch.delenv("JANTAKU_MODEL", raising=False)
+    detector = run_module.make_detector(Config().with_overrides(detector={"crop_views": views}))
+    assert detector.classifier.views is views

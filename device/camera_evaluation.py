@@ -26,6 +26,7 @@ import numpy as np
 
 from device.commands.run import Pipeline, RecordedLabels
 from device.sources import Frame
+from vision.table_turn import TableTurn
 
 #: Turns of the camera to the table, degrees counter-clockwise.
 TURNS = (0.0, 10.0, 20.0, 30.0, 45.0)
@@ -101,10 +102,10 @@ def evaluate(
     turns: Iterable[float] = TURNS,
     *,
     squared: bool,
-    make_turn: Callable[[], Any] | None = None,
 ) -> dict[float, CameraTally]:
     """Each of ``turns``: every still table of ``recording`` turned so, read by ``detect`` (an image in,
-    detections out) through the loop's pipeline, squared to the table (one ``make_turn()`` per turn) or not."""
+    detections out) through the loop's pipeline, squared to the table (one :class:`TableTurn` kept across the
+    frames of each turn, as the loop keeps it) or as they are."""
     labels = RecordedLabels(recording)
     truth_reader = Pipeline(labels)
     frames = []
@@ -114,13 +115,7 @@ def evaluate(
         frames.append((frame, Counter(d.tile for d in truth.detections), seats_read(truth.table)))
     out: dict[float, CameraTally] = {}
     for degrees in turns:
-        if squared:
-            from vision.table_turn import TableTurn
-
-            turn = make_turn() if make_turn is not None else TableTurn()
-        else:
-            turn = None
-        pipeline = Pipeline(lambda f: detect(f.image), turn)
+        pipeline = Pipeline(lambda f: detect(f.image), TableTurn() if squared else None)
         tally = out.setdefault(degrees, CameraTally())
         for frame, want, seats in frames:
             image = turned_frame(frame.image, degrees) if degrees else frame.image

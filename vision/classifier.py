@@ -56,6 +56,13 @@ SHIPPED_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "tile_c
 #: two halves, a glyph, a prop). A box the classifier reads as this is dropped by :class:`TwoStageDetector`.
 NOT_A_TILE = "none"
 
+#: A box whose likeliest tile the classifier gives less than this is no tile we know, and is dropped: the flowers
+#: and seasons of Chinese sets (camerash's 88: median 0.24; named as a riichi tile 87 -> 61), clutter. Every real
+#: held-out crop reads 0.82 or more, and neither the real frames nor the demo lost a tile; another set's hands and
+#: loose tiles: F1 0.952 -> 0.958, one shot of 72 fewer exact (a tile read right, unsurely, dropped). At 0.3 the
+#: flowers fell to 34 but 5 of those shots went (``jantaku eval phone``, stop 12).
+MIN_TILE_PROB = 0.2
+
 #: The ``kind`` the classifier's metadata must carry (so a detector file is not loaded as a classifier).
 MODEL_KIND = "tile-classifier"
 
@@ -334,17 +341,19 @@ class TwoStageDetector:
     """A :class:`~vision.detector.Detector`: the inner detector's boxes, each tile read by the crop classifier.
 
     The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. A box the
-    classifier reads as no tile (:data:`NOT_A_TILE`, for a model that has that class) is dropped unless
-    ``drop_non_tiles`` is off. With ``keep_detector_above`` set, a detection the detector is at least that sure of
-    keeps its own class (and is never dropped). Boxes named the same tile that overlap at ``duplicate_iou`` are one
-    tile (:func:`one_box_per_tile`). With ``red_check`` (the default), a five's red flag follows the
-    colour check (:func:`check_red_fives`) where it is sure.
+    classifier reads as no tile (:data:`NOT_A_TILE`, for a model that has that class), or names no tile with
+    ``min_tile_prob`` (:data:`MIN_TILE_PROB`), is dropped unless ``drop_non_tiles`` is off. With
+    ``keep_detector_above`` set, a detection the detector is at least that sure of keeps its own class (and is
+    never dropped). Boxes named the same tile that overlap at ``duplicate_iou`` are one tile
+    (:func:`one_box_per_tile`). With ``red_check`` (the default), a five's red flag follows the colour check
+    (:func:`check_red_fives`) where it is sure.
     """
 
     detector: Detector
     classifier: OnnxTileClassifier
     keep_detector_above: float | None = None
     drop_non_tiles: bool = True
+    min_tile_prob: float = MIN_TILE_PROB
     red_check: RedFiveOptions | None = DEFAULT_OPTIONS
     #: Two boxes the classifier names the same tile that overlap at least this much (IoU) are one tile: the
     #: weaker goes (None: keep both). The detector's own suppression is across classes at a higher IoU, so a
@@ -367,7 +376,7 @@ class TwoStageDetector:
             if self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
                 out.append(det)
                 continue
-            if self.drop_non_tiles and not guess.is_tile:
+            if self.drop_non_tiles and (not guess.is_tile or guess.prob < self.min_tile_prob):
                 continue
             out.append(replace(det, tile=tile_of_class(guess.class_id), orientation=Orientation.of_box(det.box)))
         if self.duplicate_iou is not None:

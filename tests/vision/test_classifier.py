@@ -10,6 +10,7 @@ from device.cli import main
 from engine.tiles import Tile
 from vision.classifier import (
     CROP_SIZE,
+    MIN_TILE_PROB,
     MODEL_KIND,
     OnnxTileClassifier,
     TwoStageDetector,
@@ -205,6 +206,20 @@ def test_two_stage_drops_boxes_the_classifier_reads_as_no_tile(tmp_path):
     assert [d.label for d in TwoStageDetector(FakeDetector(found), clf).detect(frame)] == ["1m", "6z"]
     kept = TwoStageDetector(FakeDetector(found), clf, drop_non_tiles=False).detect(frame)
     assert len(kept) == 3
+
+
+def test_two_stage_drops_boxes_the_classifier_names_no_tile_surely(tmp_path):
+    # a grey crop is each of the colour model's three classes by a third: no tile it knows, at min_tile_prob 0.5
+    boxes = {RED: (600, 40, 660, 120), (128, 128, 128): (20, 20, 80, 100)}
+    frame = frame_with(420, 900, [(c, b) for c, b in boxes.items()])
+    found = [Detection.of_class(9, Box(*map(float, b)), 0.5) for b in boxes.values()]
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    assert [round(g.prob, 2) for g in clf.classify(frame, [d.box for d in found])] == [1.0, 0.33]
+    assert TwoStageDetector(FakeDetector(found), clf).min_tile_prob == MIN_TILE_PROB < 1 / 3
+    assert len(TwoStageDetector(FakeDetector(found), clf).detect(frame)) == 2
+    assert [d.label for d in TwoStageDetector(FakeDetector(found), clf, min_tile_prob=0.5).detect(frame)] == ["1m"]
+    kept = TwoStageDetector(FakeDetector(found), clf, min_tile_prob=0.5, drop_non_tiles=False).detect(frame)
+    assert len(kept) == 2
 
 
 def test_two_stage_can_keep_confident_detector_classes(tmp_path):

@@ -297,13 +297,12 @@ class OnnxTileClassifier:
         if not self.views or not len(batch):
             return self._read(to_input(batch))
         views = crop_views(batch)
-        probs, nones = self._read(to_input(np.concatenate(views)))  # one run for all views
-        read = list(zip(np.split(probs, len(views)), np.split(nones, len(views)), strict=True))
+        probs, nones = self._read(to_input(np.concatenate(views)))  # one run for all views, view after view
         # which tile: all the views' say; whether a tile at all: the crop as cut (a half tile at a frame's edge,
         # shifted, looks more like a whole one: averaging "no tile" kept two of them on the real frames)
-        tiles = sum(p for p, _ in read)
+        tiles = probs.reshape(len(views), len(batch), -1).sum(axis=0)
         which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
-        none = read[0][1]
+        none = nones[: len(batch)]
         return which * (1.0 - none)[:, None], none
 
     def _read(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -69,6 +69,18 @@ class Box:
         """(x, y) of the four corners, clockwise from the top left (as an image shows it)."""
         return ((self.x1, self.y1), (self.x2, self.y1), (self.x2, self.y2), (self.x1, self.y2))
 
+    def moved(self, affine) -> Box:
+        """The upright bounds of this box's corners moved by a 2 x 3 affine (rows ``(a, b, c)``, ``(d, e, f)``:
+        x' = a x + b y + c, y' = d x + e y + f), such as OpenCV's.
+
+        >>> Box(0.0, 0.0, 2.0, 1.0).moved([[0.0, -1.0, 10.0], [1.0, 0.0, 0.0]])  # a quarter turn, moved right
+        Box(x1=9.0, y1=0.0, x2=10.0, y2=2.0)
+        """
+        (a, b, c), (d, e, f) = affine
+        xs = [float(a * x + b * y + c) for x, y in self.corners]
+        ys = [float(d * x + e * y + f) for x, y in self.corners]
+        return Box(min(xs), min(ys), max(xs), max(ys))
+
     def intersection(self, other: Box) -> float:
         w = min(self.x2, other.x2) - max(self.x1, other.x1)
         h = min(self.y2, other.y2) - max(self.y1, other.y1)

@@ -128,12 +128,6 @@ def inscribed(height: int, width: int, degrees: float) -> Size:
     return Size(height=max(1, int(h)), width=max(1, int(w)))
 
 
-def _moved(box: Box, affine: np.ndarray) -> Box:
-    """The upright bounds of ``box``'s corners moved by ``affine`` (2 x 3)."""
-    moved = np.array(box.corners, np.float64) @ affine[:, :2].T + affine[:, 2]
-    return Box(*(float(v) for v in (*moved.min(0), *moved.max(0))))
-
-
 def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE) -> Shot:
     """``photo`` turned ``degrees`` counter-clockwise about its centre, the largest upright rectangle inside it
     (:func:`inscribed`) kept and enlarged: a phone held at a slant. Each tile's box bounds its turned labelled box;
@@ -145,7 +139,7 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
     view = cv2.warpAffine(image, turn, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
     truth, cut = [], []
     for c, b in _boxes(photo, h, w):
-        moved = _moved(b, turn)
+        moved = b.moved(turn)
         if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
             truth.append((c, moved))
         elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < keep.width and moved.y1 < keep.height:
@@ -287,7 +281,7 @@ def loose_tiles(
         laid = cv2.warpAffine(big, move, (side, out_h), flags=cv2.INTER_LINEAR)
         alpha = (mask.astype(np.float32) / 255)[..., None]
         image = (laid * alpha + image * (1 - alpha)).astype(np.uint8)
-        truth.append((cls, _moved(Box(0.0, 0.0, float(bw), float(bh)), move)))
+        truth.append((cls, Box(0.0, 0.0, float(bw), float(bh)).moved(move)))
     return Shot(f"loose {zoom:g}", image, tuple(truth))
 
 

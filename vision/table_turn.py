@@ -31,7 +31,7 @@ shows them (:meth:`TableTurn.in_frame`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -111,12 +111,21 @@ class TableTurn:
         back = cv2.invertAffineTransform(self._squaring(height, width))
         out = []
         for d in detections:
-            corners = np.array(d.box.corners, np.float64) @ back[:, :2].T + back[:, 2]
-            x1, y1 = corners.min(axis=0)
-            x2, y2 = corners.max(axis=0)
-            box = Box(float(max(x1, 0.0)), float(max(y1, 0.0)), float(min(x2, width)), float(min(y2, height)))
+            b = d.box.moved(back)
+            box = Box(max(b.x1, 0.0), max(b.y1, 0.0), min(b.x2, float(width)), min(b.y2, float(height)))
             out.append(replace(d, box=box, turn=self.turn))
         return out
+
+    def read(self, image: np.ndarray, detect: Callable[[np.ndarray], Iterable[Detection]]) -> tuple[np.ndarray, list]:
+        """``image`` read squared to the table by ``detect`` (an image in, detections out): (the straightened image,
+        its detections). The turn left in that reading is measured (:meth:`update`); when it moved the table's
+        turn, the image is straightened anew and read again."""
+        view = self.straightened(image)
+        found = list(detect(view))
+        if self.update(found):
+            view = self.straightened(image)
+            found = list(detect(view))
+        return view, found
 
     def _squaring(self, height: int, width: int) -> np.ndarray:
         """The affine (2 x 3) that turns a frame back by the table's turn about its centre."""

@@ -109,16 +109,14 @@ class Pipeline:
     def _read(self, frame: Any) -> tuple[Any, tuple[Any, ...]]:
         if self.table_turn is None:
             return frame, tuple(self.detect(frame))
-        view = replace(frame, image=self.table_turn.straightened(frame.image))
-        detections = tuple(self.detect(view))
-        if self.table_turn.update(detections):  # the table lies turned further: read it squared anew
+        updates = self.table_turn.updates
+        image, detections = self.table_turn.read(frame.image, lambda image: self.detect(replace(frame, image=image)))
+        if self.table_turn.updates != updates:
             log.info(
                 "the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
                 self.table_turn.turn,
             )
-            view = replace(frame, image=self.table_turn.straightened(frame.image))
-            detections = tuple(self.detect(view))
-        return view, detections
+        return replace(frame, image=image), tuple(detections)
 
 
 class LockedDetector:

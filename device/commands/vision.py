@@ -154,19 +154,16 @@ def cmd_read(args: argparse.Namespace) -> int:
             failed += 1
             continue
         started = time.perf_counter()
-        detections = detector.detect(image)
         table, turn = None, None
         if args.table:  # a table photographed turned is read squared to it, as the camera loop reads one
             from vision.table_turn import TableTurn
 
             turn = TableTurn()
-            if turn.update(detections):
-                h, w = image.shape[:2]
-                squared = detector.detect(turn.straightened(image))
-                table = read_table(squared, Size(height=h, width=w))
-                detections = turn.in_frame(squared, h, w)  # the boxes as the photo shows them
-            else:
-                table = read_table(detections, Size.of(image))
+            squared, found = turn.read(image, detector.detect)
+            table = read_table(found, Size.of(squared))
+            detections = turn.in_frame(found, *squared.shape[:2])  # the boxes as the photo shows them
+        else:
+            detections = detector.detect(image)
         ms = (time.perf_counter() - started) * 1000
         reading = read_tiles(detections)
         if args.json:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import pytest
 
+from device.camera_evaluation import still_frames
 from device.commands.run import Pipeline, RecordedLabels
 from device.demo import RECORDING
 from device.sources import Frame
@@ -29,7 +30,7 @@ from engine.tiles import parse_tiles
 pytestmark = pytest.mark.slow
 
 MANIFEST = json.loads((RECORDING / "recording.json").read_text())
-STILL = [f["file"] for f in MANIFEST["frames"] if f["hold"] > 1]  # the tables the loop reads
+STILL = still_frames(RECORDING)  # the tables the loop reads
 
 
 @pytest.fixture(scope="module")

@@ -194,7 +194,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
-        name = f"cards_brush2_{args.cards_brush}_s{brush_seed}.npz"  # 2: birds in line art since v5's cards
+        name = f"cards_brush3_{args.cards_brush}_s{brush_seed}.npz"  # 3: ornate birds since v6's cards
         parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):

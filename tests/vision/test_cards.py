@@ -239,3 +239,41 @@ def test_brush_card_set_takes_the_character_classes_in_turn_and_depends_on_the_i
     plain = cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(9))
     brushed = cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(9), brush=True)
     assert not np.array_equal(plain, brushed)  # same draws up to the glyph, which the brush varies
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_ornate_bird_is_drawn_on_the_face_in_several_inks(seed):
+    """Chinese sets' sparrows: a figure of a few inks covering a fair share of the face, none of it off the face,
+    the same for the same seed."""
+    from PIL import Image, ImageDraw
+
+    def drawn(s: int) -> np.ndarray:
+        w, h = cards._DRAW
+        img = Image.new("RGB", (w, h), (255, 255, 255))
+        cards._ornate_bird(ImageDraw.Draw(img), w, h, np.random.default_rng(s))
+        return np.asarray(img)
+
+    face = drawn(seed)
+    ink = (face < 200).any(axis=2)
+    h, w = ink.shape
+    assert 0.04 < ink.mean() < 0.45
+    rows, cols = np.nonzero(ink)
+    assert rows.max() - rows.min() > 0.5 * h  # a figure from crest to tail, not a blot
+    colours = {tuple(int(v) // 64 for v in px) for px in face[ink][:: max(1, int(ink.sum()) // 500)]}
+    assert len(colours) >= 2
+    assert np.array_equal(face, drawn(seed))
+
+
+def test_brushed_birds_come_ornate_in_line_art_and_filled_and_plain_faces_keep_their_filled_bird(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(cards, "_ornate_bird", lambda *a, **k: drawn.append("ornate"))
+    monkeypatch.setattr(cards, "_bird", lambda *a, line_art=False: drawn.append("line" if line_art else "filled"))
+    one_sou = CLASS_NAMES.index("1s")
+    for s in range(60):
+        cards.drawn_face(one_sou, (0.95, 0.93, 0.85), np.random.default_rng(s), fonts=(), brush=True)
+    brushed = {k: drawn.count(k) for k in ("ornate", "line", "filled")}
+    assert brushed["ornate"] > brushed["line"] > brushed["filled"] > 0, brushed
+    drawn.clear()
+    for s in range(20):
+        cards.drawn_face(one_sou, (0.95, 0.93, 0.85), np.random.default_rng(s), fonts=())
+    assert drawn == ["filled"] * 20

@@ -130,3 +130,21 @@ def test_on_table_scales_the_frame_to_its_long_side():
     assert big.shape == (640, 480, 3)
     tile = np.argwhere(big[..., 0] == 200)
     assert (tile.max(axis=0) - tile.min(axis=0) + 1).tolist() == [80, 60]  # an eighth of the frame
+
+
+def test_camerash_rows_fix_the_labels_checked_by_eye_and_only_those(tmp_path):
+    """A row keeps its label unless it is one a fix corrects (a fixed set, or another set, is read as it is)."""
+    from vision.evaluation import CAMERASH_LABEL_FIXES, camerash_rows
+
+    (tmp_path / "tiles-data").mkdir()
+    (tmp_path / "tiles-data" / "data.csv").write_text(
+        "\ufeffimage-name,label,label-name\n"
+        "133.jpg,26,characters-8\n"  # a fix: eight pins labelled as characters
+        "350.jpg,9,dots-9\n"  # already right: kept
+        "2.jpg,26,characters-8\n",
+        encoding="utf-8",
+    )
+    base, rows = camerash_rows(tmp_path)
+    assert base == tmp_path
+    assert rows == [("133.jpg", "dots-8"), ("350.jpg", "dots-9"), ("2.jpg", "characters-8")]
+    assert all(camerash_tile(was) != camerash_tile(tile) for was, tile in CAMERASH_LABEL_FIXES.values())

@@ -317,6 +317,123 @@ def _bird(draw, w: int, h: int, rng: np.random.Generator, line_art: bool = False
         )
 
 
+def _spiral(draw, cx: float, cy: float, r: float, turns: float, start: float, sense: int, colour, width: float):
+    """A curl (a wing tip, a branch's end): a spiral winding in from radius ``r`` about (cx, cy)."""
+    ts = np.linspace(0, 1, max(8, int(24 * turns)))
+    points = [
+        (cx + r * (1 - 0.8 * t) * math.cos(start + sense * 2 * math.pi * turns * t),
+         cy + r * (1 - 0.8 * t) * math.sin(start + sense * 2 * math.pi * turns * t))
+        for t in ts
+    ]
+    _stroke(draw, points, colour, width)
+
+
+def _ornate_bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
+    """A perched bird as Chinese sets print their 1 of bamboo: a round head with an eye and a crest of flames on
+    top, a body of a few sweeping strokes, wings that end in curls, a long tail hanging to the foot (a filled
+    blade, hatched, or a sheaf of strokes), often on a branch that ends in curls; 2-4 inks, thick strokes."""
+    inks = [_jit(rng, _BIRD_COLOURS[int(i)]) for i in rng.permutation(4)]  # red, green, blue, black in some order
+    if rng.random() < 0.4:  # red and green lead most often
+        inks = [_jit(rng, _BIRD_COLOURS[0]), _jit(rng, _BIRD_COLOURS[1]), *inks[:2]]
+    lw = w * rng.uniform(0.03, 0.06)
+    facing = 1 if rng.random() < 0.5 else -1
+    cx = w * rng.uniform(0.42, 0.58)
+    hr = w * rng.uniform(0.08, 0.13)
+    hx, hy = cx + facing * w * rng.uniform(-0.05, 0.08), h * rng.uniform(0.17, 0.3)
+    body_y = h * rng.uniform(0.5, 0.62)  # where the body meets the perch
+    tail_y = h * rng.uniform(0.82, 0.95)
+    body_w = w * rng.uniform(0.14, 0.26)
+    head_ink, body_ink, wing_ink, tail_ink = inks[0], inks[1], inks[int(rng.integers(1, 4))], inks[0]
+    if rng.random() < 0.4:
+        tail_ink = inks[int(rng.integers(1, 4))]
+    # tail first, so the body overlaps its root
+    root = (cx - facing * body_w * 0.2, body_y)
+    tip = (cx - facing * w * rng.uniform(-0.05, 0.2), tail_y)
+    style = str(rng.choice(["blade", "hatched", "sheaf"], p=[0.35, 0.35, 0.3]))
+    if style == "sheaf":
+        for k in range(int(rng.integers(2, 5))):
+            off = (k - 1.5) * w * rng.uniform(0.03, 0.06)
+            mid = ((root[0] + tip[0]) / 2 + off * 1.5 + facing * w * rng.uniform(-0.08, 0.08), (root[1] + tip[1]) / 2)
+            _stroke(draw, _curve(root, mid, (tip[0] + off, tip[1] - abs(off))), tail_ink, lw, taper=True)
+    else:
+        half = w * rng.uniform(0.05, 0.1)
+        ts = np.linspace(0, 1, 12)
+        spine = [(root[0] + (tip[0] - root[0]) * t, root[1] + (tip[1] - root[1]) * t) for t in ts]
+        left = [(x - half * (1 - t), y) for (x, y), t in zip(spine, ts, strict=True)]
+        right = [(x + half * (1 - t), y) for (x, y), t in zip(spine, ts, strict=True)]
+        if style == "blade" and rng.random() < 0.7:
+            draw.polygon(left + right[::-1], fill=_u8(tail_ink))
+        else:
+            draw.polygon(left + right[::-1], outline=_u8(tail_ink), width=max(1, int(lw * 0.8)))
+        if style == "hatched":  # chevrons down the blade
+            for t in np.linspace(0.15, 0.8, int(rng.integers(3, 7))):
+                x, y = root[0] + (tip[0] - root[0]) * t, root[1] + (tip[1] - root[1]) * t
+                a = half * (1 - t) * 0.9
+                draw.line(((x - a, y - a * 0.6), (x, y), (x + a, y - a * 0.6)), fill=_u8(tail_ink),
+                          width=max(1, int(lw * 0.6)))
+    # branch across the foot, ending in curls, sometimes with leaves
+    if rng.random() < 0.75:
+        by = body_y + h * rng.uniform(-0.02, 0.06)
+        x0, x1 = w * rng.uniform(0.08, 0.25), w * rng.uniform(0.75, 0.92)
+        branch_ink = inks[int(rng.integers(1, 4))]
+        _stroke(draw, _curve((x0, by + h * 0.03), (w * 0.5, by - h * rng.uniform(0.0, 0.06)), (x1, by)), branch_ink,
+                lw)
+        for x, sense in ((x0, -1), (x1, 1)):
+            if rng.random() < 0.7:
+                _spiral(draw, x + sense * w * 0.03, by - h * 0.02, w * rng.uniform(0.04, 0.07), rng.uniform(0.6, 1.2),
+                        rng.uniform(0, 2 * math.pi), sense, branch_ink, lw * 0.8)
+        for _ in range(int(rng.integers(0, 4))):
+            _leaf(draw, rng.uniform(x0, x1), by, rng.uniform(-2.6, -0.5), w * rng.uniform(0.08, 0.15),
+                  w * rng.uniform(0.03, 0.06), _pick(rng, _LEAF_INKS))
+    # body: two sweeping strokes from the head's throat down to the perch, sometimes filled
+    neck = (hx, hy + hr)
+    front = (cx + facing * body_w, (hy + body_y) / 2 + h * rng.uniform(-0.03, 0.05))
+    back = (cx - facing * body_w * rng.uniform(0.5, 1.0), (hy + body_y) / 2)
+    foot = (cx, body_y)
+    outline = _curve(neck, front, foot) + _curve(foot, back, (hx - facing * hr * 0.6, hy + hr * 0.6))
+    if rng.random() < 0.35:
+        fill = _jit(rng, _BIRD_COLOURS[int(rng.integers(len(_BIRD_COLOURS)))])
+        draw.polygon(outline, fill=_u8(fill))
+    _stroke(draw, outline, body_ink, lw)
+    if rng.random() < 0.5:  # breast feathers: short arcs down the front
+        for t in np.linspace(0.3, 0.8, int(rng.integers(2, 5))):
+            y = hy + (body_y - hy) * t
+            x = cx + facing * body_w * 0.3
+            _stroke(draw, _curve((x - body_w * 0.3, y), (x, y + h * 0.025), (x + body_w * 0.3, y)), inks[2], lw * 0.6)
+    # wings: strokes sweeping out from the back and up, each ending in a curl
+    for k in range(int(rng.integers(1, 4))):
+        side = -facing if rng.random() < 0.7 else facing
+        start = (cx + side * body_w * 0.3, hy + (body_y - hy) * rng.uniform(0.25, 0.6))
+        end = (cx + side * w * rng.uniform(0.28, 0.42), hy + (body_y - hy) * rng.uniform(-0.1, 0.7))
+        bend = ((start[0] + end[0]) / 2, min(start[1], end[1]) - h * rng.uniform(0.0, 0.08))
+        _stroke(draw, _curve(start, bend, end), wing_ink, lw)
+        if rng.random() < 0.7:
+            _spiral(draw, end[0], end[1] + w * 0.03, w * rng.uniform(0.025, 0.05), rng.uniform(0.6, 1.1),
+                    -math.pi / 2, side, wing_ink, lw * 0.8)
+    # head: a ring (or a disc) with the eye, a beak, a crest of flames
+    if rng.random() < 0.8:
+        draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), outline=_u8(head_ink), width=max(1, int(lw)))
+    else:
+        draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=_u8(head_ink))
+    er = hr * rng.uniform(0.25, 0.45)
+    ex, ey = hx + facing * hr * rng.uniform(0.0, 0.35), hy - hr * rng.uniform(0.0, 0.2)
+    eye = _jit(rng, _BIRD_COLOURS[0]) if rng.random() < 0.4 else _jit(rng, _BIRD_COLOURS[3])
+    if rng.random() < 0.5:
+        draw.ellipse((ex - er, ey - er, ex + er, ey + er), outline=_u8(eye), width=max(1, int(lw * 0.6)))
+        er *= 0.4
+    draw.ellipse((ex - er, ey - er, ex + er, ey + er), fill=_u8(eye))
+    bx = hx + facing * hr
+    draw.polygon([(bx, hy - hr * 0.25), (bx + facing * hr * rng.uniform(0.5, 1.1), hy + hr * 0.1),
+                  (bx, hy + hr * 0.35)], fill=_u8(inks[int(rng.integers(4))]))
+    crest = inks[0] if rng.random() < 0.7 else inks[int(rng.integers(1, 4))]
+    for k in range(int(rng.integers(1, 5))):
+        a = -math.pi / 2 + facing * (k - 1) * rng.uniform(0.2, 0.5)
+        s0 = (hx + hr * math.cos(a) * 0.9, hy + hr * math.sin(a) * 0.9)
+        length = h * rng.uniform(0.05, 0.12)
+        end = (s0[0] - facing * length * rng.uniform(0.3, 1.0), s0[1] - length)
+        _stroke(draw, _curve(s0, (s0[0] + facing * length * 0.3, s0[1] - length * 0.6), end), crest, lw, taper=True)
+
+
 def _corner_index(draw, name: str, w: int, h: int, fonts: tuple[str, ...], rng: np.random.Generator) -> None:
     """A small latin index in a top corner: the number of a suit tile, the wind's letter, a dragon's letter."""
     number, suit = name[0], name[1]
@@ -334,8 +451,8 @@ def drawn_face(
 ) -> np.ndarray:
     """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
     characters need a CJK font (:func:`random_face` falls back to the artwork without one, see :func:`can_draw`).
-    ``brush``: numbers and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo mostly as a bird
-    in line art (off, the generator's draws are as they were)."""
+    ``brush``: numbers and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo as an ornate
+    perched bird (half), a bird in line art (35 %) or a filled one (off, the generator's draws are as they were)."""
     fonts = cjk_fonts() if fonts is None else fonts
     name = CLASS_NAMES[class_id]
     if class_id == BACK_CLASS:
@@ -387,7 +504,11 @@ def drawn_face(
                     width=max(2, int(r * 0.06)),
                 )
     elif suit == "s" and number == 1:
-        _bird(draw, w, h, rng, line_art=brush and rng.random() < 0.7)
+        pick = rng.random() if brush else 1.0
+        if pick < 0.5:
+            _ornate_bird(draw, w, h, rng)
+        else:
+            _bird(draw, w, h, rng, line_art=pick < 0.85)
     elif suit == "s":
         layout = _SOU_LAYOUT[number]
         style = str(rng.choice(["rounded", "bone", "outline", "segments"], p=[0.4, 0.25, 0.15, 0.2]))

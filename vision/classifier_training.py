@@ -405,6 +405,44 @@ def build_network(num_classes: int = NUM_CLASSES, width: int = 32):
     return TileNet()
 
 
+def network_from_onnx(path: str | os.PathLike[str]):
+    """:class:`TileNet` holding the weights of a classifier this module exported (:func:`export_onnx`), to train
+    on from there. The export folds each batch norm into its convolution, so the norms come back as the identity
+    plus the convolution's bias (mean 0, variance 1 - eps, scale 1, shift the bias): in eval mode the network reads
+    exactly as the file does; :func:`train` keeps such norms in eval mode (their statistics fixed)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    proto = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i).copy() for i in proto.graph.initializer}  # writable, for torch
+    convs = [n for n in proto.graph.node if n.op_type == "Conv"]
+    gemms = [n for n in proto.graph.node if n.op_type == "Gemm"]
+    if not convs or len(gemms) != 1 or any(len(n.input) < 3 for n in convs):
+        raise ValueError(f"{path}: not a tile classifier exported by jantaku train-classifier")
+    first = weights[convs[0].input[1]]
+    head_w, head_b = weights[gemms[0].input[1]], weights[gemms[0].input[2]]
+    model = build_network(head_w.shape[0], first.shape[0] * 2)
+    model_convs = [m for m in model.features.modules() if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model.features.modules() if isinstance(m, nn.BatchNorm2d)]
+    if len(model_convs) != len(convs) or any(
+        tuple(m.weight.shape) != weights[n.input[1]].shape for m, n in zip(model_convs, convs, strict=True)
+    ):
+        raise ValueError(f"{path}: its layers are not TileNet's at width {first.shape[0] * 2}")
+    with torch.no_grad():
+        for conv, norm, node in zip(model_convs, norms, convs, strict=True):
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+        model.head[2].weight.copy_(torch.from_numpy(head_w))
+        model.head[2].bias.copy_(torch.from_numpy(head_b))
+    model.folded_norms = True
+    return model.eval()
+
+
 @dataclass(frozen=True)
 class TrainOptions:
     """How :func:`train` runs."""
@@ -421,6 +459,9 @@ class TrainOptions:
     max_seconds: float | None = None
     #: Share of the run spent warming up to ``lr`` (then a cosine decay to zero).
     warmup: float = 0.15
+    #: Start from this classifier (an ONNX file :func:`export_onnx` wrote; :func:`network_from_onnx`) instead of
+    #: fresh weights; ``width`` is then the file's.
+    init: str | None = None
 
 
 @dataclass(frozen=True)
@@ -479,13 +520,23 @@ def train(
         torch.set_num_threads(threads_before)
 
 
+def _train_mode(model, nn) -> None:
+    """Training mode, but batch norms folded into a loaded file's convolutions keep their fixed statistics (a
+    batch's would undo what the file learnt)."""
+    model.train()
+    if getattr(model, "folded_norms", False):
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
+
 def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log):
     from torch import nn
 
     torch.manual_seed(options.seed)
     gen = torch.Generator().manual_seed(options.seed)
     rng = np.random.default_rng(options.seed)
-    model = build_network(len(TRAIN_NAMES), options.width)
+    model = network_from_onnx(options.init) if options.init else build_network(len(TRAIN_NAMES), options.width)
     steps_per_epoch = max(1, math.ceil(len(data) / options.batch))
     total_steps = steps_per_epoch * options.epochs
     opt = torch.optim.AdamW(model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
@@ -505,7 +556,7 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
     correct = seen = 0
     stop = False
     for epoch in range(options.epochs):
-        model.train()
+        _train_mode(model, nn)
         order = rng.permutation(len(data))
         correct = seen = 0
         for s in range(0, len(order), options.batch):

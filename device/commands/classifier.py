@@ -66,6 +66,12 @@ def register(commands) -> None:
     tr.add_argument("--lr", type=float, default=3e-3)
     tr.add_argument("--width", type=int, default=32, help="channels of the first full stage (default 32)")
     tr.add_argument("--seed", type=int, default=0)
+    tr.add_argument(
+        "--init",
+        metavar="ONNX",
+        help="go on from this classifier (one train-classifier wrote; its width is kept) instead of fresh weights",
+    )
+    tr.add_argument("--warmup", type=float, default=0.15, help="share of the run warming up to --lr (default 0.15)")
     tr.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     tr.add_argument("--max-minutes", type=float, default=None, help="stop training after this long")
     tr.add_argument("--out", default="models/tile_classifier.onnx", help="ONNX file to write")
@@ -133,6 +139,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--epochs and --batch must be at least 1")
     if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats) < 0:
         raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
+    if not 0.0 <= args.warmup < 1.0:
+        raise UserError("--warmup is a share of the run: at least 0, under 1")
     if args.cards_brush:  # before any crop set is built
         from vision.synth.cards import cjk_fonts
 
@@ -142,6 +150,14 @@ def cmd_train(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
     except ImportError as exc:
         raise UserError("training the classifier needs torch (pip install torch); reading does not") from exc
+    width = args.width
+    if args.init:
+        from vision.classifier_training import network_from_onnx
+
+        try:
+            width = network_from_onnx(args.init).features[0][0].out_channels * 2
+        except Exception as exc:  # onnx raises its own kinds for a file that is not a model
+            raise UserError(f"--init {args.init}: {exc}") from exc
     crops = Path(args.crops)
     parts = []
     for i, folder in enumerate(args.data):
@@ -213,8 +229,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         lr=args.lr,
         seed=args.seed,
         threads=args.threads,
-        width=args.width,
+        width=width,
         max_seconds=args.max_minutes * 60 if args.max_minutes else None,
+        warmup=args.warmup,
+        init=args.init,
     )
     model, report = train(data, options, val=val, log=_log)
     meta = report_dict(report, options)

@@ -97,6 +97,7 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):
@@ -167,3 +168,18 @@ def test_read_table_groups_by_seat(model, photo, capsys):
     assert main(["read", str(photo), "--model", str(model), "--table"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"{photo}: 12m5z") and any(": hand " in line for line in lines[1:])
+
+
+@pytest.mark.parametrize(
+    ("init", "message"),
+    [("{tmp}/none.onnx", "--init"), ("{model}", "not a tile classifier")],  # no file; a detector, not a classifier
+)
+def test_train_classifier_refuses_an_init_that_is_no_classifier_before_building_crops(
+    model, tmp_path, capsys, init, message
+):
+    pytest.importorskip("torch")
+    argv = ["train-classifier", "--crops", str(tmp_path / "crops"), "--cards", "2", "--init"]
+    assert main([*argv, init.format(tmp=tmp_path, model=model)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert not (tmp_path / "crops").exists()

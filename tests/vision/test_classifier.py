@@ -284,6 +284,58 @@ def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
     assert (evaluate_torch(model, data) == probs.argmax(1)).all()
 
 
+def test_an_exported_classifier_loads_back_to_read_as_the_file_and_trains_on_from_there(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import (
+        CropSet,
+        TrainOptions,
+        evaluate_torch,
+        export_onnx,
+        network_from_onnx,
+        train,
+    )
+
+    rng = np.random.default_rng(0)
+    x = np.stack([np.full((64, 48, 3), RED if i % 2 else BLUE, np.uint8) for i in range(64)])
+    x = np.clip(x.astype(int) + rng.integers(-20, 20, x.shape), 0, 255).astype(np.uint8)
+    y = np.where(np.arange(64) % 2, CLASS_NAMES.index("1m"), CLASS_NAMES.index("back"))
+    data = CropSet(x, y)
+    model, _ = train(data, TrainOptions(epochs=2, batch=16, width=8, seed=1))
+    path = export_onnx(model, tmp_path / "first.onnx")
+    loaded = network_from_onnx(path)
+    tensor = torch.from_numpy(np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2))).float() / 255
+    with torch.no_grad():
+        assert torch.allclose(loaded(tensor), model(tensor), atol=1e-4)
+    # on from there: the folded norms keep their fixed statistics, the weights move, the file's reading holds
+    more, report = train(data, TrainOptions(epochs=1, batch=16, lr=1e-3, seed=2, init=str(path)))
+    assert report.steps == 4
+    norm = next(m for m in more.modules() if isinstance(m, torch.nn.BatchNorm2d))
+    assert float(norm.running_mean.abs().max()) == 0.0
+    first_conv = more.features[0][0].weight
+    assert not torch.allclose(first_conv, loaded.features[0][0].weight)
+    assert (evaluate_torch(loaded, data) == evaluate_torch(model, data)).all()
+    assert (evaluate_torch(more, data) == y).mean() >= (evaluate_torch(loaded, data) == y).mean()
+
+
+def test_a_file_that_is_no_exported_classifier_is_refused(tmp_path):
+    pytest.importorskip("torch")
+    import onnx
+    from onnx import TensorProto, helper
+
+    from vision.classifier_training import network_from_onnx
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["images"], ["logits"])],
+        "not-a-classifier",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 64, 48])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 3, 64, 48])],
+    )
+    path = tmp_path / "relu.onnx"
+    onnx.save(helper.make_model(graph), str(path))
+    with pytest.raises(ValueError, match="not a tile classifier"):
+        network_from_onnx(path)
+
+
 # --- one box per tile -----------------------------------------------------------------------------------------
 
 _W, _H = 50, 75  # a tile's box in frame pixels (height > width: upright)

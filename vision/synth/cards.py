@@ -321,8 +321,10 @@ def _spiral(draw, cx: float, cy: float, r: float, turns: float, start: float, se
     """A curl (a wing tip, a branch's end): a spiral winding in from radius ``r`` about (cx, cy)."""
     ts = np.linspace(0, 1, max(8, int(24 * turns)))
     points = [
-        (cx + r * (1 - 0.8 * t) * math.cos(start + sense * 2 * math.pi * turns * t),
-         cy + r * (1 - 0.8 * t) * math.sin(start + sense * 2 * math.pi * turns * t))
+        (
+            cx + r * (1 - 0.8 * t) * math.cos(start + sense * 2 * math.pi * turns * t),
+            cy + r * (1 - 0.8 * t) * math.sin(start + sense * 2 * math.pi * turns * t),
+        )
         for t in ts
     ]
     _stroke(draw, points, colour, width)
@@ -369,22 +371,40 @@ def _ornate_bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
             for t in np.linspace(0.15, 0.8, int(rng.integers(3, 7))):
                 x, y = root[0] + (tip[0] - root[0]) * t, root[1] + (tip[1] - root[1]) * t
                 a = half * (1 - t) * 0.9
-                draw.line(((x - a, y - a * 0.6), (x, y), (x + a, y - a * 0.6)), fill=_u8(tail_ink),
-                          width=max(1, int(lw * 0.6)))
+                draw.line(
+                    ((x - a, y - a * 0.6), (x, y), (x + a, y - a * 0.6)),
+                    fill=_u8(tail_ink),
+                    width=max(1, int(lw * 0.6)),
+                )
     # branch across the foot, ending in curls, sometimes with leaves
     if rng.random() < 0.75:
         by = body_y + h * rng.uniform(-0.02, 0.06)
         x0, x1 = w * rng.uniform(0.08, 0.25), w * rng.uniform(0.75, 0.92)
         branch_ink = inks[int(rng.integers(1, 4))]
-        _stroke(draw, _curve((x0, by + h * 0.03), (w * 0.5, by - h * rng.uniform(0.0, 0.06)), (x1, by)), branch_ink,
-                lw)
+        _stroke(draw, _curve((x0, by + h * 0.03), (w * 0.5, by - h * rng.uniform(0.0, 0.06)), (x1, by)), branch_ink, lw)
         for x, sense in ((x0, -1), (x1, 1)):
             if rng.random() < 0.7:
-                _spiral(draw, x + sense * w * 0.03, by - h * 0.02, w * rng.uniform(0.04, 0.07), rng.uniform(0.6, 1.2),
-                        rng.uniform(0, 2 * math.pi), sense, branch_ink, lw * 0.8)
+                _spiral(
+                    draw,
+                    x + sense * w * 0.03,
+                    by - h * 0.02,
+                    w * rng.uniform(0.04, 0.07),
+                    rng.uniform(0.6, 1.2),
+                    rng.uniform(0, 2 * math.pi),
+                    sense,
+                    branch_ink,
+                    lw * 0.8,
+                )
         for _ in range(int(rng.integers(0, 4))):
-            _leaf(draw, rng.uniform(x0, x1), by, rng.uniform(-2.6, -0.5), w * rng.uniform(0.08, 0.15),
-                  w * rng.uniform(0.03, 0.06), _pick(rng, _LEAF_INKS))
+            _leaf(
+                draw,
+                rng.uniform(x0, x1),
+                by,
+                rng.uniform(-2.6, -0.5),
+                w * rng.uniform(0.08, 0.15),
+                w * rng.uniform(0.03, 0.06),
+                _pick(rng, _LEAF_INKS),
+            )
     # body: two sweeping strokes from the head's throat down to the perch, sometimes filled
     neck = (hx, hy + hr)
     front = (cx + facing * body_w, (hy + body_y) / 2 + h * rng.uniform(-0.03, 0.05))
@@ -401,15 +421,24 @@ def _ornate_bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
             x = cx + facing * body_w * 0.3
             _stroke(draw, _curve((x - body_w * 0.3, y), (x, y + h * 0.025), (x + body_w * 0.3, y)), inks[2], lw * 0.6)
     # wings: strokes sweeping out from the back and up, each ending in a curl
-    for k in range(int(rng.integers(1, 4))):
+    for _ in range(int(rng.integers(1, 4))):
         side = -facing if rng.random() < 0.7 else facing
         start = (cx + side * body_w * 0.3, hy + (body_y - hy) * rng.uniform(0.25, 0.6))
         end = (cx + side * w * rng.uniform(0.28, 0.42), hy + (body_y - hy) * rng.uniform(-0.1, 0.7))
         bend = ((start[0] + end[0]) / 2, min(start[1], end[1]) - h * rng.uniform(0.0, 0.08))
         _stroke(draw, _curve(start, bend, end), wing_ink, lw)
         if rng.random() < 0.7:
-            _spiral(draw, end[0], end[1] + w * 0.03, w * rng.uniform(0.025, 0.05), rng.uniform(0.6, 1.1),
-                    -math.pi / 2, side, wing_ink, lw * 0.8)
+            _spiral(
+                draw,
+                end[0],
+                end[1] + w * 0.03,
+                w * rng.uniform(0.025, 0.05),
+                rng.uniform(0.6, 1.1),
+                -math.pi / 2,
+                side,
+                wing_ink,
+                lw * 0.8,
+            )
     # head: a ring (or a disc) with the eye, a beak, a crest of flames
     if rng.random() < 0.8:
         draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), outline=_u8(head_ink), width=max(1, int(lw)))
@@ -423,8 +452,10 @@ def _ornate_bird(draw, w: int, h: int, rng: np.random.Generator) -> None:
         er *= 0.4
     draw.ellipse((ex - er, ey - er, ex + er, ey + er), fill=_u8(eye))
     bx = hx + facing * hr
-    draw.polygon([(bx, hy - hr * 0.25), (bx + facing * hr * rng.uniform(0.5, 1.1), hy + hr * 0.1),
-                  (bx, hy + hr * 0.35)], fill=_u8(inks[int(rng.integers(4))]))
+    draw.polygon(
+        [(bx, hy - hr * 0.25), (bx + facing * hr * rng.uniform(0.5, 1.1), hy + hr * 0.1), (bx, hy + hr * 0.35)],
+        fill=_u8(inks[int(rng.integers(4))]),
+    )
     crest = inks[0] if rng.random() < 0.7 else inks[int(rng.integers(1, 4))]
     for k in range(int(rng.integers(1, 5))):
         a = -math.pi / 2 + facing * (k - 1) * rng.uniform(0.2, 0.5)

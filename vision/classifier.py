@@ -60,7 +60,7 @@ NOT_A_TILE = "none"
 #: and seasons of Chinese sets (camerash's 88: median 0.24; named as a riichi tile 87 -> 61), clutter. Every real
 #: held-out crop reads 0.82 or more, and neither the real frames nor the demo lost a tile; another set's hands and
 #: loose tiles: F1 0.952 -> 0.958, one shot of 72 fewer exact (a tile read right, unsurely, dropped). At 0.3 the
-#: flowers fell to 34 but 5 of those shots went (``jantaku eval phone``, stop 12).
+#: flowers fell to 34 but 5 of those shots went (``jantaku eval phone``, stop 12; classifier v7 names 70 of the 88).
 MIN_TILE_PROB = 0.2
 
 #: The ``kind`` the classifier's metadata must carry (so a detector file is not loaded as a classifier).

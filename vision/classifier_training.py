@@ -419,8 +419,11 @@ def network_from_onnx(path: str | os.PathLike[str]):
     weights = {i.name: numpy_helper.to_array(i).copy() for i in proto.graph.initializer}  # writable, for torch
     convs = [n for n in proto.graph.node if n.op_type == "Conv"]
     gemms = [n for n in proto.graph.node if n.op_type == "Gemm"]
-    if not convs or len(gemms) != 1 or any(len(n.input) < 3 for n in convs):
+    meta = {m.key: m.value for m in proto.metadata_props}
+    if not convs or len(gemms) != 1 or any(len(n.input) < 3 for n in convs) or meta.get("kind") != MODEL_KIND:
         raise ValueError(f"{path}: not a tile classifier exported by jantaku train-classifier")
+    if meta.get("names") != repr(list(TRAIN_NAMES)):
+        raise ValueError(f"{path}: its classes are not the ones trained here ({len(TRAIN_NAMES)}: tiles, then none)")
     first = weights[convs[0].input[1]]
     head_w, head_b = weights[gemms[0].input[1]], weights[gemms[0].input[2]]
     model = build_network(head_w.shape[0], first.shape[0] * 2)

@@ -58,7 +58,8 @@ def register(commands) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also N cards of character tiles (man, winds, Green, Red) with brushed glyphs and of 1s birds in line art",
+        help="also N cards of character tiles (man, winds, Green, Red) with brushed glyphs and of 1s birds as other "
+        "sets draw them",
     )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)

@@ -260,16 +260,22 @@ def test_eval_classifier_without_a_model_is_one_line_and_exit_2(tmp_path, capsys
     assert err.count("\n") == 1 and "no tile classifier" in err
 
 
-def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
-    torch = pytest.importorskip("torch")
-    from vision.classifier_training import TRAIN_NAMES, CropSet, TrainOptions, evaluate_torch, export_onnx, train
+def _two_colour_crops():
+    """64 crops of two classes told apart by colour: red crops are 1m, blue crops are back."""
+    from vision.classifier_training import CropSet
 
     rng = np.random.default_rng(0)
-    # two classes told apart by colour: red crops are 1m, blue crops are back
     x = np.stack([np.full((64, 48, 3), RED if i % 2 else BLUE, np.uint8) for i in range(64)])
     x = np.clip(x.astype(int) + rng.integers(-20, 20, x.shape), 0, 255).astype(np.uint8)
-    y = np.where(np.arange(64) % 2, CLASS_NAMES.index("1m"), CLASS_NAMES.index("back"))
-    data = CropSet(x, y)
+    return CropSet(x, np.where(np.arange(64) % 2, CLASS_NAMES.index("1m"), CLASS_NAMES.index("back")))
+
+
+def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import TRAIN_NAMES, TrainOptions, evaluate_torch, export_onnx, train
+
+    data = _two_colour_crops()
+    x = data.x
     model, report = train(data, TrainOptions(epochs=3, batch=16, width=8, seed=1))
     assert report.steps == 12
     path = export_onnx(model, tmp_path / "tiny.onnx", {"training": "test"})
@@ -286,20 +292,10 @@ def test_a_few_training_steps_export_to_onnx_that_reads_as_torch_does(tmp_path):
 
 def test_an_exported_classifier_loads_back_to_read_as_the_file_and_trains_on_from_there(tmp_path):
     torch = pytest.importorskip("torch")
-    from vision.classifier_training import (
-        CropSet,
-        TrainOptions,
-        evaluate_torch,
-        export_onnx,
-        network_from_onnx,
-        train,
-    )
+    from vision.classifier_training import TrainOptions, evaluate_torch, export_onnx, network_from_onnx, train
 
-    rng = np.random.default_rng(0)
-    x = np.stack([np.full((64, 48, 3), RED if i % 2 else BLUE, np.uint8) for i in range(64)])
-    x = np.clip(x.astype(int) + rng.integers(-20, 20, x.shape), 0, 255).astype(np.uint8)
-    y = np.where(np.arange(64) % 2, CLASS_NAMES.index("1m"), CLASS_NAMES.index("back"))
-    data = CropSet(x, y)
+    data = _two_colour_crops()
+    x, y = data.x, data.y
     model, _ = train(data, TrainOptions(epochs=2, batch=16, width=8, seed=1))
     path = export_onnx(model, tmp_path / "first.onnx")
     loaded = network_from_onnx(path)

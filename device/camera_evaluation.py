@@ -13,7 +13,6 @@ the seats read a quarter turn round either way count as read.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -25,7 +24,7 @@ import cv2
 import numpy as np
 
 from device.commands.run import Pipeline, RecordedLabels
-from device.sources import Frame
+from device.sources import MANIFEST_NAME, Frame, load_manifest
 from vision.table_turn import TableTurn
 
 #: Turns of the camera to the table, degrees counter-clockwise.
@@ -91,9 +90,11 @@ class CameraTally:
 
 
 def still_frames(recording: Path) -> list[str]:
-    """The recording's frames the loop reads (held for more than one tick)."""
-    manifest = json.loads((recording / "recording.json").read_text())
-    return [f["file"] for f in manifest["frames"] if f["hold"] > 1]
+    """The file names of the recording's frames the loop reads (held for more than one tick)."""
+    entries = load_manifest(recording)
+    if entries is None:
+        raise FileNotFoundError(f"{recording}: no {MANIFEST_NAME}")
+    return [e.path.name for e in entries if e.hold > 1]
 
 
 def evaluate(

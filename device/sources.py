@@ -166,8 +166,10 @@ class _Entry:
     hold: int = 1  # how many consecutive frames show this image (a still table is taken again and again)
 
 
-def _load_manifest(folder: Path) -> list[_Entry] | None:
-    """The frames listed in ``recording.json``: ``{"frames": [{"file": "000.jpg", "hold": 3}, ...]}``."""
+def load_manifest(folder: Path) -> list[_Entry] | None:
+    """The frames listed in ``recording.json``: ``{"frames": [{"file": "000.jpg", "hold": 3}, ...]}`` (None:
+    the folder has none); a manifest that is not one, or that lists a missing frame, raises
+    :class:`SourceUnavailable`."""
     manifest = folder / MANIFEST_NAME
     if not manifest.is_file():
         return None
@@ -211,7 +213,7 @@ class FileReplaySource:
     def open(self) -> None:
         self.close()
         if self.path.is_dir():
-            entries = _load_manifest(self.path)
+            entries = load_manifest(self.path)
             if entries is None:
                 entries = [_Entry(p) for p in sorted(self.path.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES]
             if not entries:

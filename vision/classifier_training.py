@@ -442,7 +442,6 @@ def network_from_onnx(path: str | os.PathLike[str]):
             norm.bias.copy_(torch.from_numpy(weights[node.input[2]]))
         model.head[2].weight.copy_(torch.from_numpy(head_w))
         model.head[2].bias.copy_(torch.from_numpy(head_b))
-    model.folded_norms = True
     return model.eval()
 
 
@@ -523,11 +522,11 @@ def train(
         torch.set_num_threads(threads_before)
 
 
-def _train_mode(model, nn) -> None:
-    """Training mode, but batch norms folded into a loaded file's convolutions keep their fixed statistics (a
-    batch's would undo what the file learnt)."""
+def _train_mode(model, nn, fixed_norms: bool) -> None:
+    """Training mode; with ``fixed_norms`` (a network loaded from a file, whose norms are folded into its
+    convolutions) the batch norms keep their fixed statistics (a batch's would undo what the file learnt)."""
     model.train()
-    if getattr(model, "folded_norms", False):
+    if fixed_norms:
         for m in model.modules():
             if isinstance(m, nn.BatchNorm2d):
                 m.eval()
@@ -559,7 +558,7 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
     correct = seen = 0
     stop = False
     for epoch in range(options.epochs):
-        _train_mode(model, nn)
+        _train_mode(model, nn, fixed_norms=bool(options.init))
         order = rng.permutation(len(data))
         correct = seen = 0
         for s in range(0, len(order), options.batch):

@@ -3,7 +3,7 @@
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
 cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
-drawn with brushed glyphs and of 1s birds in line art, and with ``--cards-bonus N`` cards of flower and season
+drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of flower and season
 tiles as no tile), trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``.
 torch is needed for training only.
 
@@ -58,8 +58,8 @@ def register(commands) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also N cards of character tiles (man, winds, Green, Red) with brushed glyphs and of 1s birds as other "
-        "sets draw them",
+        help="also N cards of character tiles (man, winds, Green, Red) with brushed glyphs and of 1s birds and 6p "
+        "as other sets draw them",
     )
     tr.add_argument("--crops", default=str(DEFAULT_CROPS), metavar="DIR", help="where crop sets are cached")
     tr.add_argument("--epochs", type=int, default=12)
@@ -211,7 +211,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
-        name = f"cards_brush3_{args.cards_brush}_s{brush_seed}.npz"  # 3: ornate birds since v6's cards
+        name = f"cards_brush4_{args.cards_brush}_s{brush_seed}.npz"  # 4: v7 cards + lifted West, packed 6p
         parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):

@@ -211,11 +211,12 @@ def test_a_brushed_glyph_of_a_real_font_keeps_its_strokes(text):
             assert (after > 127).sum() >= 0.35 * (before > 127).sum(), (font, seed)
 
 
-def test_brushed_cards_are_of_characters_and_the_bird():
-    with pytest.raises(ValueError, match="characters and the 1 of bamboo"):
+def test_brushed_cards_are_of_characters_the_bird_and_the_six_of_dots():
+    with pytest.raises(ValueError, match="characters, 1s and 6p"):
         cards.brush_card(CLASS_NAMES.index("1p"), np.random.default_rng(0))
     assert [CLASS_NAMES[c] for c in cards.BRUSHED_CLASSES] == [
         *(f"{n}m" for n in range(1, 10)),
+        "6p",
         "1s",
         "1z",
         "2z",
@@ -276,3 +277,69 @@ def test_brushed_birds_come_ornate_in_line_art_and_filled_and_plain_faces_keep_t
     for s in range(20):
         cards.drawn_face(one_sou, (0.95, 0.93, 0.85), np.random.default_rng(s), fonts=())
     assert drawn == ["filled"] * 20
+
+
+def _blank_row_runs(ink: np.ndarray) -> list[int]:
+    """Lengths of the runs of rows without ink between a drawing's first and last inked rows."""
+    rows = ink.any(axis=1)
+    inked = np.flatnonzero(rows)
+    runs, run = [], 0
+    for has_ink in rows[inked[0] : inked[-1] + 1]:
+        if not has_ink:
+            run += 1
+        elif run:
+            runs.append(run)
+            run = 0
+    return runs
+
+
+@pytest.mark.skipif(not cards.cjk_fonts(), reason="no CJK font installed (fonts-arphic-ukai and others)")
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lifted_top_stroke_floats_clear_of_the_rest_of_the_west_wind(seed):
+    """Every font joins 西's top stroke to the strokes under it; Chinese sets write it apart. Lifted, a band of
+    blank rows opens under the stroke, and no ink is lost or added beyond the stroke's widening."""
+    from PIL import Image, ImageDraw
+
+    for font in cards.cjk_fonts():
+        mask = Image.new("L", (160, 160), 0)
+        ImageDraw.Draw(mask).text((80, 80), "西", font=cards._sized(font, 80), fill=255, anchor="mm")
+        before = np.asarray(mask)
+        after = cards._lifted_top(before, 80.0, np.random.default_rng(seed))
+        assert _blank_row_runs(before > 127) == [], font
+        gaps = _blank_row_runs(after > 127)
+        assert len(gaps) == 1 and gaps[0] >= 2, (font, gaps)  # one band, under the top stroke
+        assert 0.9 * (before > 127).sum() < (after > 127).sum() < 1.4 * (before > 127).sum(), font
+        assert np.array_equal(after, cards._lifted_top(before, 80.0, np.random.default_rng(seed)))
+
+
+def test_a_glyph_without_ink_is_not_lifted():
+    blank = np.zeros((40, 30), np.uint8)
+    assert np.array_equal(cards._lifted_top(blank, 20.0, np.random.default_rng(0)), blank)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_packed_six_of_dots_is_a_pair_apart_over_four_together(seed):
+    """Chinese sets' 6 of dots: the pair at the top stands apart (a blank band of rows at least 3 % of the face
+    under it), the four below it touch or nearly (no blank band among them over 2 %)."""
+    from PIL import Image, ImageDraw
+
+    w, h = cards._DRAW
+    img = Image.new("RGB", (w, h), (255, 255, 255))
+    rng = np.random.default_rng(seed)
+    inks = (cards._INKS["green"], cards._INKS["red"], cards._INKS["blue"])
+    cards._packed_six(ImageDraw.Draw(img), w, h, 0.12 * w, 0.1 * h, "ring", inks, (1.0, 1.0, 1.0), rng)
+    ink = (np.asarray(img) < 200).any(axis=2)
+    pair_gap, *among_four = _blank_row_runs(ink)
+    assert pair_gap >= 0.03 * h
+    assert all(run <= 0.02 * h for run in among_four)
+    rows = np.flatnonzero(ink.any(axis=1))
+    assert rows[0] >= 0.1 * h - 1 and rows[-1] <= 0.9 * h + 1  # inside the face's margins
+
+
+def test_only_a_brushed_plain_six_of_dots_is_packed(monkeypatch):
+    packed = []
+    monkeypatch.setattr(cards, "_packed_six", lambda *a: packed.append(1))
+    for name, brush, expected in [("6p", True, 1), ("6p", False, 0), ("4p", True, 0)]:
+        packed.clear()
+        cards.drawn_face(CLASS_NAMES.index(name), (0.95, 0.93, 0.85), np.random.default_rng(0), fonts=(), brush=brush)
+        assert len(packed) == expected, (name, brush)

@@ -117,15 +117,21 @@ def _text(draw, centre, text: str, font, colour, stroke: int = 0) -> None:
     draw.text(centre, text, font=font, fill=_u8(colour), anchor="mm", stroke_width=stroke, stroke_fill=_u8(colour))
 
 
-def _glyph(img, centre, text: str, font, colour, stroke: int, brush: np.random.Generator | None) -> None:
+def _glyph(
+    img, centre, text: str, font, colour, stroke: int, brush: np.random.Generator | None, lift_top: bool = False
+) -> None:
     """``text`` drawn on ``img``: as the font draws it (``brush`` None), or as a brush would vary it (see
-    :func:`_brushed`), so that the classifier learns a character's shape rather than four fonts' strokes."""
+    :func:`_brushed`), so that the classifier learns a character's shape rather than four fonts' strokes.
+    ``lift_top`` (with a brush): its top stroke drawn apart from the rest (:func:`_lifted_top`)."""
     if brush is None:
         _text(ImageDraw.Draw(img), centre, text, font, colour, stroke)
         return
     mask = Image.new("L", img.size, 0)
     ImageDraw.Draw(mask).text(centre, text, font=font, fill=255, anchor="mm", stroke_width=stroke, stroke_fill=255)
-    ink = _brushed(np.asarray(mask), centre, font.size, brush)
+    mask = np.asarray(mask)
+    if lift_top:
+        mask = _lifted_top(mask, font.size, brush)
+    ink = _brushed(mask, centre, font.size, brush)
     img.paste(Image.new("RGB", img.size, _u8(colour)), (0, 0), Image.fromarray(ink))
 
 
@@ -159,6 +165,36 @@ def _brushed(mask: np.ndarray, centre, size: float, rng: np.random.Generator) ->
         if np.count_nonzero(thinner > 127) >= 0.6 * np.count_nonzero(out > 127):  # not where strokes would break
             out = thinner
     return out
+
+
+def _lifted_top(mask: np.ndarray, size: float, rng: np.random.Generator) -> np.ndarray:
+    """A glyph's mask (uint8) with its top stroke lifted clear of the strokes under it, widened and tilted: how
+    Chinese sets write the West wind, a sweeping 一 floating over its box, where every font joins the two. The top
+    stroke is the rows down to where the ink, past its widest row there, falls under 45 % of that width."""
+    rows = np.count_nonzero(mask > 127, axis=1)
+    inked = np.flatnonzero(rows)
+    if inked.size == 0:
+        return mask
+    top = int(inked[0])
+    window = rows[top : top + max(2, int(0.3 * (inked[-1] - top)))]
+    peak = top + int(np.argmax(window))
+    after = np.flatnonzero(rows[peak:] < 0.45 * rows[peak])
+    if after.size == 0:
+        return mask
+    end = peak + int(after[0])  # first row under the top stroke
+    stroke, rest = mask.copy(), mask.copy()
+    stroke[end:], rest[:end] = 0, 0
+    cols = np.flatnonzero(stroke.max(axis=0))
+    cx, cy = float(cols.mean()), (top + end) / 2
+    angle, wider = float(rng.uniform(-4, 10)), float(rng.uniform(1.0, 1.3))  # angle > 0: rising to the right
+    m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    m[0, :2] *= wider
+    m[0, 2] = cx - m[0, 0] * cx - m[0, 1] * cy
+    # lifted so that even the end the tilt lowers stays clear of the rest
+    dip = abs(math.sin(math.radians(angle))) * wider * (cols[-1] - cols[0]) / 2
+    m[1, 2] -= rng.uniform(0.04, 0.12) * size + dip
+    lifted = cv2.warpAffine(stroke, m, (mask.shape[1], mask.shape[0]), flags=cv2.INTER_LINEAR, borderValue=0)
+    return np.maximum(lifted, rest)
 
 
 def random_face_rgb(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -212,6 +248,28 @@ def _pin(draw, cx: float, cy: float, r: float, style: str, outer, inner, face, r
         draw.ellipse(box(r), fill=_u8(outer))
         draw.ellipse(box(r * 0.6), outline=_u8(face), width=max(1, line // 2))
         draw.ellipse(box(r * 0.3), fill=_u8(inner))
+
+
+def _packed_six(draw, w: int, h: int, mx: float, my: float, style: str, inks, face, rng: np.random.Generator) -> None:
+    """The 6 of dots as Chinese sets print it: a pair of pins at the top, often smaller, and a square of four
+    touching ones below, apart from the pair; the pair green and the four red, the other way round (15 %), or the
+    four in two colours as the 6 drawn otherwise (20 %)."""
+    green, redc, blue = inks
+    r = (w - 2 * mx) * rng.uniform(0.17, 0.21)
+    d = r * rng.uniform(0.95, 1.08)  # half the distance between neighbouring pins' centres
+    pair_r = r * rng.uniform(0.75, 1.0)
+    pair_y = my + pair_r + rng.uniform(0.0, 0.06) * (h - 2 * my)
+    low_y = h - my - r - rng.uniform(0.0, 0.05) * (h - 2 * my)  # the four's bottom row
+    pair_d = pair_r * rng.uniform(0.98, 1.15)
+    kind = rng.random()
+    pair_ink, four_inks = (green, (redc,) * 4) if kind < 0.65 else (redc, (green,) * 4) if kind < 0.8 else (
+        green, (blue, redc, blue, redc)
+    )
+    for x in (w / 2 - pair_d, w / 2 + pair_d):
+        _pin(draw, x, pair_y, pair_r, style, pair_ink, pair_ink if rng.random() < 0.6 else redc, face, rng)
+    centres = [(w / 2 + sx * d, low_y - 2 * d * row) for row in (1, 0) for sx in (-1, 1)]
+    for (x, y), ink in zip(centres, four_inks):
+        _pin(draw, x, y, r, style, ink, ink if rng.random() < 0.6 else face, face, rng)
 
 
 def _stick(draw, cx: float, cy: float, sw: float, sh: float, style: str, colour, face, angle: float = 0.0) -> None:
@@ -482,8 +540,10 @@ def drawn_face(
 ) -> np.ndarray:
     """A face of ``class_id`` drawn here (float32 RGB 0..1, :data:`~vision.synth.art.FACE_SIZE`); faces that need
     characters need a CJK font (:func:`random_face` falls back to the artwork without one, see :func:`can_draw`).
-    ``brush``: numbers and honours drawn as a brush varies them (:func:`_brushed`), the 1 of bamboo as an ornate
-    perched bird (half), a bird in line art (35 %) or a filled one (off, the generator's draws are as they were)."""
+    ``brush``: numbers and honours drawn as a brush varies them (:func:`_brushed`; half of the West winds with
+    their top stroke apart, :func:`_lifted_top`), the 1 of bamboo as an ornate perched bird (half), a bird in line
+    art (35 %) or a filled one, the 6 of dots packed as Chinese sets print it (:func:`_packed_six`) (off, the
+    generator's draws are as they were)."""
     fonts = cjk_fonts() if fonts is None else fonts
     name = CLASS_NAMES[class_id]
     if class_id == BACK_CLASS:
@@ -511,7 +571,11 @@ def drawn_face(
         if rng.random() < 0.15:
             blue = black
         style = str(rng.choice(["ring", "concentric", "wheel", "flower", "solid"], p=[0.3, 0.3, 0.15, 0.15, 0.1]))
-        layout = _PIN_LAYOUT[number]
+        if brush and number == 6 and not red:
+            _packed_six(draw, w, h, mx, my, style, (green, redc, blue), face_rgb, rng)
+            layout = []
+        else:
+            layout = _PIN_LAYOUT[number]
         n = len(layout)
         r = (w - 2 * mx) * (0.44 if n == 1 else 0.21 if n <= 4 else 0.16 if n <= 6 else 0.13) * rng.uniform(0.88, 1.08)
         for k, (x, y) in enumerate(layout):
@@ -586,7 +650,9 @@ def drawn_face(
             else:
                 colour = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1})
             size = (w - 2 * mx) * rng.uniform(0.8, 1.05)
-            _glyph(img, at(0.5, 0.5), _HONOURS[number - 1], _sized(font, size), colour, stroke, rng if brush else None)
+            lift = brush and number == 3 and rng.random() < 0.5  # West: half with its top stroke apart
+            glyph, font_size = _HONOURS[number - 1], _sized(font, size)
+            _glyph(img, at(0.5, 0.5), glyph, font_size, colour, stroke, rng if brush else None, lift)
     if index:
         _corner_index(draw, name, w, h, fonts, rng)
     face = np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0
@@ -1267,18 +1333,18 @@ def _seeded_set(
     return xs, ys
 
 
-#: The classes whose faces a brush draws: characters (the man suit with its red five, the winds, Green and Red) and
-#: the 1 of bamboo's bird. The ones :func:`brush_card_set` draws.
+#: The classes whose faces a brush draws: characters (the man suit with its red five, the winds, Green and Red), the
+#: 1 of bamboo's bird and the 6 of dots as Chinese sets pack it. The ones :func:`brush_card_set` draws.
 BRUSHED_CLASSES = tuple(
-    i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or (n[1] == "z" and n[0] in "123467") or n == "1s"
+    i for i, n in enumerate(CLASS_NAMES) if n[1] == "m" or (n[1] == "z" and n[0] in "123467") or n in ("1s", "6p")
 )
 
 
 def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
     """A card of a class of :data:`BRUSHED_CLASSES` whose face is drawn as a brush draws it (:func:`drawn_face`
-    with ``brush``): other sets' calligraphy, which no installed font draws, and birds in line art."""
+    with ``brush``): other sets' calligraphy, which no installed font draws, their birds and their 6 of dots."""
     if class_id not in BRUSHED_CLASSES:
-        raise ValueError(f"brushed cards are of characters and the 1 of bamboo, not {CLASS_NAMES[class_id]}")
+        raise ValueError(f"brushed cards are of characters, 1s and 6p, not {CLASS_NAMES[class_id]}")
     fonts = cjk_fonts()
     if not fonts:
         raise ValueError("brushed cards need a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")

@@ -5,7 +5,10 @@
 #   .gpu/whl/          wheels missing there: ultralytics, ultralytics-thop, mahjong
 #   .gpu/art/Export/   the FluffyStuff artwork (../shared does not travel)
 #   .gpu/real-photos/  a copy of ../shared/data/real-photos/leo-miura-robot (its training split is used)
-#   .gpu/start.pt      the checkpoint to continue from
+#   .gpu/start.pt      the checkpoint to continue from; a fresh machine has no .pt, so make it from the shipped model:
+#     python -c "from pathlib import Path as P; from vision import training as t; t.checkpoint_from_onnx(P('.gpu/start.pt'),
+#       P('models/tiles.onnx'), t.calibration_batch([P('datasets/synth1/train')], 512))"   (norms calibrated: see there)
+#     (without it the call starts from models/tiles.onnx itself, which needs the onnx package there)
 #   .gpu/extra/        optional: rendered images made here (drawn faces need CJK fonts that machine lacks)
 # It renders synth-1 images there on every core until RENDER_S, trains on the GPU for what is left of BUDGET_S
 # (ultralytics fits its schedule to the time), and leaves last.pt, results.csv and the log in $OUT.
@@ -80,9 +83,14 @@ from vision.synth import art
 art.art_dir()
 frames = real_photos.training_split()
 assert frames, "no real training frames"
-assert Path(".gpu/start.pt").is_file(), ".gpu/start.pt is missing"
-print(f"pre-flight: artwork, {len(frames)} real training frames, start.pt")
+if Path(".gpu/start.pt").is_file():
+    start = "start.pt"
+else:
+    import onnx  # noqa: F401  (the checkpoint is made from models/tiles.onnx there)
+    start = "models/tiles.onnx"
+print(f"pre-flight: artwork, {len(frames)} real training frames, start from {start}")
 PY
+START=.gpu/start.pt; [ -f "$START" ] || START=models/tiles.onnx
 DATA=datasets/lent_gpu
 python3 -m device.cli synth --n 48 --out $DATA/val --seed 2 --workers "$CORES" 2>&1 | tr '\r' '\n' | tail -n 2
 LEFT=$(( RENDER_S - $(elapsed) )); [ "$LEFT" -lt 10 ] && LEFT=10
@@ -95,7 +103,7 @@ TRAIN=("$DATA/train")
 HOURS=$(python3 -c "print(max($BUDGET_S - $(elapsed) - 70, 20) / 3600)")
 echo "training for $HOURS h from $(elapsed) s"
 timeout --signal=INT --kill-after=15 "$(( BUDGET_S - $(elapsed) - 5 ))" \
-    python3 -m device.cli train --data "${TRAIN[@]}" --val $DATA/val --real-repeats 12 --model .gpu/start.pt \
+    python3 -m device.cli train --data "${TRAIN[@]}" --val $DATA/val --real-repeats 12 --model "$START" \
         --imgsz "$IMGSZ" --batch "$BATCH" --device "$DEVICE" --workers "$LOADERS" --lr0 "$LR0" --hours "$HOURS" \
         --epochs 300 --close-mosaic 4 --cache --final-val-only --project runs/detect --name lent_gpu 2>&1 \
     | tee "$OUT/train.log" | tr '\r' '\n' | grep -v -E "it/s|s/it|^\s*$" | tail -n 70

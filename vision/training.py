@@ -33,6 +33,8 @@ PEER_NAMES = (
     "1m 1p 1s 2m 2p 2s 3m 3p 3s 4m 4p 4s 5m 5p 5s 6m 6p 6s 7m 7p 7s 8m 8p 8s 9m 9p 9s "
     "chun haku hatsu nan pe sha tou"
 ).split()
+#: Image files of a YOLO folder's ``images/``, as the renderer and the real photos write them.
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 _PEER_HONOURS = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
 
@@ -149,16 +151,100 @@ def checkpoint_from_peer(out: Path, onnx_path: Path | None = None, yaml: str = "
     are copied conv by conv (batch norm set to identity), and the class rows of the head are reordered into ours.
     ``back`` keeps its fresh initialisation.
     """
+    if onnx_path is None:
+        import mahjong_detector
+
+        onnx_path = Path(mahjong_detector.__file__).parent / "model.onnx"
+    model, copied = _model_from_onnx(onnx_path, yaml)
+    return _save_checkpoint(model, out, f"peer {onnx_path.name}", copied)
+
+
+def checkpoint_from_onnx(out: Path, onnx_path: Path, images, yaml: str = "yolo11n.yaml") -> Path:
+    """An ultralytics checkpoint of one of our exported detectors (``jantaku export``), to train on from where it
+    stopped when its ``.pt`` is gone (a fresh machine has only the shipped ONNX).
+
+    Export folds each batch norm into its conv. Set to identity, as :func:`checkpoint_from_peer` does, the norms
+    would give the same outputs in eval mode, but training normalises by the batch's statistics, which would
+    rescale every channel at the first step and undo what the model learnt. So the norms are calibrated
+    (:func:`calibrate_norms`) on ``images`` (float32 ``[n, 3, h, w]`` RGB 0..1, letterboxed as the model reads
+    them): eval outputs stay exact and training starts where the model is.
+    """
+    import onnx
+
+    metadata = {p.key: p.value for p in onnx.load(str(onnx_path), load_external_data=False).metadata_props}
+    classes = metadata.get("jantaku_classes")
+    if classes is None or json.loads(classes) != list(CLASS_NAMES):
+        raise ValueError(f"{onnx_path} is not a Jantaku detector of our {NUM_CLASSES} classes (jantaku export)")
+    model, copied = _model_from_onnx(onnx_path, yaml)
+    calibrate_norms(model, images)
+    return _save_checkpoint(model, out, f"onnx {onnx_path.name}, norms calibrated on {len(images)} images", copied)
+
+
+def calibration_batch(folders: Sequence[Path], imgsz: int, n: int = 32):
+    """``n`` images spread evenly over the ``images/`` of ``folders`` (YOLO folders), letterboxed to ``imgsz`` as
+    the model reads them: float32 ``[n, 3, imgsz, imgsz]`` RGB 0..1, for :func:`checkpoint_from_onnx`."""
+    import numpy as np
+
+    from vision.geometry import Size
+    from vision.images import load_image
+    from vision.postprocess import Letterbox, to_tensor
+
+    files = sorted(f for d in folders for f in (Path(d) / "images").glob("*") if f.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise FileNotFoundError(f"no images to calibrate on under {', '.join(str(d) for d in folders)}")
+    picked = [files[int(i)] for i in np.linspace(0, len(files) - 1, min(n, len(files)))]
+    target = Size(height=imgsz, width=imgsz)
+    frames = []
+    for f in picked:
+        image = load_image(f)
+        frames.append(Letterbox.fit(Size.of(image), target).apply(image))
+    return to_tensor(frames)
+
+
+def calibrate_norms(model, images) -> None:
+    """Give each batch norm of ``model`` (ultralytics, norms at identity after folding) the statistics of its input
+    on ``images``, and weights that undo them: in eval mode ``w (z - m) / s + b`` with ``w = s`` and ``b = bias +
+    m`` is ``z + bias`` again, exactly; in train mode a batch like ``images`` normalises by about ``m`` and ``s``,
+    so the outputs stay about the same. One pass suffices: no layer's output changes, so neither do its inputs."""
+    import torch
+
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    stats: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
+
+    def record(module, inputs):
+        z = inputs[0].double()
+        stats[id(module)] = (z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False))
+
+    hooks = [m.register_forward_pre_hook(record) for m in norms]
+    model.eval()
+    try:
+        with torch.no_grad():
+            model(torch.as_tensor(images, dtype=torch.float32))
+    finally:
+        for hook in hooks:
+            hook.remove()
+    with torch.no_grad():
+        for m in norms:
+            mean, var = stats[id(m)]
+            scale = torch.sqrt(m.running_var.double() + m.eps) / m.weight.double()  # what eval divides by now
+            bias = m.bias.double() - m.running_mean.double() / scale  # eval now gives z / scale + bias
+            spread = torch.sqrt(var + m.eps)
+            m.running_mean.copy_(mean)
+            m.running_var.copy_(var)
+            m.weight.copy_(spread / scale)
+            m.bias.copy_(bias + mean / scale)
+
+
+def _model_from_onnx(onnx_path: Path, yaml: str):
+    """A ``yaml`` DetectionModel of our classes holding ``onnx_path``'s weights (batch norm folded into each conv:
+    the conv keeps the weight, its norm becomes identity plus the bias) and how many tensors were copied. A head of
+    the peer's 34 classes is reordered into ours."""
     import numpy as np
     import onnx
     import torch
     from onnx import numpy_helper
     from ultralytics.nn.tasks import DetectionModel
 
-    if onnx_path is None:
-        import mahjong_detector
-
-        onnx_path = Path(mahjong_detector.__file__).parent / "model.onnx"
     graph = onnx.load(str(onnx_path)).graph
     weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer if t.name.startswith("model.")}
     model = DetectionModel(yaml, nc=NUM_CLASSES, verbose=False)
@@ -189,11 +275,17 @@ def checkpoint_from_peer(out: Path, onnx_path: Path | None = None, yaml: str = "
             state[name] = rows
             copied += 1
         else:
-            raise ValueError(f"peer parameter {name} {tuple(tensor.shape)} does not fit {yaml}")
+            raise ValueError(f"parameter {name} {tuple(tensor.shape)} of {onnx_path.name} does not fit {yaml}")
     model.load_state_dict(state)
     model.names = dict(enumerate(CLASS_NAMES))
+    return model, copied
+
+
+def _save_checkpoint(model, out: Path, source: str, copied: int) -> Path:
+    import torch
+
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model, "train_args": {}, "source": f"peer {onnx_path.name}", "copied": copied}, out)
+    torch.save({"model": model, "train_args": {}, "source": source, "copied": copied}, out)
     return out
 
 
@@ -322,7 +414,7 @@ def _count_val_images(data_yaml: Path) -> int:
             folders.append(Path(line[4:].strip()))
         elif not line.startswith(" "):
             in_val = False
-    return sum(1 for f in folders for p in f.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    return sum(1 for f in folders for p in f.glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int, metadata: dict[str, str]) -> Path:

@@ -3,9 +3,9 @@
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
 cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
-drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of flower and season
-tiles as no tile), trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``.
-torch is needed for training only.
+drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of
+flower and season tiles as no tile), trains the small CNN on the CPU in one thread, and exports
+``models/tile_classifier.onnx``. torch is needed for training only.
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its

@@ -46,8 +46,9 @@ def register(commands) -> None:
     train.add_argument(
         "--model",
         default="peer",
-        help="yolo11n.yaml / yolov8n.yaml (from scratch), a local .pt checkpoint, or 'peer' (default): "
-        "mahjong-detector's YOLO11n weights mapped to our classes",
+        help="yolo11n.yaml / yolov8n.yaml (from scratch), a local .pt checkpoint, an exported detector .onnx of ours "
+        "(models/tiles.onnx: on from the shipped weights, norms calibrated on the --data images), or 'peer' "
+        "(default): mahjong-detector's YOLO11n weights mapped to our classes",
     )
     train.add_argument("--epochs", type=int, default=12)
     train.add_argument("--imgsz", type=int, default=416)
@@ -160,6 +161,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     model = args.model
     if model == "peer":
         model = str(training.checkpoint_from_peer(project / name / "init_peer.pt"))
+    elif model.endswith(".onnx") and Path(model).is_file():
+        try:
+            images = training.calibration_batch([Path(d) for d in args.data], args.imgsz)
+            model = str(training.checkpoint_from_onnx(project / name / "init_onnx.pt", Path(model), images))
+        except (FileNotFoundError, ValueError) as exc:
+            raise UserError(f"--model {args.model}: {exc}") from None
     elif not (model.endswith(".yaml") or Path(model).is_file()):
         raise UserError(f"--model {model}: not a model yaml and not a local checkpoint")
     spec = training.DataSpec(tuple(Path(d) for d in args.data), tuple(Path(d) for d in args.val), args.real_repeats)

@@ -183,3 +183,22 @@ def test_train_classifier_refuses_an_init_that_is_no_classifier_before_building_
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err
     assert not (tmp_path / "crops").exists()
+
+
+@pytest.mark.parametrize(
+    ("onnx", "with_image", "message"),
+    [
+        ("models/tile_classifier.onnx", True, "not a Jantaku detector"),  # a classifier, not a detector
+        ("models/tiles.onnx", False, "no images to calibrate on"),
+    ],
+)
+def test_train_from_an_onnx_refuses_what_it_cannot_start_from(tmp_path, capsys, onnx, with_image, message):
+    data = tmp_path / "data"
+    (data / "images").mkdir(parents=True)
+    if with_image:
+        (data / "images" / "a.png").write_bytes(encode(np.full((48, 64, 3), 90, np.uint8), ".png"))
+    model = str(Path(__file__).resolve().parents[2] / onnx)
+    argv = ["train", "--data", str(data), "--val", str(data), "--model", model, "--project", str(tmp_path / "runs")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err

@@ -87,3 +87,50 @@ def test_smoke_train_and_export(tmp_path):
     meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
     assert json.loads(meta["jantaku_classes"]) == list(CLASS_NAMES)
     assert meta["jantaku_data_version"] == "test"
+
+
+def _onnx_start(tmp_path, images):
+    pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    training.offline_environment(tmp_path / "yolo")
+    return training.checkpoint_from_onnx(tmp_path / "start.pt", training.REPO / "models" / "tiles.onnx", images)
+
+
+@pytest.mark.slow
+def test_a_checkpoint_of_our_onnx_reads_as_it_does_and_trains_from_where_it_is(tmp_path):
+    """A fresh machine has the shipped ONNX only. Its checkpoint gives the ONNX's outputs, and in train mode (batch
+    statistics) about the same maps: norms left at identity, as the peer's copy has them, would not."""
+    torch = pytest.importorskip("torch")
+    ort = pytest.importorskip("onnxruntime")
+    from vision.images import load_image
+    from vision.postprocess import to_tensor
+    from vision.synth import write_dataset
+
+    write_dataset(tmp_path / "d", 2, seed=3, size=(320, 256))  # non-square
+    frames = to_tensor([load_image(p) for p in sorted((tmp_path / "d" / "images").iterdir())])
+    height, width = frames.shape[2:]
+    full = np.zeros((2, 3, 512, 512), np.float32)  # as the model reads them: letterboxed to its input
+    full[..., :height, :width] = frames
+    model = torch.load(_onnx_start(tmp_path, full), weights_only=False)["model"]
+    session = ort.InferenceSession(str(training.REPO / "models" / "tiles.onnx"))
+    model.eval()
+    with torch.no_grad():
+        ours, maps = model(torch.from_numpy(full))
+    shipped = np.concatenate([session.run(None, {"images": full[i : i + 1]})[0] for i in range(2)])
+    assert np.abs(ours.numpy()[:, :4] - shipped[:, :4]).max() < 0.05
+    assert np.abs(ours.numpy()[:, 4:] - shipped[:, 4:]).max() < 1e-3
+
+    def train_mode_error(m) -> float:
+        m.train()
+        with torch.no_grad():
+            trained = m(torch.from_numpy(full))
+        return max(float((trained[k] - maps[k]).abs().max() / maps[k].abs().max()) for k in ("boxes", "scores"))
+
+    at_identity = training.checkpoint_from_peer(tmp_path / "id.pt", training.REPO / "models" / "tiles.onnx")
+    identity = torch.load(at_identity, weights_only=False)["model"]
+    assert train_mode_error(model) < 1e-3 < 0.1 < train_mode_error(identity)
+
+
+def test_only_our_detectors_onnx_makes_a_checkpoint(tmp_path):
+    with pytest.raises(ValueError, match="not a Jantaku detector"):
+        training.checkpoint_from_onnx(tmp_path / "x.pt", training.REPO / "models" / "tile_classifier.onnx", None)

@@ -262,13 +262,16 @@ def _packed_six(draw, w: int, h: int, mx: float, my: float, style: str, inks, fa
     low_y = h - my - r - rng.uniform(0.0, 0.05) * (h - 2 * my)  # the four's bottom row
     pair_d = pair_r * rng.uniform(0.98, 1.15)
     kind = rng.random()
-    pair_ink, four_inks = (green, (redc,) * 4) if kind < 0.65 else (redc, (green,) * 4) if kind < 0.8 else (
-        green, (blue, redc, blue, redc)
-    )
+    if kind < 0.65:
+        pair_ink, four_inks = green, (redc,) * 4
+    elif kind < 0.8:
+        pair_ink, four_inks = redc, (green,) * 4
+    else:
+        pair_ink, four_inks = green, (blue, redc, blue, redc)
     for x in (w / 2 - pair_d, w / 2 + pair_d):
         _pin(draw, x, pair_y, pair_r, style, pair_ink, pair_ink if rng.random() < 0.6 else redc, face, rng)
     centres = [(w / 2 + sx * d, low_y - 2 * d * row) for row in (1, 0) for sx in (-1, 1)]
-    for (x, y), ink in zip(centres, four_inks):
+    for (x, y), ink in zip(centres, four_inks, strict=True):
         _pin(draw, x, y, r, style, ink, ink if rng.random() < 0.6 else face, face, rng)
 
 

@@ -654,8 +654,8 @@ def drawn_face(
                 colour = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1})
             size = (w - 2 * mx) * rng.uniform(0.8, 1.05)
             lift = brush and number == 3 and rng.random() < 0.5  # West: half with its top stroke apart
-            glyph, font_size = _HONOURS[number - 1], _sized(font, size)
-            _glyph(img, at(0.5, 0.5), glyph, font_size, colour, stroke, rng if brush else None, lift)
+            glyph, sized = _HONOURS[number - 1], _sized(font, size)
+            _glyph(img, at(0.5, 0.5), glyph, sized, colour, stroke, rng if brush else None, lift)
     if index:
         _corner_index(draw, name, w, h, fonts, rng)
     face = np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0

@@ -372,6 +372,9 @@ class DetectorOptions:
     #: Of two boxes of any classes where the smaller lies this much inside the other, only the more confident is a
     #: tile (a network unsure of a tile may box half of it as another class).
     contained: float = 0.8
+    #: A box this much covered (share of its area) by more confident boxes together shows no tile of its own: it
+    #: straddles neighbours already found (a box across the gap between two tiles of a row).
+    covered: float = 0.85
     #: Keep every class scoring above ``conf`` at an anchor, not only its best (for AP, as ultralytics validates).
     multi_label: bool = False
     #: Most candidates per view before NMS.
@@ -471,6 +474,7 @@ class SlicedDetector:
             part = (inside & bigger).any(axis=1)
             pool = pool.take(np.flatnonzero(~part))
         pool = pool.take(_suppress_contained(pool, opts.contained))
+        pool = pool.take(_suppress_covered(pool, opts.covered))
         pool = pool.take(np.argsort(-pool.scores, kind="stable")[: opts.max_detections])
         order = np.lexsort((pool.boxes[:, 0], pool.boxes[:, 1]))
         return [
@@ -488,6 +492,38 @@ def _suppress_contained(raw: Raw, threshold: float) -> np.ndarray:
         if not dropped[i]:
             dropped[i + 1 :] |= ios[i, i + 1 :] >= threshold
     return np.sort(order[~dropped])
+
+
+def _suppress_covered(raw: Raw, threshold: float) -> np.ndarray:
+    """Indices kept, best score first, of boxes not covered ``threshold`` of their area by the boxes kept before
+    them together."""
+    order = np.argsort(-raw.scores, kind="stable")
+    boxes = raw.boxes[order].astype(np.float64)
+    kept: list[int] = []
+    for i, box in enumerate(boxes):
+        if not kept or _covered_share(box, boxes[kept]) < threshold:
+            kept.append(i)
+    return np.sort(order[kept])
+
+
+def _covered_share(box: np.ndarray, others: np.ndarray) -> float:
+    """The share of ``box``'s area (x1, y1, x2, y2) inside the union of ``others`` ([K, 4]): exact, on the grid the
+    boxes' edges cut it into."""
+    x1, y1, x2, y2 = box
+    area = (x2 - x1) * (y2 - y1)
+    clipped = np.clip(others, [x1, y1, x1, y1], [x2, y2, x2, y2])
+    clipped = clipped[(clipped[:, 2] > clipped[:, 0]) & (clipped[:, 3] > clipped[:, 1])]
+    if area <= 0 or len(clipped) == 0:
+        return 0.0
+    xs, ys = np.unique(clipped[:, [0, 2]]), np.unique(clipped[:, [1, 3]])
+    cx, cy = (xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2  # cell centres
+    inside = (
+        (cx[None, None, :] > clipped[:, 0, None, None])
+        & (cx[None, None, :] < clipped[:, 2, None, None])
+        & (cy[None, :, None] > clipped[:, 1, None, None])
+        & (cy[None, :, None] < clipped[:, 3, None, None])
+    ).any(axis=0)
+    return float((np.diff(ys)[:, None] * np.diff(xs)[None, :])[inside].sum() / area)
 
 
 class OnnxDetector(SlicedDetector):

@@ -197,6 +197,52 @@ def test_a_half_box_of_another_class_inside_a_tile_is_dropped():
     _assert_found(found, truth)
 
 
+class _StraddlingNetwork(BlocksNetwork):
+    """Also boxes the gap between each two neighbouring blocks of a row, half of each, unsurely (0.3)."""
+
+    def __call__(self, batch):
+        out = super().__call__(batch)
+        for b in range(len(out)):
+            found = sorted(np.flatnonzero(out[b, 4:].max(axis=0) > 0), key=lambda j: out[b, 0, j])
+            for k, (left, right) in enumerate(zip(found, found[1:], strict=False), start=len(found)):
+                out[b, :4, k] = (out[b, 0, left] + out[b, 0, right]) / 2, out[b, 1, left], *out[b, 2:4, left]
+                out[b, 4 + 5, k] = 0.3
+        return out
+
+
+def test_a_box_across_the_gap_between_two_tiles_is_dropped():
+    truth = [(c, Box(100.0 + 44 * i, 100.0, 140.0 + 44 * i, 152.0)) for i, c in enumerate((0, 9, 18, 27))]
+    found = SlicedDetector(_StraddlingNetwork(), DetectorOptions(scales=())).detect(
+        _scene(Size(height=300, width=400), truth)
+    )
+    _assert_found(found, truth)
+    assert len(found) == len(truth)
+
+
+@pytest.mark.parametrize(
+    ("boxes", "kept"),
+    [
+        # two neighbours (0.9, 0.8), then a box across the gap between them (0.3): covered whole by the two
+        ([(0, 0, 40, 50), (44, 0, 84, 50), (22, 0, 62, 50)], [0, 1]),
+        # the same box more confident than one neighbour: the neighbour is half covered and stays, it is not
+        ([(0, 0, 40, 50), (22, 0, 62, 50), (44, 0, 84, 50)], [0, 1, 2]),
+        # a tile half under a more confident one (a tile lying on another) stays
+        ([(0, 0, 40, 50), (20, 10, 60, 60)], [0, 1]),
+        # a row of tiles edge to edge: none covers another
+        ([(0, 0, 40, 50), (40, 0, 80, 50), (80, 0, 120, 50)], [0, 1, 2]),
+        # a box inside the union of four around it
+        ([(0, 0, 30, 30), (30, 0, 60, 30), (0, 30, 30, 60), (30, 30, 60, 60), (15, 15, 45, 45)], [0, 1, 2, 3]),
+    ],
+)
+def test_covered_boxes_are_suppressed_best_first(boxes, kept):
+    from vision.detector import _suppress_covered
+    from vision.postprocess import Raw
+
+    scores = np.array([0.9, 0.8, 0.3, 0.25, 0.2][: len(boxes)], np.float32)
+    raw = Raw(np.array(boxes, np.float32), scores, np.zeros(len(boxes), np.int64))
+    assert _suppress_covered(raw, 0.9).tolist() == kept
+
+
 def test_a_close_up_is_read_as_whole_tiles_not_their_parts():
     # a phone close-up: 1200 x 1600 frame, tiles 260 x 340 px, bigger than the network learnt in a 320 x 416 slice
     net = BlocksNetwork(Size(height=320, width=416), parts=True)

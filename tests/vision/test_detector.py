@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -204,7 +206,7 @@ class _StraddlingNetwork(BlocksNetwork):
         out = super().__call__(batch)
         for b in range(len(out)):
             found = sorted(np.flatnonzero(out[b, 4:].max(axis=0) > 0), key=lambda j: out[b, 0, j])
-            for k, (left, right) in enumerate(zip(found, found[1:], strict=False), start=len(found)):
+            for k, (left, right) in enumerate(itertools.pairwise(found), start=len(found)):
                 out[b, :4, k] = (out[b, 0, left] + out[b, 0, right]) / 2, out[b, 1, left], *out[b, 2:4, left]
                 out[b, 4 + 5, k] = 0.3
         return out

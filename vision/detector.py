@@ -11,7 +11,8 @@ while a close-up phone photo shows tiles bigger than any slice. So the frame is 
 views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
 each view's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner slice border
 are dropped where a whole copy exists; views are merged by suppressing overlaps across views and classes (one
-physical tile, one detection).
+physical tile, one detection), and a box that more confident boxes cover together (across the gap between two
+tiles) goes too.
 
 >>> d = Detection.of_class(35, Box(10.0, 10.0, 50.0, 40.0), 0.9)
 >>> d.tile, d.label, d.orientation

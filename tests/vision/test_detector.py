@@ -191,12 +191,16 @@ class _HalfBoxNetwork(BlocksNetwork):
         return out
 
 
+def _read_row(network: BlocksNetwork, pitch: float) -> tuple[list, list[tuple[int, Box]]]:
+    """A row of four 40 x 52 px tiles, ``pitch`` px apart left edge to left edge, read whole by ``network``; what
+    was found and the truth."""
+    truth = [(c, Box(100.0 + pitch * i, 100.0, 140.0 + pitch * i, 152.0)) for i, c in enumerate((0, 9, 18, 27))]
+    found = SlicedDetector(network, DetectorOptions(scales=())).detect(_scene(Size(height=300, width=400), truth))
+    return found, truth
+
+
 def test_a_half_box_of_another_class_inside_a_tile_is_dropped():
-    truth = [(c, Box(100.0 + 50 * i, 100.0, 140.0 + 50 * i, 152.0)) for i, c in enumerate((0, 9, 18, 27))]
-    found = SlicedDetector(_HalfBoxNetwork(), DetectorOptions(scales=())).detect(
-        _scene(Size(height=300, width=400), truth)
-    )
-    _assert_found(found, truth)
+    _assert_found(*_read_row(_HalfBoxNetwork(), 50.0))
 
 
 class _StraddlingNetwork(BlocksNetwork):
@@ -213,10 +217,7 @@ class _StraddlingNetwork(BlocksNetwork):
 
 
 def test_a_box_across_the_gap_between_two_tiles_is_dropped():
-    truth = [(c, Box(100.0 + 44 * i, 100.0, 140.0 + 44 * i, 152.0)) for i, c in enumerate((0, 9, 18, 27))]
-    found = SlicedDetector(_StraddlingNetwork(), DetectorOptions(scales=())).detect(
-        _scene(Size(height=300, width=400), truth)
-    )
+    found, truth = _read_row(_StraddlingNetwork(), 44.0)
     _assert_found(found, truth)
     assert len(found) == len(truth)
 

@@ -155,7 +155,9 @@ def checkpoint_from_peer(out: Path, onnx_path: Path | None = None, yaml: str = "
         import mahjong_detector
 
         onnx_path = Path(mahjong_detector.__file__).parent / "model.onnx"
-    model, copied = _model_from_onnx(onnx_path, yaml)
+    import onnx
+
+    model, copied = _model_from_onnx(onnx.load(str(onnx_path)), onnx_path.name, yaml)
     return _save_checkpoint(model, out, f"peer {onnx_path.name}", copied)
 
 
@@ -171,11 +173,11 @@ def checkpoint_from_onnx(out: Path, onnx_path: Path, images, yaml: str = "yolo11
     """
     import onnx
 
-    metadata = {p.key: p.value for p in onnx.load(str(onnx_path), load_external_data=False).metadata_props}
-    classes = metadata.get("jantaku_classes")
+    proto = onnx.load(str(onnx_path))
+    classes = {p.key: p.value for p in proto.metadata_props}.get("jantaku_classes")
     if classes is None or json.loads(classes) != list(CLASS_NAMES):
         raise ValueError(f"{onnx_path} is not a Jantaku detector of our {NUM_CLASSES} classes (jantaku export)")
-    model, copied = _model_from_onnx(onnx_path, yaml)
+    model, copied = _model_from_onnx(proto, onnx_path.name, yaml)
     calibrate_norms(model, images)
     return _save_checkpoint(model, out, f"onnx {onnx_path.name}, norms calibrated on {len(images)} images", copied)
 
@@ -235,18 +237,16 @@ def calibrate_norms(model, images) -> None:
             m.bias.copy_(bias + mean / scale)
 
 
-def _model_from_onnx(onnx_path: Path, yaml: str):
-    """A ``yaml`` DetectionModel of our classes holding ``onnx_path``'s weights (batch norm folded into each conv:
-    the conv keeps the weight, its norm becomes identity plus the bias) and how many tensors were copied. A head of
-    the peer's 34 classes is reordered into ours."""
+def _model_from_onnx(proto, file_name: str, yaml: str):
+    """A ``yaml`` DetectionModel of our classes holding the weights of the loaded ONNX model ``proto`` (from
+    ``file_name``; batch norm folded into each conv: the conv keeps the weight, its norm becomes identity plus the
+    bias) and how many tensors were copied. A head of the peer's 34 classes is reordered into ours."""
     import numpy as np
-    import onnx
     import torch
     from onnx import numpy_helper
     from ultralytics.nn.tasks import DetectionModel
 
-    graph = onnx.load(str(onnx_path)).graph
-    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer if t.name.startswith("model.")}
+    weights = {t.name: numpy_helper.to_array(t) for t in proto.graph.initializer if t.name.startswith("model.")}
     model = DetectionModel(yaml, nc=NUM_CLASSES, verbose=False)
     state = model.state_dict()
     copied = 0
@@ -275,7 +275,7 @@ def _model_from_onnx(onnx_path: Path, yaml: str):
             state[name] = rows
             copied += 1
         else:
-            raise ValueError(f"parameter {name} {tuple(tensor.shape)} of {onnx_path.name} does not fit {yaml}")
+            raise ValueError(f"parameter {name} {tuple(tensor.shape)} of {file_name} does not fit {yaml}")
     model.load_state_dict(state)
     model.names = dict(enumerate(CLASS_NAMES))
     return model, copied

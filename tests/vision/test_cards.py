@@ -343,3 +343,42 @@ def test_only_a_brushed_plain_six_of_dots_is_packed(monkeypatch):
         packed.clear()
         cards.drawn_face(CLASS_NAMES.index(name), (0.95, 0.93, 0.85), np.random.default_rng(0), fonts=(), brush=brush)
         assert len(packed) == expected, (name, brush)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_painted_west_floats_its_top_stroke_over_a_box_whose_feet_sweep_out(seed):
+    """Chinese sets paint 西 as no font draws it: the top stroke apart from the box (one band of blank rows
+    between them), the box's feet wider than its top, all of it about the asked square."""
+    mask = cards._flared_west((320, 240), (120.0, 160.0), 200.0, np.random.default_rng(seed))
+    ink = mask > 127
+    gaps = _blank_row_runs(ink)
+    assert len(gaps) == 1 and gaps[0] >= 2, gaps
+    rows = np.flatnonzero(ink.any(axis=1))
+    top_end = rows[0] + np.flatnonzero(~ink[rows[0] :].any(axis=1))[0]  # first blank row under the top stroke
+    box = np.flatnonzero(ink[top_end:].any(axis=1)) + top_end
+
+    def span(band: np.ndarray) -> int:
+        cols = np.flatnonzero(band.any(axis=0))
+        return int(cols[-1] - cols[0])
+
+    head, feet = ink[box[0] : box[0] + 10], ink[box[-1] - 10 : box[-1] + 1]
+    assert span(feet) > span(head) + 0.1 * 200
+    assert rows[0] >= 160 - 0.6 * 200 and rows[-1] <= 160 + 0.6 * 200
+    assert np.array_equal(mask, cards._flared_west((320, 240), (120.0, 160.0), 200.0, np.random.default_rng(seed)))
+
+
+@pytest.mark.skipif(not cards.cjk_fonts(), reason="no CJK font installed (fonts-arphic-ukai and others)")
+def test_brushed_west_winds_come_lifted_painted_and_plain_and_unbrushed_ones_as_the_font_draws_them(monkeypatch):
+    drawn = []
+    painted = cards._flared_west
+    monkeypatch.setattr(cards, "_flared_west", lambda *a: drawn.append("painted") or painted(*a))
+    monkeypatch.setattr(cards, "_glyph", lambda *a: drawn.append("lifted" if a[7] else "font"))
+    west = CLASS_NAMES.index("3z")
+    for s in range(100):
+        cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(s), brush=True)
+    counts = {k: drawn.count(k) for k in ("lifted", "painted", "font")}
+    assert counts["lifted"] > counts["painted"] > 0 and counts["font"] > 0, counts  # shares 50 / 30 / 20 %
+    drawn.clear()
+    for s in range(20):
+        cards.drawn_face(west, (0.95, 0.93, 0.85), np.random.default_rng(s))
+    assert drawn == ["font"] * 20

@@ -430,14 +430,14 @@ class TableService:
 def _photo_detector_for(detector: Any) -> Any:
     """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
     the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
-    upright and coloured light white-balanced (:func:`vision.photo.upright_and_balanced`), as ``jantaku read`` reads
-    a photo."""
+    upright, coloured light white-balanced and a photo taken from across the table a half turn
+    (:func:`vision.photo.photo_layers`), as ``jantaku read`` reads a photo."""
     photo = _photo_stage(detector)
     if photo is None:
         return None
-    from vision.photo import upright_and_balanced
+    from vision.photo import photo_layers
 
-    return upright_and_balanced(photo)
+    return photo_layers(photo)
 
 
 def _photo_stage(detector: Any) -> Any:

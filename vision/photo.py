@@ -258,18 +258,20 @@ def _top_to_bottom(detections: list[Detection]) -> list[Detection]:
 def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None) -> Detector:
     """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
     named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
-    names), read again with its tiles upright where they lie turned (:class:`~vision.upright.UprightDetector`),
-    and all of it again white-balanced by the tiles' faces when the light was coloured or dim
-    (:class:`~vision.balance.BalancedDetector`)."""
+    names), with the layers of :func:`photo_layers` round it."""
     from vision.classifier import with_classifier
 
-    return upright_and_balanced(with_classifier(PhotoDetector(network, options), classifier))
+    return photo_layers(with_classifier(PhotoDetector(network, options), classifier))
 
 
-def upright_and_balanced(detector: Detector) -> Detector:
-    """``detector`` (one that reads a photo at its tiles' scale) reading turned tiles upright and coloured or dim
-    photos white-balanced: the layers :func:`photo_reader` puts round it."""
+def photo_layers(detector: Detector) -> Detector:
+    """``detector`` (one that reads a photo at its tiles' scale) reading a photo taken from across the table turned
+    a half turn (:class:`~vision.half_turn.HalfTurnDetector`, probed by a :class:`PhotoDetector` on its network),
+    turned tiles upright (:class:`~vision.upright.UprightDetector`), and coloured or dim photos white-balanced
+    (:class:`~vision.balance.BalancedDetector`): the layers :func:`photo_reader` puts round it."""
     from vision.balance import BalancedDetector
+    from vision.half_turn import HalfTurnDetector
     from vision.upright import UprightDetector
 
-    return BalancedDetector(UprightDetector(detector))
+    probe = PhotoDetector(detector.network, detector.options)
+    return HalfTurnDetector(BalancedDetector(UprightDetector(detector)), probe)

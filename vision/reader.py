@@ -150,7 +150,7 @@ def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
     """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.upright`), each box
     turned back by their median turn, and bounded upright again (a little larger than the tile, which only loosens
     what counts as a neighbour; a quarter turn swaps its sides)."""
-    turn = float(np.median([d.turn for d in dets]))
+    turn = typical_turn([d.turn for d in dets])
     if turn == 0:
         return [d.box for d in dets]
     a = math.radians(turn)
@@ -163,6 +163,21 @@ def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
         uw, uh = w * abs(cos) + h * abs(sin), w * abs(sin) + h * abs(cos)
         out.append(Box(ux - uw / 2, uy - uh / 2, ux + uw / 2, uy + uh / 2))
     return out
+
+
+def typical_turn(turns: Sequence[float]) -> float:
+    """The median of ``turns`` (degrees) taken round the circle: about their mean direction, so that tiles read a
+    half turn round, some at 179 and some at -179 degrees, are read at 180 and not at 0.
+
+    >>> typical_turn([0.0, 0.0, 12.0]), typical_turn([179.0, -179.0, 178.0]), typical_turn([-170.0, 175.0])
+    (0.0, 179.0, -177.5)
+    """
+    if not turns or all(t == 0 for t in turns):
+        return 0.0
+    a = np.radians(np.asarray(turns, np.float64))
+    mean = float(np.degrees(np.arctan2(np.sin(a).sum(), np.cos(a).sum())))
+    off = (np.asarray(turns, np.float64) - mean + 180.0) % 360.0 - 180.0
+    return round(float(mean + np.median(off)), 6) + 0.0  # rounding off the trigonometry's last bits
 
 
 def _extent(boxes, group: list[int]) -> tuple[float, float]:

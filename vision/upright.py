@@ -16,7 +16,8 @@ one more reading, loose tiles askew a few, and a photo of upright tiles is read 
 
 A detection read from a turned view carries its ``turn`` (the view's, degrees counter-clockwise as the photo shows
 it) and its ``box`` is the upright rectangle that bounds the turned tile; :func:`vision.reader.read_tiles` reads
-rows along that turn. A half turn is not told apart: a tile upside down is read as the classifier reads one.
+rows along that turn. A half turn is not told apart here: :class:`vision.half_turn.HalfTurnDetector`, round this
+layer, reads a photo whose tiles are upside down turned a half turn first.
 """
 
 from __future__ import annotations

@@ -456,14 +456,18 @@ def test_photo_detector_keeps_the_second_stage():
     from vision.balance import BalancedDetector
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
+    from vision.half_turn import HalfTurnDetector
     from vision.photo import PhotoDetector
     from vision.upright import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, BalancedDetector)  # photos under coloured light are white-balanced
-    assert isinstance(svc.photo_detector.detector, UprightDetector)  # and their turned tiles read upright
-    stage = svc.photo_detector.detector.detector
+    assert isinstance(svc.photo_detector, HalfTurnDetector)  # a photo from across the table is read turned
+    assert isinstance(svc.photo_detector.probe, PhotoDetector)
+    balanced = svc.photo_detector.detector
+    assert isinstance(balanced, BalancedDetector)  # photos under coloured light are white-balanced
+    assert isinstance(balanced.detector, UprightDetector)  # and their turned tiles read upright
+    stage = balanced.detector.detector
     assert isinstance(stage, TwoStageDetector)
     assert isinstance(stage.detector, PhotoDetector)
     assert stage.classifier is camera.classifier

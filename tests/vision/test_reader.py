@@ -71,3 +71,17 @@ def test_two_rows_at_a_slant_stay_apart():
 def test_backs_are_counted():
     reading = read_tiles(row("b|1m|b", 0, 0))
     assert reading.backs == 2 and reading.tiles == parse_tiles("1m")
+
+
+def test_tiles_read_a_half_turn_round_read_as_one_row_in_their_owners_order():
+    """The turns of tiles read upside down straddle 180 degrees (179 and -179): the row's turn is 180, not 0."""
+    from engine.tiles import Tile
+    from vision.detector import Orientation
+
+    boxes = [Box(300.0 - 40 * k, 50.0, 330.0 - 40 * k, 90.0) for k in range(4)]  # owner's first tile at the right
+    turns = [179.0, -179.0, 178.0, -178.5]
+    dets = [
+        Detection(Tile.parse(n), b, 0.9, Orientation.UPRIGHT, t)
+        for n, b, t in zip(("1p", "2p", "3p", "4p"), boxes, turns, strict=True)
+    ]
+    assert read_tiles(dets).text == "1234p"

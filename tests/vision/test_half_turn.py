@@ -9,7 +9,7 @@ import pytest
 from engine.tiles import Tile
 from vision.detector import Detection, FakeDetector, Orientation
 from vision.geometry import Box
-from vision.half_turn import HalfTurnDetector, detection_back, half_turned
+from vision.half_turn import HalfTurnDetector, detection_back, half_turned, reads_surer_turned
 from vision.labels import class_of_tile
 from vision.reader import read_tiles
 
@@ -89,17 +89,37 @@ def test_an_upright_photo_is_read_once_as_it_is():
 
 
 def test_a_photo_near_even_either_way_is_read_as_it_is():
-    """Another set's tiles, which the detector reads as surely either way up: within the margin, no turn."""
+    """Another set's tiles, which the detector reads as surely either way up: read as the photo is."""
     photo = hand(["1m", "2m"], True)
     even = FakeDetector(lambda image: [Detection.of_class(0, Box(0, 0, 10, 14), 0.8)])
     r = HalfTurnDetector(FakeDetector(read), probe=even)
     r.detect(photo)
     assert list(r.turned) == [False]
-    surer = FakeDetector(lambda image: [Detection.of_class(0, Box(0, 0, 10, 14), 0.8 if image is photo else 0.84)])
-    r = HalfTurnDetector(FakeDetector(read), probe=surer, margin=0.05)
-    assert not r.reads_turned(photo)
-    r.margin = 0.03
-    assert r.reads_turned(photo)
+
+
+def _tiles(*confs: float, at: int = 0) -> list[Detection]:
+    """Detections of tiles side by side (tile ``k`` at ``k + at``), each with its confidence."""
+    return [
+        Detection.of_class(0, Box(20.0 * (k + at), 0.0, 20.0 * (k + at) + 15, 20.0), c) for k, c in enumerate(confs)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("as_is", "turned_back", "surer"),
+    [
+        (_tiles(0.6, 0.6, 0.6), _tiles(0.9, 0.9, 0.9), True),  # every tile surer turned
+        (_tiles(0.8, 0.8, 0.8), _tiles(0.83, 0.83, 0.83), False),  # near even: within the margins
+        # surer on the whole only because the half turn boxed one tile more, its paired tiles less sure
+        (_tiles(0.8, 0.8, 0.5), _tiles(0.78, 0.78) + _tiles(0.95, at=5), False),
+        (_tiles(0.6, 0.6, 0.6), _tiles(0.9, 0.9, 0.9) + _tiles(0.3, 0.3, 0.3, at=5), False),  # weak boxes more
+        (_tiles(0.7, 0.7, 0.7, 0.4), _tiles(0.68, 0.68, 0.68, 0.95), False),  # one tile much surer, most less
+        (_tiles(0.5), _tiles(0.9, at=3), False),  # no tile found by both
+        ([], _tiles(0.9), False),
+        (_tiles(0.5), _tiles(0.9), True),  # one tile, surer turned: a single tile photographed upside down
+    ],
+)
+def test_the_half_turn_must_read_surer_on_the_whole_and_tile_by_tile(as_is, turned_back, surer):
+    assert reads_surer_turned(as_is, turned_back) is surer
 
 
 def test_a_photo_with_no_tiles_is_read_as_it_is():

@@ -211,7 +211,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
-        name = f"cards_brush5_{args.cards_brush}_s{brush_seed}.npz"  # 5: v8 cards + painted flared West
+        name = f"cards_brush4_{args.cards_brush}_s{brush_seed}.npz"  # 4: v7 cards + lifted West, packed 6p
         parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):

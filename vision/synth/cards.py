@@ -131,12 +131,7 @@ def _glyph(
     mask = np.asarray(mask)
     if lift_top:
         mask = _lifted_top(mask, font.size, brush)
-    _paint(img, mask, centre, font.size, colour, brush)
-
-
-def _paint(img, mask: np.ndarray, centre, size: float, colour, brush: np.random.Generator) -> None:
-    """A glyph's mask painted on ``img`` in ``colour`` as a brush would vary it (:func:`_brushed`)."""
-    ink = _brushed(mask, centre, size, brush)
+    ink = _brushed(mask, centre, font.size, brush)
     img.paste(Image.new("RGB", img.size, _u8(colour)), (0, 0), Image.fromarray(ink))
 
 
@@ -200,82 +195,6 @@ def _lifted_top(mask: np.ndarray, size: float, rng: np.random.Generator) -> np.n
     m[1, 2] -= rng.uniform(0.04, 0.12) * size + dip
     lifted = cv2.warpAffine(stroke, m, (mask.shape[1], mask.shape[0]), flags=cv2.INTER_LINEAR, borderValue=0)
     return np.maximum(lifted, rest)
-
-
-def _swell(draw, points, widths) -> None:
-    """A brush stroke along ``points`` whose width follows ``widths`` (one per point): a polygon between the two
-    offset curves, so that it swells and tapers smoothly where :func:`_stroke` would step."""
-    pts = np.asarray(points, np.float64)
-    tangent = np.gradient(pts, axis=0)
-    tangent /= np.maximum(np.linalg.norm(tangent, axis=1, keepdims=True), 1e-9)
-    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1) * (np.asarray(widths, np.float64)[:, None] / 2)
-    outline = np.concatenate([pts + normal, (pts - normal)[::-1]])
-    draw.polygon([(float(x), float(y)) for x, y in outline], fill=255)
-
-
-def _profile(n: int, start: float, middle: float, end: float) -> np.ndarray:
-    """Widths along a stroke of ``n`` points: from ``start`` through ``middle`` (its widest, a third of the way) to
-    ``end`` (a point, where the brush lifts)."""
-    t = np.linspace(0, 1, n)
-    return np.where(t < 1 / 3, start + (middle - start) * t * 3, middle + (end - middle) * (t - 1 / 3) * 1.5)
-
-
-def _flared_west(shape: tuple[int, int], centre, size: float, rng: np.random.Generator) -> np.ndarray:
-    """A mask (uint8, ``shape`` (height, width)) of 西 as Chinese sets paint it, which no installed font draws: a
-    sagging top stroke that floats over the box and hooks up at its right end, a box narrow at the top whose sides
-    sweep out into pointed feet, and two inner strokes, one falling left, one waving down (an S) or bending right.
-    Each point is moved at random by up to 4 % of ``size`` (centred on ``centre``, the glyph about ``size`` square);
-    :func:`_brushed` varies it further."""
-    mask = Image.new("L", (shape[1], shape[0]), 0)
-    draw = ImageDraw.Draw(mask)
-    cx, cy = centre
-
-    def p(x: float, y: float) -> tuple[float, float]:  # unit square -> pixels, jittered
-        j = rng.uniform(-0.04, 0.04, 2)
-        return cx + (x - 0.5 + j[0]) * size, cy + (y - 0.5 + j[1]) * size
-
-    def u(x: float) -> float:  # a width, a share of ``size``
-        return x * size * rng.uniform(0.8, 1.25)
-
-    n = 20
-    sag = rng.uniform(0.0, 0.08)
-    top = _curve(p(0.1, 0.14), p(0.5, 0.18 + sag), p(0.9, 0.06), n)
-    _swell(draw, top, _profile(n, u(0.05), u(0.11), u(0.03)))
-    if rng.random() < 0.6:  # the hook at its right end
-        end = top[-1]
-        hook = _curve(end, (end[0] + u(0.02), end[1] - u(0.03)), (end[0] - u(0.02), end[1] - u(0.07)), 8)
-        _swell(draw, hook, _profile(8, u(0.05), u(0.045), u(0.01)))
-    lowest = np.flatnonzero(np.asarray(mask).any(axis=1))[-1]  # the top stroke's
-    # the box's top at least 0.12 under it: its strokes' jitter and half widths stay above 0.11, so a gap stays
-    y0 = max(rng.uniform(0.33, 0.4), (lowest - cy) / size + 0.5 + 0.12)
-    y1 = max(rng.uniform(0.86, 0.93), y0 + 0.45)
-    left, right = rng.uniform(0.27, 0.34), rng.uniform(0.66, 0.73)
-    flare = rng.uniform(0.1, 0.22)  # how far the feet sweep out
-    side, inner = u(0.085), u(0.08)
-    mid = y0 + 0.6 * (y1 - y0)
-    _swell(draw, _curve(p(left, y0), p(left - 0.02, mid), p(left - flare, y1), n), _profile(n, side, side, 1))
-    bar = _curve(p(left, y0), p(0.5, y0 - 0.01), p(right, y0 - 0.02), n)
-    _swell(draw, bar, _profile(n, u(0.06), u(0.07), u(0.07)))
-    _swell(draw, _curve(p(right, y0 - 0.02), p(right + 0.02, mid), p(right + flare, y1), n), _profile(n, side, side, 1))
-    floor = y1 - rng.uniform(0.02, 0.06)
-    _swell(
-        draw,
-        _curve(
-            p(left - flare * 0.6, floor), p(0.5, floor + rng.uniform(-0.04, 0.02)), p(right + flare * 0.6, floor), n
-        ),
-        _profile(n, u(0.045), u(0.055), u(0.035)),
-    )
-    a, b = rng.uniform(0.4, 0.46), rng.uniform(0.54, 0.6)
-    _swell(draw, _curve(p(a, y0), p(a + 0.02, y0 + 0.2), p(a - 0.1, y0 + 0.33), n), _profile(n, inner, inner, 1))
-    if rng.random() < 0.5:  # an S falling to the box's floor
-        wave = _curve(p(b, y0), p(b - 0.12, y0 + 0.16), p(b, y0 + 0.27), n // 2)
-        wave += _curve(p(b, y0 + 0.27), p(b + 0.12, y0 + 0.38), p(b + 0.02, floor), n // 2)[1:]
-        _swell(draw, wave, _profile(len(wave), inner, inner * 1.1, u(0.04)))
-    else:  # down, then right, then a hook up
-        bend = _curve(p(b, y0), p(b - 0.02, floor - 0.08), p(b + 0.14, floor - 0.08), n)
-        bend += [p(b + 0.17, floor - 0.16)]
-        _swell(draw, bend, _profile(len(bend), inner, inner, u(0.02)))
-    return np.asarray(mask)
 
 
 def random_face_rgb(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -734,13 +653,9 @@ def drawn_face(
             else:
                 colour = _ink(rng, {"black": 4, "blue": 3, "navy": 1, "green": 1, "red": 1})
             size = (w - 2 * mx) * rng.uniform(0.8, 1.05)
-            # West: half with its top stroke apart, 30 % painted as no font draws it (one draw, as before)
-            west = rng.random() if brush and number == 3 else 1.0
-            if 0.5 <= west < 0.8:
-                _paint(img, _flared_west((h, w), at(0.5, 0.5), size * 0.9, rng), at(0.5, 0.5), size, colour, rng)
-            else:
-                glyph, sized = _HONOURS[number - 1], _sized(font, size)
-                _glyph(img, at(0.5, 0.5), glyph, sized, colour, stroke, rng if brush else None, west < 0.5)
+            lift = brush and number == 3 and rng.random() < 0.5  # West: half with its top stroke apart
+            glyph, sized = _HONOURS[number - 1], _sized(font, size)
+            _glyph(img, at(0.5, 0.5), glyph, sized, colour, stroke, rng if brush else None, lift)
     if index:
         _corner_index(draw, name, w, h, fonts, rng)
     face = np.asarray(img.resize(art.FACE_SIZE, Image.LANCZOS), np.float32) / 255.0

@@ -16,8 +16,8 @@ half turn reads surer: its boxes' mean confidence by more than :data:`MARGIN`, i
 reading that merely found other boxes (a close-up whose half turn boxed a pip) from deciding.
 
 Measured with the shipped detector on ``jantaku eval phone``'s shots, at the tiles' scale (stop 15): the 24 real
-held-out photos turned a half turn read surer turned (paired margin 0.03 to 0.28; mean margin 0.02 or more in 21);
-of 150 upright ones (close-ups, mosaics, photos turned 45 degrees, another set's hands) two pass all three tests.
+held-out photos turned a half turn read surer turned (paired margin 0.03 to 0.28; mean margin over 0.02 in 21);
+of 120 upright ones (close-ups, mosaics, photos turned 45 degrees, another set's hands) two pass all three tests.
 Another set's tiles, which the detector reads as surely either way up, come out within 0.04 and are read as the
 photo is. The thresholds were set on those same shots: optimistic for photos never seen.
 """

@@ -31,7 +31,6 @@ from dataclasses import replace
 import numpy as np
 
 from vision.detector import Detection, Detector
-from vision.geometry import Box
 
 #: How much surer the half turn's boxes must be, in mean confidence, for the photo to be read that way ...
 MARGIN = 0.02
@@ -61,8 +60,7 @@ def wrapped(degrees: float) -> float:
 def detection_back(d: Detection, height: int, width: int) -> Detection:
     """A detection read on the half turn of a ``height`` x ``width`` photo, in the photo's pixels: its box turned
     back and its ``turn`` a half turn more."""
-    b = d.box
-    return replace(d, box=Box(width - b.x2, height - b.y2, width - b.x1, height - b.y1), turn=wrapped(d.turn + 180.0))
+    return replace(d, box=d.box.moved([[-1.0, 0.0, width], [0.0, -1.0, height]]), turn=wrapped(d.turn + 180.0))
 
 
 def surety(found: Sequence[Detection]) -> float:

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "device.commands.training",  # synth, train
     "device.commands.vision",  # read, eval detector, bench detector
     "device.commands.classifier",  # train-classifier, eval classifier
+    "device.commands.way_up",  # train-way-up, eval way-up
     "device.commands.service",  # serve, bench soak
     "device.commands.run",  # run (camera loop + site)
 )

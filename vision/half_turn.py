@@ -43,6 +43,9 @@ PAIRED_MARGIN = 0.03
 PAIRED_SHARE = 0.65
 #: Boxes of the two readings at this IoU or more are one tile.
 PAIR_IOU = 0.5
+#: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
+#: upside down; tiles that look the same both ways give about 0).
+WAY_UP_VOTE = 0.2
 
 
 def half_turned(image: np.ndarray) -> np.ndarray:
@@ -96,21 +99,37 @@ def reads_surer_turned(as_is: Sequence[Detection], turned_back: Sequence[Detecti
 
 class HalfTurnDetector:
     """A :class:`~vision.detector.Detector` that reads a photo its half turn shows upright turned that way (see the
-    module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo. ``turned`` records, per
-    photo read (the last 64), whether it was read turned."""
+    module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo; ``way_up`` (a
+    :class:`~vision.way_up.OnnxWayUp`, or None) tells a photo the probe does not turn by its tiles' faces: turned
+    when their vote (:func:`~vision.way_up.upside_down_vote`) is over :data:`WAY_UP_VOTE`. ``turned`` records, per
+    photo read (the last 64), whether it was read turned, and ``votes`` the way-up vote (None: not asked, or no
+    tile to ask about)."""
 
-    def __init__(self, detector: Detector, probe: Detector) -> None:
+    def __init__(self, detector: Detector, probe: Detector, way_up=None) -> None:
         self.detector = detector
         self.probe = probe
+        self.way_up = way_up
         self.turned: deque[bool] = deque(maxlen=64)
+        self.votes: deque[float | None] = deque(maxlen=64)
 
     def reads_turned(self, image: np.ndarray, turned: np.ndarray | None = None) -> bool:
         """Whether the probe reads ``image``'s half turn (``turned``, made when None) surer
-        (:func:`reads_surer_turned`)."""
+        (:func:`reads_surer_turned`), or else the way-up network votes its tiles upside down."""
         turned = half_turned(image) if turned is None else turned
         h, w = image.shape[:2]
+        as_is = self.probe.detect(image)
         back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
-        return reads_surer_turned(self.probe.detect(image), back)
+        if reads_surer_turned(as_is, back):
+            self.votes.append(None)
+            return True
+        if self.way_up is None:
+            self.votes.append(None)
+            return False
+        from vision.way_up import upside_down_vote
+
+        vote = upside_down_vote(image, as_is, self.way_up)
+        self.votes.append(vote)
+        return vote is not None and vote > WAY_UP_VOTE
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         turned = half_turned(image)

@@ -34,6 +34,7 @@ from vision.evaluation import camerash_rows, camerash_tile
 from vision.geometry import Box, Size
 from vision.images import load_image
 from vision.labels import class_of_tile
+from vision.reader import read_tiles
 from vision.real_photos import RealPhoto
 
 #: Tiles' median long side as a share of the close-up window's height.
@@ -56,6 +57,9 @@ class Shot:
     image: np.ndarray
     truth: tuple[tuple[int, Box], ...]
     cut: tuple[Box, ...] = ()
+    #: The tiles as their owner reads them (:func:`vision.reader.read_tiles` of the truth, upright), where the order
+    #: is part of what is measured; None where it is not.
+    text: str | None = None
 
 
 def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
@@ -345,6 +349,21 @@ def camerash_hands(
                 yield tile_row(tiles, zoom, rng, side)
 
 
+def half_turned_hand(shot: Shot) -> Shot:
+    """A hand's shot as the player across the table photographs it: turned a half turn, its tiles with it; to be
+    read in its owner's order all the same (``text``: the upright truth as :func:`vision.reader.read_tiles` reads
+    it)."""
+    h, w = shot.image.shape[:2]
+
+    def back(b: Box) -> Box:
+        return Box(w - b.x2, h - b.y2, w - b.x1, h - b.y1)
+
+    text = read_tiles([Detection.of_class(c, b, 1.0) for c, b in shot.truth]).text
+    image = np.ascontiguousarray(shot.image[::-1, ::-1])
+    truth = tuple((c, back(b)) for c, b in shot.truth)
+    return Shot(f"{shot.kind} turned 180", image, truth, tuple(back(b) for b in shot.cut), text)
+
+
 def _load(photo: RealPhoto) -> np.ndarray:
     return load_image(photo.image)
 
@@ -359,6 +378,9 @@ class Tally:
     exact: int = 0
     shots: int = 0
     ms: list[float] = field(default_factory=list)
+    #: Shots with a ``text`` to read, and those read as it (the tiles, and their order).
+    texts: int = 0
+    in_order: int = 0
 
     @property
     def precision(self) -> float:
@@ -382,6 +404,7 @@ class Tally:
             "shots": self.shots,
             "tiles": self.tiles,
             "median_ms": round(float(np.median(self.ms)), 1) if self.ms else None,
+            **({"in_order": self.in_order, "texts": self.texts} if self.texts else {}),
         }
 
 
@@ -412,6 +435,7 @@ def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, d
             found = reader.detect(shot.image)
             ms = (time.perf_counter() - started) * 1000
             right, reported = score(shot, found)
+            in_order = shot.text is not None and read_tiles(found).text == shot.text
             for kind in (shot.kind, "all"):
                 t = out[name].setdefault(kind, Tally())
                 t.right += right
@@ -420,4 +444,7 @@ def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, d
                 t.exact += right == len(shot.truth) == reported
                 t.shots += 1
                 t.ms.append(ms)
+                if shot.text is not None:
+                    t.texts += 1
+                    t.in_order += in_order
     return out

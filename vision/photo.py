@@ -286,27 +286,38 @@ def _top_to_bottom(detections: list[Detection]) -> list[Detection]:
     return sorted(detections, key=lambda d: (d.box.y1, d.box.x1))
 
 
-def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None) -> Detector:
+#: ``way_up`` of :func:`photo_reader` and :func:`photo_layers`: the shipped way-up network, where it is installed.
+SHIPPED = "shipped"
+
+
+def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None, way_up=SHIPPED) -> Detector:
     """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
     named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
     names), with the layers of :func:`photo_layers` round it."""
     from vision.classifier import with_classifier
 
-    return photo_layers(with_classifier(PhotoDetector(network, options), classifier))
+    return photo_layers(with_classifier(PhotoDetector(network, options), classifier), way_up)
 
 
-def photo_layers(detector: Detector) -> Detector:
+def photo_layers(detector: Detector, way_up=SHIPPED) -> Detector:
     """``detector`` (one that reads a photo at its tiles' scale) reading a photo taken from across the table turned
-    a half turn (:class:`~vision.half_turn.HalfTurnDetector`, probed by a :class:`PhotoDetector` on its network),
-    turned tiles upright (:class:`~vision.upright.UprightDetector`), and coloured or dim photos white-balanced
-    (:class:`~vision.balance.BalancedDetector`): the layers :func:`photo_reader` puts round it."""
+    a half turn (:class:`~vision.half_turn.HalfTurnDetector`, probed by a :class:`PhotoDetector` on its network,
+    and by ``way_up``: a :class:`~vision.way_up.OnnxWayUp`, its path, None for none, or :data:`SHIPPED` for
+    :func:`~vision.way_up.way_up_for`'s), turned tiles upright (:class:`~vision.upright.UprightDetector`), and
+    coloured or dim photos white-balanced (:class:`~vision.balance.BalancedDetector`): the layers
+    :func:`photo_reader` puts round it."""
     from vision.balance import BalancedDetector
     from vision.half_turn import HalfTurnDetector
     from vision.upright import UprightDetector
+    from vision.way_up import OnnxWayUp, way_up_for
 
+    if isinstance(way_up, str) and way_up == SHIPPED:
+        way_up = way_up_for()
+    elif way_up is not None and not isinstance(way_up, OnnxWayUp):
+        way_up = OnnxWayUp(way_up)
     # the probe is the reader inside the classifier, when there is one, so that its readings serve it too
     probe = _inner_photo_detector(detector) or PhotoDetector(detector.network, detector.options)
-    return HalfTurnDetector(BalancedDetector(UprightDetector(detector)), probe)
+    return HalfTurnDetector(BalancedDetector(UprightDetector(detector)), probe, way_up)
 
 
 def _inner_photo_detector(detector: Detector) -> PhotoDetector | None:

@@ -313,6 +313,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         camerash_hands,
         camerash_loose,
         evaluate,
+        half_turned_hand,
         phone_shots,
     )
     from vision.photo import PhotoDetector, photo_reader
@@ -345,7 +346,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights))
     report = _tallies_json(result)
-    single, hands, loose = {}, {}, {}
+    single, hands, hands_turned, loose = {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -355,9 +356,11 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 bonus = eval_bonus(reader)  # flowers and seasons: no riichi tile, so any tile named is wrong
                 named = sum(k for t, k in bonus.items() if t is not None)
                 single[name] = {"n": c.n, "top1": round(c.top1, 4), "bonus_read_as_tile": [named, sum(bonus.values())]}
-            if args.hands:  # another set's tiles in a row, as a phone photographs a hand
+            if args.hands:  # another set's tiles in a row, as a phone photographs a hand (and from across)
                 read = evaluate(readers, camerash_hands(args.hands, seed=args.seed, side=args.side))
                 hands = _tallies_json(read)
+                shots = map(half_turned_hand, camerash_hands(args.hands, seed=args.seed, side=args.side))
+                hands_turned = _tallies_json(evaluate(readers, shots))
             if args.loose:  # another set's tiles lying loose, each turned its own way
                 read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
                 loose = _tallies_json(read)
@@ -372,6 +375,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                     "readers": report,
                     "camerash_as_is": single,
                     "camerash_hands": hands,
+                    "camerash_hands_turned": hands_turned,
                     "camerash_loose": loose,
                 }
             )
@@ -388,6 +392,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
             print(f"    {'flowers, seasons':>16}: {named} of {n} camerash bonus tiles read as a riichi tile (wrong)")
     for title, tallies in (
         ("in rows, as a hand is photographed", hands),
+        ("in rows, photographed from across the table (to read in the owner's order)", hands_turned),
         ("lying loose, each turned its own way", loose),
     ):
         if tallies:
@@ -408,6 +413,7 @@ def _print_tallies(kinds: dict) -> None:
         print(
             f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
             f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
+            + (f"  in order {r['in_order']}/{r['texts']}" if r.get("texts") else "")
         )
 
 

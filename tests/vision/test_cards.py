@@ -343,3 +343,32 @@ def test_only_a_brushed_plain_six_of_dots_is_packed(monkeypatch):
         packed.clear()
         cards.drawn_face(CLASS_NAMES.index(name), (0.95, 0.93, 0.85), np.random.default_rng(0), fonts=(), brush=brush)
         assert len(packed) == expected, (name, brush)
+
+
+def test_way_up_cards_are_faces_of_every_kind_and_depend_on_the_index_only():
+    x, y = cards.way_up_card_set(12, seed=5)
+    assert x.shape == (12, CROP_SIZE.height, CROP_SIZE.width, 3) and x.dtype == np.uint8
+    assert BACK_CLASS not in y
+    if cards.cjk_fonts():  # every third a brushed face
+        assert all(y[i] in cards.BRUSHED_CLASSES for i in range(2, 12, 3))
+    tail_x, tail_y = cards.way_up_card_set(4, seed=5, start=8)
+    assert np.array_equal(tail_x, x[8:]) and np.array_equal(tail_y, y[8:])
+    with pytest.raises(ValueError, match="face class"):
+        cards.way_up_card(BACK_CLASS, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("face_down", [False, True])
+def test_a_band_over_the_face_is_the_same_tile_seen_from_its_other_edge(face_down):
+    """``band_over``: the band (front colour, then back colour, outward) over the face, the face still upright."""
+    face = np.zeros((40, 30, 3), np.float32)
+    face[:10] = 1.0  # a bright top: which way up the face is
+    front, back = (0.9, 0.9, 0.8), (0.1, 0.4, 0.9)
+    under, _ = cards._tile_image(face, 30, 40, 8, 0.5, front, back, np.random.default_rng(1), face_down=face_down)
+    over, _ = cards._tile_image(
+        face, 30, 40, 8, 0.5, front, back, np.random.default_rng(1), face_down=face_down, band_over=True
+    )
+    assert over.shape == under.shape == (48, 30, 3)
+    assert np.allclose(over[:8][::-1, ::-1], under[40:])  # the band, mirrored to the top
+    if not face_down:
+        assert over[8:18].mean() > over[38:48].mean()  # the face's bright top is still at its top
+    assert np.allclose(over[0, 15], np.asarray(front if face_down else back) * 0.85)  # outermost: the other colour

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
-from vision.detector import Detection
+from vision.detector import Detection, FakeDetector
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES
 from vision.phone_evaluation import (
@@ -16,6 +16,7 @@ from vision.phone_evaluation import (
     camerash_loose,
     close_up,
     evaluate,
+    half_turned_hand,
     inscribed,
     loose_tiles,
     mosaic,
@@ -25,6 +26,7 @@ from vision.phone_evaluation import (
     turned,
 )
 from vision.photo import PhotoDetector
+from vision.reader import read_tiles
 from vision.real_photos import RealBox, RealPhoto
 
 #: Tiles of 30 x 40 px in a row of 12 on a 480 x 640 (height, width) photo. Classes three apart: enlarging rings
@@ -242,3 +244,19 @@ def test_camerash_loose_shots_are_of_its_riichi_tiles_and_seeded(camerash):
         assert set(classes) <= set(range(0, 34, 3))  # never the flower
     again = camerash_loose(2, zooms=(0.08,), seed=3, side=1600, root=camerash)
     assert [s.truth for s in again] == [s.truth for s in shots[:2]]
+
+
+def test_a_hand_from_across_the_table_is_to_be_read_in_its_owners_order():
+    upright = tile_row(_row(13), 0.1, np.random.default_rng(2), side=1600)
+    shot = half_turned_hand(upright)
+    assert shot.kind == "other set 0.1 turned 180" and shot.image.shape == upright.image.shape
+    assert np.array_equal(shot.image, upright.image[::-1, ::-1])
+    for (c, b), (c0, b0) in zip(shot.truth, upright.truth, strict=True):
+        assert c == c0 and b == Box(1600 - b0.x2, 1200 - b0.y2, 1600 - b0.x1, 1200 - b0.y1)
+    assert shot.text == read_tiles([Detection.of_class(c, b, 1.0) for c, b in upright.truth]).text  # the owner's
+    as_seen = [Detection.of_class(c, b, 0.9) for c, b in shot.truth]  # every tile, read as it lies (reversed)
+    turned_back = [Detection(d.tile, d.box, d.conf, d.orientation, 180.0) for d in as_seen]  # read upside down
+    result = evaluate({"as seen": FakeDetector(as_seen), "turned": FakeDetector(turned_back)}, [shot])
+    assert result["as seen"]["all"].exact == result["turned"]["all"].exact == 1  # every tile right either way ...
+    assert (result["as seen"]["all"].in_order, result["turned"]["all"].in_order) == (0, 1)  # ... in order, one
+    assert result["turned"]["all"].as_json()["texts"] == 1

@@ -243,7 +243,7 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
         frame[545:625, x + 35 : x + 95] = 255
     alone, apart, network = BlocksNetwork(), BlocksNetwork(), BlocksNetwork()
     PhotoDetector(alone).detect(frame)
-    layers = photo_reader(network, classifier=classifier)
+    layers = photo_reader(network, classifier=classifier, way_up=None)
     probed_apart = HalfTurnDetector(
         BalancedDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier))), PhotoDetector(apart)
     )

@@ -1020,9 +1020,16 @@ def _tile_image(
     rng: np.random.Generator,
     *,
     face_down: bool = False,
+    band_over: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A tile seen from its owner's side: its top (face, or back when ``face_down``) over its thickness band;
-    RGB float and an alpha mask (rounded corners), size (th + band, tw)."""
+    RGB float and an alpha mask (rounded corners), size (th + band, tw). ``band_over``: the band over the face, the
+    face still upright (a standing tile seen from above its front: its top edge shows over its face)."""
+    if band_over and band:
+        out, mask = _tile_image(
+            face[::-1, ::-1], tw, th, band, band_front, front_rgb, back_rgb, rng, face_down=face_down
+        )
+        return np.ascontiguousarray(out[::-1, ::-1]), np.ascontiguousarray(mask[::-1, ::-1])
     margin = rng.uniform(0.0, 0.08)  # plain front round the printed face
     top = np.empty((th, tw, 3), np.float32)
     top[:] = face[0, 0] if not face_down else face.mean(axis=(0, 1))
@@ -1152,9 +1159,19 @@ def card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.
     return _lay(face, p, rng, size, face_down=face_down)
 
 
-def _lay(face: np.ndarray, p: dict, rng: np.random.Generator, size: Size, *, face_down: bool = False) -> np.ndarray:
+def _lay(
+    face: np.ndarray,
+    p: dict,
+    rng: np.random.Generator,
+    size: Size,
+    *,
+    face_down: bool = False,
+    band_over: bool = False,
+    sideways: float = 0.3,
+) -> np.ndarray:
     """The crop of a tile with ``face`` in the scene ``p`` (:func:`_scene_params`): alone as a close-up, or on
-    cloth, in a row or not, lit, warped and cut with the runtime's crop."""
+    cloth, in a row or not, lit, warped and cut with the runtime's crop. ``band_over``: the tiles' bands over their
+    faces (:func:`_tile_image`); ``sideways``: the share cut as a sideways tile (:func:`_cut`)."""
     if rng.random() < 0.12:  # a close-up of the face alone (the crop is the face: what a tight photo shows)
         image = (np.clip(face, 0, 1)[..., ::-1] * 255).astype(np.uint8)
         fh, fw = image.shape[:2]
@@ -1162,7 +1179,9 @@ def _lay(face: np.ndarray, p: dict, rng: np.random.Generator, size: Size, *, fac
         box = Box(float(x0), float(y0), float(fw - rng.uniform(0, 0.06) * fw), float(fh - rng.uniform(0, 0.06) * fh))
         return extract_crop(image, box, size, CROP_MARGIN)
     tw, th, band, front, back_rgb = p["tw"], p["th"], p["band"], p["front_rgb"], p["back_rgb"]
-    tile, mask = _tile_image(face, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=face_down)
+    tile, mask = _tile_image(
+        face, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=face_down, band_over=band_over
+    )
     ch, cw = int(th * 2.2 + band), int(tw * 3.4)
     canvas = _cloth(rng, ch, cw)
     x, y = (cw - tw) // 2, (ch - th - band) // 2
@@ -1174,7 +1193,16 @@ def _lay(face: np.ndarray, p: dict, rng: np.random.Generator, size: Size, *, fac
                 other = int(rng.integers(NUM_CLASSES - 1)) if rng.random() < 0.8 else BACK_CLASS
                 nface = art.back_texture(back_rgb, rng) if other == BACK_CLASS else _quick_face(other, front, rng)
                 nt, nm = _tile_image(
-                    nface, tw, th, band, p["band_front"], front, back_rgb, rng, face_down=other == BACK_CLASS
+                    nface,
+                    tw,
+                    th,
+                    band,
+                    p["band_front"],
+                    front,
+                    back_rgb,
+                    rng,
+                    face_down=other == BACK_CLASS,
+                    band_over=band_over,
                 )
                 nx = x + side * (tw + gap)
                 _shadow(canvas, nx, y, tw, th + band, rng)
@@ -1184,7 +1212,7 @@ def _lay(face: np.ndarray, p: dict, rng: np.random.Generator, size: Size, *, fac
     canvas = _light(canvas, rng, (x, y, tw, th))
     canvas, (quad,) = _warp(canvas, [_quad(x, y, tw, th + band)], rng)
     box = _box_of(quad, rng, 0.04, canvas.shape[:2])
-    return _cut(canvas, box, rng, size)
+    return _cut(canvas, box, rng, size, sideways)
 
 
 def _quick_face(class_id: int, face_rgb, rng: np.random.Generator) -> np.ndarray:
@@ -1362,6 +1390,44 @@ def brush_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) ->
     def draw(i: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
         c = BRUSHED_CLASSES[i % len(BRUSHED_CLASSES)]
         return brush_card(c, rng, size), c
+
+    return _seeded_set(n, seed, size, start, draw)
+
+
+def way_up_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE, *, brush: bool = False) -> np.ndarray:
+    """A card of a face class whose face is upright in the crop, for learning which way up a tile lies: never cut
+    as a sideways tile (the runtime turns those back either way up), its band over its face half the time (a
+    standing tile seen from above its front) so that where the band lies says nothing. ``brush``: a face of
+    :data:`BRUSHED_CLASSES` drawn as a brush draws it (:func:`brush_card`), else as :func:`card` draws it."""
+    if class_id == BACK_CLASS or not 0 <= class_id < NUM_CLASSES:
+        raise ValueError(f"a way-up card is of a face class, not {class_id}")
+    p = _scene_params(rng)
+    band_over = bool(rng.random() < 0.5)
+    if brush:
+        if class_id not in BRUSHED_CLASSES:
+            raise ValueError(f"brushed cards are of characters, 1s and 6p, not {CLASS_NAMES[class_id]}")
+        face = drawn_face(class_id, p["front_rgb"], rng, cjk_fonts(), brush=True)
+    else:
+        face = random_face(class_id, rng, p["front_rgb"])
+    return _lay(face, p, rng, size, band_over=band_over, sideways=0.0)
+
+
+#: Face classes (all but ``back``): the ones :func:`way_up_card_set` draws.
+FACE_CLASSES = tuple(c for c in range(NUM_CLASSES) if c != BACK_CLASS)
+
+
+def way_up_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Upright cards ``start .. start+n-1`` (:func:`way_up_card`; BGR uint8, (n, h, w, 3)) and their class ids:
+    every third brushed (with a CJK font installed), the rest of every face class in turn. Card ``i`` depends on
+    ``seed`` and ``i`` only."""
+    brushed = bool(cjk_fonts())
+
+    def draw(i: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        if brushed and i % 3 == 2:
+            c = BRUSHED_CLASSES[(i // 3) % len(BRUSHED_CLASSES)]
+            return way_up_card(c, rng, size, brush=True), c
+        c = FACE_CLASSES[i % len(FACE_CLASSES)]
+        return way_up_card(c, rng, size), c
 
     return _seeded_set(n, seed, size, start, draw)
 

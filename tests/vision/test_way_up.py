@@ -1,0 +1,167 @@
+"""Which way up tiles lie (:mod:`vision.way_up`), and the half turn told by it (:mod:`vision.half_turn`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from vision.classifier import CROP_SIZE, extract_crop
+from vision.detector import Detection, FakeDetector
+from vision.errors import ModelError
+from vision.geometry import Box
+from vision.half_turn import HalfTurnDetector, half_turned
+from vision.labels import BACK_CLASS, class_of_tile
+from vision.reader import read_tiles
+from vision.way_up import MODEL_KIND, NAMES, OnnxWayUp, upside_down_vote, way_up_for
+
+HEIGHT, WIDTH = 300, 500  # not square
+
+
+def band_model(path: Path, kind: str = MODEL_KIND, names=NAMES) -> Path:
+    """A hand-built way-up model: a crop darker in its top half than in its bottom half is upright (a tile's glyph
+    band at its top), darker at the bottom upside down: logits ``k * (bottom - top)`` and their negation."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    h, w = CROP_SIZE.height, CROP_SIZE.width
+    weight = np.zeros((2, 3, h, w), np.float32)
+    weight[0, :, h // 2 :] = 1.0  # upright: bright bottom ...
+    weight[0, :, : h // 2] = -1.0  # ... dark top
+    weight[1] = -weight[0]
+    weight *= 40.0 / (3 * h * w)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["images", "w"], ["c"]), helper.make_node("Flatten", ["c"], ["logits"])],
+        "band",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, h, w])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor("w", TensorProto.FLOAT, weight.shape, weight.flatten())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for key, value in {"kind": kind, "names": repr(list(names))}.items():
+        model.metadata_props.add(key=key, value=value)
+    onnx.save(model, str(path))
+    return path
+
+
+def hand(names: list[str], upside_down: bool) -> tuple[np.ndarray, list[Detection]]:
+    """A row of white tiles on grey cloth, each with a dark band along its top (where its glyph's top is), and the
+    boxes a detector finds; ``upside_down``: the photo taken from across the table."""
+    image = np.full((HEIGHT, WIDTH, 3), 90, np.uint8)
+    found = []
+    for k, name in enumerate(names):
+        x1, y1 = 60 + 70 * k, 100
+        cv2.rectangle(image, (x1, y1), (x1 + 59, y1 + 89), (235, 235, 235), -1)
+        cv2.rectangle(image, (x1 + 5, y1 + 5), (x1 + 54, y1 + 30), (20, 20, 20), -1)
+        box = Box(x1, y1, x1 + 60, y1 + 90)
+        if upside_down:
+            box = Box(WIDTH - box.x2, HEIGHT - box.y2, WIDTH - box.x1, HEIGHT - box.y1)
+        found.append(Detection.of_class(class_of_tile(Tile.parse(name)), box, 0.8))
+    return (half_turned(image) if upside_down else image), found
+
+
+@pytest.fixture
+def model(tmp_path) -> OnnxWayUp:
+    return OnnxWayUp(band_model(tmp_path / "way_up.onnx"))
+
+
+def test_the_model_reads_a_tile_upright_and_its_half_turn_upside_down(model):
+    image, found = hand(["1m"], False)
+    crop = extract_crop(image, found[0].box, model.input_size, model.margin)
+    up, down = model.upside_down(np.stack([crop, crop[::-1, ::-1]]))
+    assert up < 0.1 and down > 0.9
+    assert model.upside_down(np.zeros((0, CROP_SIZE.height, CROP_SIZE.width, 3), np.uint8)).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("upside_down", "sign"),
+    [(False, -1), (True, 1)],
+)
+def test_the_vote_of_a_hand_says_which_way_up_it_lies(model, upside_down, sign):
+    image, found = hand(["1m", "2m", "7z"], upside_down)
+    vote = upside_down_vote(image, found, model)
+    assert vote * sign > 0.8
+
+
+def test_backs_and_sideways_boxes_have_no_vote(model):
+    image, found = hand(["1m"], True)
+    back = Detection.of_class(BACK_CLASS, found[0].box, 0.9)
+    sideways = Detection.of_class(0, Box(10, 200, 100, 260), 0.9)  # wider than tall: turned back either way up
+    assert upside_down_vote(image, [back, sideways], model) is None
+    assert upside_down_vote(image, [back, sideways, *found], model) > 0.8
+
+
+def test_a_file_that_is_no_way_up_model_is_refused(tmp_path):
+    with pytest.raises(ModelError, match="not a way-up model"):
+        OnnxWayUp(band_model(tmp_path / "a.onnx", kind="tile-classifier"))
+    with pytest.raises(ModelError, match="classes"):
+        OnnxWayUp(band_model(tmp_path / "b.onnx", names=("down", "up")))
+    with pytest.raises(ModelError, match="no way-up model"):
+        OnnxWayUp(tmp_path / "missing.onnx")
+
+
+def test_the_shipped_model_is_found_or_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("JANTAKU_WAY_UP", "none")
+    assert way_up_for() is None
+    monkeypatch.setenv("JANTAKU_WAY_UP", str(tmp_path / "missing.onnx"))
+    assert way_up_for() is None
+    monkeypatch.setenv("JANTAKU_WAY_UP", str(band_model(tmp_path / "w.onnx")))
+    assert isinstance(way_up_for(), OnnxWayUp)
+
+
+def _even(found: list[Detection]) -> FakeDetector:
+    """A probe as sure of the tiles either way up (another set's tiles): it never turns a photo by itself."""
+    return FakeDetector(lambda image: list(found))
+
+
+@pytest.mark.parametrize(
+    ("upside_down", "text"),
+    [(False, "12m7z"), (True, "12m7z")],  # from across the table: still in its owner's order
+)
+def test_a_photo_the_probe_cannot_tell_is_turned_by_its_tiles_faces(model, upside_down, text):
+    image, found = hand(["1m", "2m", "7z"], upside_down)
+    r = HalfTurnDetector(FakeDetector(lambda im: [d for d in _boxes_of(im, found, image)]), _even(found), model)
+    got = r.detect(image)
+    assert list(r.turned) == [upside_down]
+    assert r.votes[-1] * (1 if upside_down else -1) > 0.8
+    assert read_tiles(got).text == text
+
+
+def _boxes_of(seen: np.ndarray, found: list[Detection], photo: np.ndarray) -> list[Detection]:
+    """The boxes of ``found`` (the tiles of ``photo``), in the pixels of ``seen``: the photo or its half turn."""
+    if seen.shape == photo.shape and np.array_equal(seen, photo):
+        return list(found)
+    h, w = photo.shape[:2]
+    return [
+        Detection.of_class(d.class_id, Box(w - d.box.x2, h - d.box.y2, w - d.box.x1, h - d.box.y1), d.conf)
+        for d in found
+    ]
+
+
+def test_without_a_way_up_model_the_probe_alone_tells(model):
+    image, found = hand(["1m", "2m", "7z"], True)
+    r = HalfTurnDetector(FakeDetector(lambda im: list(found)), _even(found))
+    r.detect(image)
+    assert list(r.turned) == [False] and list(r.votes) == [None]
+
+
+def test_a_few_training_steps_export_a_model_that_loads(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import _as_tensor
+    from vision.way_up_training import WayUpOptions, export_way_up, train_way_up
+
+    image, found = hand(["1m"], False)
+    crop = extract_crop(image, found[0].box)
+    crops = np.stack([crop] * 32)
+    model, history = train_way_up(crops, WayUpOptions(epochs=2, batch=8, width=4, threads=1))
+    assert [h["epoch"] for h in history] == [1, 2]
+    path = export_way_up(model, tmp_path / "tiny.onnx", {"training": "test"})
+    loaded = OnnxWayUp(path)
+    both = np.stack([crop, crop[::-1, ::-1]])
+    with torch.no_grad():
+        expected = torch.softmax(model(_as_tensor(torch, both)), 1)[:, 1].numpy()
+    assert np.allclose(loaded.upside_down(both), expected, atol=1e-5)

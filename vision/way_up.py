@@ -1,0 +1,90 @@
+"""Which way up a photo's tiles lie: a small network that tells a tile's face upright from upside down.
+
+:class:`~vision.half_turn.HalfTurnDetector` tells a photo taken from across the table by the detector's confidence,
+which is surer of upright tiles only for the one real set it was trained on: another set's tiles it reads as surely
+either way up, so their photos stayed reversed. Characters, winds and dragons have a way up in any set, and so do
+birds, corner indices and most numbers of pins and bamboo. :class:`OnnxWayUp` (``models/tile_way_up.onnx``,
+trained on upright cards of every face class by :mod:`vision.way_up_training`) gives each tile crop the
+probability that it is upside down; :func:`upside_down_vote` is the mean over a photo's upright, face-up tiles of
+``2 p - 1`` (tiles that look the same both ways give about 0 and do not sway it). The crops are the classifier's
+(:func:`vision.classifier.extract_crop`): the same size, margin and pixels. Sideways boxes are left out: the
+runtime turns those a quarter clockwise, which leaves them either way up.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.classifier import CROP_MARGIN, extract_crop, is_sideways, softmax, to_input
+from vision.detector import Detection, open_session, parse_names
+from vision.errors import ModelError
+from vision.geometry import Size
+
+#: The ``kind`` the model's metadata must carry.
+MODEL_KIND = "tile-way-up"
+
+#: The model's classes, in output order.
+NAMES = ("upright", "upside down")
+
+#: Where the shipped model lies in a checkout; ``$JANTAKU_WAY_UP`` overrides (``none`` turns it off).
+SHIPPED_WAY_UP = Path(__file__).resolve().parent.parent / "models" / "tile_way_up.onnx"
+
+
+class OnnxWayUp:
+    """The way-up network on onnxruntime: ``[batch, 3, h, w]`` RGB 0..1 crops in, logits of :data:`NAMES` out."""
+
+    def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
+        self.path = Path(path)
+        self.session, self.load_seconds = open_session(self.path, threads, f"no way-up model at {self.path}")
+        meta = dict(self.session.get_modelmeta().custom_metadata_map)
+        if meta.get("kind") != MODEL_KIND:
+            raise ModelError(f"{self.path}: not a way-up model (metadata kind {meta.get('kind')!r})")
+        if parse_names(meta.get("names"), self.path) != NAMES:
+            raise ModelError(f"{self.path}: its classes are not {list(NAMES)}")
+        shape = self.session.get_inputs()[0].shape
+        if len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
+            raise ModelError(f"{self.path}: expected one input [batch, 3, h, w] with a fixed h and w, got {shape}")
+        self.input_name = self.session.get_inputs()[0].name
+        self.input_size = Size(height=shape[2], width=shape[3])
+        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
+        self.max_batch = max_batch
+
+    def upside_down(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """Probability (N,) that each BGR crop of the model's input size shows its tile upside down."""
+        batch = np.asarray(crops)
+        if batch.ndim != 4 or batch.shape[1:3] != (self.input_size.height, self.input_size.width):
+            raise ValueError(
+                f"crops must be {self.input_size.height}x{self.input_size.width} (h x w), got {batch.shape}"
+            )
+        out = [
+            self.session.run(None, {self.input_name: to_input(batch[s : s + self.max_batch])})[0]
+            for s in range(0, len(batch), self.max_batch)
+        ]
+        if not out:
+            return np.zeros(0)
+        return softmax(np.concatenate(out).astype(np.float64))[:, 1]
+
+
+def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxWayUp) -> float | None:
+    """The mean of ``2 p - 1`` over the upright face-up tiles of ``found`` (``p``: the model's probability that the
+    tile is upside down): 1 all surely upside down, -1 all surely upright, about 0 where the tiles cannot tell.
+    None without such a tile."""
+    boxes = [d.box for d in found if not d.is_back and d.box.area > 0 and not is_sideways(d.box)]
+    if not boxes:
+        return None
+    crops = np.stack([extract_crop(image, b, model.input_size, model.margin) for b in boxes])
+    return float(np.mean(2.0 * model.upside_down(crops) - 1.0))
+
+
+def way_up_for(path: str | os.PathLike[str] | None = None) -> OnnxWayUp | None:
+    """The way-up model at ``path``; by default ``$JANTAKU_WAY_UP`` or the shipped one (None where it is off or
+    not there: a photo is then told by the detector alone)."""
+    if path is None:
+        path = os.environ.get("JANTAKU_WAY_UP") or SHIPPED_WAY_UP
+        if str(path).lower() == "none" or not Path(path).is_file():
+            return None
+    return OnnxWayUp(path)

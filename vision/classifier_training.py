@@ -25,7 +25,7 @@ import math
 import os
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -532,6 +532,16 @@ def _train_mode(model, nn, fixed_norms: bool) -> None:
                 m.eval()
 
 
+def train_step(model, loss_fn, opt, x, y) -> int:
+    """One optimiser step on a batch ``x`` with targets ``y``; how many of the batch the model got right."""
+    logits = model(x)
+    loss = loss_fn(logits, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    return int((logits.argmax(1) == y).sum())
+
+
 def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log):
     from torch import nn
 
@@ -574,13 +584,8 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
                 group["lr"] = lr
             x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
             y = torch.from_numpy(data.y[idx])
-            logits = model(x)
-            loss = loss_fn(logits, y)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
+            correct += train_step(model, loss_fn, opt, x, y)
             step += 1
-            correct += int((logits.argmax(1) == y).sum())
             seen += len(idx)
         entry = {
             "epoch": epoch + 1,
@@ -607,8 +612,17 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
     return model, report
 
 
-def export_onnx(model, path: str | os.PathLike[str], metadata: dict | None = None, size: Size = CROP_SIZE) -> Path:
-    """Write the model as ONNX (dynamic batch, fixed h x w) with ``kind``, ``names`` and ``crop_margin`` metadata."""
+def export_onnx(
+    model,
+    path: str | os.PathLike[str],
+    metadata: dict | None = None,
+    size: Size = CROP_SIZE,
+    *,
+    kind: str = MODEL_KIND,
+    names: Sequence[str] = TRAIN_NAMES,
+) -> Path:
+    """Write the model as ONNX (dynamic batch, fixed h x w) with ``kind``, ``names`` and ``crop_margin`` metadata
+    (the classifier's, or another network's of the same crops: :mod:`vision.way_up_training`)."""
     import onnx
     import torch
 
@@ -631,8 +645,8 @@ def export_onnx(model, path: str | os.PathLike[str], metadata: dict | None = Non
         )
     proto = onnx.load(str(tmp))
     meta = {
-        "kind": MODEL_KIND,
-        "names": repr(list(TRAIN_NAMES)),
+        "kind": kind,
+        "names": repr(list(names)),
         "imgsz": repr([size.height, size.width]),
         "crop_margin": str(CROP_MARGIN),
         **{k: str(v) for k, v in (metadata or {}).items()},

@@ -14,15 +14,21 @@ import json
 import math
 import os
 import time
-import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import CROP_MARGIN, CROP_SIZE
-from vision.classifier_training import Jitter, _as_tensor, appearance, build_network
+from vision.classifier import CROP_SIZE
+from vision.classifier_training import (
+    Jitter,
+    TrainOptions,
+    _as_tensor,
+    appearance,
+    build_network,
+    export_onnx,
+    train_step,
+)
 from vision.way_up import MODEL_KIND, NAMES
 
 Progress = Callable[[int, int], None] | None
@@ -46,22 +52,11 @@ def way_up_crops(n: int, seed: int, progress: Progress = None) -> tuple[np.ndarr
     return np.concatenate(xs), np.concatenate(ys)
 
 
-@dataclass(frozen=True)
-class WayUpOptions:
-    """How :func:`train_way_up` runs."""
-
-    epochs: int = 10
-    batch: int = 128
-    lr: float = 3e-3
-    weight_decay: float = 1e-4
-    width: int = 24
-    seed: int = 0
-    threads: int = 2
-    #: Share of the run warming up to ``lr`` (then a cosine decay to zero).
-    warmup: float = 0.1
+#: How :func:`train_way_up` runs by default (the classifier's options; ``init`` and ``max_seconds`` are not used).
+WAY_UP_OPTIONS = TrainOptions(epochs=10, batch=128, lr=3e-3, width=24, threads=2, warmup=0.1)
 
 
-def train_way_up(crops: np.ndarray, options: WayUpOptions = WayUpOptions(), log: Callable[[str], None] | None = None):
+def train_way_up(crops: np.ndarray, options: TrainOptions = WAY_UP_OPTIONS, log: Callable[[str], None] | None = None):
     """Train the way-up network on upright ``crops``; returns (model, history of per-epoch dicts)."""
     import torch
     from torch import nn
@@ -97,14 +92,8 @@ def train_way_up(crops: np.ndarray, options: WayUpOptions = WayUpOptions(), log:
                 gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
                 shift = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.16
                 x = (x * gain + shift).clamp(0, 1)
-                y = turned.long()
-                logits = model(x)
-                loss = loss_fn(logits, y)
-                opt.zero_grad(set_to_none=True)
-                loss.backward()
-                opt.step()
+                correct += train_step(model, loss_fn, opt, x, turned.long())
                 step += 1
-                correct += int((logits.argmax(1) == y).sum())
                 seen += n
             entry = {"epoch": epoch + 1, "train_acc": round(correct / max(seen, 1), 4)}
             entry["seconds"] = round(time.perf_counter() - started, 1)
@@ -118,33 +107,6 @@ def train_way_up(crops: np.ndarray, options: WayUpOptions = WayUpOptions(), log:
 
 
 def export_way_up(model, path: str | os.PathLike[str], metadata: dict | None = None) -> Path:
-    """Write the model as ONNX (dynamic batch, the classifier's crop size) with ``kind``, ``names`` and
-    ``crop_margin`` metadata."""
-    import onnx
-    import torch
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
-    tmp = path.with_suffix(".tmp.onnx")
-    with warnings.catch_warnings():  # the TorchScript exporter (the dynamo one needs onnxscript) says it is legacy
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (torch.zeros(1, 3, CROP_SIZE.height, CROP_SIZE.width),),
-            str(tmp),
-            input_names=["images"],
-            output_names=["logits"],
-            dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    proto = onnx.load(str(tmp))
-    meta = {"kind": MODEL_KIND, "names": repr(list(NAMES)), "crop_margin": str(CROP_MARGIN)}
-    meta.update({k: str(v) for k, v in (metadata or {}).items()})
-    del proto.metadata_props[:]
-    for k, v in meta.items():
-        proto.metadata_props.add(key=k, value=v)
-    onnx.save(proto, str(path))
-    tmp.unlink()
-    return path
+    """Write the model as ONNX (:func:`vision.classifier_training.export_onnx`) with the way-up ``kind`` and
+    ``names``."""
+    return export_onnx(model, path, metadata, kind=MODEL_KIND, names=NAMES)

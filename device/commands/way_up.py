@@ -52,7 +52,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
     except ImportError as exc:
         raise UserError("training the way-up network needs torch (pip install torch); reading does not") from exc
-    from vision.way_up_training import WayUpOptions, export_way_up, train_way_up, way_up_crops
+    from dataclasses import asdict, replace
+
+    from vision.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 
     cache = Path(args.crops) / f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
     if cache.is_file():
@@ -65,9 +67,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, x=x, y=y)
         _log(f"{cache}: {len(x)} crops in {time.perf_counter() - started:.0f} s")
-    options = WayUpOptions(epochs=args.epochs, width=args.width, seed=args.train_seed, threads=args.threads)
+    options = replace(WAY_UP_OPTIONS, epochs=args.epochs, width=args.width, seed=args.train_seed, threads=args.threads)
     model, history = train_way_up(x, options, log=_log)
-    recipe = {"cards": args.cards, "cards_seed": args.seed, **options.__dict__, "history": history}
+    keep = ("epochs", "batch", "lr", "weight_decay", "width", "seed", "threads", "warmup")
+    recipe = {"cards": args.cards, "cards_seed": args.seed, **{k: asdict(options)[k] for k in keep}, "history": history}
     out = export_way_up(model, args.out, {"training": json.dumps(recipe)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **recipe}))
     return 0

@@ -151,13 +151,13 @@ def test_without_a_way_up_model_the_probe_alone_tells(model):
 
 def test_a_few_training_steps_export_a_model_that_loads(tmp_path):
     torch = pytest.importorskip("torch")
-    from vision.classifier_training import _as_tensor
-    from vision.way_up_training import WayUpOptions, export_way_up, train_way_up
+    from vision.classifier_training import TrainOptions, _as_tensor
+    from vision.way_up_training import export_way_up, train_way_up
 
     image, found = hand(["1m"], False)
     crop = extract_crop(image, found[0].box)
     crops = np.stack([crop] * 32)
-    model, history = train_way_up(crops, WayUpOptions(epochs=2, batch=8, width=4, threads=1))
+    model, history = train_way_up(crops, TrainOptions(epochs=2, batch=8, width=4, threads=1, warmup=0.1))
     assert [h["epoch"] for h in history] == [1, 2]
     path = export_way_up(model, tmp_path / "tiny.onnx", {"training": "test"})
     loaded = OnnxWayUp(path)

@@ -16,27 +16,30 @@ import numpy as np
 
 from vision.classifier import extract_crop
 from vision.geometry import Box
-from vision.labels import CLASS_NAMES, class_of_tile
+from vision.labels import CLASS_NAMES
 from vision.way_up import OnnxWayUp
 
 
 def _camerash_crops(model: OnnxWayUp, root: str | os.PathLike[str] | None) -> tuple[np.ndarray, np.ndarray]:
-    from vision.evaluation import camerash_rows, camerash_tile, on_table
+    """camerash's photos of riichi tiles (:func:`vision.phone_evaluation._camerash_pool`) as crops of a tile on a
+    table; an unreadable photo is left out."""
+    from vision.errors import UnreadableImage
+    from vision.evaluation import on_table
     from vision.images import load_image
+    from vision.phone_evaluation import _camerash_pool
 
-    base, rows = camerash_rows(root)
+    base, pool = _camerash_pool(root)
     crops, classes = [], []
-    for name, label in rows:
-        tile = camerash_tile(label)
-        found = list(base.rglob(name))
-        if tile is None or not found:
+    for name, cls in pool:
+        try:
+            photo = load_image(base / "tiles-resized" / name)
+        except UnreadableImage:
             continue
-        photo = load_image(found[0])
         frame = on_table(photo, factor=3.0, long_side=None)
         h, w = photo.shape[:2]
         y, x = (frame.shape[0] - h) // 2, (frame.shape[1] - w) // 2
         crops.append(extract_crop(frame, Box(x, y, x + w, y + h), model.input_size, model.margin))
-        classes.append(class_of_tile(tile))
+        classes.append(cls)
     return np.stack(crops), np.asarray(classes)
 
 

@@ -11,10 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 from device.cli import UserError
 
@@ -54,19 +51,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("training the way-up network needs torch (pip install torch); reading does not") from exc
     from dataclasses import asdict, replace
 
+    from device.commands.classifier import _cached
+    from vision.classifier_training import CropSet
     from vision.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 
-    cache = Path(args.crops) / f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
-    if cache.is_file():
-        with np.load(cache) as data:
-            x = data["x"]
-        _log(f"{cache}: {len(x)} crops (cached)")
-    else:
-        started = time.perf_counter()
-        x, y = way_up_crops(args.cards, args.seed, progress=lambda k, n: _log(f"cards {k} / {n}"))
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, x=x, y=y)
-        _log(f"{cache}: {len(x)} crops in {time.perf_counter() - started:.0f} s")
+    name = f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
+    progress = lambda k, n: _log(f"cards {k} / {n}")  # noqa: E731
+    x = _cached(Path(args.crops) / name, lambda: CropSet(*way_up_crops(args.cards, args.seed, progress=progress))).x
     options = replace(WAY_UP_OPTIONS, epochs=args.epochs, width=args.width, seed=args.train_seed, threads=args.threads)
     model, history = train_way_up(x, options, log=_log)
     keep = ("epochs", "batch", "lr", "weight_decay", "width", "seed", "threads", "warmup")

@@ -1371,11 +1371,15 @@ BRUSHED_CLASSES = tuple(
 )
 
 
+def _check_brushed(class_id: int) -> None:
+    if class_id not in BRUSHED_CLASSES:
+        raise ValueError(f"brushed cards are of characters, 1s and 6p, not {CLASS_NAMES[class_id]}")
+
+
 def brush_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
     """A card of a class of :data:`BRUSHED_CLASSES` whose face is drawn as a brush draws it (:func:`drawn_face`
     with ``brush``): other sets' calligraphy, which no installed font draws, their birds and their 6 of dots."""
-    if class_id not in BRUSHED_CLASSES:
-        raise ValueError(f"brushed cards are of characters, 1s and 6p, not {CLASS_NAMES[class_id]}")
+    _check_brushed(class_id)
     fonts = cjk_fonts()
     if not fonts:
         raise ValueError("brushed cards need a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
@@ -1404,8 +1408,7 @@ def way_up_card(class_id: int, rng: np.random.Generator, size: Size = CROP_SIZE,
     p = _scene_params(rng)
     band_over = bool(rng.random() < 0.5)
     if brush:
-        if class_id not in BRUSHED_CLASSES:
-            raise ValueError(f"brushed cards are of characters, 1s and 6p, not {CLASS_NAMES[class_id]}")
+        _check_brushed(class_id)
         face = drawn_face(class_id, p["front_rgb"], rng, cjk_fonts(), brush=True)
     else:
         face = random_face(class_id, rng, p["front_rgb"])

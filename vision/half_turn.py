@@ -68,10 +68,15 @@ def wrapped(degrees: float) -> float:
     return 180.0 if out == -180.0 else out
 
 
+def half_turn_affine(height: int, width: int) -> list[list[float]]:
+    """The 2 x 3 affine of a half turn of a ``height`` x ``width`` image (its own inverse)."""
+    return [[-1.0, 0.0, float(width)], [0.0, -1.0, float(height)]]
+
+
 def detection_back(d: Detection, height: int, width: int) -> Detection:
     """A detection read on the half turn of a ``height`` x ``width`` photo, in the photo's pixels: its box turned
     back and its ``turn`` a half turn more."""
-    return replace(d, box=d.box.moved([[-1.0, 0.0, width], [0.0, -1.0, height]]), turn=wrapped(d.turn + 180.0))
+    return replace(d, box=d.box.moved(half_turn_affine(height, width)), turn=wrapped(d.turn + 180.0))
 
 
 def surety(found: Sequence[Detection]) -> float:

@@ -353,15 +353,16 @@ def half_turned_hand(shot: Shot) -> Shot:
     """A hand's shot as the player across the table photographs it: turned a half turn, its tiles with it; to be
     read in its owner's order all the same (``text``: the upright truth as :func:`vision.reader.read_tiles` reads
     it)."""
-    h, w = shot.image.shape[:2]
+    from vision.half_turn import half_turn_affine, half_turned
+
+    turn = half_turn_affine(*shot.image.shape[:2])
 
     def back(b: Box) -> Box:
-        return Box(w - b.x2, h - b.y2, w - b.x1, h - b.y1)
+        return b.moved(turn)
 
     text = read_tiles([Detection.of_class(c, b, 1.0) for c, b in shot.truth]).text
-    image = np.ascontiguousarray(shot.image[::-1, ::-1])
     truth = tuple((c, back(b)) for c, b in shot.truth)
-    return Shot(f"{shot.kind} turned 180", image, truth, tuple(back(b) for b in shot.cut), text)
+    return Shot(f"{shot.kind} turned 180", half_turned(shot.image), truth, tuple(back(b) for b in shot.cut), text)
 
 
 def _load(photo: RealPhoto) -> np.ndarray:

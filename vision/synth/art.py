@@ -52,7 +52,7 @@ def art_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return base
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def glyph(variant: str, class_id: int, base: str | None = None) -> np.ndarray:
     """The glyph of a class as float32 RGBA in 0..1 at 2x :data:`FACE_SIZE` (cached)."""
     path = art_dir(base) / "Export" / variant / f"{art_name(class_id)}.png"
@@ -183,7 +183,7 @@ def back_texture(back_rgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def side_texture(face_rgb: np.ndarray, back_rgb: np.ndarray, front_share: float, length: int = 64) -> np.ndarray:
     """A side of the body: row 0 is the face edge, the last row the back edge (ivory layer, then back colour)."""
     rows = 24
-    split = int(round(rows * front_share))
+    split = round(rows * front_share)
     tex = np.empty((rows, length, 3), np.float32)
     tex[:split] = face_rgb * 0.97
     tex[split:] = back_rgb

@@ -59,7 +59,7 @@ def cjk_fonts() -> tuple[str, ...]:
 
 def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     """A font at ``size`` rounded to 8 px (loading a CJK font is slow: few sizes, cached)."""
-    return _load_font(path, max(8, int(round(size / 8)) * 8))
+    return _load_font(path, max(8, round(size / 8) * 8))
 
 
 @functools.lru_cache(maxsize=128)
@@ -133,7 +133,8 @@ def procedural_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tu
         font = fonts[int(rng.integers(len(fonts)))]
         if suit == "m":
             size = int(min((h - 2 * my) * 0.47, (w - 2 * mx) * 0.95) * rng.uniform(0.8, 1.0))
-            _text(draw, at(0.5, 0.24), _NUMBERS[number - 1], _font(font, size), pal["red"] if red else pal["ink"], stroke)
+            ink = pal["red"] if red else pal["ink"]
+            _text(draw, at(0.5, 0.24), _NUMBERS[number - 1], _font(font, size), ink, stroke)
             _text(draw, at(0.5, 0.72), "萬" if rng.random() < 0.8 else "万", _font(font, size), pal["red"], stroke)
         elif number == 5:  # white dragon: blank, or a frame
             if rng.random() < 0.6:

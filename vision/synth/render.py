@@ -162,7 +162,7 @@ def _choose_camera(rng: np.random.Generator, width: int, height: int, bodies, ki
     roll = rng.uniform(-math.pi, math.pi) if elevation > math.radians(70) else rng.normal(0, 0.08)
     if bodies:
         anchor = np.asarray(bodies[int(rng.integers(len(bodies)))].centre)
-        target = anchor + (*rng.normal(0, 40, 2), 0.0)
+        target = anchor + np.array([*rng.normal(0, 40, 2), 0.0])
         target[2] = 0.0
     else:
         target = np.zeros(3)
@@ -206,7 +206,9 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
     # light: a direction for shading and shadows
     light_el = math.radians(rng.uniform(35, 85))
     light_az = rng.uniform(0, 2 * math.pi)
-    light = np.array([math.cos(light_el) * math.cos(light_az), math.cos(light_el) * math.sin(light_az), math.sin(light_el)])
+    light = np.array(
+        [math.cos(light_el) * math.cos(light_az), math.cos(light_el) * math.sin(light_az), math.sin(light_el)]
+    )
     ambient, diffuse = float(rng.uniform(0.45, 0.75)), float(rng.uniform(0.25, 0.55))
     gloss = float(rng.uniform(0.0, 0.5))
     shininess = float(rng.uniform(8, 60))
@@ -230,7 +232,9 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
         lo, hi = uv.min(axis=0), uv.max(axis=0)
         if hi[0] < 0 or hi[1] < 0 or lo[0] >= width or lo[1] >= height:
             continue
-        boxes[i] = (int(max(lo[0] - 2, 0)), int(max(lo[1] - 2, 0)), int(min(hi[0] + 3, width)), int(min(hi[1] + 3, height)))
+        boxes[i] = (
+            int(max(lo[0] - 2, 0)), int(max(lo[1] - 2, 0)), int(min(hi[0] + 3, width)), int(min(hi[1] + 3, height))
+        )
         axes = np.asarray(body.axes)
         faces: dict[int, tuple[float, float]] = {}
         for f, (idx, local_n) in enumerate(_FACES):
@@ -279,7 +283,8 @@ def _labels(ids: np.ndarray, bodies, drawn, boxes) -> list[Label]:
         rows, cols = np.flatnonzero(mine.any(axis=1)), np.flatnonzero(mine.any(axis=0))
         if rows.size == 0:
             continue
-        labels.append(Label(cls, (float(x0 + cols[0]), float(y0 + rows[0]), float(x0 + cols[-1] + 1), float(y0 + rows[-1] + 1))))
+        box = (float(x0 + cols[0]), float(y0 + rows[0]), float(x0 + cols[-1] + 1), float(y0 + rows[-1] + 1))
+        labels.append(Label(cls, box))
     return labels
 
 

@@ -144,7 +144,11 @@ def overlays(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> No
     mask = np.zeros((h, w), np.uint8)
     if rng.random() < 0.3:  # an arm reaching in from an edge, a hand at its end
         edge = rng.integers(4)
-        start = [(rng.uniform(0, w), h + 20), (rng.uniform(0, w), -20), (-20, rng.uniform(0, h)), (w + 20, rng.uniform(0, h))][edge]
+        # all four drawn whichever edge is picked, so that the draws after it do not depend on the edge
+        starts = [
+            (rng.uniform(0, w), h + 20), (rng.uniform(0, w), -20), (-20, rng.uniform(0, h)), (w + 20, rng.uniform(0, h))
+        ]
+        start = starts[edge]
         end = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h])
         start = np.array(start)
         scale = rng.uniform(0.06, 0.16) * max(w, h)
@@ -160,12 +164,14 @@ def overlays(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> No
         for k in range(int(rng.integers(2, 6))):
             base = end + direction * scale * 0.3 + normal * scale * (k - 1.5) * 0.22
             tip = base + direction * scale * rng.uniform(0.4, 0.7) + normal * rng.normal(0, 0.1) * scale
-            cv2.line(layer, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, max(2, int(scale * 0.15)), cv2.LINE_AA)
+            finger = max(2, int(scale * 0.15))
+            cv2.line(layer, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, finger, cv2.LINE_AA)
         alpha = (layer.astype(np.float32) / 255)[..., None]
         shade = 0.75 + 0.35 * _smooth_noise(rng, (h, w), 4)[..., None]
         colour = skin * shade
         sleeve_layer = np.zeros((h, w), np.uint8)
-        cv2.line(sleeve_layer, tuple(int(v) for v in start), tuple(int(v) for v in mid), 255, int(scale * 0.75), cv2.LINE_AA)
+        sleeve_ends = tuple(int(v) for v in start), tuple(int(v) for v in mid)
+        cv2.line(sleeve_layer, *sleeve_ends, 255, int(scale * 0.75), cv2.LINE_AA)
         colour = np.where(sleeve_layer[..., None] > 0, np.asarray(sleeve, np.float32) * shade, colour)
         alpha = np.maximum(alpha, (sleeve_layer.astype(np.float32) / 255)[..., None])
         image[:] = image * (1 - alpha) + colour * alpha

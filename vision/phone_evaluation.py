@@ -201,7 +201,7 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
     side in one row on a cloth, tiles ``zoom`` of the shot's height tall: the row turned up to 6 degrees and seen
     from its near side (its far edge up to 15 % narrower), sometimes parted into a hand and a meld of three. The row
     is centred; tiles the shot's edge cuts are ``cut``. Each tile's box bounds its corners as the view moves them.
-    """
+    ``text`` is the whole tiles' :func:`owner_text`, so that a hand's order is measured too."""
     if not tiles:
         raise ValueError("a row needs at least one tile")
     th, tw = TILE_PHOTO.height, TILE_PHOTO.width
@@ -244,7 +244,12 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
             truth.append((cls, box))
         elif box.x2 > 0 and box.y2 > 0 and box.x1 < side and box.y1 < out_h:
             cut.append(Box(max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, float(side)), min(box.y2, float(out_h))))
-    return Shot(f"other set {zoom:g}", image, tuple(truth), tuple(cut))
+    return Shot(f"other set {zoom:g}", image, tuple(truth), tuple(cut), owner_text(truth))
+
+
+def owner_text(truth: Iterable[tuple[int, Box]]) -> str:
+    """The tiles of ``truth`` (class, box; seen upright) as their owner reads them: :func:`vision.reader.read_tiles`."""
+    return read_tiles([Detection.of_class(c, b, 1.0) for c, b in truth]).text
 
 
 #: Tiles' height as a share of a loose-tiles shot's height.
@@ -351,8 +356,7 @@ def camerash_hands(
 
 def half_turned_hand(shot: Shot) -> Shot:
     """A hand's shot as the player across the table photographs it: turned a half turn, its tiles with it; to be
-    read in its owner's order all the same (``text``: the upright truth as :func:`vision.reader.read_tiles` reads
-    it)."""
+    read in its owner's order all the same (``text``: :func:`owner_text` of the upright truth)."""
     from vision.half_turn import half_turn_affine, half_turned
 
     turn = half_turn_affine(*shot.image.shape[:2])
@@ -360,9 +364,9 @@ def half_turned_hand(shot: Shot) -> Shot:
     def back(b: Box) -> Box:
         return b.moved(turn)
 
-    text = read_tiles([Detection.of_class(c, b, 1.0) for c, b in shot.truth]).text
     truth = tuple((c, back(b)) for c, b in shot.truth)
-    return Shot(f"{shot.kind} turned 180", half_turned(shot.image), truth, tuple(back(b) for b in shot.cut), text)
+    turned = half_turned(shot.image)
+    return Shot(f"{shot.kind} turned 180", turned, truth, tuple(back(b) for b in shot.cut), owner_text(shot.truth))
 
 
 def _load(photo: RealPhoto) -> np.ndarray:

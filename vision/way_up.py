@@ -73,27 +73,31 @@ class OnnxWayUp:
 #: A box at least this many times as tall as wide: a tile standing upright or upside down, not sideways (a face is
 #: about 4:3) ...
 UPRIGHT_BOX = 1.15
-#: ... whose outline lies within this many degrees of the box's axes (:func:`vision.upright.tile_turn`). Only those
-#: vote: the network learnt tiles turned at most 8 degrees, and one read corner up says nothing of its way up. With
-#: every upright face-up box voting, 9 of the 24 real held-out photos turned 45 degrees were read a half turn more
-#: (exact 23 -> 18); by the box's shape alone, still 9.
+#: ... in a photo lying square: the median outline turn (:func:`vision.upright.tile_turn`) of its tall boxes within
+#: this many degrees of the box's axes. The network learnt tiles turned at most 8 degrees, and a tile read corner up
+#: says nothing of its way up: with every tall face-up box voting, 9 of the 24 real held-out photos turned 45
+#: degrees were read a half turn more (exact 23 -> 18); by the box's shape alone, still 9. A tile whose own outline
+#: is measured beyond it does not vote either; one whose outline is not found (tiles touching in a row) does.
 MAX_TURN = 15.0
+#: ... and a photo with fewer voting tiles has no vote: one to three tiles are too few to turn a whole photo (stop
+#: 17: of the real held-out shots taken the right way up, two were turned on one or two tiles).
+MIN_VOTERS = 4
 
 
 def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxWayUp) -> float | None:
     """The mean of ``2 p - 1`` over the face-up tiles of ``found`` that lie upright or upside down (:data:`UPRIGHT_BOX`,
     :data:`MAX_TURN`), ``p`` the model's probability that the tile is upside down: 1 all surely upside down, -1 all
-    surely upright, about 0 where the tiles cannot tell. None without such a tile."""
+    surely upright, about 0 where the tiles cannot tell. None where the photo does not lie square, or with fewer than
+    :data:`MIN_VOTERS` voting tiles."""
     from vision.upright import tile_turn
 
-    boxes = []
-    for d in found:
-        if d.is_back or d.box.area <= 0 or d.box.height < UPRIGHT_BOX * d.box.width:
-            continue
-        turn = tile_turn(image, d.box, 0.6)
-        if turn is not None and abs(turn) <= MAX_TURN:
-            boxes.append(d.box)
-    if not boxes:
+    tall = [d.box for d in found if not d.is_back and d.box.area > 0 and d.box.height >= UPRIGHT_BOX * d.box.width]
+    turns = [tile_turn(image, b, 0.6) for b in tall]
+    measured = [t for t in turns if t is not None]
+    if not measured or abs(float(np.median(measured))) > MAX_TURN:
+        return None
+    boxes = [b for b, t in zip(tall, turns, strict=True) if t is None or abs(t) <= MAX_TURN]
+    if len(boxes) < MIN_VOTERS:
         return None
     crops = np.stack([extract_crop(image, b, model.input_size, model.margin) for b in boxes])
     return float(np.mean(2.0 * model.upside_down(crops) - 1.0))

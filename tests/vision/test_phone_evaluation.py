@@ -6,10 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.tiles import parse_tiles
 from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
 from vision.detector import Detection, FakeDetector
 from vision.geometry import Box, Size
-from vision.labels import CLASS_NAMES
+from vision.labels import CLASS_NAMES, class_of_tile
 from vision.phone_evaluation import (
     Shot,
     camerash_hands,
@@ -109,15 +110,19 @@ def test_shots_are_seeded(photo):
 
 
 def _row(n: int) -> list[tuple[int, np.ndarray]]:
-    """``n`` single-tile photos (240 x 320), each a block of its class's colour, classes three apart."""
-    return [(3 * i, np.full((320, 240, 3), block_colour(3 * i), np.uint8)) for i in range(n)]
+    """``n`` single-tile photos (240 x 320), each a block of its class's colour, classes three apart (of 34 kinds)."""
+    return [(3 * i % 34, np.full((320, 240, 3), block_colour(3 * i % 34), np.uint8)) for i in range(n)]
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_row_of_tile_photos_is_a_hand_shot_with_each_tile_boxed(seed):
     shot = tile_row(_row(14), 0.1, np.random.default_rng(seed), side=1600)
     assert shot.image.shape == (1200, 1600, 3) and shot.kind == "other set 0.1"
-    assert [c for c, _ in shot.truth] == [3 * i for i in range(14)] and not shot.cut  # a whole hand fits at 0.1
+    classes = [c for c, _ in _row(14)]
+    assert [c for c, _ in shot.truth] == classes and not shot.cut  # a whole hand fits at 0.1
+    # its owner's order: left to right, a meld set apart a group of its own
+    assert [class_of_tile(t) for t in parse_tiles(shot.text.replace(" ", ""))] == classes
+    assert shot.text.count(" ") <= 1
     for cls, b in shot.truth:
         assert 0 <= b.x1 < b.x2 <= 1600 and 0 <= b.y1 < b.y2 <= 1200
         assert 0.09 * 1200 < b.y2 - b.y1 < 0.13 * 1200  # the zoom, give or take the turn and the view

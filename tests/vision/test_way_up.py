@@ -16,7 +16,8 @@ from vision.geometry import Box
 from vision.half_turn import HalfTurnDetector, half_turned
 from vision.labels import BACK_CLASS, class_of_tile
 from vision.reader import read_tiles
-from vision.way_up import MODEL_KIND, NAMES, OnnxWayUp, upside_down_vote, way_up_for
+from vision.upright import tile_turn
+from vision.way_up import MIN_VOTERS, MODEL_KIND, NAMES, OnnxWayUp, upside_down_vote, way_up_for
 
 HEIGHT, WIDTH = 300, 500  # not square
 
@@ -82,17 +83,51 @@ def test_the_model_reads_a_tile_upright_and_its_half_turn_upside_down(model):
     [(False, -1), (True, 1)],
 )
 def test_the_vote_of_a_hand_says_which_way_up_it_lies(model, upside_down, sign):
-    image, found = hand(["1m", "2m", "7z"], upside_down)
+    image, found = hand(["1m", "2m", "7z", "9m"], upside_down)
     vote = upside_down_vote(image, found, model)
     assert vote * sign > 0.8
 
 
+def test_too_few_tiles_have_no_vote(model):
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
+    assert MIN_VOTERS == 4
+    assert upside_down_vote(image, found[:3], model) is None  # a close-up of three tiles does not turn a photo
+    assert upside_down_vote(image, found, model) > 0.8
+
+
 def test_backs_and_sideways_boxes_have_no_vote(model):
-    image, found = hand(["1m"], True)
-    back = Detection.of_class(BACK_CLASS, found[0].box, 0.9)
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
+    backs = [Detection.of_class(BACK_CLASS, d.box, 0.9) for d in found]
     sideways = Detection.of_class(0, Box(10, 200, 100, 260), 0.9)  # wider than tall: turned back either way up
-    assert upside_down_vote(image, [back, sideways], model) is None
-    assert upside_down_vote(image, [back, sideways, *found], model) > 0.8
+    assert upside_down_vote(image, [*backs, sideways], model) is None
+    assert upside_down_vote(image, [*backs, sideways, *found], model) > 0.8
+    assert upside_down_vote(image, [*backs, sideways, *found[:3]], model) is None
+
+
+def _turned_hand(degrees: float) -> tuple[np.ndarray, list[Detection]]:
+    """:func:`hand` upside down, turned ``degrees`` about its centre, each box bounding its turned tile."""
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
+    turn = cv2.getRotationMatrix2D((WIDTH / 2, HEIGHT / 2), degrees, 1.0)
+    view = cv2.warpAffine(image, turn, (WIDTH, HEIGHT), borderValue=(90, 90, 90))
+    return view, [Detection.of_class(d.class_id, d.box.moved(turn), d.conf) for d in found]
+
+
+@pytest.mark.parametrize(("degrees", "votes"), [(0, True), (5, True), (-8, True), (22, False), (-22, False)])
+def test_only_a_photo_lying_square_votes(model, degrees, votes):
+    image, found = _turned_hand(degrees)
+    assert all(d.box.height >= 1.15 * d.box.width for d in found)  # tall enough at 22 degrees: the turn decides
+    vote = upside_down_vote(image, found, model)
+    assert (vote is not None and vote > 0.5) if votes else vote is None
+
+
+def test_a_tile_whose_turn_cannot_be_measured_votes_in_a_photo_lying_square(model):
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
+    x1, y1 = int(found[0].box.x1), int(found[0].box.y1)
+    cv2.rectangle(image, (x1, y1), (x1 + 59, y1 + 89), (235, 235, 235), -1)
+    cv2.circle(image, (x1 + 30, y1 + 45), 18, (20, 20, 20), 4)  # a pin's ring: no one direction to its gradients
+    assert tile_turn(image, found[0].box, 0.6) is None
+    assert upside_down_vote(image, found, model) is not None  # four voters, the ring one of them
+    assert upside_down_vote(image, found[:1], model) is None  # nothing measured: the photo's turn is unknown
 
 
 def test_a_file_that_is_no_way_up_model_is_refused(tmp_path):
@@ -120,10 +155,10 @@ def _even(found: list[Detection]) -> FakeDetector:
 
 @pytest.mark.parametrize(
     ("upside_down", "text"),
-    [(False, "12m7z"), (True, "12m7z")],  # from across the table: still in its owner's order
+    [(False, "12m7z9m"), (True, "12m7z9m")],  # from across the table: still in its owner's order
 )
 def test_a_photo_the_probe_cannot_tell_is_turned_by_its_tiles_faces(model, upside_down, text):
-    image, found = hand(["1m", "2m", "7z"], upside_down)
+    image, found = hand(["1m", "2m", "7z", "9m"], upside_down)
     r = HalfTurnDetector(FakeDetector(lambda im: [d for d in _boxes_of(im, found, image)]), _even(found), model)
     got = r.detect(image)
     assert list(r.turned) == [upside_down]
@@ -143,7 +178,7 @@ def _boxes_of(seen: np.ndarray, found: list[Detection], photo: np.ndarray) -> li
 
 
 def test_without_a_way_up_model_the_probe_alone_tells(model):
-    image, found = hand(["1m", "2m", "7z"], True)
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
     r = HalfTurnDetector(FakeDetector(lambda im: list(found)), _even(found))
     r.detect(image)
     assert list(r.turned) == [False] and list(r.votes) == [None]

@@ -10,8 +10,8 @@ Measured on the real held-out photos turned a half turn (``jantaku eval phone``,
 The detector is surer of upright tiles, and that tells which way up a photo is. :class:`HalfTurnDetector` reads
 the photo and its half turn with a probe (the detector at the tiles' scale, no classifier), pairs the boxes of
 the two readings (IoU 0.5 or more, the half turn's mapped back), and reads the photo turned a half turn when the
-half turn reads surer: its boxes' mean confidence by more than :data:`MARGIN`, its paired tiles' by more than
-:data:`PAIRED_MARGIN`, and :data:`PAIRED_SHARE` of those tiles one by one. The tiles are then mapped back, each with
+half turn reads surer (:func:`vision.surety.reads_surer`: its boxes' mean confidence, its paired tiles', and
+most of those tiles one by one). The tiles are then mapped back, each with
 ``turn`` 180 more, so that a hand reads in its owner's order (:func:`vision.reader.read_tiles`). Pairing keeps a
 reading that merely found other boxes (a close-up whose half turn boxed a pip) from deciding. The probe of
 :func:`vision.photo.photo_layers` is the reader inside the crop classifier, and it remembers both its readings for
@@ -33,22 +33,14 @@ photo is. The thresholds were set on those same shots: optimistic for photos nev
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 
 import numpy as np
 
 from vision.detector import Detection, Detector
+from vision.surety import reads_surer
 
-#: How much surer the half turn's boxes must be, in mean confidence, for the photo to be read that way ...
-MARGIN = 0.02
-#: ... the tiles both readings found, paired, in mean confidence ...
-PAIRED_MARGIN = 0.03
-#: ... and the share of those tiles each read surer turned.
-PAIRED_SHARE = 0.65
-#: Boxes of the two readings at this IoU or more are one tile.
-PAIR_IOU = 0.5
 #: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
 #: upside down; tiles that look the same both ways give about 0).
 WAY_UP_VOTE = 0.2
@@ -80,34 +72,6 @@ def detection_back(d: Detection, height: int, width: int) -> Detection:
     return replace(d, box=d.box.moved(half_turn_affine(height, width)), turn=wrapped(d.turn + 180.0))
 
 
-def surety(found: Sequence[Detection]) -> float:
-    """The mean confidence of the boxes a probe found (0 for none)."""
-    return float(np.mean([d.conf for d in found])) if found else 0.0
-
-
-def paired_margins(as_is: Sequence[Detection], turned_back: Sequence[Detection]) -> list[float]:
-    """For each box of ``as_is``, the confidence of the box of ``turned_back`` (the half turn's, mapped back) that is
-    the same tile (IoU :data:`PAIR_IOU` or more; the best) minus its own; tiles found by one reading only are left
-    out."""
-    out = []
-    for d in as_is:
-        best = max(turned_back, key=lambda e: e.box.iou(d.box), default=None)
-        if best is not None and best.box.iou(d.box) >= PAIR_IOU:
-            out.append(best.conf - d.conf)
-    return out
-
-
-def reads_surer_turned(as_is: Sequence[Detection], turned_back: Sequence[Detection]) -> bool:
-    """Whether a probe's reading of the half turn (``turned_back``, mapped back) is surer than of the photo as it is,
-    by each of :data:`MARGIN`, :data:`PAIRED_MARGIN` and :data:`PAIRED_SHARE`."""
-    if surety(turned_back) <= surety(as_is) + MARGIN:
-        return False
-    paired = paired_margins(as_is, turned_back)
-    if not paired:
-        return False
-    return float(np.mean(paired)) > PAIRED_MARGIN and float(np.mean([m > 0 for m in paired])) >= PAIRED_SHARE
-
-
 class HalfTurnDetector:
     """A :class:`~vision.detector.Detector` that reads a photo its half turn shows upright turned that way (see the
     module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo; ``way_up`` (a
@@ -125,12 +89,12 @@ class HalfTurnDetector:
 
     def reads_turned(self, image: np.ndarray, turned: np.ndarray | None = None) -> bool:
         """Whether the probe reads ``image``'s half turn (``turned``, made when None) surer
-        (:func:`reads_surer_turned`), or else the way-up network votes its tiles upside down."""
+        (:func:`vision.surety.reads_surer`), or else the way-up network votes its tiles upside down."""
         turned = half_turned(image) if turned is None else turned
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
         back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
-        if reads_surer_turned(as_is, back):
+        if reads_surer(as_is, back):
             self.votes.append(None)
             return True
         if self.way_up is None:

@@ -47,6 +47,10 @@ SIDE = 4000
 TURNS = (15, 30, 45, 60, 75, 180)
 #: Light a phone balanced badly, as gains on the photo's channels (B, G, R): a warm lamp, a cool one, a dim room.
 LIGHTS = {"warm": (0.55, 0.85, 1.15), "cool": (1.2, 1.0, 0.7), "dim": (0.35, 0.35, 0.35)}
+#: Heights the photos are squashed to: tiles seen from a lower angle. The real frames are stretched tall (their
+#: boxes 2.4 times as tall as wide); at 0.45 a face is 1.1 as tall as wide, at 0.35 0.85 (a standing hand seen from
+#: well above).
+SQUASHES = (0.45, 0.35)
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,14 @@ def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Sh
     return _enlarged(cast, _boxes(photo, h, w), [], side, f"light {light}")
 
 
+def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SIDE) -> Shot:
+    """``photo`` squashed to ``height`` of its height, enlarged: its tiles seen from a lower angle."""
+    h, w = image.shape[:2]
+    view = cv2.resize(image, (w, max(1, round(h * height))), interpolation=cv2.INTER_AREA)
+    truth = [(c, Box(b.x1, b.y1 * height, b.x2, b.y2 * height)) for c, b in _boxes(photo, h, w)]
+    return _enlarged(view, truth, [], side, f"squashed {height:g}")
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
@@ -168,9 +180,10 @@ def phone_shots(
     seed: int = 0,
     turns: Iterable[float] = (),
     lights: Iterable[str] = (),
+    squashes: Iterable[float] = (),
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
-    each of ``turns``, then under each of ``lights`` (lazily: 12 MP each)."""
+    each of ``turns``, under each of ``lights``, then squashed to each of ``squashes`` (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -186,6 +199,9 @@ def phone_shots(
     for light in lights:
         for photo in photos:
             yield lit(photo, _load(photo), light, side)
+    for height in squashes:
+        for photo in photos:
+            yield squashed(photo, _load(photo), height, side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.

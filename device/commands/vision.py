@@ -73,6 +73,9 @@ def register(commands) -> None:
         "--turns", help="photos turned whole, degrees counter-clockwise, comma list (default 15,30,45,60,75,180)"
     )
     phone.add_argument("--lights", help="photos under badly balanced light, comma list (default warm,cool,dim)")
+    phone.add_argument(
+        "--squashes", help="photos squashed to these shares of their height: tiles seen lower (default 0.45,0.35)"
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -308,6 +311,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.phone_evaluation import (
         LIGHTS,
         MOSAICS,
+        SQUASHES,
         TURNS,
         ZOOMS,
         camerash_hands,
@@ -324,8 +328,13 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
         lights = list(LIGHTS) if args.lights is None else [t.strip() for t in args.lights.split(",") if t.strip()]
+        squashes = SQUASHES if args.squashes is None else [float(f) for f in args.squashes.split(",") if f.strip()]
     except ValueError as exc:
-        raise UserError(f"--zooms and --turns take numbers, --mosaics whole numbers, comma separated: {exc}") from exc
+        raise UserError(
+            f"--zooms, --squashes and --turns take numbers, --mosaics whole numbers, comma separated: {exc}"
+        ) from exc
+    if any(not 0 < f <= 1 for f in squashes):
+        raise UserError("--squashes are above 0 and at most 1 (a share of the photo's height)")
     if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
         raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64, --hands >= 0")
     if args.loose < 0:
@@ -344,7 +353,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights))
+    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes))
     report = _tallies_json(result)
     single, hands, hands_turned, loose = {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them

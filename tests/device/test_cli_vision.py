@@ -93,6 +93,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "phone", "--model", "{model}", "--loose", "-2"], "--loose is a count"),
         (["eval", "camera", "--model", "{model}", "--turns", "ten"], "--turns takes numbers"),
         (["eval", "phone", "--model", "{model}", "--lights", "warm,purple"], "no light purple"),
+        (["eval", "phone", "--model", "{model}", "--squashes", "0.5,1.5"], "--squashes are above 0"),
+        (["eval", "phone", "--model", "{model}", "--squashes", "low"], "--squashes and --turns take numbers"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),

@@ -9,7 +9,8 @@ import pytest
 from engine.tiles import Tile
 from vision.detector import Detection, FakeDetector, Orientation
 from vision.geometry import Box
-from vision.half_turn import HalfTurnDetector, detection_back, half_turned, reads_surer_turned
+from vision.half_turn import HalfTurnDetector, detection_back, half_turned
+from vision.surety import reads_surer
 from vision.labels import class_of_tile
 from vision.reader import read_tiles
 
@@ -119,7 +120,7 @@ def _tiles(*confs: float, at: int = 0) -> list[Detection]:
     ],
 )
 def test_the_half_turn_must_read_surer_on_the_whole_and_tile_by_tile(as_is, turned_back, surer):
-    assert reads_surer_turned(as_is, turned_back) is surer
+    assert reads_surer(as_is, turned_back) is surer
 
 
 def test_a_photo_with_no_tiles_is_read_as_it_is():

@@ -23,6 +23,7 @@ from vision.phone_evaluation import (
     mosaic,
     phone_shots,
     score,
+    squashed,
     tile_row,
     turned,
 )
@@ -214,6 +215,25 @@ def test_a_turned_shot_keeps_each_whole_tile_boxed_round_its_turned_block(photo,
         assert len(shot.truth) == len(TILES) and not shot.cut
     shots = list(phone_shots([photo], zooms=(), mosaics=(), side=800, turns=(degrees, 10.0)))
     assert [s.kind for s in shots] == [f"turned {degrees:g}", "turned 10"]
+
+
+@pytest.mark.parametrize("height", [1.0, 0.45, 0.35])
+def test_a_squashed_shot_keeps_each_tile_boxed_on_its_squat_block(photo, height):
+    image = cv2.imread(str(photo.image))
+    shot = squashed(photo, image, height, side=1600)
+    h, w = shot.image.shape[:2]
+    assert (
+        w == 1600
+        and h == round(image.shape[0] * height * 1600 / image.shape[1])
+        and shot.kind == f"squashed {height:g}"
+    )
+    assert len(shot.truth) == len(TILES) and not shot.cut
+    for (cls, b), (_, upright) in zip(shot.truth, squashed(photo, image, 1.0, side=1600).truth, strict=True):
+        assert b.height == pytest.approx(upright.height * height) and b.width == pytest.approx(upright.width)
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 3  # the box is on its tile
+    kinds = [s.kind for s in phone_shots([photo], zooms=(), mosaics=(), side=800, squashes=(height, 0.5))]
+    assert kinds == [f"squashed {height:g}", "squashed 0.5"]
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -235,6 +235,7 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
     from vision.classifier import with_classifier
     from vision.half_turn import HalfTurnDetector
     from vision.photo import photo_reader
+    from vision.squat import SquatDetector
     from vision.upright import UprightDetector
 
     frame, classifier = photo(14, 130), colour_model(tmp_path / "c.onnx")  # it reads the green blocks 6z
@@ -245,7 +246,8 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
     PhotoDetector(alone).detect(frame)
     layers = photo_reader(network, classifier=classifier, way_up=None)
     probed_apart = HalfTurnDetector(
-        BalancedDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier))), PhotoDetector(apart)
+        BalancedDetector(SquatDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier)))),
+        PhotoDetector(apart),
     )
     found = layers.detect(frame)
     assert found == probed_apart.detect(frame) and len(found) == 14

@@ -458,6 +458,7 @@ def test_photo_detector_keeps_the_second_stage():
     from vision.detector import SlicedDetector
     from vision.half_turn import HalfTurnDetector
     from vision.photo import PhotoDetector
+    from vision.squat import SquatDetector
     from vision.upright import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
@@ -466,8 +467,10 @@ def test_photo_detector_keeps_the_second_stage():
     assert isinstance(svc.photo_detector.probe, PhotoDetector)
     balanced = svc.photo_detector.detector
     assert isinstance(balanced, BalancedDetector)  # photos under coloured light are white-balanced
-    assert isinstance(balanced.detector, UprightDetector)  # and their turned tiles read upright
-    stage = balanced.detector.detector
+    squat = balanced.detector
+    assert isinstance(squat, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
+    assert isinstance(squat.detector, UprightDetector)  # and their turned tiles read upright
+    stage = squat.detector.detector
     assert isinstance(stage, TwoStageDetector)
     assert isinstance(stage.detector, PhotoDetector)
     assert stage.classifier is camera.classifier

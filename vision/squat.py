@@ -18,6 +18,7 @@ photos turned a quarter keep their own reading (24 of 24). The stretched view is
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -74,8 +75,6 @@ class SquatDetector:
     ``stretches`` records, per photo read (the last 64), the stretch it was read at (1.0: as it is)."""
 
     def __init__(self, detector: Detector) -> None:
-        from collections import deque
-
         self.detector = detector
         self.stretches: deque[float] = deque(maxlen=64)
 

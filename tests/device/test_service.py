@@ -463,14 +463,14 @@ def test_photo_detector_keeps_the_second_stage():
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, HalfTurnDetector)  # a photo from across the table is read turned
-    assert isinstance(svc.photo_detector.probe, PhotoDetector)
-    balanced = svc.photo_detector.detector
+    assert isinstance(svc.photo_detector, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
+    half_turn = svc.photo_detector.detector
+    assert isinstance(half_turn, HalfTurnDetector)  # a photo from across the table is read turned
+    assert isinstance(half_turn.probe, PhotoDetector)
+    balanced = half_turn.detector
     assert isinstance(balanced, BalancedDetector)  # photos under coloured light are white-balanced
-    squat = balanced.detector
-    assert isinstance(squat, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
-    assert isinstance(squat.detector, UprightDetector)  # and their turned tiles read upright
-    stage = squat.detector.detector
+    assert isinstance(balanced.detector, UprightDetector)  # and their turned tiles read upright
+    stage = balanced.detector.detector
     assert isinstance(stage, TwoStageDetector)
     assert isinstance(stage.detector, PhotoDetector)
     assert stage.classifier is camera.classifier

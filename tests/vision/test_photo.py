@@ -245,9 +245,10 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
     alone, apart, network = BlocksNetwork(), BlocksNetwork(), BlocksNetwork()
     PhotoDetector(alone).detect(frame)
     layers = photo_reader(network, classifier=classifier, way_up=None)
-    probed_apart = HalfTurnDetector(
-        BalancedDetector(SquatDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier)))),
-        PhotoDetector(apart),
+    probed_apart = SquatDetector(
+        HalfTurnDetector(
+            BalancedDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier))), PhotoDetector(apart)
+        )
     )
     found = layers.detect(frame)
     assert found == probed_apart.detect(frame) and len(found) == 14

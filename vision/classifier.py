@@ -237,7 +237,61 @@ class TileGuess:
         return cls(int(order[0]), float(probs[order[0]]), int(order[1]), float(probs[order[1]]), float(none_prob))
 
 
-class OnnxTileClassifier:
+class OnnxCropModel:
+    """A network on onnxruntime that reads tile crops (:func:`extract_crop`): ``[batch, 3, h, w]`` RGB 0..1 in,
+    logits out. The metadata carries ``kind`` (the subclass's :attr:`kind`) and ``crop_margin``; the input's height
+    and width are fixed in the graph, its batch may be too (shorter batches are then padded)."""
+
+    #: The metadata ``kind`` the model must carry, and what the model is called in errors.
+    kind = ""
+    what = "crop model"
+
+    def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
+        self.path = Path(path)
+        self.session, self.load_seconds = open_session(self.path, threads, f"no {self.what} at {self.path}")
+        meta = dict(self.session.get_modelmeta().custom_metadata_map)
+        self.metadata = meta
+        if meta.get("kind") != self.kind:
+            raise ModelError(f"{self.path}: not a {self.what} (metadata kind {meta.get('kind')!r})")
+        inputs = self.session.get_inputs()
+        shape = inputs[0].shape
+        if len(inputs) != 1 or len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
+            raise ModelError(f"{self.path}: expected one input [batch, 3, h, w] with a fixed h and w, got {shape}")
+        self.input_name = inputs[0].name
+        self.input_size = Size(height=shape[2], width=shape[3])
+        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
+        batch_dim = shape[0]
+        self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
+        self._fixed = isinstance(batch_dim, int)
+
+    def checked(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """``crops`` as one array, refused unless they are (N, h, w, 3) of the model's input size."""
+        batch = np.asarray(crops)
+        if batch.ndim != 4 or batch.shape[1:3] != (self.input_size.height, self.input_size.width):
+            size = f"{self.input_size.height}x{self.input_size.width}"
+            raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
+        return batch
+
+    def logits(self, batch: np.ndarray, outputs: int) -> np.ndarray:
+        """The network's logits (N, ``outputs``) for a batch of model input (:func:`to_input`), read in chunks of
+        ``max_batch``."""
+        out = []
+        for start in range(0, len(batch), self.max_batch):
+            chunk = batch[start : start + self.max_batch]
+            n = len(chunk)
+            if self._fixed and n < self.max_batch:
+                chunk = np.concatenate([chunk, np.zeros((self.max_batch - n, *chunk.shape[1:]), chunk.dtype)])
+            out.append(self.session.run(None, {self.input_name: chunk})[0][:n])
+        return np.concatenate(out) if out else np.zeros((0, outputs), np.float32)
+
+    def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
+        """The model's crops of ``boxes`` in a frame: (N, h, w, 3) BGR uint8."""
+        if not boxes:
+            return np.zeros((0, self.input_size.height, self.input_size.width, 3), np.uint8)
+        return np.stack([extract_crop(image, b, self.input_size, self.margin) for b in boxes])
+
+
+class OnnxTileClassifier(OnnxCropModel):
     """A tile crop classifier on onnxruntime: ``[batch, 3, h, w]`` RGB 0..1 in, ``[batch, classes]`` logits out.
 
     The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order, mapped to ours by
@@ -248,23 +302,15 @@ class OnnxTileClassifier:
     more often; ``views=False`` reads each crop once, as trained.
     """
 
+    kind = MODEL_KIND
+    what = "tile classifier"
+
     def __init__(
         self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64, views: bool = True
     ) -> None:
-        self.path = Path(path)
+        super().__init__(path, threads=threads, max_batch=max_batch)
         self.views = views
-        self.session, self.load_seconds = open_session(self.path, threads, f"no tile classifier at {self.path}")
-        meta = dict(self.session.get_modelmeta().custom_metadata_map)
-        self.metadata = meta
-        if meta.get("kind") != MODEL_KIND:
-            raise ModelError(f"{self.path}: not a tile classifier (metadata kind {meta.get('kind')!r})")
-        inputs = self.session.get_inputs()
-        shape = inputs[0].shape
-        if len(inputs) != 1 or len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
-            raise ModelError(f"{self.path}: expected one input [batch, 3, h, w] with a fixed h and w, got {shape}")
-        self.input_name = inputs[0].name
-        self.input_size = Size(height=shape[2], width=shape[3])
-        self.names = parse_names(meta.get("names"), self.path)
+        self.names = parse_names(self.metadata.get("names"), self.path)
         unknown = [n for n in self.names if n not in CLASS_NAMES and n != NOT_A_TILE]
         if unknown:
             raise ModelError(f"{self.path}: classes {unknown[:5]} are not tile classes")
@@ -272,10 +318,6 @@ class OnnxTileClassifier:
         self._columns = np.array([self.names.index(n) if n in self.names else -1 for n in CLASS_NAMES])
         #: Column of "no tile", or None.
         self._none = self.names.index(NOT_A_TILE) if NOT_A_TILE in self.names else None
-        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
-        batch_dim = shape[0]
-        self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
-        self._fixed = isinstance(batch_dim, int)
 
     @property
     def view_names(self) -> tuple[str, ...]:
@@ -290,10 +332,7 @@ class OnnxTileClassifier:
     def all_probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views, the share of
         each tile class is the views' mean, and "no tile" is the crop's as cut (rows still sum to 1)."""
-        batch = np.asarray(crops)
-        if batch.ndim != 4 or batch.shape[1:3] != (self.input_size.height, self.input_size.width):
-            size = f"{self.input_size.height}x{self.input_size.width}"
-            raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
+        batch = self.checked(crops)
         if not self.views or not len(batch):
             return self._read(to_input(batch))
         views = crop_views(batch)
@@ -306,26 +345,13 @@ class OnnxTileClassifier:
         return which * (1.0 - none)[:, None], none
 
     def _read(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        out = []
-        for start in range(0, len(batch), self.max_batch):
-            chunk = batch[start : start + self.max_batch]
-            n = len(chunk)
-            if self._fixed and n < self.max_batch:
-                chunk = np.concatenate([chunk, np.zeros((self.max_batch - n, *chunk.shape[1:]), chunk.dtype)])
-            out.append(self.session.run(None, {self.input_name: chunk})[0][:n])
-        logits = np.concatenate(out) if out else np.zeros((0, len(self.names)), np.float32)
+        logits = self.logits(batch, len(self.names))
         probs = softmax(logits.astype(np.float64))
         ours = np.zeros((len(probs), len(CLASS_NAMES)))
         have = self._columns >= 0
         ours[:, have] = probs[:, self._columns[have]]
         none = probs[:, self._none] if self._none is not None else np.zeros(len(probs))
         return ours, none
-
-    def crops(self, image: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
-        """The model's crops of ``boxes`` in a frame: (N, h, w, 3) BGR uint8."""
-        if not boxes:
-            return np.zeros((0, self.input_size.height, self.input_size.width, 3), np.uint8)
-        return np.stack([extract_crop(image, b, self.input_size, self.margin) for b in boxes])
 
     def classify(self, image: np.ndarray, boxes: Sequence[Box]) -> list[TileGuess]:
         """One guess per box of a frame."""

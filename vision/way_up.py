@@ -20,10 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import CROP_MARGIN, extract_crop, softmax, to_input
-from vision.detector import Detection, open_session, parse_names
+from vision.classifier import OnnxCropModel, softmax, to_input
+from vision.detector import Detection, parse_names
 from vision.errors import ModelError
-from vision.geometry import Size
 
 #: The ``kind`` the model's metadata must carry.
 MODEL_KIND = "tile-way-up"
@@ -35,39 +34,21 @@ NAMES = ("upright", "upside down")
 SHIPPED_WAY_UP = Path(__file__).resolve().parent.parent / "models" / "tile_way_up.onnx"
 
 
-class OnnxWayUp:
+class OnnxWayUp(OnnxCropModel):
     """The way-up network on onnxruntime: ``[batch, 3, h, w]`` RGB 0..1 crops in, logits of :data:`NAMES` out."""
 
+    kind = MODEL_KIND
+    what = "way-up model"
+
     def __init__(self, path: str | os.PathLike[str], *, threads: int | None = 1, max_batch: int = 64) -> None:
-        self.path = Path(path)
-        self.session, self.load_seconds = open_session(self.path, threads, f"no way-up model at {self.path}")
-        meta = dict(self.session.get_modelmeta().custom_metadata_map)
-        if meta.get("kind") != MODEL_KIND:
-            raise ModelError(f"{self.path}: not a way-up model (metadata kind {meta.get('kind')!r})")
-        if parse_names(meta.get("names"), self.path) != NAMES:
+        super().__init__(path, threads=threads, max_batch=max_batch)
+        if parse_names(self.metadata.get("names"), self.path) != NAMES:
             raise ModelError(f"{self.path}: its classes are not {list(NAMES)}")
-        shape = self.session.get_inputs()[0].shape
-        if len(shape) != 4 or not all(isinstance(v, int) for v in shape[2:]):
-            raise ModelError(f"{self.path}: expected one input [batch, 3, h, w] with a fixed h and w, got {shape}")
-        self.input_name = self.session.get_inputs()[0].name
-        self.input_size = Size(height=shape[2], width=shape[3])
-        self.margin = float(meta.get("crop_margin", CROP_MARGIN))
-        self.max_batch = max_batch
 
     def upside_down(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """Probability (N,) that each BGR crop of the model's input size shows its tile upside down."""
-        batch = np.asarray(crops)
-        if batch.ndim != 4 or batch.shape[1:3] != (self.input_size.height, self.input_size.width):
-            raise ValueError(
-                f"crops must be {self.input_size.height}x{self.input_size.width} (h x w), got {batch.shape}"
-            )
-        out = [
-            self.session.run(None, {self.input_name: to_input(batch[s : s + self.max_batch])})[0]
-            for s in range(0, len(batch), self.max_batch)
-        ]
-        if not out:
-            return np.zeros(0)
-        return softmax(np.concatenate(out).astype(np.float64))[:, 1]
+        logits = self.logits(to_input(self.checked(crops)), len(NAMES))
+        return softmax(logits.astype(np.float64))[:, 1]
 
 
 #: A box at least this many times as tall as wide: a tile standing upright or upside down, not sideways (a face is
@@ -99,8 +80,7 @@ def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxW
     boxes = [b for b, t in zip(tall, turns, strict=True) if t is None or abs(t) <= MAX_TURN]
     if len(boxes) < MIN_VOTERS:
         return None
-    crops = np.stack([extract_crop(image, b, model.input_size, model.margin) for b in boxes])
-    return float(np.mean(2.0 * model.upside_down(crops) - 1.0))
+    return float(np.mean(2.0 * model.upside_down(model.crops(image, boxes)) - 1.0))
 
 
 def way_up_for(path: str | os.PathLike[str] | None = None) -> OnnxWayUp | None:

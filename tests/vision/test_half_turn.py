@@ -10,9 +10,9 @@ from engine.tiles import Tile
 from vision.detector import Detection, FakeDetector, Orientation
 from vision.geometry import Box
 from vision.half_turn import HalfTurnDetector, detection_back, half_turned
-from vision.surety import reads_surer
 from vision.labels import class_of_tile
 from vision.reader import read_tiles
+from vision.surety import reads_surer
 
 #: Each tile's middle is painted its own colour (BGR), which the fake reader names it by.
 COLOURS = {"1m": (40, 40, 200), "2m": (40, 200, 40), "3m": (200, 40, 40), "7z": (200, 200, 40)}

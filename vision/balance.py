@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detector import Detection, Detector
+from vision.detector import Detection, Detector, DetectorLayer
 from vision.geometry import Box
 
 #: Largest channel over smallest of the faces' colour from which a photo counts as cast: tiles are ivory to white
@@ -72,7 +72,7 @@ def balanced(image: np.ndarray, channel_gains: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class BalancedDetector:
+class BalancedDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector` that reads a cast or dim photo again white-balanced by its tiles' faces
     (see the module's docstring). ``last_gains`` are the gains the last photo was read again with (None: as it was).
     """
@@ -92,8 +92,3 @@ class BalancedDetector:
             return found
         self.last_gains = (float(g[0]), float(g[1]), float(g[2]))
         return self.detector.detect(balanced(image, g))
-
-    def __getattr__(self, name: str):  # input_size, network, options, passes ... of the inner detector
-        if name == "detector":
-            raise AttributeError(name)
-        return getattr(self.detector, name)

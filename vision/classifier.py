@@ -31,11 +31,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
 
-from vision.detector import Detection, Detector, Orientation, open_session, parse_names
+from vision.detector import Detection, Detector, DetectorLayer, Orientation, open_session, parse_names
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, tile_of_class
@@ -362,7 +363,7 @@ class OnnxTileClassifier(OnnxCropModel):
 
 
 @dataclass
-class TwoStageDetector:
+class TwoStageDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector`: the inner detector's boxes, each tile read by the crop classifier.
 
     The confidence stays the detector's (it says there is a tile there); the tile is the classifier's. A box the
@@ -373,6 +374,8 @@ class TwoStageDetector:
     (:func:`one_box_per_tile`). With ``red_check`` (the default), a five's red flag follows the colour check
     (:func:`check_red_fives`) where it is sure.
     """
+
+    own_attributes: ClassVar[frozenset[str]] = frozenset({"detector", "classifier"})
 
     detector: Detector
     classifier: OnnxTileClassifier
@@ -413,11 +416,6 @@ class TwoStageDetector:
         self.last_classifier_ms = (time.perf_counter() - started) * 1000
         return out
 
-    def __getattr__(self, name: str):  # input_size, network, options ... of the inner detector
-        if name in {"detector", "classifier"}:
-            raise AttributeError(name)
-        return getattr(self.detector, name)
-
 
 def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detection]:
     """``detections`` less each one that overlaps a more confident detection of the same tile (or face-down)
@@ -443,7 +441,7 @@ def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detect
 
 
 @dataclass
-class RedFiveChecked:
+class RedFiveChecked(DetectorLayer):
     """A :class:`~vision.detector.Detector` used alone, with its fives' red flags checked by colour as
     :class:`TwoStageDetector` does (:func:`check_red_fives`)."""
 
@@ -456,11 +454,6 @@ class RedFiveChecked:
     def detect(self, image: np.ndarray) -> list[Detection]:
         out, self.last_red_checks = check_red_fives(image, self.detector.detect(image), self.margin, self.red_options)
         return out
-
-    def __getattr__(self, name: str):  # input_size, network, options ... of the inner detector
-        if name == "detector":
-            raise AttributeError(name)
-        return getattr(self.detector, name)
 
 
 def default_classifier_path() -> Path | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -109,6 +109,21 @@ class Detector(Protocol):
     """Anything that finds tiles in a BGR ``uint8`` image of shape (height, width, 3)."""
 
     def detect(self, image: np.ndarray) -> list[Detection]: ...
+
+
+class DetectorLayer:
+    """A detector that wraps another (its ``detector``), as the photo layers and the crop classifier do: what the
+    layer does not have itself, the inner detector answers (``input_size``, ``network``, ``options``, ``passes``
+    ...), so a reader's layers can be stacked in any order."""
+
+    #: The layer's own attributes: never looked up in the inner detector (so a half-built layer fails plainly
+    #: instead of recursing).
+    own_attributes: ClassVar[frozenset[str]] = frozenset({"detector"})
+
+    def __getattr__(self, name: str):
+        if name in self.own_attributes:
+            raise AttributeError(name)
+        return getattr(self.detector, name)
 
 
 @dataclass

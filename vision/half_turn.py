@@ -38,7 +38,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.detector import Detection, Detector
+from vision.detector import Detection, Detector, DetectorLayer
 from vision.surety import reads_surer
 
 #: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
@@ -72,7 +72,7 @@ def detection_back(d: Detection, height: int, width: int) -> Detection:
     return replace(d, box=d.box.moved(half_turn_affine(height, width)), turn=wrapped(d.turn + 180.0))
 
 
-class HalfTurnDetector:
+class HalfTurnDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector` that reads a photo its half turn shows upright turned that way (see the
     module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo; ``way_up`` (a
     :class:`~vision.way_up.OnnxWayUp`, or None) tells a photo the probe does not turn by its tiles' faces: turned
@@ -117,8 +117,3 @@ class HalfTurnDetector:
                 return self.detector.detect(image)
             h, w = image.shape[:2]
             return [detection_back(d, h, w) for d in self.detector.detect(turned)]
-
-    def __getattr__(self, name: str):  # input_size, network, options, passes ... of the inner detector
-        if name == "detector":
-            raise AttributeError(name)
-        return getattr(self.detector, name)

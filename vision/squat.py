@@ -25,7 +25,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.detector import Detection, Detector
+from vision.detector import Detection, Detector, DetectorLayer
 from vision.geometry import Box
 from vision.surety import reads_surer
 
@@ -70,7 +70,7 @@ def detection_unstretched(d: Detection, sx: float, sy: float) -> Detection:
     return replace(d, box=Box(b.x1 / sx, b.y1 / sy, b.x2 / sx, b.y2 / sy))
 
 
-class SquatDetector:
+class SquatDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector` that reads squat tiles stretched taller (see the module's docstring).
     ``stretches`` records, per photo read (the last 64), the stretch it was read at (1.0: as it is)."""
 
@@ -91,8 +91,3 @@ class SquatDetector:
             return found
         self.stretches.append(round(sy / sx, 2))
         return again
-
-    def __getattr__(self, name: str):  # input_size, network, options, passes ... of the inner detector
-        if name == "detector":
-            raise AttributeError(name)
-        return getattr(self.detector, name)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.detector import Detection, Detector, Orientation
+from vision.detector import Detection, Detector, DetectorLayer, Orientation
 from vision.geometry import Box
 from vision.postprocess import PAD_VALUE
 
@@ -198,7 +198,7 @@ def turn_groups(
 
 
 @dataclass
-class UprightDetector:
+class UprightDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector` that reads turned tiles upright (see the module's docstring).
 
     ``last_turns`` are the turns the last photo was read again at (none when its own reading stood).
@@ -306,11 +306,6 @@ class UprightDetector:
                     continue
             kept.append(c)
         return sorted((c.detection for c in kept), key=lambda d: (d.box.y1, d.box.x1))
-
-    def __getattr__(self, name: str):  # input_size, network, options, passes ... of the inner detector
-        if name == "detector":
-            raise AttributeError(name)
-        return getattr(self.detector, name)
 
 
 def _over(view: TurnedView, read: Sequence[Detection], members: Sequence[Detection]) -> list[Detection]:

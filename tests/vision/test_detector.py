@@ -10,6 +10,7 @@ import pytest
 from engine.tiles import Tile
 from vision.detector import (
     Detection,
+    DetectorLayer,
     DetectorOptions,
     FakeDetector,
     OnnxNetwork,
@@ -342,3 +343,26 @@ def test_candidates_merge_again_at_a_higher_threshold():
     found = detector.candidates(_scene(Size(height=240, width=360), truth))
     assert [d.label for d in detector.merge(found)] == ["4m", "5m"]
     assert [d.label for d in detector.merge(found, DetectorOptions(conf=0.7))] == ["4m"]
+
+
+def test_a_layer_answers_with_its_inner_detector_what_it_lacks():
+    """DetectorLayer: the photo layers stack in any order because each forwards what it lacks to its inner
+    detector; its own attributes, unset (a layer half built), raise plainly instead of recursing."""
+    from vision.classifier import TwoStageDetector
+    from vision.squat import SquatDetector
+
+    inner = FakeDetector()
+    inner.input_size = Size(height=480, width=640)
+    stacked = SquatDetector(SquatDetector(inner))
+    assert stacked.input_size == Size(height=480, width=640) and stacked.seen is inner.seen
+    assert isinstance(stacked, DetectorLayer)
+    half_built = SquatDetector.__new__(SquatDetector)
+    with pytest.raises(AttributeError, match="detector"):
+        _ = half_built.input_size
+    inner.classifier = "the inner detector's"  # a classifier layer's classifier is its own, never the inner's
+    unnamed = TwoStageDetector.__new__(TwoStageDetector)
+    unnamed.detector = inner
+    with pytest.raises(AttributeError, match="classifier"):
+        _ = unnamed.classifier
+    with pytest.raises(AttributeError, match="no_such"):
+        _ = stacked.no_such

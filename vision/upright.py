@@ -102,6 +102,14 @@ def tile_turn(image: np.ndarray, box: Box, shrink: float = 0.8) -> float | None:
     return _degrees(sums) if _coherence(sums) >= MIN_COHERENCE else None
 
 
+def measured_turn(image: np.ndarray, box: Box, shrink: float) -> float | None:
+    """:func:`tile_turn` of the middle ``shrink`` of ``box`` (clear of a row's neighbours), or of the whole box when
+    the middle tells nothing: a face of pips has no direction inside, its tile's edges do (camerash's loose tiles:
+    pins left unmeasured were taken from a view turned for other tiles, boxed 1.8 times too wide)."""
+    turn = tile_turn(image, box, shrink)
+    return tile_turn(image, box, 1.0) if turn is None and shrink < 1.0 else turn
+
+
 @dataclass(frozen=True, slots=True)
 class TurnedView:
     """The photo turned back by ``degrees`` (clockwise as shown, so that tiles lying turned that much
@@ -246,7 +254,9 @@ class UprightDetector(DetectorLayer):
         first = []
         for d in found:
             if d.box.area > 0:
-                turn = tile_turn(image, d.box, 0.6)
+                # the whole box: loose tiles' edges tell how they lie, where their glyphs may not (a 7m's strokes
+                # measured 24 degrees in its middle, 3 in its box), and a row's neighbours lie alike
+                turn = tile_turn(image, d.box, 1.0)
                 off = UNKNOWN_TURN if turn is None else abs(turn)
                 first.append(_Candidate(d, _outline(d.box), turn, off, 0, d.orientation is Orientation.SIDEWAYS))
         again = []
@@ -266,7 +276,7 @@ class UprightDetector(DetectorLayer):
     def _from_view(
         self, view: TurnedView, d: Detection, own: bool, shape: tuple[int, int], k: int
     ) -> _Candidate | None:
-        turn = tile_turn(view.image, d.box)
+        turn = measured_turn(view.image, d.box, 0.8)
         # a tile of the group the view was turned for stands straight in it, whatever its measure says (a few
         # degrees measured there are its thickness seen from the side, or its neighbours'), and its box is its
         # outline; so is the box of one measured near straight

@@ -192,7 +192,7 @@ def test_a_face_of_pips_near_upright_keeps_the_photos_own_reading():
     image, truth = scene([(150, 150, -30.0, "1m"), (700, 140, -32.0, "1s"), (260, 400, -29.0, "1z")])
     pins = draw_pins(image, 600.0, 390.0, 5.0)
     found = UprightDetector(FakeDetector(upright_reader)).detect(image)
-    assert _matches(found, truth + [("1p", pins)]) == 4 == len(found)
+    assert _matches(found, [*truth, ("1p", pins)]) == 4 == len(found)
 
 
 def test_turn_groups_part_tiles_turned_alike():

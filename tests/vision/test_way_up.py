@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -175,6 +176,33 @@ def _boxes_of(seen: np.ndarray, found: list[Detection], photo: np.ndarray) -> li
         Detection.of_class(d.class_id, Box(w - d.box.x2, h - d.box.y2, w - d.box.x1, h - d.box.y1), d.conf)
         for d in found
     ]
+
+
+def _surer_turned(found: list[Detection], photo: np.ndarray) -> FakeDetector:
+    """A probe surer of the photo's half turn (0.9 against 0.5 as it is), whichever way up its tiles' faces lie."""
+
+    def read(seen: np.ndarray) -> list[Detection]:
+        as_is = seen.shape == photo.shape and np.array_equal(seen, photo)
+        return [replace(d, conf=0.5 if as_is else 0.9) for d in _boxes_of(seen, found, photo)]
+
+    return FakeDetector(read)
+
+
+@pytest.mark.parametrize(
+    ("names", "upside_down", "turned"),
+    [
+        (["1m", "2m", "7z", "9m"], False, False),  # faces surely upright: the probe is outvoted
+        (["1m", "2m", "7z", "9m"], True, True),  # faces upside down too: turned
+        (["1m", "2m", "7z"], False, True),  # too few tiles to vote: the probe tells
+    ],
+)
+def test_faces_surely_upright_outvote_a_probe_surer_of_the_half_turn(model, names, upside_down, turned):
+    image, found = hand(names, upside_down)
+    r = HalfTurnDetector(FakeDetector(lambda im: _boxes_of(im, found, image)), _surer_turned(found, image), model)
+    r.reads_turned(image)
+    assert [r.probe.detect(image)[0].conf, r.probe.detect(half_turned(image))[0].conf] == [0.5, 0.9]
+    assert r.reads_turned(image) is turned
+    assert (r.votes[-1] is None) is (len(names) < MIN_VOTERS)
 
 
 def test_without_a_way_up_model_the_probe_alone_tells(model):

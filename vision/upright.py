@@ -295,12 +295,17 @@ class UprightDetector(DetectorLayer):
 
     def _merged(self, views: list[TurnedView], candidates: list[_Candidate]) -> list[Detection]:
         """Each tile as read in the view where it stands straightest (the photo's own reading only when straighter
-        by ``prefer_margin``); tiles read in one view only are kept, but for the photo's own unsure or turned ones."""
+        by ``prefer_margin``, or sure and straight in it); tiles read in one view only are kept, but for the photo's
+        own unsure or turned ones."""
         kept: list[_Candidate] = []
 
-        def rank(c: _Candidate) -> tuple[float, float]:
+        def rank(c: _Candidate) -> tuple[bool, float, float]:
+            # a tile the photo's own reading found surely and standing straight stands: turned views are read for
+            # turned tiles, and one's unsure box across it (a view turned for one odd face: camerash's 8 of pins
+            # measures 45 degrees) would take its place and its neighbours'
+            stands = c.view == 0 and c.off <= self.min_turn / 2 and c.detection.conf >= self.sure
             sideways = SIDEWAYS_OFF if c.sideways else 0.0
-            return c.off + sideways + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf
+            return not stands, c.off + sideways + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf
 
         ranked = sorted(candidates, key=rank)
         for c in ranked:

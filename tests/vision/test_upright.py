@@ -195,6 +195,34 @@ def test_a_face_of_pips_near_upright_keeps_the_photos_own_reading():
     assert _matches(found, [*truth, ("1p", pins)]) == 4 == len(found)
 
 
+def test_an_unsure_box_of_a_view_turned_for_one_odd_face_does_not_take_its_neighbours_place():
+    """A row standing straight, one face of which runs diagonally (camerash's 8 of pins measures 45 degrees): the
+    view turned for it reads one unsure box across three tiles. Counted as standing straight there, it took the
+    place of every tile it spans."""
+    image, truth = scene(row(5, 0.0))
+    x1, y1, x2, y2 = (round(v) for v in truth[2][1].as_list())
+    face = np.full((y2 - y1, x2 - x1, 3), (235, 240, 240), np.uint8)
+    for k in range(-80, 80, 14):
+        cv2.line(face, (k, 0), (k + 100, 100), INKS["1p"], 4, cv2.LINE_AA)
+    image[y1:y2, x1:x2] = face
+    assert abs(abs(tile_turn(image, truth[2][1], 1.0)) - 45.0) < 3.0  # measured turned
+    first = [Detection.of_class(class_of_tile(Tile.parse(n)), b, 0.9) for n, b in truth]
+    span = Box(truth[1][1].x1, truth[1][1].y1, truth[3][1].x2, truth[3][1].y2)
+
+    class ViewReadUnsurely(UprightDetector):
+        def _read_turned(self, image, degrees, scale):  # the view's network: one box over the middle three
+            view = TurnedView.of(image, degrees, scale)
+            to_view = cv2.invertAffineTransform(view.to_photo)
+            corners = np.array([[span.x1, span.y1], [span.x2, span.y1], [span.x2, span.y2], [span.x1, span.y2]])
+            q = corners @ to_view[:, :2].T + to_view[:, 2]
+            box = Box(*(float(v) for v in (*q.min(axis=0), *q.max(axis=0))))
+            return view, [Detection.of_class(class_of_tile(Tile.parse("8p")), box, 0.25)]
+
+    reader = ViewReadUnsurely(FakeDetector(lambda _: list(first)))
+    found = reader.detect(image)
+    assert reader.last_turns and _matches(found, truth) == 5 == len(found)
+
+
 def test_turn_groups_part_tiles_turned_alike():
     tiles = [(150, 130, 0.0, "1m"), (420, 140, 30.0, "1p"), (700, 150, -35.0, "1s"), (260, 400, 2.0, "1z"),
              (560, 400, 28.0, "1m"), (760, 420, -33.0, "1p")]  # fmt: skip

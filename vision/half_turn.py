@@ -22,7 +22,8 @@ lie upright or upside down, and a vote over :data:`WAY_UP_VOTE` reads the photo 
 lying square and at least four voting tiles: camerash's hands turned 180 read turned 46 of 48, 40 and 41 of 48 on
 two more seeds, against 16, 15 and 15 by the detector alone; the same hands upright 1, 1 and 2 either way; the 368
 real shots 311 exact, against 312 without the network: models/MODEL_CARD.md). When the probe would turn a photo,
-the network is asked too, and faces it votes surely upright (:data:`WAY_UP_VETO`) keep the photo as it is.
+the network is asked too: faces it votes surely upright (:data:`WAY_UP_VETO`) are read on the half turn all the
+same (the detector's surer boxes) but in the order they stand, so the hand is not reversed.
 
 Measured with the shipped detector on ``jantaku eval phone``'s shots, at the tiles' scale (stop 15): the 24 real
 held-out photos turned a half turn read surer turned (paired margin 0.03 to 0.28; mean margin over 0.02 in 21);
@@ -45,10 +46,10 @@ from vision.surety import reads_surer
 #: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
 #: upside down; tiles that look the same both ways give about 0).
 WAY_UP_VOTE = 0.2
-#: ... and a photo the probe reads surer turned is read as it is all the same when their vote is under minus this:
-#: faces surely upright outvote a detector a little surer of another set's tiles upside down (stop 18: camerash's
-#: upright hands turned so, 3 of 144 at zoom 0.06, voted -0.33 to -0.71; every photo truly upside down that the
-#: probe turned voted over it, or had no vote).
+#: ... and a photo the probe reads surer turned is read so, but its tiles in the order they stand, when their vote
+#: is under minus this: faces surely upright outvote a detector a little surer of another set's tiles upside down
+#: (stop 18: camerash's upright hands turned so, 3 of 144 at zoom 0.06, voted -0.33 to -0.71; every photo truly
+#: upside down that the probe turned voted over it, or had no vote).
 WAY_UP_VETO = 0.3
 
 
@@ -82,9 +83,10 @@ class HalfTurnDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector` that reads a photo its half turn shows upright turned that way (see the
     module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo; ``way_up`` (a
     :class:`~vision.way_up.OnnxWayUp`, or None) tells a photo the probe does not turn by its tiles' faces: turned
-    when their vote (:func:`~vision.way_up.upside_down_vote`) is over :data:`WAY_UP_VOTE`. ``turned`` records, per
-    photo read (the last 64), whether it was read turned, and ``votes`` the way-up vote (None: not asked, or no
-    tile to ask about)."""
+    when their vote (:func:`~vision.way_up.upside_down_vote`) is over :data:`WAY_UP_VOTE`. A photo the probe reads
+    surer turned whose faces the network votes surely upright is read on its half turn all the same, its tiles in
+    the order their faces stand. ``turned`` records, per photo read (the last 64), whether its tiles were taken to
+    lie upside down, and ``votes`` the way-up vote (None: not asked, or no tile to ask about)."""
 
     def __init__(self, detector: Detector, probe: Detector, way_up=None) -> None:
         self.detector = detector
@@ -94,9 +96,14 @@ class HalfTurnDetector(DetectorLayer):
         self.votes: deque[float | None] = deque(maxlen=64)
 
     def reads_turned(self, image: np.ndarray, turned: np.ndarray | None = None) -> bool:
-        """Whether the probe reads ``image``'s half turn (``turned``, made when None) surer
-        (:func:`vision.surety.reads_surer`) and the way-up network does not vote its tiles surely upright
+        """Whether ``image``'s tiles lie upside down: the probe reads its half turn (``turned``, made when None)
+        surer (:func:`vision.surety.reads_surer`) and the way-up network does not vote them surely upright
         (:data:`WAY_UP_VETO`), or else the network votes them upside down (:data:`WAY_UP_VOTE`)."""
+        return self.tell(image, turned)[1]
+
+    def tell(self, image: np.ndarray, turned: np.ndarray | None = None) -> tuple[bool, bool]:
+        """(whether ``image`` reads better on its half turn, whether its tiles lie upside down): as
+        :meth:`reads_turned`, the first the probe's say alone."""
         turned = half_turned(image) if turned is None else turned
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
@@ -104,23 +111,30 @@ class HalfTurnDetector(DetectorLayer):
         surer_turned = reads_surer(as_is, back)
         if self.way_up is None:
             self.votes.append(None)
-            return surer_turned
+            return surer_turned, surer_turned
         from vision.way_up import upside_down_vote
 
         vote = upside_down_vote(image, as_is, self.way_up)
         self.votes.append(vote)
         if vote is None:
-            return surer_turned
-        return vote >= -WAY_UP_VETO if surer_turned else vote > WAY_UP_VOTE
+            return surer_turned, surer_turned
+        if surer_turned:
+            return True, vote >= -WAY_UP_VETO
+        return vote > WAY_UP_VOTE, vote > WAY_UP_VOTE
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         turned = half_turned(image)
         remembering = getattr(self.probe, "remembering", None)
         # a probe inside ``detector`` (vision.photo.photo_layers) answers its reading of the chosen view again
         with remembering(image, turned) if remembering else nullcontext():
-            flip = self.reads_turned(image, turned)
-            self.turned.append(flip)
-            if not flip:
+            on_half_turn, upside_down = self.tell(image, turned)
+            self.turned.append(upside_down)
+            if not on_half_turn:
                 return self.detector.detect(image)
             h, w = image.shape[:2]
-            return [detection_back(d, h, w) for d in self.detector.detect(turned)]
+            found = [detection_back(d, h, w) for d in self.detector.detect(turned)]
+            if upside_down:
+                return found
+            # read surer on its half turn, its faces upright (another set's tiles): the boxes of that reading,
+            # and the rows run as the faces stand
+            return [replace(d, turn=wrapped(d.turn - 180.0)) for d in found]

@@ -205,6 +205,17 @@ def test_faces_surely_upright_outvote_a_probe_surer_of_the_half_turn(model, name
     assert (r.votes[-1] is None) is (len(names) < MIN_VOTERS)
 
 
+@pytest.mark.parametrize("upside_down", [False, True])
+def test_a_photo_read_surer_turned_is_read_so_and_in_the_order_its_faces_stand(model, upside_down):
+    """Another set's hand the detector reads surer on its half turn, whichever way up its faces stand: it is read
+    on its half turn (the surer boxes), and its tiles in the order of their faces."""
+    image, found = hand(["1m", "2m", "7z", "9m"], upside_down)
+    r = HalfTurnDetector(_surer_turned(found, image), _surer_turned(found, image), model)
+    got = r.detect(image)
+    assert list(r.turned) == [upside_down] and {d.conf for d in got} == {0.9}
+    assert read_tiles(got).text == "12m7z9m"
+
+
 def test_without_a_way_up_model_the_probe_alone_tells(model):
     image, found = hand(["1m", "2m", "7z", "9m"], True)
     r = HalfTurnDetector(FakeDetector(lambda im: list(found)), _even(found))

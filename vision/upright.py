@@ -295,22 +295,30 @@ class UprightDetector(DetectorLayer):
 
     def _merged(self, views: list[TurnedView], candidates: list[_Candidate]) -> list[Detection]:
         """Each tile as read in the view where it stands straightest (the photo's own reading only when straighter
-        by ``prefer_margin``, or sure and straight in it); tiles read in one view only are kept, but for the photo's
-        own unsure or turned ones."""
+        by ``prefer_margin``, or standing straight in it and read surer); tiles read in one view only are kept, but for
+        the photo's own unsure or turned ones."""
         kept: list[_Candidate] = []
 
-        def rank(c: _Candidate) -> tuple[bool, float, float]:
-            # a tile the photo's own reading found surely and standing straight stands: turned views are read for
-            # turned tiles, and one's unsure box across it (a view turned for one odd face: camerash's 8 of pins
-            # measures 45 degrees) would take its place and its neighbours'
-            stands = c.view == 0 and c.off <= self.min_turn / 2 and c.detection.conf >= self.sure
+        def rank(c: _Candidate) -> tuple[float, float]:
             sideways = SIDEWAYS_OFF if c.sideways else 0.0
-            return not stands, c.off + sideways + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf
+            return c.off + sideways + (self.prefer_margin if c.view == 0 else 0.0), -c.detection.conf
 
         ranked = sorted(candidates, key=rank)
+        # tiles the photo's own reading found surely, standing straight and upright (sideways ones read better
+        # upright in a view)
+        standing = [
+            c
+            for c in candidates
+            if c.view == 0 and not c.sideways and c.off <= self.min_turn / 2 and c.detection.conf >= self.sure
+        ]
         for c in ranked:
             if any(k.view != c.view and _same_tile(c, k) for k in kept):
                 continue  # read straighter in another view
+            if c.view != 0 and any(o.detection.conf > c.detection.conf and _same_tile(c, o) for o in standing):
+                # a turned view's box does not take the place of a standing tile read surer: a view turned for one
+                # odd face (camerash's 8 of pins measures 45 degrees) boxes its row's straight tiles together, less
+                # surely, and took three tiles' place
+                continue
             if c.view == 0 and not any(o.view != 0 and _same_tile(c, o) for o in candidates):
                 # a tile no turned view read: kept when it stands straight here (or its turn cannot be told) but
                 # turned well past ``min_turn`` in every view (so they may well have missed it), and was read surely

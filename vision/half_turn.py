@@ -102,8 +102,8 @@ class HalfTurnDetector(DetectorLayer):
         return self.tell(image, turned)[1]
 
     def tell(self, image: np.ndarray, turned: np.ndarray | None = None) -> tuple[bool, bool]:
-        """(whether ``image`` reads better on its half turn, whether its tiles lie upside down): as
-        :meth:`reads_turned`, the first the probe's say alone."""
+        """(whether to read ``image`` on its half turn, whether its tiles lie upside down). They differ only for a
+        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright."""
         turned = half_turned(image) if turned is None else turned
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)

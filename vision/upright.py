@@ -11,8 +11,9 @@ the edges of a tile's face and of its glyphs run along its two axes, so the 4-fo
 directions inside the box gives its turn, modulo a quarter), groups the tiles turned alike (:func:`turn_groups`),
 and reads the photo again turned back by each group's turn (:class:`TurnedView`), with those tiles upright; a group
 of sideways tiles is read a quarter turn further, upright. Each tile is then taken from the view in which it stands
-straightest (the photo's own reading only when straighter by ``prefer_margin``): a hand at a slant is one group and
-one more reading, loose tiles askew a few, and a photo of upright tiles is read once, as it is.
+straightest (the photo's own reading only when straighter by ``prefer_margin``, or standing straight and read
+surer): a hand at a slant is one group and one more reading, loose tiles askew a few, and a photo of upright tiles
+is read once, as it is.
 
 A detection read from a turned view carries its ``turn`` (the view's, degrees counter-clockwise as the photo shows
 it) and its ``box`` is the upright rectangle that bounds the turned tile; :func:`vision.reader.read_tiles` reads

@@ -132,9 +132,10 @@ class HalfTurnDetector(DetectorLayer):
             if not on_half_turn:
                 return self.detector.detect(image)
             h, w = image.shape[:2]
-            found = [detection_back(d, h, w) for d in self.detector.detect(turned)]
+            found = self.detector.detect(turned)
             if upside_down:
-                return found
-            # read surer on its half turn, its faces upright (another set's tiles): the boxes of that reading,
-            # and the rows run as the faces stand
-            return [replace(d, turn=wrapped(d.turn - 180.0)) for d in found]
+                return [detection_back(d, h, w) for d in found]
+            # read surer on its half turn, its faces upright (another set's tiles): the boxes of that reading
+            # mapped back, their turns as read, so that the rows run as the faces stand
+            back = half_turn_affine(h, w)
+            return [replace(d, box=d.box.moved(back)) for d in found]

@@ -30,6 +30,7 @@ import numpy as np
 from engine.tiles import Tile
 from vision.detector import Detector, DetectorOptions, SlicedDetector
 from vision.errors import UnreadableImage
+from vision.geometry import Box
 from vision.images import load_image
 from vision.metrics import DetectionResult, Pred, Truth, evaluate
 from vision.postprocess import Raw, nms
@@ -134,7 +135,8 @@ def eval_real(
     reader: Detector | None = None,
 ) -> Results:
     """The detector on the held-out real photos (labels mapped to our classes by :mod:`vision.real_photos`); with
-    ``reader``, P and R of that too."""
+    ``reader``, P and R of that too. A box mostly on a tile the labels leave out (``RealPhoto.in_unlabelled``) is
+    counted neither right nor wrong."""
     from vision.real_photos import held_out_split
 
     photos = held_out_split(root)
@@ -147,13 +149,18 @@ def eval_real(
         h, w = image.shape[:2]
         truths += [Truth(i, b.class_id, b.xyxy(w, h)) for b in photo.boxes]
         candidates, found = _both(detector, image, conf_threshold, i)
-        preds += candidates
-        read += found
+        preds += _labelled(photo, candidates, h, w)
+        read += _labelled(photo, found, h, w)
         if reader is not None:
-            two += _preds(i, reader.detect(image))
+            two += _labelled(photo, _preds(i, reader.detect(image)), h, w)
         if progress:
             progress(i + 1, len(photos))
     return _results(truths, preds, conf_threshold, read, two if reader is not None else None)
+
+
+def _labelled(photo, found: list[Pred], height: int, width: int) -> list[Pred]:
+    """``found`` less the boxes on tiles ``photo``'s labels leave out (counted neither way)."""
+    return [p for p in found if not photo.in_unlabelled(Box(*p.box), width, height)]
 
 
 def camerash_tile(label_name: str) -> Tile | None:

@@ -8,8 +8,9 @@ photos (tiles small in a big frame), each enlarged (bilinear: no ringing) to ``s
 Enlarging a 640 px photo adds no detail, so this measures how a reader copes with scale, not the sharpness a real
 12 MP photo would add.
 
-A tile cut by the window's edge is neither required nor held against a reader (a box on it is ignored). Seeded:
-the same seed gives the same shots.
+A tile cut by the window's edge is neither required nor held against a reader (a box on it is ignored), nor is a
+tile the set leaves unlabelled (:data:`vision.real_photos.UNLABELLED`: a box mostly inside such a region is ignored).
+Seeded: the same seed gives the same shots.
 
 Those photos are all of one set, the set the detector's real frames come from. :func:`tile_row` builds hands of
 another set's tiles: single-tile photos (camerash's Chinese-set close-ups, :func:`camerash_hands`) laid side by
@@ -64,20 +65,42 @@ class Shot:
     #: The tiles as their owner reads them (:func:`vision.reader.read_tiles` of the truth, upright), where the order
     #: is part of what is measured; None where it is not.
     text: str | None = None
+    #: Regions showing tiles the labels leave out (:attr:`vision.real_photos.RealPhoto.unlabelled`), as the shot
+    #: shows them: a box mostly inside one is not counted either way.
+    unlabelled: tuple[Box, ...] = ()
 
 
 def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
     return [(b.class_id, Box(*b.xyxy(width, height))) for b in photo.boxes]
 
 
-def _enlarged(image: np.ndarray, truth: Sequence[tuple[int, Box]], cut: Sequence[Box], side: int, kind: str) -> Shot:
+def _unlabelled(photo: RealPhoto, height: int, width: int) -> list[Box]:
+    return [Box(*r) for r in photo.unlabelled_xyxy(width, height)]
+
+
+def _clipped(box: Box, width: float, height: float) -> Box | None:
+    """What a ``width`` x ``height`` view from the origin shows of ``box``, or None."""
+    if box.x2 <= 0 or box.y2 <= 0 or box.x1 >= width or box.y1 >= height:
+        return None
+    return Box(max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, float(width)), min(box.y2, float(height)))
+
+
+def _enlarged(
+    image: np.ndarray,
+    truth: Sequence[tuple[int, Box]],
+    cut: Sequence[Box],
+    side: int,
+    kind: str,
+    unlabelled: Iterable[Box | None] = (),
+) -> Shot:
     s = side / max(image.shape[:2])
     big = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR if s > 1 else cv2.INTER_AREA)
 
     def scaled(b: Box) -> Box:
         return Box(b.x1 * s, b.y1 * s, b.x2 * s, b.y2 * s)
 
-    return Shot(kind, big, tuple((c, scaled(b)) for c, b in truth), tuple(scaled(b) for b in cut))
+    shown = tuple(scaled(b) for b in unlabelled if b is not None)
+    return Shot(kind, big, tuple((c, scaled(b)) for c, b in truth), tuple(scaled(b) for b in cut), unlabelled=shown)
 
 
 def close_up(photo: RealPhoto, image: np.ndarray, zoom: float, rng: np.random.Generator, side: int = SIDE) -> Shot:
@@ -101,7 +124,8 @@ def close_up(photo: RealPhoto, image: np.ndarray, zoom: float, rng: np.random.Ge
             truth.append((c, moved))
         elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < cw and moved.y1 < ch:  # what the window shows of it
             cut.append(Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, float(cw)), min(moved.y2, float(ch))))
-    return _enlarged(crop, truth, cut, side, f"close-up {zoom:g}")
+    unlabelled = [_clipped(Box(b.x1 - x0, b.y1 - y0, b.x2 - x0, b.y2 - y0), cw, ch) for b in _unlabelled(photo, h, w)]
+    return _enlarged(crop, truth, cut, side, f"close-up {zoom:g}", unlabelled)
 
 
 def mosaic(photos: Sequence[RealPhoto], images: Sequence[np.ndarray], k: int, side: int = SIDE) -> Shot:
@@ -110,13 +134,15 @@ def mosaic(photos: Sequence[RealPhoto], images: Sequence[np.ndarray], k: int, si
         raise ValueError(f"a {k}x{k} mosaic takes {k * k} photos, not {len(photos)}")
     cell = 640
     canvas = np.zeros((k * cell, k * cell, 3), np.uint8)
-    truth = []
+    truth, unlabelled = [], []
     for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
         r, c = divmod(i, k)
         canvas[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = cv2.resize(image, (cell, cell))
         for cls, b in _boxes(photo, cell, cell):
             truth.append((cls, Box(b.x1 + c * cell, b.y1 + r * cell, b.x2 + c * cell, b.y2 + r * cell)))
-    return _enlarged(canvas, truth, [], side, f"mosaic {k}x{k}")
+        for b in _unlabelled(photo, cell, cell):
+            unlabelled.append(Box(b.x1 + c * cell, b.y1 + r * cell, b.x2 + c * cell, b.y2 + r * cell))
+    return _enlarged(canvas, truth, [], side, f"mosaic {k}x{k}", unlabelled)
 
 
 def inscribed(height: int, width: int, degrees: float) -> Size:
@@ -154,14 +180,15 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
             cut.append(
                 Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, keep.width), min(moved.y2, keep.height))
             )
-    return _enlarged(view, truth, cut, side, f"turned {degrees:g}")
+    unlabelled = [_clipped(b.moved(turn), keep.width, keep.height) for b in _unlabelled(photo, h, w)]
+    return _enlarged(view, truth, cut, side, f"turned {degrees:g}", unlabelled)
 
 
 def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Shot:
     """``photo`` enlarged, under one of :data:`LIGHTS` (each channel scaled, clipped)."""
     h, w = image.shape[:2]
     cast = np.clip(image.astype(np.float32) * np.array(LIGHTS[light], np.float32), 0, 255).astype(np.uint8)
-    return _enlarged(cast, _boxes(photo, h, w), [], side, f"light {light}")
+    return _enlarged(cast, _boxes(photo, h, w), [], side, f"light {light}", _unlabelled(photo, h, w))
 
 
 def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SIDE) -> Shot:
@@ -169,7 +196,8 @@ def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SID
     h, w = image.shape[:2]
     view = cv2.resize(image, (w, max(1, round(h * height))), interpolation=cv2.INTER_AREA)
     truth = [(c, Box(b.x1, b.y1 * height, b.x2, b.y2 * height)) for c, b in _boxes(photo, h, w)]
-    return _enlarged(view, truth, [], side, f"squashed {height:g}")
+    unlabelled = [Box(b.x1, b.y1 * height, b.x2, b.y2 * height) for b in _unlabelled(photo, h, w)]
+    return _enlarged(view, truth, [], side, f"squashed {height:g}", unlabelled)
 
 
 def phone_shots(
@@ -430,7 +458,8 @@ class Tally:
 
 
 def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
-    """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile is not counted."""
+    """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile, or mostly inside
+    an unlabelled region, is not counted."""
     used: set[int] = set()
     right = reported = 0
     for d in sorted(detections, key=lambda d: -d.conf):
@@ -442,9 +471,14 @@ def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
             used.add(best)
             right += 1
             reported += 1
-        elif not any(d.box.iou(b) > 0.3 for b in shot.cut):
+        elif not any(d.box.iou(b) > 0.3 for b in shot.cut) and not any(_mostly_in(d.box, u) for u in shot.unlabelled):
             reported += 1
     return right, reported
+
+
+def _mostly_in(box: Box, region: Box) -> bool:
+    """Whether at least half of ``box`` lies inside ``region``."""
+    return box.area > 0 and box.intersection(region) >= 0.5 * box.area
 
 
 def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, dict[str, Tally]]:

@@ -14,7 +14,9 @@ set, one mat, one evening): real-photo figures on this split are optimistic for 
 
 The labels are not all right: v1i's class list lacks a name its labels count (:data:`MISSING_NAMES`), and three
 boxes of the held-out copies name the wrong tile (:data:`LABEL_FIXES`, checked by eye). Tiles standing far behind
-the labelled rows are not labelled at all, so a reader that names them counts them as false positives.
+the labelled rows, cut by a frame's edge or lying on the tray are not labelled at all: in the held-out frames they
+are marked, by eye, as :data:`UNLABELLED` regions, which a measure neither requires nor holds against a reader
+(:attr:`RealPhoto.unlabelled`). The training frames have such tiles too; they are not marked.
 
 >>> classes_of_names(["0", "1_man", "sya-", "haku"])
 (None, 0, 29, 31)
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.tiles import Tile
+from vision.geometry import Box
 from vision.labels import CLASS_NAMES, class_of_tile
 
 #: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_REAL_PHOTOS`` overrides.
@@ -62,6 +65,41 @@ LABEL_FIXES = {
     ("mahjong.v5", "Screenshot-2025-09-19-18-39-50_png", 5): ("3_sou", "6_sou"),
     ("mahjong.v5", "Screenshot-2025-09-20-02-04-21_png", 2): ("1_man", "8_man"),
     ("mahjong.v5", "Screenshot-2025-09-20-02-04-21_png", 6): ("1_man", "6_man"),
+}
+
+#: Regions of the held-out frames that show tiles the set leaves unlabelled, each checked by eye: source frame ->
+#: ((what the region shows, (x1, y1, x2, y2) as fractions of the frame), ...). The 1m and 1p standing at the right
+#: edge of the sou session's frames, a red 5p cut by the left edge, a tile on the tray (only its back shows), tiles
+#: cut by the left or right edge. Where the shipped pair boxes one, its box is the region (in the frames below
+#: that read it at 640 px, 4000 px, or squashed to 0.35 or 0.45 of their height: stop 19).
+UNLABELLED = {
+    "Screenshot-2025-09-19-18-36-03_png": (("0p, cut by the edge", (0.0, 0.300, 0.059, 0.437)),),
+    "Screenshot-2025-09-19-18-39-13_png": (("1m, cut by the edge", (0.955, 0.261, 1.0, 0.394)),),
+    "Screenshot-2025-09-19-18-39-50_png": (
+        ("1m, cut by the edge", (0.955, 0.263, 1.0, 0.413)),
+        ("a tile cut by the edge", (0.975, 0.307, 1.0, 0.449)),
+    ),
+    **{
+        f"Screenshot-2025-09-20-00-{stamp}_png": (
+            ("1m, cut by the edge", (0.921, 0.284, 1.0, 0.414)),
+            ("1p, cut by the edge", (0.949, 0.345, 1.0, 0.498)),
+        )
+        for stamp in ("33-28", "33-45", "34-15", "34-27", "34-46", "35-02")
+    },
+    "Screenshot-2025-09-20-02-04-11_png": (("a tile on the tray, its back up", (0.762, 0.172, 0.827, 0.221)),),
+    "Screenshot-2025-09-20-02-04-21_png": (("a tile on the tray, its back up", (0.721, 0.207, 0.791, 0.263)),),
+    "Screenshot-2025-09-20-02-04-32_png": (
+        ("a tile on the tray, its back up", (0.817, 0.143, 0.880, 0.192)),
+        ("two tiles cut by the edge", (0.0, 0.162, 0.078, 0.244)),
+    ),
+    "Screenshot-2025-09-20-02-04-36_png": (
+        ("a tile on the tray, its back up", (0.800, 0.145, 0.850, 0.205)),
+        ("two tiles cut by the edge", (0.0, 0.348, 0.073, 0.438)),
+    ),
+    "Screenshot-2025-09-20-02-51-30_png": (("three tiles cut by the edge", (0.930, 0.220, 1.0, 0.450)),),
+    "Screenshot-2025-09-20-02-51-39_png": (("two tiles cut by the edge", (0.975, 0.210, 1.0, 0.380)),),
+    "Screenshot-2025-09-20-02-51-45_png": (("a tile cut by the edge", (0.975, 0.340, 1.0, 0.430)),),
+    "Screenshot-2025-09-20-04-27-10_png": (("a tile cut by the edge", (0.985, 0.230, 1.0, 0.310)),),
 }
 
 _SUITS = {"man": "m", "pin": "p", "sou": "s"}
@@ -107,10 +145,23 @@ class RealPhoto:
     source: str
     boxes: tuple[RealBox, ...]
     skipped: int = 0
+    #: Regions showing tiles the labels leave out (:data:`UNLABELLED`; fractions of the image, x1, y1, x2, y2).
+    unlabelled: tuple[tuple[float, float, float, float], ...] = ()
 
     @property
     def held_out(self) -> bool:
         return is_held_out(self.source)
+
+    def unlabelled_xyxy(self, width: int, height: int) -> list[tuple[float, float, float, float]]:
+        """The :attr:`unlabelled` regions in pixels of an image of this size."""
+        return [(x1 * width, y1 * height, x2 * width, y2 * height) for x1, y1, x2, y2 in self.unlabelled]
+
+    def in_unlabelled(self, box: Box, width: int, height: int) -> bool:
+        """Whether at least half of ``box`` (pixels of an image of this size) lies in one :attr:`unlabelled` region:
+        a box on a tile the labels leave out, counted neither right nor wrong."""
+        return box.area > 0 and any(
+            box.intersection(Box(*r)) >= 0.5 * box.area for r in self.unlabelled_xyxy(width, height)
+        )
 
 
 def class_of_name(name: str) -> int | None:
@@ -205,7 +256,10 @@ def load_folder(folder: Path) -> list[RealPhoto]:
                 skipped += 1
                 continue
             boxes.append(RealBox(ours, *(float(p) for p in parts[1:])))
-        photos.append(RealPhoto(image, folder.name, image.parent.parent.name, source, tuple(boxes), skipped))
+        unlabelled = tuple(box for _, box in UNLABELLED.get(source, ()))
+        photos.append(
+            RealPhoto(image, folder.name, image.parent.parent.name, source, tuple(boxes), skipped, unlabelled)
+        )
     return photos
 
 

@@ -92,6 +92,54 @@ def test_score(found, right, reported):
     assert score(SHOT, dets) == (right, reported)
 
 
+#: SHOT with a tile the labels leave out at x 40-50.
+UNLABELLED_SHOT = Shot(SHOT.kind, SHOT.image, SHOT.truth, SHOT.cut, unlabelled=(Box(40.0, 0.0, 50.0, 10.0),))
+
+
+@pytest.mark.parametrize(
+    ("found", "right", "reported"),
+    [
+        ([(7, (40, 0, 50, 10))], 0, 0),  # a box on the unlabelled tile, any name: counted neither way
+        ([(7, (36, 0, 48, 10))], 0, 0),  # two thirds of it on the tile
+        ([(7, (30, 0, 44, 10))], 0, 1),  # mostly beside it: a box on nothing
+        ([(3, (0, 0, 10, 10)), (7, (41, 1, 49, 9))], 1, 1),
+    ],
+)
+def test_a_box_on_a_tile_the_labels_leave_out_is_not_counted(found, right, reported):
+    dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
+    assert score(UNLABELLED_SHOT, dets) == (right, reported)
+
+
+@pytest.fixture
+def photo_with_an_unlabelled_tile(photo) -> RealPhoto:
+    """``photo`` with one more tile painted at its top right, marked as unlabelled rather than labelled."""
+    image = cv2.imread(str(photo.image))
+    paint(image, 1, Box(590.0, 60.0, 620.0, 100.0))
+    cv2.imwrite(str(photo.image), image)
+    region = (585 / 640, 55 / 480, 625 / 640, 105 / 480)
+    return RealPhoto(photo.image, photo.folder, photo.subset, photo.source, photo.boxes, unlabelled=(region,))
+
+
+def test_an_unlabelled_tile_is_held_against_no_reader_in_any_shot(photo_with_an_unlabelled_tile):
+    """Every kind of shot carries the unlabelled region where its tile lands: a reader that boxes that tile as well
+    as the labelled ones reads every shot exactly, and none so with the region left out."""
+    marked = photo_with_an_unlabelled_tile
+    unmarked = RealPhoto(marked.image, marked.folder, marked.subset, marked.source, marked.boxes)
+    kinds = dict(zooms=(0.08,), mosaics=(2,), side=1600, turns=(0.0,), lights=("warm",), squashes=(0.8,))
+    reader = {"read": PhotoDetector(BlocksNetwork())}
+    shots = list(phone_shots([marked] * 4, **kinds))
+    assert {s.kind for s in shots} == {"close-up 0.08", "mosaic 2x2", "turned 0", "light warm", "squashed 0.8"}
+    assert all(s.unlabelled for s in shots)
+    # the blocks network reads a block by its colour, so it cannot read a shot under a coloured light: that shot's
+    # region is checked against the same photo's unlit one
+    lit = [s for s in shots if s.kind == "light warm"]
+    assert [s.unlabelled for s in lit] == [s.unlabelled for s in shots if s.kind == "turned 0"]
+    readable = [s for s in shots if s.kind != "light warm"]
+    assert evaluate(reader, readable)["read"]["all"].exact == len(readable) == 13
+    unread = [s for s in phone_shots([unmarked] * 4, **kinds) if s.kind != "light warm"]
+    assert evaluate(reader, unread)["read"]["all"].exact == 0
+
+
 def test_a_reader_that_reads_every_tile_scores_one(photo):
     shots = list(phone_shots([photo], zooms=(0.2, 0.45), mosaics=(2,), side=1600))
     assert [s.kind for s in shots] == ["close-up 0.2", "close-up 0.45"]  # one photo: no 2x2 mosaic

@@ -128,3 +128,22 @@ def test_a_folder_that_is_not_the_set_is_refused_not_read_as_empty(tmp_path):
         real_photos.root_dir(tmp_path / "missing")
     (tmp_path / "leo-miura-robot" / "mahjong.v5" / "data.yaml").write_text("names: ['1_man']\n")
     assert real_photos.root_dir(tmp_path / "leo-miura-robot") == tmp_path / "leo-miura-robot"
+
+
+def test_unlabelled_regions_mark_held_out_frames_beside_their_labelled_tiles(photos):
+    """Each region (checked by eye) is in a held-out frame, inside it, and covers no labelled tile: a region over a
+    labelled tile would excuse a reader's wrong box on it."""
+    from vision.geometry import Box
+
+    held = {p.source: p for p in real_photos.held_out_split()}
+    assert set(real_photos.UNLABELLED) <= set(held)
+    for source, regions in real_photos.UNLABELLED.items():
+        photo = held[source]
+        assert photo.unlabelled == tuple(r for _, r in regions)
+        for x1, y1, x2, y2 in photo.unlabelled:
+            assert 0 <= x1 < x2 <= 1 and 0 <= y1 < y2 <= 1
+        for b in photo.boxes:
+            assert not photo.in_unlabelled(Box(*b.xyxy(640, 640)), 640, 640), (source, b.name)
+    frame = held["Screenshot-2025-09-20-00-34-27_png"]  # the 1m standing at its right edge
+    assert frame.in_unlabelled(Box(592.0, 186.0, 638.0, 264.0), 640, 640)
+    assert not frame.in_unlabelled(Box(500.0, 186.0, 560.0, 264.0), 640, 640)

@@ -430,8 +430,8 @@ class TableService:
 def _photo_detector_for(detector: Any) -> Any:
     """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
     the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
-    upright, coloured light white-balanced and a photo taken from across the table a half turn
-    (:func:`vision.photo.photo_layers`), as ``jantaku read`` reads a photo."""
+    upright, coloured light white-balanced, a photo taken from across the table a half turn, and weak boxes the
+    photo's edge cuts dropped (:func:`vision.photo.photo_layers`), as ``jantaku read`` reads a photo."""
     photo = _photo_stage(detector)
     if photo is None:
         return None

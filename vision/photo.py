@@ -300,14 +300,16 @@ def photo_reader(network: Network, options: DetectorOptions | None = None, class
 
 
 def photo_layers(detector: Detector, way_up=SHIPPED) -> Detector:
-    """``detector`` (one that reads a photo at its tiles' scale) reading squat tiles (seen from a low angle)
-    stretched taller (:class:`~vision.squat.SquatDetector`), a photo taken from across the table turned a half turn
-    (:class:`~vision.half_turn.HalfTurnDetector`, probed by a :class:`PhotoDetector` on its network, and by
-    ``way_up``: a :class:`~vision.way_up.OnnxWayUp`, its path, None for none, or :data:`SHIPPED` for
-    :func:`~vision.way_up.way_up_for`'s), turned tiles upright (:class:`~vision.upright.UprightDetector`), and
-    coloured or dim photos white-balanced (:class:`~vision.balance.BalancedDetector`): the layers
-    :func:`photo_reader` puts round it, outermost first."""
+    """``detector`` (one that reads a photo at its tiles' scale) with the layers :func:`photo_reader` puts round it,
+    outermost first: boxes the photo's edge cuts kept only when sure (:class:`~vision.frame_edge.SureAtEdgeDetector`),
+    squat tiles (seen from a low angle) read stretched taller (:class:`~vision.squat.SquatDetector`), a photo taken
+    from across the table turned a half turn (:class:`~vision.half_turn.HalfTurnDetector`, probed by a
+    :class:`PhotoDetector` on its network, and by ``way_up``: a :class:`~vision.way_up.OnnxWayUp`, its path, None
+    for none, or :data:`SHIPPED` for :func:`~vision.way_up.way_up_for`'s), turned tiles upright
+    (:class:`~vision.upright.UprightDetector`), and coloured or dim photos white-balanced
+    (:class:`~vision.balance.BalancedDetector`)."""
     from vision.balance import BalancedDetector
+    from vision.frame_edge import SureAtEdgeDetector
     from vision.half_turn import HalfTurnDetector
     from vision.squat import SquatDetector
     from vision.upright import UprightDetector
@@ -320,7 +322,8 @@ def photo_layers(detector: Detector, way_up=SHIPPED) -> Detector:
     # the probe is the reader inside the classifier, when there is one, so that its readings serve it too
     probe = _inner_photo_detector(detector) or PhotoDetector(detector.network, detector.options)
     # squat tiles are stretched first: stretched, they stand as the half turn's probe and vote know tiles
-    return SquatDetector(HalfTurnDetector(BalancedDetector(UprightDetector(detector)), probe, way_up))
+    squat = SquatDetector(HalfTurnDetector(BalancedDetector(UprightDetector(detector)), probe, way_up))
+    return SureAtEdgeDetector(squat)
 
 
 def _inner_photo_detector(detector: Detector) -> PhotoDetector | None:

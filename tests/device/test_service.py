@@ -456,6 +456,7 @@ def test_photo_detector_keeps_the_second_stage():
     from vision.balance import BalancedDetector
     from vision.classifier import TwoStageDetector
     from vision.detector import SlicedDetector
+    from vision.frame_edge import SureAtEdgeDetector
     from vision.half_turn import HalfTurnDetector
     from vision.photo import PhotoDetector
     from vision.squat import SquatDetector
@@ -463,8 +464,10 @@ def test_photo_detector_keeps_the_second_stage():
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
-    half_turn = svc.photo_detector.detector
+    assert isinstance(svc.photo_detector, SureAtEdgeDetector)  # a weak box the photo's edge cuts is dropped
+    squat = svc.photo_detector.detector
+    assert isinstance(squat, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
+    half_turn = squat.detector
     assert isinstance(half_turn, HalfTurnDetector)  # a photo from across the table is read turned
     assert isinstance(half_turn.probe, PhotoDetector)
     balanced = half_turn.detector

@@ -45,10 +45,19 @@ def test_a_weak_box_the_edge_cuts_is_dropped(box, conf, kept):
     assert SureAtEdgeDetector(FakeDetector([inner, found])).detect(image) == [inner] + [found] * kept
 
 
+@pytest.mark.parametrize("others", [[], [Detection.of_class(3, Box(2000.0, 1000.0, 2300.0, 1400.0), 0.3)]])
+def test_a_photo_with_no_sure_tile_away_from_its_edge_keeps_what_the_edge_cuts(others):
+    """A tile filling the photo runs into its edge: with no sure tile elsewhere to be the photo's subject, it is."""
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    filling = Detection.of_class(5, Box(0.0, 2.0, 4000.0, 3000.0), 0.3)
+    assert SureAtEdgeDetector(FakeDetector([filling, *others])).detect(image) == [filling, *others]
+
+
 def test_a_back_at_the_edge_is_judged_alike():
     image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     back = Detection.of_class(BACK_CLASS, Box(3879.0, 127.0, 4000.0, 368.0), 0.38)  # a tray's dark plastic, stop 19
-    assert SureAtEdgeDetector(FakeDetector([back])).detect(image) == []
+    tile = Detection.of_class(3, Box(2000.0, 1000.0, 2300.0, 1400.0), 0.8)
+    assert SureAtEdgeDetector(FakeDetector([back, tile])).detect(image) == [tile]
 
 
 def test_the_photo_reader_judges_boxes_at_the_edge_outermost():

@@ -457,11 +457,11 @@ class Tally:
         }
 
 
-def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
-    """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile, or mostly inside
-    an unlabelled region, is not counted."""
+def _judged(shot: Shot, detections: Iterable[Detection]) -> tuple[list[Detection], list[Detection], list[Detection]]:
+    """(right, wrong, not counted) of one shot's detections: greedy matching, most confident first; a box on a cut
+    tile, or mostly inside an unlabelled region, is not counted."""
     used: set[int] = set()
-    right = reported = 0
+    right, wrong, ignored = [], [], []
     for d in sorted(detections, key=lambda d: -d.conf):
         best, best_iou = None, 0.5
         for i, (cls, box) in enumerate(shot.truth):
@@ -469,11 +469,27 @@ def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
                 best, best_iou = i, v
         if best is not None:
             used.add(best)
-            right += 1
-            reported += 1
-        elif not any(d.box.iou(b) > 0.3 for b in shot.cut) and not any(_mostly_in(d.box, u) for u in shot.unlabelled):
-            reported += 1
-    return right, reported
+            right.append(d)
+        elif any(d.box.iou(b) > 0.3 for b in shot.cut) or any(_mostly_in(d.box, u) for u in shot.unlabelled):
+            ignored.append(d)
+        else:
+            wrong.append(d)
+    return right, wrong, ignored
+
+
+def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
+    """(right, reported) for one shot: greedy matching, most confident first; a box on a cut tile, or mostly inside
+    an unlabelled region, is not counted."""
+    right, wrong, _ = _judged(shot, detections)
+    return len(right), len(right) + len(wrong)
+
+
+def text_read(shot: Shot, detections: Sequence[Detection]) -> str:
+    """The tiles ``detections`` read on ``shot`` as their owner reads them (:func:`vision.reader.read_tiles`), less the
+    boxes :func:`score` does not count: a tile the shot's edge cuts is no more wanted in the text than as a box."""
+    _, _, ignored = _judged(shot, detections)
+    skip = {id(d) for d in ignored}
+    return read_tiles([d for d in detections if id(d) not in skip]).text
 
 
 def _mostly_in(box: Box, region: Box) -> bool:
@@ -490,7 +506,7 @@ def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, d
             found = reader.detect(shot.image)
             ms = (time.perf_counter() - started) * 1000
             right, reported = score(shot, found)
-            in_order = shot.text is not None and read_tiles(found).text == shot.text
+            in_order = shot.text is not None and text_read(shot, found) == shot.text
             for kind in (shot.kind, "all"):
                 t = out[name].setdefault(kind, Tally())
                 t.right += right

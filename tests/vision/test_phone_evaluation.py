@@ -21,9 +21,11 @@ from vision.phone_evaluation import (
     inscribed,
     loose_tiles,
     mosaic,
+    owner_text,
     phone_shots,
     score,
     squashed,
+    text_read,
     tile_row,
     turned,
 )
@@ -108,6 +110,20 @@ UNLABELLED_SHOT = Shot(SHOT.kind, SHOT.image, SHOT.truth, SHOT.cut, unlabelled=(
 def test_a_box_on_a_tile_the_labels_leave_out_is_not_counted(found, right, reported):
     dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
     assert score(UNLABELLED_SHOT, dets) == (right, reported)
+
+
+def test_a_tile_the_edge_cuts_is_left_out_of_the_text_as_out_of_the_score():
+    row = [
+        (class_of_tile(t), Box(100.0 + 40 * i, 100.0, 130.0 + 40 * i, 140.0)) for i, t in enumerate(parse_tiles("123m"))
+    ]
+    shot = Shot("t", np.zeros((200, 300, 3), np.uint8), tuple(row), (Box(0.0, 100.0, 20.0, 140.0),), owner_text(row))
+    assert shot.text == "123m"
+    read = [Detection.of_class(c, b, 0.9) for c, b in row]
+    on_cut = Detection.of_class(class_of_tile(parse_tiles("9p")[0]), Box(0.0, 100.0, 22.0, 140.0), 0.8)
+    assert read_tiles([on_cut, *read]).text == "9p123m"  # what the reader reports
+    assert text_read(shot, [on_cut, *read]) == "123m" and score(shot, [on_cut, *read]) == (3, 3)
+    beside = Detection.of_class(on_cut.class_id, Box(240.0, 100.0, 270.0, 140.0), 0.8)  # a tile where none is
+    assert text_read(shot, [*read, beside]) == "123m9p" and score(shot, [*read, beside]) == (3, 4)
 
 
 @pytest.fixture

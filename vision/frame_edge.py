@@ -5,7 +5,7 @@ shot, or the clutter around a table (book spines, a tray's dark plastic, a phone
 for a tile cut by the edge. On the real held-out photos at phone scale (``jantaku eval phone``'s 416 shots, stop
 19), every such box under 0.5 confidence that named something was wrong: 7 boxes in 6 shots, spines read as 9p, 2s
 or 5z, a tray read as a tile's back. On camerash's other-set shots one was right (a 6m of a loose shot lying at the
-frame's top edge, 0.27), none wrong. Boxes of tiles the edge cuts that the reader is sure of stay (14 right there).
+frame's top edge, 0.27), none wrong. Boxes the edge cuts that the reader is sure of stay (13 of them right there).
 
 :class:`SureAtEdgeDetector` drops the boxes within :data:`EDGE` of the frame's edge that are less sure than
 :data:`SURE_AT_EDGE`, where the photo shows a sure tile away from its edge (its subject); every other box is left

@@ -85,6 +85,11 @@ def register(commands) -> None:
     phone.add_argument(
         "--loose", type=int, default=12, help="shots of camerash's tiles lying loose and askew per zoom (default 12)"
     )
+    phone.add_argument(
+        "--readers",
+        help="which readers, comma list of pyramid, scale (at its tiles' scale), read (jantaku read); default all. "
+        "The pyramid takes most of the run's time",
+    )
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
 
@@ -306,6 +311,10 @@ def cmd_eval_camera(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``jantaku eval phone --readers``: each key, and the name its figures go under.
+PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku read"}
+
+
 def cmd_eval_phone(args: argparse.Namespace) -> int:
     from vision.classifier import classifier_for, with_classifier
     from vision.phone_evaluation import (
@@ -341,15 +350,19 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError("--loose is a count of shots: 0 or more")
     if unknown := [t for t in lights if t not in LIGHTS]:
         raise UserError(f"--lights: no light {', '.join(unknown)} (there are {', '.join(LIGHTS)})")
+    wanted = list(PHONE_READERS) if args.readers is None else [r.strip() for r in args.readers.split(",") if r.strip()]
+    if not wanted or (unknown := [r for r in wanted if r not in PHONE_READERS]):
+        raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
     detector = _detector(args, _operating_conf(args))
     try:
         classifier = classifier_for(args.model)
-        readers = {
-            "pyramid": with_classifier(detector, classifier),
+        makers = {
+            "pyramid": lambda: with_classifier(detector, classifier),
             # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
-            "at scale": with_classifier(PhotoDetector(detector.network, detector.options), classifier),
-            "jantaku read": photo_reader(detector.network, detector.options, classifier),
+            "scale": lambda: with_classifier(PhotoDetector(detector.network, detector.options), classifier),
+            "read": lambda: photo_reader(detector.network, detector.options, classifier),
         }
+        readers = {PHONE_READERS[key]: makers[key]() for key in PHONE_READERS if key in wanted}
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc

@@ -95,6 +95,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["eval", "phone", "--model", "{model}", "--lights", "warm,purple"], "no light purple"),
         (["eval", "phone", "--model", "{model}", "--squashes", "0.5,1.5"], "--squashes are above 0"),
         (["eval", "phone", "--model", "{model}", "--squashes", "low"], "--squashes and --turns take numbers"),
+        (["eval", "phone", "--model", "{model}", "--readers", "read,eyes"], "--readers: one or more of pyramid"),
+        (["eval", "phone", "--model", "{model}", "--readers", ","], "--readers: one or more of pyramid"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
@@ -204,3 +206,18 @@ def test_train_from_an_onnx_refuses_what_it_cannot_start_from(tmp_path, capsys, 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
+    from vision.real_photos import held_out_split
+
+    try:
+        held_out_split()
+    except FileNotFoundError as exc:
+        pytest.skip(f"no real photos in this checkout: {exc}")
+    argv = ["eval", "phone", "--model", str(model), "--zooms", "0.45", "--mosaics", "", "--turns", "", "--lights", ""]
+    argv += ["--squashes", "", "--no-camerash", "--side", "800", "--readers", "read", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["readers"]) == ["jantaku read"]
+    assert report["readers"]["jantaku read"]["all"]["shots"] == 24

@@ -105,6 +105,16 @@ def test_backs_and_sideways_boxes_have_no_vote(model):
     assert upside_down_vote(image, [*backs, sideways, *found[:3]], model) is None
 
 
+def test_a_tile_the_photos_edge_cuts_has_no_vote(model):
+    image, found = hand(["1m", "2m", "7z", "9m"], True)
+    # the same four tiles, and one more boxed against the photo's left edge where it shows the cloth upright
+    cut = Detection.of_class(0, Box(0, 100, 40, 190), 0.9)
+    image[100:190, 0:40] = 235
+    image[100:125, 0:40] = 20  # dark along its top: it would vote upright
+    assert upside_down_vote(image, [cut, *found], model) == pytest.approx(upside_down_vote(image, found, model))
+    assert upside_down_vote(image, [cut, *found[:3]], model) is None  # three voters left: too few
+
+
 def _turned_hand(degrees: float) -> tuple[np.ndarray, list[Detection]]:
     """:func:`hand` upside down, turned ``degrees`` about its centre, each box bounding its turned tile."""
     image, found = hand(["1m", "2m", "7z", "9m"], True)

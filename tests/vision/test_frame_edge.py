@@ -32,9 +32,12 @@ def test_cut_by_edge(box, cut):
 @pytest.mark.parametrize(
     ("box", "conf", "kept"),
     [
-        ((0, 1000, 300, 1400), 0.3, False),  # a guess at a part of something: dropped
-        ((0, 1000, 300, 1400), SURE_AT_EDGE, True),  # a tile the edge cuts, read surely
-        ((1000, 0, 1300, 400), 0.49, False),
+        ((0, 1000, 150, 1400), 0.3, False),  # a guess at a part of something: dropped
+        ((0, 1000, 150, 1400), SURE_AT_EDGE, True),  # a tile the edge cuts, read surely
+        ((1000, 0, 1300, 200), 0.49, False),
+        ((0, 1000, 600, 1400), 0.3, False),  # wider than a tile: clutter, not a tile lying against the edge
+        ((0, 1000, 300, 1400), 0.3, True),  # a whole tile's size: a tile lying against the edge
+        ((0, 1000, 400, 1300), 0.3, True),  # ... lying sideways
         ((1000, 1000, 1300, 1400), 0.3, True),  # a weak box inside the frame is not this layer's to judge
     ],
 )
@@ -56,7 +59,7 @@ def test_a_photo_with_no_sure_tile_away_from_its_edge_keeps_what_the_edge_cuts(o
 def test_a_back_at_the_edge_is_judged_alike():
     image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     back = Detection.of_class(BACK_CLASS, Box(3879.0, 127.0, 4000.0, 368.0), 0.38)  # a tray's dark plastic, stop 19
-    tile = Detection.of_class(3, Box(2000.0, 1000.0, 2300.0, 1400.0), 0.8)
+    tile = Detection.of_class(3, Box(2000.0, 1000.0, 2300.0, 1400.0), 0.8)  # tiles 300 x 400: the back is smaller
     assert SureAtEdgeDetector(FakeDetector([back, tile])).detect(image) == [tile]
 
 

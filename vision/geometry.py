@@ -86,6 +86,16 @@ class Box:
         h = min(self.y2, other.y2) - max(self.y1, other.y1)
         return max(0.0, w) * max(0.0, h)
 
+    def share_inside(self, other: Box) -> float:
+        """The share of this box's area that lies inside ``other`` (0 for a box of no area).
+
+        >>> region = Box(5.0, 0.0, 20.0, 20.0)
+        >>> Box(0.0, 0.0, 10.0, 10.0).share_inside(region), Box(6.0, 0.0, 6.0, 5.0).share_inside(region)
+        (0.5, 0.0)
+        """
+        area = self.area
+        return self.intersection(other) / area if area > 0 else 0.0
+
     def iou(self, other: Box) -> float:
         inter = self.intersection(other)
         union = self.area + other.area - inter

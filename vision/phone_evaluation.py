@@ -122,8 +122,8 @@ def close_up(photo: RealPhoto, image: np.ndarray, zoom: float, rng: np.random.Ge
         moved = Box(b.x1 - x0, b.y1 - y0, b.x2 - x0, b.y2 - y0)
         if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= cw and moved.y2 <= ch:
             truth.append((c, moved))
-        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < cw and moved.y1 < ch:  # what the window shows of it
-            cut.append(Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, float(cw)), min(moved.y2, float(ch))))
+        elif (shown := _clipped(moved, cw, ch)) is not None:  # what the window shows of it
+            cut.append(shown)
     unlabelled = [_clipped(Box(b.x1 - x0, b.y1 - y0, b.x2 - x0, b.y2 - y0), cw, ch) for b in _unlabelled(photo, h, w)]
     return _enlarged(crop, truth, cut, side, f"close-up {zoom:g}", unlabelled)
 
@@ -176,10 +176,8 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
         moved = b.moved(turn)
         if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
             truth.append((c, moved))
-        elif moved.x2 > 0 and moved.y2 > 0 and moved.x1 < keep.width and moved.y1 < keep.height:
-            cut.append(
-                Box(max(moved.x1, 0.0), max(moved.y1, 0.0), min(moved.x2, keep.width), min(moved.y2, keep.height))
-            )
+        elif (shown := _clipped(moved, keep.width, keep.height)) is not None:
+            cut.append(shown)
     unlabelled = [_clipped(b.moved(turn), keep.width, keep.height) for b in _unlabelled(photo, h, w)]
     return _enlarged(view, truth, cut, side, f"turned {degrees:g}", unlabelled)
 
@@ -286,8 +284,8 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
         box = Box(*(float(v) for v in (*q.min(0), *q.max(0))))
         if box.x1 >= 0 and box.y1 >= 0 and box.x2 <= side and box.y2 <= out_h:
             truth.append((cls, box))
-        elif box.x2 > 0 and box.y2 > 0 and box.x1 < side and box.y1 < out_h:
-            cut.append(Box(max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, float(side)), min(box.y2, float(out_h))))
+        elif (shown := _clipped(box, side, out_h)) is not None:
+            cut.append(shown)
     return Shot(f"other set {zoom:g}", image, tuple(truth), tuple(cut), owner_text(truth))
 
 
@@ -470,7 +468,7 @@ def _judged(shot: Shot, detections: Iterable[Detection]) -> tuple[list[Detection
         if best is not None:
             used.add(best)
             right.append(d)
-        elif any(d.box.iou(b) > 0.3 for b in shot.cut) or any(_mostly_in(d.box, u) for u in shot.unlabelled):
+        elif any(d.box.iou(b) > 0.3 for b in shot.cut) or any(d.box.share_inside(u) >= 0.5 for u in shot.unlabelled):
             ignored.append(d)
         else:
             wrong.append(d)
@@ -490,11 +488,6 @@ def text_read(shot: Shot, detections: Sequence[Detection]) -> str:
     _, _, ignored = _judged(shot, detections)
     skip = {id(d) for d in ignored}
     return read_tiles([d for d in detections if id(d) not in skip]).text
-
-
-def _mostly_in(box: Box, region: Box) -> bool:
-    """Whether at least half of ``box`` lies inside ``region``."""
-    return box.area > 0 and box.intersection(region) >= 0.5 * box.area
 
 
 def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, dict[str, Tally]]:

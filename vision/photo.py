@@ -272,13 +272,7 @@ def _holes(found: list[Detection]) -> list[Hole]:
 
 def _covered(box: Box, others: list[Detection]) -> bool:
     """Whether half of ``box`` or more lies inside one of ``others``' boxes."""
-    area = max((box.x2 - box.x1) * (box.y2 - box.y1), 1e-9)
-    for o in others:
-        ix = min(box.x2, o.box.x2) - max(box.x1, o.box.x1)
-        iy = min(box.y2, o.box.y2) - max(box.y1, o.box.y1)
-        if ix > 0 and iy > 0 and ix * iy >= 0.5 * area:
-            return True
-    return False
+    return any(box.share_inside(o.box) >= 0.5 for o in others)
 
 
 def _top_to_bottom(detections: list[Detection]) -> list[Detection]:

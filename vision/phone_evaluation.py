@@ -198,6 +198,18 @@ def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SID
     return _enlarged(view, truth, [], side, f"squashed {height:g}", unlabelled)
 
 
+def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE) -> Shot:
+    """``photo`` out of focus, enlarged: a Gaussian blur of ``share`` of its tiles' median width (the short side of
+    each box), so that the blur is the same to every tile whatever the shot's scale."""
+    h, w = image.shape[:2]
+    boxes = _boxes(photo, h, w)
+    if not boxes:
+        raise ValueError(f"{photo.image.name}: no labelled tiles to blur by their width")
+    width = float(np.median([min(b.x2 - b.x1, b.y2 - b.y1) for _, b in boxes]))
+    soft = cv2.GaussianBlur(image, (0, 0), share * width) if share > 0 else image
+    return _enlarged(soft, boxes, [], side, f"blurred {share:g}", _unlabelled(photo, h, w))
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
@@ -207,9 +219,11 @@ def phone_shots(
     turns: Iterable[float] = (),
     lights: Iterable[str] = (),
     squashes: Iterable[float] = (),
+    blurs: Iterable[float] = (),
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
-    each of ``turns``, under each of ``lights``, then squashed to each of ``squashes`` (lazily: 12 MP each)."""
+    each of ``turns``, under each of ``lights``, squashed to each of ``squashes``, then blurred by each of ``blurs``
+    (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -228,6 +242,9 @@ def phone_shots(
     for height in squashes:
         for photo in photos:
             yield squashed(photo, _load(photo), height, side)
+    for share in blurs:
+        for photo in photos:
+            yield blurred(photo, _load(photo), share, side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.

@@ -76,6 +76,9 @@ def register(commands) -> None:
     phone.add_argument(
         "--squashes", help="photos squashed to these shares of their height: tiles seen lower (default 0.45,0.35)"
     )
+    phone.add_argument(
+        "--blurs", help="photos out of focus: blur sigma / tiles' width, comma list (default none; try 0.03,0.05)"
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -338,10 +341,13 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
         lights = list(LIGHTS) if args.lights is None else [t.strip() for t in args.lights.split(",") if t.strip()]
         squashes = SQUASHES if args.squashes is None else [float(f) for f in args.squashes.split(",") if f.strip()]
+        blurs = [] if args.blurs is None else [float(f) for f in args.blurs.split(",") if f.strip()]
     except ValueError as exc:
         raise UserError(
-            f"--zooms, --squashes and --turns take numbers, --mosaics whole numbers, comma separated: {exc}"
+            f"--zooms, --squashes, --blurs and --turns take numbers, --mosaics whole numbers, comma separated: {exc}"
         ) from exc
+    if any(not 0 <= f <= 0.5 for f in blurs):
+        raise UserError("--blurs are shares of a tile's width: 0 to 0.5")
     if any(not 0 < f <= 1 for f in squashes):
         raise UserError("--squashes are above 0 and at most 1 (a share of the photo's height)")
     if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
@@ -366,7 +372,9 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    result = evaluate(readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes))
+    result = evaluate(
+        readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs)
+    )
     report = _tallies_json(result)
     single, hands, hands_turned, loose = {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them

@@ -13,6 +13,7 @@ from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, class_of_tile
 from vision.phone_evaluation import (
     Shot,
+    blurred,
     camerash_hands,
     camerash_loose,
     close_up,
@@ -349,3 +350,21 @@ def test_a_hand_from_across_the_table_is_to_be_read_in_its_owners_order():
     assert result["as seen"]["all"].exact == result["turned"]["all"].exact == 1  # every tile right either way ...
     assert (result["as seen"]["all"].in_order, result["turned"]["all"].in_order) == (0, 1)  # ... in order, one
     assert result["turned"]["all"].as_json()["texts"] == 1
+
+
+@pytest.mark.parametrize("share", [0.0, 0.03, 0.1])
+def test_a_blurred_shot_keeps_its_boxes_and_softens_the_tiles_edges_by_their_width(photo, share):
+    image = cv2.imread(str(photo.image))
+    shot = blurred(photo, image, share, side=1600)
+    sharp = blurred(photo, image, 0.0, side=1600)
+    assert shot.kind == f"blurred {share:g}" and shot.image.shape == sharp.image.shape
+    assert shot.truth == sharp.truth and len(shot.truth) == len(TILES) and not shot.cut
+    # the blur shows as a softer image: less detail (the Laplacian's spread) the more it blurs
+    detail = cv2.Laplacian(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+    sharp_detail = cv2.Laplacian(cv2.cvtColor(sharp.image, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+    assert detail == sharp_detail if share == 0 else detail < 0.8 * sharp_detail
+    for cls, b in shot.truth:  # each box still sits on its tile's colour at its middle
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 6
+    kinds = [s.kind for s in phone_shots([photo], zooms=(), mosaics=(), side=800, blurs=(share, 0.05))]
+    assert kinds == [f"blurred {share:g}", "blurred 0.05"]

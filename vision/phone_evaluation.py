@@ -205,7 +205,7 @@ def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE)
     boxes = _boxes(photo, h, w)
     if not boxes:
         raise ValueError(f"{photo.image.name}: no labelled tiles to blur by their width")
-    width = float(np.median([min(b.x2 - b.x1, b.y2 - b.y1) for _, b in boxes]))
+    width = float(np.median([min(b.width, b.height) for _, b in boxes]))
     soft = cv2.GaussianBlur(image, (0, 0), share * width) if share > 0 else image
     return _enlarged(soft, boxes, [], side, f"blurred {share:g}", _unlabelled(photo, h, w))
 

@@ -464,6 +464,11 @@ class TrainOptions:
     #: Start from this classifier (an ONNX file :func:`export_onnx` wrote; :func:`network_from_onnx`) instead of
     #: fresh weights; ``width`` is then the file's.
     init: str | None = None
+    #: Share of each batch blurred afresh at every step (:func:`blur_batch`), and the range of the blur's
+    #: standard deviation in crop pixels: a photo out of focus. The crop sets' own blur is rarer and milder (at
+    #: most 1.3 px, :class:`Jitter`); a blur of 0.05 of a tile's width (2 px here) misread most camerash hands.
+    blur: float = 0.0
+    blur_sigma: tuple[float, float] = (0.6, 2.6)
 
 
 @dataclass(frozen=True)
@@ -487,6 +492,36 @@ def _augment_batch(torch, x, generator):
     gain = 1 + (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.3
     shift = (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.16
     return (x * gain + shift).clamp(0, 1)
+
+
+def gaussian_kernels(torch, sigmas, radius: int):
+    """Normalised 1-D Gaussian kernels (len(sigmas), 2 * radius + 1), one per standard deviation."""
+    taps = torch.arange(-radius, radius + 1, dtype=torch.float32)
+    k = torch.exp(-0.5 * (taps.view(1, -1) / sigmas.view(-1, 1)) ** 2)
+    return k / k.sum(dim=1, keepdim=True)
+
+
+def blur_batch(torch, x, share: float, sigma: tuple[float, float], generator):
+    """A float batch (N, 3, h, w) with about ``share`` of its crops Gaussian-blurred, each by its own standard
+    deviation drawn uniformly from ``sigma`` (pixels; edges repeated, as ``cv2.GaussianBlur`` does)."""
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    chosen = torch.nonzero(torch.rand(n, generator=generator) < share).flatten()
+    if share <= 0 or not len(chosen):
+        return x
+    lo, hi = sigma
+    sigmas = lo + (hi - lo) * torch.rand(len(chosen), generator=generator)
+    radius = max(1, math.ceil(3 * hi))
+    k = gaussian_kernels(torch, sigmas, radius).repeat_interleave(3, dim=0)  # one kernel per crop and channel
+    c, h, w = x.shape[1:]
+    part = x[chosen].reshape(1, len(chosen) * c, h, w)
+    part = F.pad(part, (radius, radius, radius, radius), mode="replicate")
+    part = F.conv2d(part, k.view(-1, 1, 1, 2 * radius + 1), groups=len(chosen) * c)  # along rows
+    part = F.conv2d(part, k.view(-1, 1, 2 * radius + 1, 1), groups=len(chosen) * c)  # along columns
+    out = x.clone()
+    out[chosen] = part.reshape(len(chosen), c, h, w)
+    return out
 
 
 def _as_tensor(torch, x: np.ndarray):
@@ -583,6 +618,8 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
             for group in opt.param_groups:
                 group["lr"] = lr
             x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
+            if options.blur > 0:
+                x = blur_batch(torch, x, options.blur, options.blur_sigma, gen)
             y = torch.from_numpy(data.y[idx])
             correct += train_step(model, loss_fn, opt, x, y)
             step += 1

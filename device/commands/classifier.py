@@ -73,6 +73,21 @@ def register(commands) -> None:
         help="go on from this classifier (one train-classifier wrote; its width is kept) instead of fresh weights",
     )
     tr.add_argument("--warmup", type=float, default=0.15, help="share of the run warming up to --lr (default 0.15)")
+    tr.add_argument(
+        "--blur",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of each batch blurred afresh at every step, as a photo out of focus (default 0)",
+    )
+    tr.add_argument(
+        "--blur-sigma",
+        type=float,
+        nargs=2,
+        default=(0.6, 2.6),
+        metavar=("LO", "HI"),
+        help="range of that blur's standard deviation in crop pixels (default 0.6 2.6; a crop is 48 px wide)",
+    )
     tr.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     tr.add_argument("--max-minutes", type=float, default=None, help="stop training after this long")
     tr.add_argument("--out", default="models/tile_classifier.onnx", help="ONNX file to write")
@@ -142,6 +157,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
     if not 0.0 <= args.warmup < 1.0:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
+    if not 0.0 <= args.blur <= 1.0:
+        raise UserError("--blur is a share of each batch: 0 to 1")
+    if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
+        raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a 48 x 64 crop)")
     if args.cards_brush:  # before any crop set is built
         from vision.synth.cards import cjk_fonts
 
@@ -234,6 +253,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         max_seconds=args.max_minutes * 60 if args.max_minutes else None,
         warmup=args.warmup,
         init=args.init,
+        blur=args.blur,
+        blur_sigma=tuple(args.blur_sigma),
     )
     model, report = train(data, options, val=val, log=_log)
     meta = report_dict(report, options)

@@ -103,6 +103,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):

@@ -313,6 +313,36 @@ def test_an_exported_classifier_loads_back_to_read_as_the_file_and_trains_on_fro
     assert (evaluate_torch(more, data) == y).mean() >= (evaluate_torch(loaded, data) == y).mean()
 
 
+@pytest.mark.parametrize(("height", "width", "sigma"), [(64, 48, 0.8), (64, 48, 2.4), (30, 70, 1.5)])
+def test_online_blur_is_opencvs_gaussian_blur_with_edges_repeated(height, width, sigma):
+    torch = pytest.importorskip("torch")
+    import cv2
+
+    from vision.classifier_training import blur_batch
+
+    crop = np.random.default_rng(3).integers(0, 256, (height, width, 3)).astype(np.uint8)
+    x = torch.from_numpy(crop.transpose(2, 0, 1)[None].astype(np.float32) / 255)
+    out = blur_batch(torch, x, 1.0, (sigma, sigma), torch.Generator().manual_seed(0))
+    expected = cv2.GaussianBlur(crop.astype(np.float32) / 255, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+    assert out.shape == x.shape
+    assert np.abs(out[0].numpy().transpose(1, 2, 0) - expected).max() < 2e-3
+
+
+def test_online_blur_takes_its_share_of_the_batch_and_leaves_the_rest():
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import blur_batch
+
+    x = torch.rand(400, 3, 16, 12, generator=torch.Generator().manual_seed(1))
+    out = blur_batch(torch, x, 0.25, (0.6, 2.6), torch.Generator().manual_seed(2))
+    changed = (out - x).abs().flatten(1).amax(1) > 1e-6
+    assert 70 <= int(changed.sum()) <= 130  # about a quarter of 400
+    assert torch.equal(out[~changed], x[~changed])
+    assert blur_batch(torch, x, 0.0, (0.6, 2.6), torch.Generator()) is x
+    # smoother where blurred: neighbouring pixels differ less
+    rough = (x[changed][..., 1:] - x[changed][..., :-1]).abs().mean()
+    assert (out[changed][..., 1:] - out[changed][..., :-1]).abs().mean() < 0.6 * rough
+
+
 def test_a_file_that_is_no_exported_classifier_is_refused(tmp_path):
     pytest.importorskip("torch")
     import onnx

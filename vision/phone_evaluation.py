@@ -23,7 +23,7 @@ import math
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -205,9 +205,22 @@ def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE)
     boxes = _boxes(photo, h, w)
     if not boxes:
         raise ValueError(f"{photo.image.name}: no labelled tiles to blur by their width")
-    width = float(np.median([min(b.width, b.height) for _, b in boxes]))
-    soft = cv2.GaussianBlur(image, (0, 0), share * width) if share > 0 else image
+    soft = _out_of_focus(image, boxes, share)
     return _enlarged(soft, boxes, [], side, f"blurred {share:g}", _unlabelled(photo, h, w))
+
+
+def blurred_shot(shot: Shot, share: float) -> Shot:
+    """``shot`` out of focus as :func:`blurred` blurs a photo (``share`` of its tiles' median width); same tiles to
+    read, its kind named with the blur."""
+    if not shot.truth:
+        raise ValueError(f"{shot.kind}: no tiles to blur by their width")
+    return replace(shot, kind=f"{shot.kind} blurred {share:g}", image=_out_of_focus(shot.image, shot.truth, share))
+
+
+def _out_of_focus(image: np.ndarray, boxes: Sequence[tuple[int, Box]], share: float) -> np.ndarray:
+    """``image`` Gaussian-blurred by ``share`` of the median short side of ``boxes`` (0: as it is)."""
+    width = float(np.median([min(b.width, b.height) for _, b in boxes]))
+    return cv2.GaussianBlur(image, (0, 0), share * width) if share > 0 else image
 
 
 def phone_shots(

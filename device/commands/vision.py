@@ -77,7 +77,9 @@ def register(commands) -> None:
         "--squashes", help="photos squashed to these shares of their height: tiles seen lower (default 0.45,0.35)"
     )
     phone.add_argument(
-        "--blurs", help="photos out of focus: blur sigma / tiles' width, comma list (default none; try 0.03,0.05)"
+        "--blurs",
+        help="photos and camerash hands out of focus: blur sigma / tiles' width, comma list "
+        "(default none; try 0.03,0.05)",
     )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
@@ -326,6 +328,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         SQUASHES,
         TURNS,
         ZOOMS,
+        blurred_shot,
         camerash_hands,
         camerash_loose,
         evaluate,
@@ -376,7 +379,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs)
     )
     report = _tallies_json(result)
-    single, hands, hands_turned, loose = {}, {}, {}, {}
+    single, hands, hands_turned, hands_blurred, loose = {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -391,6 +394,13 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 hands = _tallies_json(read)
                 shots = map(half_turned_hand, camerash_hands(args.hands, seed=args.seed, side=args.side))
                 hands_turned = _tallies_json(evaluate(readers, shots))
+                if blurs:  # the same hands out of focus
+                    shots = (
+                        blurred_shot(shot, b)
+                        for b in blurs
+                        for shot in camerash_hands(args.hands, seed=args.seed, side=args.side)
+                    )
+                    hands_blurred = _tallies_json(evaluate(readers, shots))
             if args.loose:  # another set's tiles lying loose, each turned its own way
                 read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
                 loose = _tallies_json(read)
@@ -406,6 +416,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                     "camerash_as_is": single,
                     "camerash_hands": hands,
                     "camerash_hands_turned": hands_turned,
+                    "camerash_hands_blurred": hands_blurred,
                     "camerash_loose": loose,
                 }
             )
@@ -423,6 +434,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     for title, tallies in (
         ("in rows, as a hand is photographed", hands),
         ("in rows, photographed from across the table (to read in the owner's order)", hands_turned),
+        ("in rows, out of focus (blur / tiles' width)", hands_blurred),
         ("lying loose, each turned its own way", loose),
     ):
         if tallies:

@@ -224,3 +224,25 @@ def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
     report = json.loads(capsys.readouterr().out)
     assert list(report["readers"]) == ["jantaku read"]
     assert report["readers"]["jantaku read"]["all"]["shots"] == 24
+
+
+def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
+    from vision.evaluation import camerash_rows
+    from vision.real_photos import held_out_split
+
+    try:
+        held_out_split()
+        camerash_rows()
+    except FileNotFoundError as exc:
+        pytest.skip(f"no real photos or no camerash photos in this checkout: {exc}")
+    argv = ["eval", "phone", "--model", str(model), "--zooms", "", "--mosaics", "", "--turns", "", "--lights", ""]
+    argv += ["--squashes", "", "--blurs", "0.03", "--hands", "1", "--loose", "0", "--side", "800"]
+    argv += ["--readers", "read", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    kinds = report["camerash_hands_blurred"]["jantaku read"]
+    from vision.phone_evaluation import HAND_ZOOMS
+
+    assert sorted(kinds) == ["all"] + [f"other set {z:g} blurred 0.03" for z in sorted(HAND_ZOOMS)]
+    assert kinds["all"]["shots"] == report["camerash_hands"]["jantaku read"]["all"]["shots"] == len(HAND_ZOOMS)
+    assert report["readers"]["jantaku read"]["all"]["shots"] == 24  # the held-out photos, blurred

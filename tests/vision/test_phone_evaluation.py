@@ -14,6 +14,7 @@ from vision.labels import CLASS_NAMES, class_of_tile
 from vision.phone_evaluation import (
     Shot,
     blurred,
+    blurred_shot,
     camerash_hands,
     camerash_loose,
     close_up,
@@ -368,3 +369,16 @@ def test_a_blurred_shot_keeps_its_boxes_and_softens_the_tiles_edges_by_their_wid
         assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 6
     kinds = [s.kind for s in phone_shots([photo], zooms=(), mosaics=(), side=800, blurs=(share, 0.05))]
     assert kinds == [f"blurred {share:g}", "blurred 0.05"]
+
+
+@pytest.mark.parametrize("share", [0.03, 0.08])
+def test_a_blurred_hand_keeps_its_tiles_and_text_and_blurs_by_its_tiles_width(share):
+    hand = tile_row(_row(14), 0.1, np.random.default_rng(1), side=1600)
+    shot = blurred_shot(hand, share)
+    assert shot.kind == f"other set 0.1 blurred {share:g}" and shot.image.shape == hand.image.shape
+    assert (shot.truth, shot.cut, shot.text) == (hand.truth, hand.cut, hand.text)
+    width = float(np.median([min(b.width, b.height) for _, b in hand.truth]))
+    assert np.array_equal(shot.image, cv2.GaussianBlur(hand.image, (0, 0), share * width))
+    assert blurred_shot(hand, 0.0).image is hand.image
+    with pytest.raises(ValueError, match="no tiles to blur"):
+        blurred_shot(Shot("empty", hand.image, ()), share)

@@ -81,6 +81,21 @@ class Box:
         ys = [float(d * x + e * y + f) for x, y in self.corners]
         return Box(min(xs), min(ys), max(xs), max(ys))
 
+    def projected(self, homography) -> Box:
+        """The upright bounds of this box's corners under a 3 x 3 homography (OpenCV's: x' = (a x + b y + c) / w,
+        y' = (d x + e y + f) / w, w = g x + h y + i), such as a camera tilted away from the plane sees it.
+
+        >>> Box(0.0, 0.0, 2.0, 1.0).projected([[2.0, 0.0, 1.0], [0.0, 2.0, 0.0], [0.0, 0.0, 1.0]])  # scaled, moved
+        Box(x1=1.0, y1=0.0, x2=5.0, y2=2.0)
+        """
+        (a, b, c), (d, e, f), (g, h, i) = homography
+        ws = [float(g * x + h * y + i) for x, y in self.corners]
+        if min(ws) <= 0:
+            raise ValueError("the homography sends a corner of the box to infinity or behind the camera")
+        xs = [float(a * x + b * y + c) / w for (x, y), w in zip(self.corners, ws, strict=True)]
+        ys = [float(d * x + e * y + f) / w for (x, y), w in zip(self.corners, ws, strict=True)]
+        return Box(min(xs), min(ys), max(xs), max(ys))
+
     def intersection(self, other: Box) -> float:
         w = min(self.x2, other.x2) - max(self.x1, other.x1)
         h = min(self.y2, other.y2) - max(self.y1, other.y1)

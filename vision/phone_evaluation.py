@@ -198,6 +198,35 @@ def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SID
     return _enlarged(view, truth, [], side, f"squashed {height:g}", unlabelled)
 
 
+def tilted(photo: RealPhoto, image: np.ndarray, top: float, side: int = SIDE) -> Shot:
+    """``photo`` as a phone tilted away from the player sees it: its far (top) edge ``top`` of its near edge's width,
+    lines converging as in a camera (a homography: the far tiles smaller and squatter), the largest upright
+    rectangle inside the view kept and enlarged (nothing beyond the photo is invented). Each tile's box bounds its
+    tilted labelled box; a tile the rectangle cuts is ``cut``."""
+    if not 0 < top <= 1:
+        raise ValueError(f"a tilted photo's far edge is above 0 and at most 1 of its near edge, not {top:g}")
+    h, w = image.shape[:2]
+    inset = (1 - top) * w / 2
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    seen = np.float32([[inset, 0], [w - inset, 0], [w, h], [0, h]])
+    # the kept rectangle: bottom on the near edge, as wide as the trapezoid where its top edge meets the slanted
+    # sides; (t + (1 - t) u) (1 - u) is largest at u = (1 - 2t) / (2 (1 - t)), at the far edge when t >= 1/2
+    u = max(0.0, (1 - 2 * top) / (2 * (1 - top))) if top < 1 else 0.0
+    keep = Size(height=max(1, round(h * (1 - u))), width=max(1, round(w * (top + (1 - top) * u))))
+    move = np.array([[1, 0, -(w - keep.width) / 2], [0, 1, -u * h], [0, 0, 1]], np.float64)
+    homography = move @ cv2.getPerspectiveTransform(corners, seen)
+    view = cv2.warpPerspective(image, homography, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
+    truth, cut = [], []
+    for c, b in _boxes(photo, h, w):
+        moved = b.projected(homography)
+        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
+            truth.append((c, moved))
+        elif (shown := _clipped(moved, keep.width, keep.height)) is not None:
+            cut.append(shown)
+    unlabelled = [_clipped(b.projected(homography), keep.width, keep.height) for b in _unlabelled(photo, h, w)]
+    return _enlarged(view, truth, cut, side, f"tilted {top:g}", unlabelled)
+
+
 def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE) -> Shot:
     """``photo`` out of focus, enlarged: a Gaussian blur of ``share`` of its tiles' median width (the short side of
     each box), so that the blur is the same to every tile whatever the shot's scale."""
@@ -233,10 +262,11 @@ def phone_shots(
     lights: Iterable[str] = (),
     squashes: Iterable[float] = (),
     blurs: Iterable[float] = (),
+    tilts: Iterable[float] = (),
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
-    each of ``turns``, under each of ``lights``, squashed to each of ``squashes``, then blurred by each of ``blurs``
-    (lazily: 12 MP each)."""
+    each of ``turns``, under each of ``lights``, squashed to each of ``squashes``, blurred by each of ``blurs``,
+    then tilted to each of ``tilts`` (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -258,6 +288,9 @@ def phone_shots(
     for share in blurs:
         for photo in photos:
             yield blurred(photo, _load(photo), share, side)
+    for top in tilts:
+        for photo in photos:
+            yield tilted(photo, _load(photo), top, side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.

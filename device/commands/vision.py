@@ -81,6 +81,11 @@ def register(commands) -> None:
         help="photos and camerash hands out of focus: blur sigma / tiles' width, comma list "
         "(default none; try 0.03,0.05)",
     )
+    phone.add_argument(
+        "--tilts",
+        help="photos seen by a phone tilted away: the far edge's share of the near edge's width, comma list "
+        "(default none; try 0.8,0.6)",
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -345,10 +350,14 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         lights = list(LIGHTS) if args.lights is None else [t.strip() for t in args.lights.split(",") if t.strip()]
         squashes = SQUASHES if args.squashes is None else [float(f) for f in args.squashes.split(",") if f.strip()]
         blurs = [] if args.blurs is None else [float(f) for f in args.blurs.split(",") if f.strip()]
+        tilts = [] if args.tilts is None else [float(f) for f in args.tilts.split(",") if f.strip()]
     except ValueError as exc:
         raise UserError(
-            f"--zooms, --squashes, --blurs and --turns take numbers, --mosaics whole numbers, comma separated: {exc}"
+            "--zooms, --squashes, --blurs, --tilts and --turns take numbers, --mosaics whole numbers, comma "
+            f"separated: {exc}"
         ) from exc
+    if any(not 0 < f <= 1 for f in tilts):
+        raise UserError("--tilts are the far edge's share of the near edge's width: above 0, at most 1")
     if any(not 0 <= f <= 0.5 for f in blurs):
         raise UserError("--blurs are shares of a tile's width: 0 to 0.5")
     if any(not 0 < f <= 1 for f in squashes):
@@ -376,7 +385,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
     result = evaluate(
-        readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs)
+        readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts)
     )
     report = _tallies_json(result)
     single, hands, hands_turned, hands_blurred, loose = {}, {}, {}, {}, {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -29,6 +31,7 @@ from vision.phone_evaluation import (
     squashed,
     text_read,
     tile_row,
+    tilted,
     turned,
 )
 from vision.photo import PhotoDetector
@@ -382,3 +385,42 @@ def test_a_blurred_hand_keeps_its_tiles_and_text_and_blurs_by_its_tiles_width(sh
     assert blurred_shot(hand, 0.0).image is hand.image
     with pytest.raises(ValueError, match="no tiles to blur"):
         blurred_shot(Shot("empty", hand.image, ()), share)
+
+
+@pytest.mark.parametrize("top", [1.0, 0.8, 0.6, 0.3])
+def test_a_tilted_shot_shows_only_the_photo_and_keeps_each_tile_it_shows_boxed_on_its_block(photo, top):
+    image = cv2.imread(str(photo.image))
+    shot = tilted(photo, image, top, side=1600)
+    assert shot.kind == f"tilted {top:g}" and max(shot.image.shape[:2]) == 1600
+    assert shot.image.min() > 0  # the kept rectangle lies inside the tilted photo: no black beyond its edges
+    if top == 1.0:
+        assert shot.image.shape[:2] == (1200, 1600) and len(shot.truth) == len(TILES) and not shot.cut
+    else:  # the far edge narrower: the sides of the near edge fall outside the kept rectangle
+        assert len(shot.truth) < len(TILES) and len(shot.truth) + len(shot.cut) <= len(TILES)
+        # under a half, the rectangle is widest below the far edge: the row, at 200-240 of 480, lies above it
+        assert (len(shot.truth) > 0) == (top >= 0.5)
+    h, w = shot.image.shape[:2]
+    for cls, b in shot.truth:
+        assert 0 <= b.x1 < b.x2 <= w and 0 <= b.y1 < b.y2 <= h
+        cx, cy = round((b.x1 + b.x2) / 2), round((b.y1 + b.y2) / 2)
+        assert np.abs(shot.image[cy, cx].astype(int) - block_colour(cls)).max() <= 3  # the box is on its tile
+    for b in shot.cut:  # what the edge shows of a cut tile: at the edge
+        assert b.x1 <= 1e-6 or b.x2 >= w - 1e-6
+    kinds = [s.kind for s in phone_shots([photo], zooms=(), mosaics=(), side=800, tilts=(top, 0.5))]
+    assert kinds == [f"tilted {top:g}", "tilted 0.5"]
+
+
+def test_a_tilted_shot_shows_far_tiles_smaller_and_squatter():
+    image = np.full((600, 400, 3), 128, np.uint8)
+    near, far = Box(180.0, 500.0, 220.0, 550.0), Box(180.0, 50.0, 220.0, 100.0)  # one column, far and near
+    boxes = []
+    for cls, b in ((0, far), (9, near)):
+        paint(image, cls, b)
+        boxes.append(RealBox(cls, (b.x1 + b.x2) / 2 / 400, (b.y1 + b.y2) / 2 / 600, 40 / 400, 50 / 600))
+    photo = RealPhoto(image=Path("column.png"), folder="test", subset="valid", source="column", boxes=tuple(boxes))
+    shot = tilted(photo, image, 0.6, side=1200)
+    (_, f), (_, n) = shot.truth
+    assert f.width < 0.75 * n.width and f.height < 0.75 * n.height
+    assert f.height / f.width < n.height / n.width  # squatter: the far rows are foreshortened most
+    with pytest.raises(ValueError, match="at most 1"):
+        tilted(photo, image, 1.5)

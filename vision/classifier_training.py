@@ -506,9 +506,10 @@ def blur_batch(torch, x, share: float, sigma: tuple[float, float], generator):
     deviation drawn uniformly from ``sigma`` (pixels; edges repeated, as ``cv2.GaussianBlur`` does)."""
     import torch.nn.functional as F
 
-    n = x.shape[0]
-    chosen = torch.nonzero(torch.rand(n, generator=generator) < share).flatten()
-    if share <= 0 or not len(chosen):
+    if share <= 0:
+        return x
+    chosen = torch.nonzero(torch.rand(x.shape[0], generator=generator) < share).flatten()
+    if not len(chosen):
         return x
     lo, hi = sigma
     sigmas = lo + (hi - lo) * torch.rand(len(chosen), generator=generator)

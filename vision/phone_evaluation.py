@@ -171,15 +171,22 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
     turn[:, 2] += [(keep.width - w) / 2, (keep.height - h) / 2]  # the kept rectangle's corner at the origin
     view = cv2.warpAffine(image, turn, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
+    return _kept_view(photo, h, w, view, lambda b: b.moved(turn), side, f"turned {degrees:g}")
+
+
+def _kept_view(photo: RealPhoto, h: int, w: int, view: np.ndarray, move, side: int, kind: str) -> Shot:
+    """The shot of ``view`` (the ``h`` x ``w`` photo warped, a rectangle of it kept), each labelled box moved by
+    ``move``: tiles wholly inside are the truth, tiles its edge cuts are ``cut``."""
+    height, width = view.shape[:2]
     truth, cut = [], []
     for c, b in _boxes(photo, h, w):
-        moved = b.moved(turn)
-        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
+        moved = move(b)
+        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= width and moved.y2 <= height:
             truth.append((c, moved))
-        elif (shown := _clipped(moved, keep.width, keep.height)) is not None:
+        elif (shown := _clipped(moved, width, height)) is not None:
             cut.append(shown)
-    unlabelled = [_clipped(b.moved(turn), keep.width, keep.height) for b in _unlabelled(photo, h, w)]
-    return _enlarged(view, truth, cut, side, f"turned {degrees:g}", unlabelled)
+    unlabelled = [_clipped(move(b), width, height) for b in _unlabelled(photo, h, w)]
+    return _enlarged(view, truth, cut, side, kind, unlabelled)
 
 
 def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Shot:
@@ -216,15 +223,7 @@ def tilted(photo: RealPhoto, image: np.ndarray, top: float, side: int = SIDE) ->
     move = np.array([[1, 0, -(w - keep.width) / 2], [0, 1, -u * h], [0, 0, 1]], np.float64)
     homography = move @ cv2.getPerspectiveTransform(corners, seen)
     view = cv2.warpPerspective(image, homography, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
-    truth, cut = [], []
-    for c, b in _boxes(photo, h, w):
-        moved = b.projected(homography)
-        if moved.x1 >= 0 and moved.y1 >= 0 and moved.x2 <= keep.width and moved.y2 <= keep.height:
-            truth.append((c, moved))
-        elif (shown := _clipped(moved, keep.width, keep.height)) is not None:
-            cut.append(shown)
-    unlabelled = [_clipped(b.projected(homography), keep.width, keep.height) for b in _unlabelled(photo, h, w)]
-    return _enlarged(view, truth, cut, side, f"tilted {top:g}", unlabelled)
+    return _kept_view(photo, h, w, view, lambda b: b.projected(homography), side, f"tilted {top:g}")
 
 
 def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE) -> Shot:

@@ -619,8 +619,7 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
             for group in opt.param_groups:
                 group["lr"] = lr
             x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
-            if options.blur > 0:
-                x = blur_batch(torch, x, options.blur, options.blur_sigma, gen)
+            x = blur_batch(torch, x, options.blur, options.blur_sigma, gen)  # as it is when options.blur is 0
             y = torch.from_numpy(data.y[idx])
             correct += train_step(model, loss_fn, opt, x, y)
             step += 1

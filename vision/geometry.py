@@ -76,10 +76,7 @@ class Box:
         >>> Box(0.0, 0.0, 2.0, 1.0).moved([[0.0, -1.0, 10.0], [1.0, 0.0, 0.0]])  # a quarter turn, moved right
         Box(x1=9.0, y1=0.0, x2=10.0, y2=2.0)
         """
-        (a, b, c), (d, e, f) = affine
-        xs = [float(a * x + b * y + c) for x, y in self.corners]
-        ys = [float(d * x + e * y + f) for x, y in self.corners]
-        return Box(min(xs), min(ys), max(xs), max(ys))
+        return self.projected([*affine, (0.0, 0.0, 1.0)])  # an affine is a homography that keeps w at 1
 
     def projected(self, homography) -> Box:
         """The upright bounds of this box's corners under a 3 x 3 homography (OpenCV's: x' = (a x + b y + c) / w,

@@ -160,7 +160,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not 0.0 <= args.blur <= 1.0:
         raise UserError("--blur is a share of each batch: 0 to 1")
     if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
-        raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a 48 x 64 crop)")
+        raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a crop 64 high, 48 wide)")
     if args.cards_brush:  # before any crop set is built
         from vision.synth.cards import cjk_fonts
 

@@ -403,11 +403,11 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 hands = _tallies_json(read)
                 shots = map(half_turned_hand, camerash_hands(args.hands, seed=args.seed, side=args.side))
                 hands_turned = _tallies_json(evaluate(readers, shots))
-                if blurs:  # the same hands out of focus
+                if blurs:  # the same hands out of focus (each hand drawn once, then blurred by each share)
                     shots = (
                         blurred_shot(shot, b)
-                        for b in blurs
                         for shot in camerash_hands(args.hands, seed=args.seed, side=args.side)
+                        for b in blurs
                     )
                     hands_blurred = _tallies_json(evaluate(readers, shots))
             if args.loose:  # another set's tiles lying loose, each turned its own way

@@ -230,6 +230,7 @@ def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
 
 def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
     from vision.evaluation import camerash_rows
+    from vision.phone_evaluation import HAND_ZOOMS
     from vision.real_photos import held_out_split
 
     try:
@@ -243,8 +244,6 @@ def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     kinds = report["camerash_hands_blurred"]["jantaku read"]
-    from vision.phone_evaluation import HAND_ZOOMS
-
     assert sorted(kinds) == ["all"] + [f"other set {z:g} blurred 0.03" for z in sorted(HAND_ZOOMS)]
     assert kinds["all"]["shots"] == report["camerash_hands"]["jantaku read"]["all"]["shots"] == len(HAND_ZOOMS)
     assert report["readers"]["jantaku read"]["all"]["shots"] == 24  # the held-out photos, blurred

@@ -1,4 +1,4 @@
-"""Subcommands of the tile crop classifier: ``train-classifier`` and ``eval classifier``.
+"""Subcommands of the tile crop classifier: ``train-classifier``, ``blend-classifier`` and ``eval classifier``.
 
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
@@ -6,6 +6,9 @@ cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush 
 drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of
 flower and season tiles as no tile), trains the small CNN on the CPU in one thread, and exports
 ``models/tile_classifier.onnx``. torch is needed for training only.
+
+``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
+it (:mod:`vision.weight_blend`).
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
@@ -92,6 +95,16 @@ def register(commands) -> None:
     tr.add_argument("--max-minutes", type=float, default=None, help="stop training after this long")
     tr.add_argument("--out", default="models/tile_classifier.onnx", help="ONNX file to write")
     tr.set_defaults(func=cmd_train)
+
+    bl = commands.top.add_parser(
+        "blend-classifier",
+        help="average two classifiers' weights (one trained on from the other): read as fast as either",
+    )
+    bl.add_argument("first", help="classifier ONNX (the one trained on from, e.g. the shipped one)")
+    bl.add_argument("second", help="classifier ONNX trained on from FIRST (train-classifier --init FIRST)")
+    bl.add_argument("--share", type=float, default=0.5, help="the second's share of each weight, 0 to 1 (default 0.5)")
+    bl.add_argument("--out", required=True, help="ONNX file to write")
+    bl.set_defaults(func=cmd_blend)
 
     ev = commands.eval.add_parser("classifier", help="top-1 of the crop classifier: rendered, real, camerash")
     ev.add_argument("--model", metavar="PATH", help="classifier ONNX (default: models/tile_classifier.onnx)")
@@ -269,6 +282,31 @@ def cmd_train(args: argparse.Namespace) -> int:
         meta["cards_brush"] = {"n": args.cards_brush, "seed": brush_seed}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **meta}))
+    return 0
+
+
+def cmd_blend(args: argparse.Namespace) -> int:
+    from vision.classifier import OnnxTileClassifier
+    from vision.weight_blend import BlendError, blend_onnx
+
+    for path in (args.first, args.second):
+        if not Path(path).is_file():
+            raise UserError(f"{path}: no such file")
+    try:
+        import onnx  # noqa: F401
+    except ImportError as exc:
+        raise UserError("blending needs the onnx package (pip install onnx); reading does not") from exc
+    try:
+        out = blend_onnx(args.first, args.second, args.share, args.out)
+    except BlendError as exc:
+        raise UserError(str(exc)) from exc
+    except Exception as exc:  # onnx raises its own kinds for a file that is not a model
+        raise UserError(f"{args.first}, {args.second}: {exc}") from exc
+    try:
+        OnnxTileClassifier(out)  # the blend opens as a classifier, or the error says why
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    print(json.dumps({"out": str(out), "bytes": out.stat().st_size, "share": args.share}))
     return 0
 
 

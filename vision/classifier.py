@@ -362,6 +362,12 @@ class OnnxTileClassifier(OnnxCropModel):
         return [TileGuess.of_probs(p, n) for p, n in zip(probs, none, strict=True)]
 
 
+#: :attr:`TwoStageDetector.weak_tile_prob`. camerash's single tiles that the camera's detector misses score just
+#: under its confidence, and the classifier names them 0.68-0.88; the real held-out crops all read 0.82 or more,
+#: flowers (which riichi does not use) a median 0.24.
+WEAK_TILE_PROB = 0.6
+
+
 @dataclass
 class TwoStageDetector(DetectorLayer):
     """A :class:`~vision.detector.Detector`: the inner detector's boxes, each tile read by the crop classifier.
@@ -387,24 +393,41 @@ class TwoStageDetector(DetectorLayer):
     #: weaker goes (None: keep both). The detector's own suppression is across classes at a higher IoU, so a
     #: weak box straddling two tiles, named after one of them, would otherwise read that tile twice.
     duplicate_iou: float | None = 0.3
+    #: With an inner detector that keeps weak boxes aside (``detect_with_weak``: :class:`~vision.detector.
+    #: SlicedDetector`, :class:`~vision.photo.PhotoDetector`): a weak box stands when the classifier names its tile
+    #: with at least this probability (None: weak boxes are not asked for). Another set's tile the detector half
+    #: knows (a White dragon framing a maker's mark) scores just under the detector's confidence, and the
+    #: classifier names it surely (:data:`WEAK_TILE_PROB`).
+    weak_tile_prob: float | None = WEAK_TILE_PROB
     #: Milliseconds of the last call spent in the classifier (crops, network and the red-five check).
     last_classifier_ms: float = field(default=0.0, init=False)
     #: The red-five check of each detection of the last call (None for a tile that is no five, or with no check).
     last_red_checks: list[RedFiveCheck | None] = field(default_factory=list, init=False)
 
     def detect(self, image: np.ndarray) -> list[Detection]:
-        return self.classify_detections(image, self.detector.detect(image))
+        # the inner detector's own method, not one a layer hands down from further in (in other coordinates)
+        if self.weak_tile_prob is None or not callable(getattr(type(self.detector), "detect_with_weak", None)):
+            return self.classify_detections(image, self.detector.detect(image))
+        found, weak = self.detector.detect_with_weak(image)
+        return self.classify_detections(image, found, weak)
 
-    def classify_detections(self, image: np.ndarray, found: Sequence[Detection]) -> list[Detection]:
-        """The detections of ``image`` (from any detector) with each tile as the classifier reads it."""
+    def classify_detections(
+        self, image: np.ndarray, found: Sequence[Detection], weak: Sequence[Detection] = ()
+    ) -> list[Detection]:
+        """The detections of ``image`` (from any detector) with each tile as the classifier reads it, and those of
+        the ``weak`` boxes that it names a tile with :attr:`weak_tile_prob`."""
         started = time.perf_counter()
-        guesses = self.classifier.classify(image, [d.box for d in found])
+        boxes = [*found, *weak]
+        guesses = self.classifier.classify(image, [d.box for d in boxes])
         out = []
-        for det, guess in zip(found, guesses, strict=True):
-            if self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
+        for k, (det, guess) in enumerate(zip(boxes, guesses, strict=True)):
+            if k >= len(found):  # a weak box: only a tile the classifier is sure of
+                if self.weak_tile_prob is None or not guess.is_tile or guess.prob < self.weak_tile_prob:
+                    continue
+            elif self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
                 out.append(det)
                 continue
-            if self.drop_non_tiles and (not guess.is_tile or guess.prob < self.min_tile_prob):
+            elif self.drop_non_tiles and (not guess.is_tile or guess.prob < self.min_tile_prob):
                 continue
             out.append(replace(det, tile=tile_of_class(guess.class_id), orientation=Orientation.of_box(det.box)))
         if self.duplicate_iou is not None:

@@ -359,12 +359,22 @@ class Candidates:
         return Candidates(self.raw.take(kept), self.cut[kept])
 
 
+#: The floor of :attr:`DetectorOptions.weak_conf`: another set's tile the network half knows (camerash's White
+#: dragons framing a maker's mark, a blue 8p) scores 0.17-0.24, where the shipped detector keeps 0.25 and up.
+WEAK_CONF = 0.15
+
+
 @dataclass(frozen=True, slots=True)
 class DetectorOptions:
     """How a :class:`SlicedDetector` reads a frame."""
 
     #: Lowest confidence kept.
     conf: float = 0.25
+    #: A floor under ``conf`` (None: none): boxes scoring from it up to ``conf`` that overlap no tile found are kept
+    #: aside as weak boxes (:meth:`SlicedDetector.detect_with_weak`) for a crop classifier to judge
+    #: (:attr:`vision.classifier.TwoStageDetector.weak_tile_prob`). What :meth:`SlicedDetector.detect` returns is
+    #: what it returns without the floor.
+    weak_conf: float | None = WEAK_CONF
     #: IoU above which a box suppresses a weaker box of the same class within one view.
     iou: float = 0.5
     #: IoU above which boxes of any class from any views are the same tile (the weaker one goes).
@@ -412,7 +422,25 @@ class SlicedDetector:
         return self.network.input_size
 
     def detect(self, image: np.ndarray) -> list[Detection]:
-        return self.merge(self.candidates(image))
+        return self.detect_with_weak(image)[0]
+
+    @property
+    def floor(self) -> float:
+        """The lowest confidence a box is decoded at: ``conf``, or ``weak_conf`` under it."""
+        weak = self.options.weak_conf
+        return self.options.conf if weak is None else min(weak, self.options.conf)
+
+    def detect_with_weak(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
+        """The tiles found at ``conf``, and the weak boxes beside them (none without ``weak_conf``): scoring from
+        ``weak_conf`` to under ``conf``, each overlapping no tile found (:func:`overlaps_any`). The tiles are
+        exactly those found without the floor: greedy suppression lets a box go only for a more confident one,
+        and every rule of the merge runs again on the boxes at ``conf``."""
+        found = self.candidates(image)
+        if self.floor >= self.options.conf:
+            return self.merge(found), []
+        strong = self.merge(found, self.options)
+        every = self.merge(found)
+        return strong, [d for d in every if d.conf < self.options.conf and not overlaps_any(d.box, strong)]
 
     def candidates(self, image: np.ndarray) -> list[Candidates]:
         """What each view found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""
@@ -435,9 +463,7 @@ class SlicedDetector:
             tensor = to_tensor([boxes[i].apply(crops[i]) for i in chunk])
             result = self.network(tensor)
             for j, i in enumerate(chunk):
-                raw = decode(
-                    result[j], len(self.network.names), self.options.conf, multi_label=self.options.multi_label
-                )
+                raw = decode(result[j], len(self.network.names), self.floor, multi_label=self.options.multi_label)
                 if len(raw) > self.options.max_candidates:
                     raw = raw.take(np.argsort(-raw.scores)[: self.options.max_candidates])
                 raw = raw.take(nms(raw, self.options.iou))
@@ -497,6 +523,11 @@ class SlicedDetector:
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))
             for i in order
         ]
+
+
+def overlaps_any(box: Box, others: Sequence[Detection]) -> bool:
+    """Whether ``box`` overlaps one of ``others``' boxes at IoU 0.3, or lies half inside one: the same tile."""
+    return any(box.iou(o.box) > 0.3 or box.share_inside(o.box) >= 0.5 for o in others)
 
 
 def _suppress_contained(raw: Raw, threshold: float) -> np.ndarray:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.detector import Detection, Detector, DetectorOptions, Network, SlicedDetector
+from vision.detector import Detection, Detector, DetectorOptions, Network, SlicedDetector, overlaps_any
 from vision.geometry import Box, Size
 from vision.postprocess import PAD_VALUE
 
@@ -80,6 +80,8 @@ class PhotoDetector:
     ) -> None:
         self.network = network
         self.options = options or DetectorOptions()
+        # with the options' weak_conf, the weak boxes of the pass that read the photo are kept aside
+        # (detect_with_weak); every choice of how to read it is made on the tiles found at the options' conf
         self.whole = SlicedDetector(network, replace(self.options, scales=()))
         #: Median short side, as a share of the input's side, from which the whole-photo reading stands (18 px of
         #: 512, the small end of the sizes the shipped model learnt) ...
@@ -117,25 +119,36 @@ class PhotoDetector:
             self._held.readings = before
 
     def detect(self, image: np.ndarray) -> list[Detection]:
+        return self.detect_with_weak(image)[0]
+
+    def detect_with_weak(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
+        """The tiles :meth:`detect` finds, and the weak boxes beside them (none without the options'
+        ``weak_conf``): those of the pass that read the photo
+        (:meth:`~vision.detector.SlicedDetector.detect_with_weak`) that overlap no tile it found."""
         readings = getattr(self._held, "readings", None)
         held = readings.get(id(image)) if readings else None
         if held is None or held[0] is not image:
-            return self._read(image)
+            return self._read_weak(image)
         if held[1] is None:
-            found = self._read(image)
-            readings[id(image)] = (image, (tuple(found), self.passes[-1] if self.passes else ""))
-            return found
-        found, how = held[1]
+            found, weak = self._read_weak(image)
+            readings[id(image)] = (image, (tuple(found), tuple(weak), self.passes[-1] if self.passes else ""))
+            return found, weak
+        found, weak, how = held[1]
         self.passes.append(how)
-        return list(found)
+        return list(found), list(weak)
 
-    def _read(self, image: np.ndarray) -> list[Detection]:
-        found = self.whole.detect(image)
+    def _read_weak(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
+        found, weak = self._read(image)
+        return found, [d for d in weak if not overlaps_any(d.box, found)]
+
+    def _read(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
+        """The photo's tiles, and the weak boxes of the pass they came from (:meth:`detect_with_weak`)."""
+        found, weak = self.whole.detect_with_weak(image)
         if not found:  # nothing, or one tile filling the photo: far bigger than any the network learnt
-            far = self.from_afar(image, self.afar)
+            far, far_weak = self.from_afar_weak(image, self.afar)
             if far:
                 self.passes.append(f"afar@{self.afar:.2f}")
-                return far
+                return far, far_weak
         h, w = image.shape[:2]
         net = self.whole.input_size
         side = min(net.height, net.width)
@@ -148,12 +161,12 @@ class PhotoDetector:
         too_big = median > self.max_tile * side
         if found and (too_big or (unsure and median >= self.min_tile * side)):
             factor = min(self.max_afar, max(median / (1.5 * self.target * side), 2.0 if unsure else 1.0))
-            far = self.from_afar(image, factor)
+            far, far_weak = self.from_afar_weak(image, factor)
             # tiles too big: any reading from afar; only unsure: one from afar that is sure of something
             if far and (too_big or any(d.conf >= self.sure for d in far)):
                 self.passes.append(f"afar@{factor:.2f}")
                 # with the whole pass's sure boxes that no box from afar covers (smaller tiles further back)
-                return _top_to_bottom(far + [d for d in certain if not _covered(d.box, far)])
+                return _top_to_bottom(far + [d for d in certain if not _covered(d.box, far)]), far_weak
         scale = 0.5
         if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
             scale = self.target * side / (median / whole_scale)
@@ -161,11 +174,10 @@ class PhotoDetector:
         whole_again = net.height / scale >= h and net.width / scale >= w  # a slice as big as the photo
         if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
             self.passes.append("whole")
-            return self.fill_holes(image, found)
+            return self.fill_holes(image, found), weak
         self.passes.append(f"sliced@{scale:.2f}")
-        return self.fill_holes(
-            image, SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect(image)
-        )
+        found, weak = SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect_with_weak(image)
+        return self.fill_holes(image, found), weak
 
     def fill_holes(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:
         """``found`` and the tiles found by reading again round each hole in a row (:func:`_holes`): each hole in a
@@ -200,6 +212,10 @@ class PhotoDetector:
         return _top_to_bottom(found + extra) if extra else found
 
     def from_afar(self, image: np.ndarray, factor: float) -> list[Detection]:
+        """The tiles of :meth:`from_afar_weak`."""
+        return self.from_afar_weak(image, factor)[0]
+
+    def from_afar_weak(self, image: np.ndarray, factor: float) -> tuple[list[Detection], list[Detection]]:
         """The photo read whole in the middle of a plain grey frame ``factor`` times its size, as a camera further
         away would see it; boxes with less than half their width or height inside the photo are dropped, the rest
         clipped to it.
@@ -222,13 +238,19 @@ class PhotoDetector:
         # with jantaku eval phone: top-1 0.77 on grey, 0.70 on the colour of the photo's edges, often the tile's own)
         canvas = np.full((big_h, big_w, 3), PAD_VALUE, np.uint8)
         canvas[y0 : y0 + sh, x0 : x0 + sw] = image
-        out = []
-        for d in self.whole.detect(canvas):
-            b = d.box
-            inside = Box(max(b.x1 - x0, 0.0), max(b.y1 - y0, 0.0), min(b.x2 - x0, float(sw)), min(b.y2 - y0, float(sh)))
-            if inside.x2 - inside.x1 >= 0.5 * (b.x2 - b.x1) and inside.y2 - inside.y1 >= 0.5 * (b.y2 - b.y1):
-                out.append(replace(d, box=Box(inside.x1 * sx, inside.y1 * sy, inside.x2 * sx, inside.y2 * sy)))
-        return out
+
+        def in_photo(found: list[Detection]) -> list[Detection]:
+            out = []
+            for d in found:
+                b = d.box
+                x1, y1 = max(b.x1 - x0, 0.0), max(b.y1 - y0, 0.0)
+                inside = Box(x1, y1, min(b.x2 - x0, float(sw)), min(b.y2 - y0, float(sh)))
+                if inside.x2 - inside.x1 >= 0.5 * (b.x2 - b.x1) and inside.y2 - inside.y1 >= 0.5 * (b.y2 - b.y1):
+                    out.append(replace(d, box=Box(inside.x1 * sx, inside.y1 * sy, inside.x2 * sx, inside.y2 * sy)))
+            return out
+
+        found, weak = self.whole.detect_with_weak(canvas)
+        return in_photo(found), in_photo(weak)
 
 
 def _holes(found: list[Detection]) -> list[Hole]:
@@ -287,7 +309,8 @@ SHIPPED = "shipped"
 def photo_reader(network: Network, options: DetectorOptions | None = None, classifier=None, way_up=SHIPPED) -> Detector:
     """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
     named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
-    names), with the layers of :func:`photo_layers` round it."""
+    names), with the layers of :func:`photo_layers` round it. With a classifier, a weak box that it names a tile
+    surely is a tile too (:func:`~vision.classifier.with_classifier`)."""
     from vision.classifier import with_classifier
 
     return photo_layers(with_classifier(PhotoDetector(network, options), classifier), way_up)

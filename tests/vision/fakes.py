@@ -37,7 +37,8 @@ class BlocksNetwork:
     short of the edge, as a real network may box half a tile. With ``parts``, a block wider than half the input
     also yields a confident ``1p`` box of a fifth of its size in its middle, as a network shown a tile far bigger
     than it learnt may take a pip for a tile. With ``largest``, a block longer than that share of the input's
-    shorter side is not seen at all, as a network misses a tile far bigger than any it learnt.
+    shorter side is not seen at all, as a network misses a tile far bigger than any it learnt. ``scores`` gives some
+    classes a confidence of their own (a tile the network half knows).
     """
 
     names = CLASS_NAMES
@@ -49,8 +50,10 @@ class BlocksNetwork:
         short: int = 0,
         parts: bool = False,
         largest: float | None = None,
+        scores: dict[int, float] | None = None,
     ) -> None:
         self.input_size = input_size
+        self.scores = scores or {}
         self.largest = largest
         self.max_batch = max_batch
         self.short = short
@@ -87,7 +90,7 @@ class BlocksNetwork:
                         y2 -= self.short * (y2 == self.input_size.height)
                         w, h = x2 - x, y2 - y
                     out[b, :4, k] = (x + w / 2, y + h / 2, w, h)
-                    out[b, 4 + cls, k] = 0.9 if min(w, h) >= 6 else 0.6
+                    out[b, 4 + cls, k] = self.scores.get(cls, 0.9 if min(w, h) >= 6 else 0.6)
                     k += 1
                     if self.parts and w > self.input_size.width / 2 and k < ANCHORS:
                         out[b, :4, k] = (x + w / 2, y + h / 2, w / 5, h / 5)

@@ -3,6 +3,8 @@ ONNX classifier read through :class:`OnnxTileClassifier`, and :class:`TwoStageDe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -20,7 +22,7 @@ from vision.classifier import (
     with_classifier,
 )
 from vision.classifier_training import Jitter, jittered_box, jittered_crop
-from vision.detector import Detection, FakeDetector, Orientation
+from vision.detector import Detection, DetectorLayer, FakeDetector, Orientation
 from vision.errors import ModelError
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, class_of_tile
@@ -232,6 +234,52 @@ def test_two_stage_can_keep_confident_detector_classes(tmp_path):
     clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     out = TwoStageDetector(FakeDetector(found), clf, keep_detector_above=0.9).detect(frame)
     assert [d.label for d in out] == ["5s", "1m"]
+
+
+@dataclass
+class WeakBoxesDetector:
+    """A detector that also hands over weak boxes (as :meth:`vision.photo.PhotoDetector.detect_with_weak` does)."""
+
+    found: list
+    weak: list
+
+    def detect(self, image):
+        return list(self.found)
+
+    def detect_with_weak(self, image):
+        return list(self.found), list(self.weak)
+
+
+@dataclass
+class PassingLayer(DetectorLayer):
+    """A layer that hands everything it lacks to its inner detector (as the photo layers do)."""
+
+    detector: object
+
+    def detect(self, image):
+        return self.detector.detect(image)
+
+
+@pytest.mark.parametrize(
+    ("weak_tile_prob", "layered", "labels"),
+    [
+        (None, False, ["1m"]),  # weak boxes not asked for
+        (0.6, False, ["1m", "6z"]),  # the green weak box is surely 6z; the grey one is a third of each class
+        (0.3, False, ["1m", "6z", "1m"]),  # grey: 1m by a third, the likeliest class, kept at this low a bar
+        (0.6, True, ["1m"]),  # a layer's borrowed method would give boxes in the inner detector's coordinates
+    ],
+)
+def test_two_stage_keeps_a_weak_box_only_where_the_classifier_is_sure(tmp_path, weak_tile_prob, layered, labels):
+    blocks = [(RED, (10, 10, 50, 60)), (GREEN, (100, 10, 140, 60)), ((128, 128, 128), (200, 10, 240, 60))]
+    frame = frame_with(200, 300, blocks)
+    found = [Detection.of_class(9, Box(10.0, 10.0, 50.0, 60.0), 0.9)]
+    weak = [Detection.of_class(9, Box(*map(float, b)), 0.2) for _, b in blocks[1:]]
+    inner = WeakBoxesDetector(found, weak)
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    two = TwoStageDetector(PassingLayer(inner) if layered else inner, clf, weak_tile_prob=weak_tile_prob)
+    out = two.detect(frame)
+    assert [d.label for d in out] == labels
+    assert all(d.conf == 0.2 for d in out[1:])  # the detector's own confidence, as every box keeps
 
 
 def test_classifier_for_a_detector_model(tmp_path, monkeypatch):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.fakes import BlocksNetwork, colour_model, paint
-from vision.detector import DetectorOptions, SlicedDetector
+from vision.detector import WEAK_CONF, DetectorOptions, SlicedDetector
 from vision.geometry import Box
 from vision.photo import PhotoDetector
 
@@ -255,3 +255,66 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
     assert list(layers.turned) == [False]
     assert len(network.calls) == len(apart.calls) - len(alone.calls)
     assert list(layers.probe.passes)[:3] == ["whole"] * 3  # probed both ways, then the photo's reading answered
+
+
+# --- weak boxes: kept aside for a crop classifier to judge -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "tile_w", "width", "height"),
+    [
+        (6, 130, 2000, 1200),  # read whole
+        (14, 40, 4000, 2400),  # read in slices
+    ],
+)
+def test_weak_boxes_are_kept_aside_and_the_tiles_are_what_they_were(count, tile_w, width, height):
+    image = photo(count, tile_w, width=width, height=height)
+    x = 20 + count * (tile_w + 6)
+    paint(image, 30, Box(float(x), 500.0, float(x + tile_w), 500.0 + tile_w * 4 / 3))  # a tile it half knows
+    network = BlocksNetwork(scores={30: 0.2})
+    plain = PhotoDetector(network, DetectorOptions(weak_conf=None))
+    floored = PhotoDetector(network, DetectorOptions(weak_conf=0.15))
+    found, weak = floored.detect_with_weak(image)
+    assert found == plain.detect(image) == floored.detect(image)
+    assert list(floored.passes)[-1].split("@")[0] == list(plain.passes)[-1].split("@")[0]
+    assert [d.class_id for d in found] == [i % 34 for i in range(count)]
+    assert [(d.class_id, round(d.conf, 2)) for d in weak] == [(30, 0.2)]
+    assert abs(weak[0].box.x1 - x) <= 0.02 * width
+
+
+@pytest.mark.parametrize(
+    ("weak_conf", "score", "weak"),
+    [
+        (None, 0.2, []),  # not asked for
+        (0.15, 0.1, []),  # under the floor
+        (0.15, 0.2, [30]),
+        (0.3, 0.2, []),  # a floor above the options' confidence (0.25) is none
+    ],
+)
+def test_weak_boxes_lie_between_the_floor_and_the_confidence(weak_conf, score, weak):
+    image = photo(3, 130)
+    paint(image, 30, Box(800.0, 500.0, 930.0, 673.0))
+    detector = PhotoDetector(BlocksNetwork(scores={30: score}), DetectorOptions(weak_conf=weak_conf))
+    assert [d.class_id for d in detector.detect_with_weak(image)[1]] == weak
+
+
+def test_the_camera_detector_keeps_weak_boxes_aside_too():
+    image = photo(14, 40, width=4000, height=2400)
+    paint(image, 30, Box(3000.0, 500.0, 3040.0, 553.0))
+    network = BlocksNetwork(scores={30: 0.2})
+    found, weak = SlicedDetector(network, DetectorOptions()).detect_with_weak(image)
+    assert found == SlicedDetector(network, DetectorOptions(weak_conf=None)).detect(image)
+    assert len(found) == 14 and [d.class_id for d in weak] == [30]
+    assert DetectorOptions().weak_conf == WEAK_CONF < DetectorOptions().conf
+
+
+def test_a_remembered_reading_keeps_its_weak_boxes():
+    image = photo(3, 130)
+    paint(image, 30, Box(800.0, 500.0, 930.0, 673.0))
+    network = BlocksNetwork(scores={30: 0.2})
+    detector = PhotoDetector(network, DetectorOptions(weak_conf=0.15))
+    with detector.remembering(image):
+        first = detector.detect_with_weak(image)
+        calls = len(network.calls)
+        assert detector.detect_with_weak(image) == first and len(network.calls) == calls
+    assert [d.class_id for d in first[1]] == [30]

@@ -330,11 +330,14 @@ class OnnxTileClassifier(OnnxCropModel):
         :data:`NOT_A_TILE` class, each row sums to 1 minus that class's probability: see :meth:`all_probabilities`)."""
         return self.all_probabilities(crops)[0]
 
-    def all_probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views, the share of
-        each tile class is the views' mean, and "no tile" is the crop's as cut (rows still sum to 1)."""
+    def all_probabilities(
+        self, crops: Sequence[np.ndarray] | np.ndarray, views: bool | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views (``views``, or
+        the classifier's own choice for None), the share of each tile class is the views' mean, and "no tile" is
+        the crop's as cut (rows still sum to 1)."""
         batch = self.checked(crops)
-        if not self.views or not len(batch):
+        if not (self.views if views is None else views) or not len(batch):
             return self._read(to_input(batch))
         views = crop_views(batch)
         probs, nones = self._read(to_input(np.concatenate(views)))  # one run for all views, view after view
@@ -354,11 +357,11 @@ class OnnxTileClassifier(OnnxCropModel):
         none = probs[:, self._none] if self._none is not None else np.zeros(len(probs))
         return ours, none
 
-    def classify(self, image: np.ndarray, boxes: Sequence[Box]) -> list[TileGuess]:
-        """One guess per box of a frame."""
+    def classify(self, image: np.ndarray, boxes: Sequence[Box], views: bool | None = None) -> list[TileGuess]:
+        """One guess per box of a frame (read in views as :meth:`all_probabilities` says)."""
         if not boxes:
             return []
-        probs, none = self.all_probabilities(self.crops(image, boxes))
+        probs, none = self.all_probabilities(self.crops(image, boxes), views)
         return [TileGuess.of_probs(p, n) for p, n in zip(probs, none, strict=True)]
 
 
@@ -366,6 +369,9 @@ class OnnxTileClassifier(OnnxCropModel):
 #: under its confidence, and the classifier names them 0.68-0.88; the real held-out crops all read 0.82 or more,
 #: flowers (which riichi does not use) a median 0.24.
 WEAK_TILE_PROB = 0.6
+#: A weak box is first read once, as cut, and read in all the views only where that reading names a tile with this
+#: probability: most weak boxes (face-down tiles of a wall, the mat) are no tile, and four views cost four reads.
+WEAK_SCREEN_PROB = 0.3
 
 
 @dataclass
@@ -417,6 +423,9 @@ class TwoStageDetector(DetectorLayer):
         """The detections of ``image`` (from any detector) with each tile as the classifier reads it, and those of
         the ``weak`` boxes that it names a tile with :attr:`weak_tile_prob`."""
         started = time.perf_counter()
+        if weak and self.weak_tile_prob is not None:
+            first = self.classifier.classify(image, [d.box for d in weak], views=False)
+            weak = [d for d, g in zip(weak, first, strict=True) if g.is_tile and g.prob >= WEAK_SCREEN_PROB]
         boxes = [*found, *weak]
         guesses = self.classifier.classify(image, [d.box for d in boxes])
         out = []

@@ -282,6 +282,26 @@ def test_two_stage_keeps_a_weak_box_only_where_the_classifier_is_sure(tmp_path, 
     assert all(d.conf == 0.2 for d in out[1:])  # the detector's own confidence, as every box keeps
 
 
+def test_weak_boxes_are_read_in_all_views_only_past_a_first_look(tmp_path, monkeypatch):
+    # names ("1m", "none", "6z"): a blue crop is no tile, so its weak box goes after one look, as cut
+    blocks = [(RED, (10, 10, 50, 60)), (GREEN, (100, 10, 140, 60)), (BLUE, (200, 10, 240, 60))]
+    frame = frame_with(200, 300, blocks)
+    found = [Detection.of_class(9, Box(10.0, 10.0, 50.0, 60.0), 0.9)]
+    weak = [Detection.of_class(9, Box(*map(float, b)), 0.2) for _, b in blocks[1:]]
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=("1m", "none", "6z")))
+    reads = []
+    classify = clf.classify
+
+    def spy(image, boxes, views=None):
+        reads.append((len(boxes), views))
+        return classify(image, boxes, views)
+
+    monkeypatch.setattr(clf, "classify", spy)
+    out = TwoStageDetector(WeakBoxesDetector(found, weak), clf).detect(frame)
+    assert [d.label for d in out] == ["1m", "6z"]
+    assert reads == [(2, False), (2, None)]  # both weak boxes looked at once; the tile and the green one in views
+
+
 def test_classifier_for_a_detector_model(tmp_path, monkeypatch):
     monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
     assert classifier_for(tmp_path / "elsewhere.onnx") is None  # a model from a training run or a test: alone

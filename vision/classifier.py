@@ -384,7 +384,8 @@ class TwoStageDetector(DetectorLayer):
     ``keep_detector_above`` set, a detection the detector is at least that sure of keeps its own class (and is
     never dropped). Boxes named the same tile that overlap at ``duplicate_iou`` are one tile
     (:func:`one_box_per_tile`). With ``red_check`` (the default), a five's red flag follows the colour check
-    (:func:`check_red_fives`) where it is sure.
+    (:func:`check_red_fives`) where it is sure. The weak boxes an inner detector keeps aside (just under its
+    confidence) are tiles too where the classifier names them surely (:attr:`weak_tile_prob`).
     """
 
     own_attributes: ClassVar[frozenset[str]] = frozenset({"detector", "classifier"})

@@ -424,7 +424,9 @@ class TwoStageDetector(DetectorLayer):
         """The detections of ``image`` (from any detector) with each tile as the classifier reads it, and those of
         the ``weak`` boxes that it names a tile with :attr:`weak_tile_prob`."""
         started = time.perf_counter()
-        if weak and self.weak_tile_prob is not None:
+        if self.weak_tile_prob is None:
+            weak = ()
+        elif weak:
             first = self.classifier.classify(image, [d.box for d in weak], views=False)
             weak = [d for d, g in zip(weak, first, strict=True) if g.is_tile and g.prob >= WEAK_SCREEN_PROB]
         boxes = [*found, *weak]
@@ -432,7 +434,7 @@ class TwoStageDetector(DetectorLayer):
         out = []
         for k, (det, guess) in enumerate(zip(boxes, guesses, strict=True)):
             if k >= len(found):  # a weak box: only a tile the classifier is sure of
-                if self.weak_tile_prob is None or not guess.is_tile or guess.prob < self.weak_tile_prob:
+                if not guess.is_tile or guess.prob < self.weak_tile_prob:
                     continue
             elif self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
                 out.append(det)

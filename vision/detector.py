@@ -422,7 +422,7 @@ class SlicedDetector:
         return self.network.input_size
 
     def detect(self, image: np.ndarray) -> list[Detection]:
-        return self.detect_with_weak(image)[0]
+        return self._tiles(self.candidates(image))
 
     @property
     def floor(self) -> float:
@@ -436,11 +436,15 @@ class SlicedDetector:
         exactly those found without the floor: greedy suppression lets a box go only for a more confident one,
         and every rule of the merge runs again on the boxes at ``conf``."""
         found = self.candidates(image)
+        strong = self._tiles(found)
         if self.floor >= self.options.conf:
-            return self.merge(found), []
-        strong = self.merge(found, self.options)
+            return strong, []
         every = self.merge(found)
         return strong, [d for d in every if d.conf < self.options.conf and not overlaps_any(d.box, strong)]
+
+    def _tiles(self, found: list[Candidates]) -> list[Detection]:
+        """The tiles among candidates decoded down to the floor: those scoring ``conf`` and up, merged anew."""
+        return self.merge(found, self.options if self.floor < self.options.conf else None)
 
     def candidates(self, image: np.ndarray) -> list[Candidates]:
         """What each view found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""

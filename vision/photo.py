@@ -74,7 +74,7 @@ class PhotoDetector:
         min_tile: float = 0.035,
         max_tile: float = 0.125,
         target: float = 0.072,
-        afar: float = 5.0,
+        afar: tuple[float, ...] = (8.0, 12.0),
         max_afar: float = 4.0,
         sure: float = 0.5,
     ) -> None:
@@ -90,8 +90,13 @@ class PhotoDetector:
         self.max_tile = max_tile
         #: The size the slices show tiles at, as a share of the input's side (the middle of what it learnt).
         self.target = target
-        #: How much smaller a photo in which the whole pass found nothing is shown (a single tile filling it) ...
-        self.afar = afar
+        #: How much smaller a photo is shown when the whole pass is no help, each tried in turn until one reads a
+        #: tile: nothing found (a single tile filling it), or nothing sure, nor from afar at the scale its unsure
+        #: boxes (pips, a part of the face) suggest. A tile filling a 240 x 320 photo comes out at 44-60 px of 512
+        #: at 8 (the camera's own close-ups are read so, :func:`vision.evaluation.on_table`), 30-40 at 12 ...
+        self.afar = tuple(sorted(afar))
+        if not self.afar or min(self.afar) <= 1.0:
+            raise ValueError(f"afar: factors above 1 to show a photo smaller, got {afar}")
         #: ... and the most a photo of big tiles is shown smaller (it is brought to 1.5 x ``target``).
         self.max_afar = max_afar
         #: Confidence from which a box of the whole pass speaks for the photo's scale (all of them when none does).
@@ -145,10 +150,11 @@ class PhotoDetector:
         """The photo's tiles, and the weak boxes of the pass they came from (:meth:`detect_with_weak`)."""
         found, weak = self.whole.detect_with_weak(image)
         if not found:  # nothing, or one tile filling the photo: far bigger than any the network learnt
-            far, far_weak = self.from_afar_weak(image, self.afar)
-            if far:
-                self.passes.append(f"afar@{self.afar:.2f}")
-                return far, far_weak
+            for factor in self.afar:
+                far, far_weak = self.from_afar_weak(image, factor)
+                if far:
+                    self.passes.append(f"afar@{factor:.2f}")
+                    return far, far_weak
         h, w = image.shape[:2]
         net = self.whole.input_size
         side = min(net.height, net.width)
@@ -161,12 +167,14 @@ class PhotoDetector:
         too_big = median > self.max_tile * side
         if found and (too_big or (unsure and median >= self.min_tile * side)):
             factor = min(self.max_afar, max(median / (1.5 * self.target * side), 2.0 if unsure else 1.0))
-            far, far_weak = self.from_afar_weak(image, factor)
-            # tiles too big: any reading from afar; only unsure: one from afar that is sure of something
-            if far and (too_big or any(d.conf >= self.sure for d in far)):
-                self.passes.append(f"afar@{factor:.2f}")
-                # with the whole pass's sure boxes that no box from afar covers (smaller tiles further back)
-                return _top_to_bottom(far + [d for d in certain if not _covered(d.box, far)]), far_weak
+            # unsure: further still when that finds nothing sure (a face's pips read as tiles at the first factor)
+            for tried in [factor, *(f for f in self.afar if unsure and f > factor)]:
+                far, far_weak = self.from_afar_weak(image, tried)
+                # tiles too big: any reading from afar; only unsure: one from afar that is sure of something
+                if far and (too_big or any(d.conf >= self.sure for d in far)):
+                    self.passes.append(f"afar@{tried:.2f}")
+                    # with the whole pass's sure boxes that no box from afar covers (smaller tiles further back)
+                    return _top_to_bottom(far + [d for d in certain if not _covered(d.box, far)]), far_weak
         scale = 0.5
         if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
             scale = self.target * side / (median / whole_scale)

@@ -65,9 +65,34 @@ def test_a_tile_filling_the_photo_is_read_from_afar():
     paint(image, 7, Box(30.0, 20.0, 670.0, 880.0))
     detector = PhotoDetector(BlocksNetwork(largest=0.5))
     (found,) = detector.detect(image)
-    assert list(detector.passes) == ["afar@5.00"]
+    assert list(detector.passes) == ["afar@8.00"]
     assert found.class_id == 7
-    assert found.box.iou(Box(30.0, 20.0, 670.0, 880.0)) > 0.95  # in the photo's own pixels
+    # in the photo's own pixels: shown 40 px high, a pixel of the network's edge is 22 of the photo's
+    assert found.box.iou(Box(30.0, 20.0, 670.0, 880.0)) > 0.85
+
+
+@pytest.mark.parametrize(
+    ("largest", "expected"),
+    [
+        (0.15, "afar@8.00"),  # 880 px of the photo shown at 320 / (880 * 8): 40 px, 0.125 of the input
+        (0.1, "afar@12.00"),  # missed at 8 still: read from further
+        (0.05, "sliced"),  # missed at every distance tried: slices, as for an empty table
+    ],
+)
+def test_a_tile_missed_from_afar_is_tried_further(largest, expected):
+    image = np.full((900, 700, 3), 128, np.uint8)
+    paint(image, 7, Box(30.0, 20.0, 670.0, 880.0))
+    detector = PhotoDetector(BlocksNetwork(largest=largest))
+    found = detector.detect(image)
+    assert [p.split("@")[0] if p.startswith("sliced") else p for p in detector.passes] == [expected]
+    assert [d.class_id for d in found] == ([] if expected == "sliced" else [7])
+
+
+def test_the_distances_from_afar_must_show_the_photo_smaller():
+    with pytest.raises(ValueError, match="afar"):
+        PhotoDetector(BlocksNetwork(), afar=(1.0, 8.0))
+    with pytest.raises(ValueError, match="afar"):
+        PhotoDetector(BlocksNetwork(), afar=())
 
 
 def test_big_tiles_are_read_from_afar_and_boxed_in_the_photo():
@@ -199,7 +224,8 @@ class Unsure(BlocksNetwork):
     ("unsure_above", "expected"),
     [
         (25, "afar@2.00"),  # unsure of the 30 px tiles it sees whole, sure of them at 15 px from afar
-        (5, "whole"),  # unsure from afar too: the whole reading stands (the tiles are in its range)
+        (5, "afar@8.00"),  # unsure at 15 px too, sure at under 4 px: read from further still (PhotoDetector.afar)
+        (1, "whole"),  # unsure from afar at every distance: the whole reading stands (the tiles are in its range)
     ],
 )
 def test_a_reading_unsure_of_every_tile_is_tried_from_afar(unsure_above, expected):
@@ -211,7 +237,8 @@ def test_a_reading_unsure_of_every_tile_is_tried_from_afar(unsure_above, expecte
     found = detector.detect(image)
     assert list(detector.passes) == [expected]
     assert [d.class_id for d in found] == [0, 3, 6]
-    assert all(d.box.iou(b) > 0.8 for d, b in zip(found, boxes, strict=True))
+    near = 0.5 if expected == "afar@8.00" else 0.8  # boxed 4 px wide, each network pixel is 30 of the photo's
+    assert all(d.box.iou(b) > near for d, b in zip(found, boxes, strict=True))
 
 
 def test_a_photo_remembered_is_read_once_and_a_copy_of_it_anew():

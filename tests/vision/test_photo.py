@@ -74,7 +74,7 @@ def test_a_tile_filling_the_photo_is_read_from_afar():
 @pytest.mark.parametrize(
     ("largest", "expected"),
     [
-        (0.15, "afar@8.00"),  # 880 px of the photo shown at 320 / (880 * 8): 40 px, 0.125 of the input
+        (0.15, "afar@8.00"),  # the 880 px tile of a 900 px photo shown 8 times smaller in 320: 39 px
         (0.1, "afar@12.00"),  # missed at 8 still: read from further
         (0.05, "sliced"),  # missed at every distance tried: slices, as for an empty table
     ],

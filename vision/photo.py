@@ -321,9 +321,12 @@ def photo_reader(network: Network, options: DetectorOptions | None = None, class
     """How a photo is read (``jantaku read``, phone uploads): at its tiles' scale (:class:`PhotoDetector`), each box
     named by ``classifier`` (a :class:`~vision.classifier.OnnxTileClassifier` or its path; None: the detector's own
     names), with the layers of :func:`photo_layers` round it. With a classifier, a weak box that it names a tile
-    surely is a tile too (:func:`~vision.classifier.with_classifier`)."""
+    surely is a tile too (:func:`~vision.classifier.with_classifier`); without one, no weak boxes are worked out,
+    as none would be read (the tiles are the same either way)."""
     from vision.classifier import with_classifier
 
+    if classifier is None:
+        options = replace(options or DetectorOptions(), weak_conf=None)
     return photo_layers(with_classifier(PhotoDetector(network, options), classifier), way_up)
 
 

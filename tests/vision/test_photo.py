@@ -345,3 +345,15 @@ def test_a_remembered_reading_keeps_its_weak_boxes():
         calls = len(network.calls)
         assert detector.detect_with_weak(image) == first and len(network.calls) == calls
     assert [d.class_id for d in first[1]] == [30]
+
+
+@pytest.mark.parametrize("with_a_classifier", [False, True])
+def test_a_reader_without_a_classifier_works_out_no_weak_boxes(tmp_path, with_a_classifier):
+    """photo_reader: weak boxes are for a classifier to judge; with none, the reader does not decode down to them."""
+    from vision.photo import photo_reader
+
+    classifier = colour_model(tmp_path / "c.onnx") if with_a_classifier else None
+    reader = photo_reader(BlocksNetwork(), classifier=classifier, way_up=None)
+    inner = reader.probe  # the photo reader at the layers' core (test_the_layers_probe_with_the_reader_inside...)
+    assert isinstance(inner, PhotoDetector)
+    assert inner.whole.floor == (WEAK_CONF if with_a_classifier else DetectorOptions().conf)

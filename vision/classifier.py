@@ -339,11 +339,11 @@ class OnnxTileClassifier(OnnxCropModel):
         batch = self.checked(crops)
         if not (self.views if views is None else views) or not len(batch):
             return self._read(to_input(batch))
-        views = crop_views(batch)
-        probs, nones = self._read(to_input(np.concatenate(views)))  # one run for all views, view after view
+        seen = crop_views(batch)
+        probs, nones = self._read(to_input(np.concatenate(seen)))  # one run for all views, view after view
         # which tile: all the views' say; whether a tile at all: the crop as cut (a half tile at a frame's edge,
         # shifted, looks more like a whole one: averaging "no tile" kept two of them on the real frames)
-        tiles = probs.reshape(len(views), len(batch), -1).sum(axis=0)
+        tiles = probs.reshape(len(seen), len(batch), -1).sum(axis=0)
         which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
         none = nones[: len(batch)]
         return which * (1.0 - none)[:, None], none

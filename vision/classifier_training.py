@@ -469,6 +469,9 @@ class TrainOptions:
     #: most 1.3 px, :class:`Jitter`); a blur of 0.05 of a tile's width (2 px here) misread most camerash hands.
     blur: float = 0.0
     blur_sigma: tuple[float, float] = (0.6, 2.6)
+    #: Share of each batch given a light's reflection afresh at every step (:func:`glare_batch`): glossy tiles
+    #: under a lamp. The scene cards' own glare is rarer (:func:`vision.synth.cards._light`, 3 cards in 10).
+    glare: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -522,6 +525,36 @@ def blur_batch(torch, x, share: float, sigma: tuple[float, float], generator):
     part = F.conv2d(part, k.view(-1, 1, 2 * radius + 1, 1), groups=len(chosen) * c)  # along columns
     out = x.clone()
     out[chosen] = part.reshape(len(chosen), c, h, w)
+    return out
+
+
+def glare_batch(torch, x, share: float, generator):
+    """A float batch (N, 3, h, w) with about ``share`` of its crops given a light's reflection: white added under a
+    Gaussian ellipse at any angle, a spot (up to 0.4 of the crop's shorter side) or a streak (long and thin, as a
+    lamp shows along a row of glossy faces), 0.4 to 1 strong at its centre, then clipped: the face washed out there."""
+    if share <= 0:
+        return x
+    chosen = torch.nonzero(torch.rand(x.shape[0], generator=generator) < share).flatten()
+    if not len(chosen):
+        return x
+    n, (h, w) = len(chosen), x.shape[2:]
+
+    def uniform(lo, hi):
+        return lo + (hi - lo) * torch.rand(n, 1, 1, generator=generator)
+
+    cx, cy = uniform(0.0, w), uniform(0.0, h)
+    streak = torch.rand(n, 1, 1, generator=generator) < 0.5
+    size = min(h, w)  # a crop's width when it stands upright
+    long_side = torch.where(streak, uniform(0.6, 1.5), uniform(0.08, 0.4)) * size
+    short_side = torch.where(streak, uniform(0.04, 0.12), uniform(0.06, 0.3)) * size
+    angle = uniform(0.0, math.pi)
+    ys = torch.arange(h, dtype=torch.float32).view(1, h, 1) - cy
+    xs = torch.arange(w, dtype=torch.float32).view(1, 1, w) - cx
+    along = xs * torch.cos(angle) + ys * torch.sin(angle)
+    across = -xs * torch.sin(angle) + ys * torch.cos(angle)
+    light = uniform(0.4, 1.0) * torch.exp(-0.5 * ((along / long_side) ** 2 + (across / short_side) ** 2))
+    out = x.clone()
+    out[chosen] = (x[chosen] + light.unsqueeze(1)).clamp(0, 1)
     return out
 
 
@@ -620,6 +653,7 @@ def _train(torch, data: CropSet, options: TrainOptions, val: CropSet | None, log
                 group["lr"] = lr
             x = _augment_batch(torch, _as_tensor(torch, data.x[idx]), gen)
             x = blur_batch(torch, x, options.blur, options.blur_sigma, gen)  # as it is when options.blur is 0
+            x = glare_batch(torch, x, options.glare, gen)  # the same when options.glare is 0
             y = torch.from_numpy(data.y[idx])
             correct += train_step(model, loss_fn, opt, x, y)
             step += 1

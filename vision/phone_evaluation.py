@@ -251,6 +251,51 @@ def _out_of_focus(image: np.ndarray, boxes: Sequence[tuple[int, Box]], share: fl
     return cv2.GaussianBlur(image, (0, 0), share * width) if share > 0 else image
 
 
+def glared_shot(shot: Shot, strength: float, rng: np.random.Generator) -> Shot:
+    """``shot`` with a lamp's reflection on glossy tiles: a thin streak of white along the tiles (through their
+    median height, across 0.3-0.7 of the shot's width, 0.05-0.12 of a tile's height thick) and a spot on each of
+    two tiles, ``strength`` at its centre (1: white), then clipped: the faces washed out there. Same tiles to read;
+    its kind named with the strength."""
+    if not shot.truth:
+        raise ValueError(f"{shot.kind}: no tiles to put a reflection on")
+    h, w = shot.image.shape[:2]
+    boxes = [b for _, b in shot.truth]
+    tile_h = float(np.median([b.height for b in boxes]))
+    tile_w = float(np.median([b.width for b in boxes]))
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    y = float(np.median([b.y1 + b.height * rng.uniform(0.15, 0.85) for b in boxes]))
+    x0 = rng.uniform(0, 0.5) * w
+    x1 = x0 + rng.uniform(0.3, 0.7) * w
+    thick = tile_h * rng.uniform(0.05, 0.12)
+    ends = np.clip(np.minimum(xs - x0, x1 - xs) / (1.5 * tile_w), 0, 1)  # the streak fades in and out
+    light = np.exp(-0.5 * ((ys - y) / thick) ** 2) * ends
+    for k in rng.choice(len(boxes), size=min(2, len(boxes)), replace=False):
+        b = boxes[int(k)]
+        cx, cy, r = rng.uniform(b.x1, b.x2), rng.uniform(b.y1, b.y2), tile_w * rng.uniform(0.12, 0.3)
+        light = np.maximum(light, np.exp(-0.5 * (((xs - cx) / r) ** 2 + ((ys - cy) / (0.6 * r)) ** 2)))
+    lit_image = shot.image.astype(np.float32) + (255 * strength * light)[..., None]
+    return replace(shot, kind=f"{shot.kind} glare {strength:g}", image=np.clip(lit_image, 0, 255).astype(np.uint8))
+
+
+def glared_hands(shots: Iterable[Shot], strengths: Sequence[float], seed: int = 0) -> Iterator[Shot]:
+    """Each of ``shots`` under a lamp's reflection of each of ``strengths`` (:func:`glared_shot`); the reflection
+    on shot ``k`` at strength ``j`` depends on ``seed``, ``k`` and ``j`` only."""
+    for k, shot in enumerate(shots):
+        for j, strength in enumerate(strengths):
+            yield glared_shot(shot, strength, np.random.default_rng([seed, 12, k, j]))
+
+
+def glared(photo: RealPhoto, image: np.ndarray, strength: float, rng: np.random.Generator, side: int = SIDE) -> Shot:
+    """The whole of ``photo``, enlarged, with a lamp's reflection on its tiles (:func:`glared_shot`)."""
+    h, w = image.shape[:2]
+    boxes = _boxes(photo, h, w)
+    if not boxes:
+        raise ValueError(f"{photo.image.name}: no labelled tiles to put a reflection on")
+    whole = _enlarged(image, boxes, [], side, "glare", _unlabelled(photo, h, w))
+    return replace(glared_shot(whole, strength, rng), kind=f"glare {strength:g}")
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
@@ -262,10 +307,11 @@ def phone_shots(
     squashes: Iterable[float] = (),
     blurs: Iterable[float] = (),
     tilts: Iterable[float] = (),
+    glares: Iterable[float] = (),
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
     each of ``turns``, under each of ``lights``, squashed to each of ``squashes``, blurred by each of ``blurs``,
-    then tilted to each of ``tilts`` (lazily: 12 MP each)."""
+    tilted to each of ``tilts``, then with a lamp's reflection of each of ``glares`` (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -290,6 +336,9 @@ def phone_shots(
     for top in tilts:
         for photo in photos:
             yield tilted(photo, _load(photo), top, side)
+    for g, strength in enumerate(glares):
+        for i, photo in enumerate(photos):
+            yield glared(photo, _load(photo), strength, np.random.default_rng([seed, 11, g, i]), side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.

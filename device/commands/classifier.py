@@ -91,6 +91,13 @@ def register(commands) -> None:
         metavar=("LO", "HI"),
         help="range of that blur's standard deviation in crop pixels (default 0.6 2.6; a crop is 48 px wide)",
     )
+    tr.add_argument(
+        "--glare",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of each batch given a lamp's reflection afresh at every step, as on glossy tiles (default 0)",
+    )
     tr.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     tr.add_argument("--max-minutes", type=float, default=None, help="stop training after this long")
     tr.add_argument("--out", default="models/tile_classifier.onnx", help="ONNX file to write")
@@ -172,6 +179,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
     if not 0.0 <= args.blur <= 1.0:
         raise UserError("--blur is a share of each batch: 0 to 1")
+    if not 0.0 <= args.glare <= 1.0:
+        raise UserError("--glare is a share of each batch: 0 to 1")
     if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
         raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a crop 64 high, 48 wide)")
     if args.cards_brush:  # before any crop set is built
@@ -268,6 +277,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         init=args.init,
         blur=args.blur,
         blur_sigma=tuple(args.blur_sigma),
+        glare=args.glare,
     )
     model, report = train(data, options, val=val, log=_log)
     meta = report_dict(report, options)

@@ -86,6 +86,11 @@ def register(commands) -> None:
         help="photos seen by a phone tilted away: the far edge's share of the near edge's width, comma list "
         "(default none; try 0.8,0.6)",
     )
+    phone.add_argument(
+        "--glares",
+        help="photos and camerash hands under a lamp's reflection on glossy tiles: its strength at the centre "
+        "(1: white), comma list (default none; try 0.5,0.9)",
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -337,6 +342,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         camerash_hands,
         camerash_loose,
         evaluate,
+        glared_hands,
         half_turned_hand,
         phone_shots,
     )
@@ -351,13 +357,16 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         squashes = SQUASHES if args.squashes is None else [float(f) for f in args.squashes.split(",") if f.strip()]
         blurs = [] if args.blurs is None else [float(f) for f in args.blurs.split(",") if f.strip()]
         tilts = [] if args.tilts is None else [float(f) for f in args.tilts.split(",") if f.strip()]
+        glares = [] if args.glares is None else [float(f) for f in args.glares.split(",") if f.strip()]
     except ValueError as exc:
         raise UserError(
-            "--zooms, --squashes, --blurs, --tilts and --turns take numbers, --mosaics whole numbers, comma "
+            "--zooms, --squashes, --blurs, --tilts, --glares and --turns take numbers, --mosaics whole numbers, comma "
             f"separated: {exc}"
         ) from exc
     if any(not 0 < f <= 1 for f in tilts):
         raise UserError("--tilts are the far edge's share of the near edge's width: above 0, at most 1")
+    if any(not 0 < f <= 1 for f in glares):
+        raise UserError("--glares are the reflection's strength at its centre: above 0, at most 1 (white)")
     if any(not 0 <= f <= 0.5 for f in blurs):
         raise UserError("--blurs are shares of a tile's width: 0 to 0.5")
     if any(not 0 < f <= 1 for f in squashes):
@@ -385,10 +394,12 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
     result = evaluate(
-        readers, phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts)
+        readers, phone_shots(
+            photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares
+        )
     )
     report = _tallies_json(result)
-    single, hands, hands_turned, hands_blurred, loose = {}, {}, {}, {}, {}
+    single, hands, hands_turned, hands_blurred, hands_glared, loose = {}, {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -410,6 +421,9 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                         for b in blurs
                     )
                     hands_blurred = _tallies_json(evaluate(readers, shots))
+                if glares:  # the same hands under a lamp's reflection
+                    shots = glared_hands(camerash_hands(args.hands, seed=args.seed, side=args.side), glares, args.seed)
+                    hands_glared = _tallies_json(evaluate(readers, shots))
             if args.loose:  # another set's tiles lying loose, each turned its own way
                 read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
                 loose = _tallies_json(read)
@@ -426,6 +440,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                     "camerash_hands": hands,
                     "camerash_hands_turned": hands_turned,
                     "camerash_hands_blurred": hands_blurred,
+                    "camerash_hands_glared": hands_glared,
                     "camerash_loose": loose,
                 }
             )
@@ -444,6 +459,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         ("in rows, as a hand is photographed", hands),
         ("in rows, photographed from across the table (to read in the owner's order)", hands_turned),
         ("in rows, out of focus (blur / tiles' width)", hands_blurred),
+        ("in rows, under a lamp's reflection (its strength)", hands_glared),
         ("lying loose, each turned its own way", loose),
     ):
         if tallies:

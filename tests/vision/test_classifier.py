@@ -411,6 +411,30 @@ def test_online_blur_takes_its_share_of_the_batch_and_leaves_the_rest():
     assert (out[changed][..., 1:] - out[changed][..., :-1]).abs().mean() < 0.6 * rough
 
 
+@pytest.mark.parametrize(("height", "width"), [(64, 48), (30, 70)])
+def test_online_glare_brightens_its_share_of_the_batch_and_leaves_the_rest(height, width):
+    torch = pytest.importorskip("torch")
+    from vision.classifier_training import glare_batch
+
+    x = torch.rand(400, 3, height, width, generator=torch.Generator().manual_seed(1)) * 0.5
+    out = glare_batch(torch, x, 0.25, torch.Generator().manual_seed(2))
+    changed = (out - x).abs().flatten(1).amax(1) > 1e-6
+    assert out.shape == x.shape
+    assert 70 <= int(changed.sum()) <= 130  # about a quarter of 400
+    assert torch.equal(out[~changed], x[~changed])
+    assert glare_batch(torch, x, 0.0, torch.Generator()) is x
+    # light is only added, the same to every channel (white), and the result stays an image
+    assert bool((out >= x - 1e-7).all()) and float(out.max()) <= 1.0
+    added = out[changed] - x[changed]
+    unclipped = (out[changed] < 1.0).all(dim=1)
+    for channel in (1, 2):
+        assert torch.allclose(added[:, 0][unclipped], added[:, channel][unclipped], atol=1e-4)
+    # a reflection, not a wash: each glared crop is brightened by at least 0.3 somewhere, but not everywhere
+    peak = added.flatten(1).amax(1)
+    assert bool((peak > 0.3).all())
+    assert float((added > 0.05).float().mean()) < 0.5
+
+
 def test_a_file_that_is_no_exported_classifier_is_refused(tmp_path):
     pytest.importorskip("torch")
     import onnx

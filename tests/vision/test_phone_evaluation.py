@@ -21,6 +21,9 @@ from vision.phone_evaluation import (
     camerash_loose,
     close_up,
     evaluate,
+    glared,
+    glared_hands,
+    glared_shot,
     half_turned_hand,
     inscribed,
     loose_tiles,
@@ -385,6 +388,46 @@ def test_a_blurred_hand_keeps_its_tiles_and_text_and_blurs_by_its_tiles_width(sh
     assert blurred_shot(hand, 0.0).image is hand.image
     with pytest.raises(ValueError, match="no tiles to blur"):
         blurred_shot(Shot("empty", hand.image, ()), share)
+
+
+@pytest.mark.parametrize("strength", [0.5, 1.0])
+def test_a_glared_hand_keeps_its_tiles_and_only_brightens_them_white_where_the_lamp_shows(strength):
+    hand = tile_row(_row(14), 0.1, np.random.default_rng(1), side=1600)
+    shot = glared_shot(hand, strength, np.random.default_rng(4))
+    assert shot.kind == f"other set 0.1 glare {strength:g}" and shot.image.shape == hand.image.shape
+    assert (shot.truth, shot.cut, shot.text) == (hand.truth, hand.cut, hand.text)
+    added = shot.image.astype(int) - hand.image.astype(int)
+    assert added.min() >= 0  # light is only added
+    lit = added.max(axis=2) > 8
+    assert 0.001 < lit.mean() < 0.2  # a streak and spots, not a wash over the shot
+    # the reflection lies on the tiles: most of its light falls inside their boxes
+    inside = np.zeros(lit.shape, bool)
+    for _, b in hand.truth:
+        inside[int(b.y1) : int(b.y2) + 1, int(b.x1) : int(b.x2) + 1] = True
+    assert (lit & inside).sum() > 0.5 * lit.sum()
+    # as strong as asked at its centre: at full strength some pixels are washed out white, at half no pixel
+    # gains more than half of white
+    assert added.max() <= round(255 * strength)
+    if strength == 1.0:
+        assert (shot.image.min(axis=2) == 255).any()
+    again = glared_shot(hand, strength, np.random.default_rng(4))
+    assert np.array_equal(again.image, shot.image)  # seeded
+    with pytest.raises(ValueError, match="no tiles to put a reflection on"):
+        glared_shot(Shot("empty", hand.image, ()), strength, np.random.default_rng(0))
+
+
+def test_glared_hands_and_photos_are_each_seeded_by_their_place(photo):
+    hands = [tile_row(_row(14), 0.1, np.random.default_rng(k), side=1600) for k in range(2)]
+    shots = list(glared_hands(hands, [0.5, 0.9], seed=3))
+    assert [s.kind for s in shots] == ["other set 0.1 glare 0.5", "other set 0.1 glare 0.9"] * 2
+    # the second hand glared first in its own run gets the first place's reflection, not its own
+    assert not np.array_equal(shots[2].image, next(iter(glared_hands(hands[1:], [0.5], seed=3))).image)
+    assert np.array_equal(shots[0].image, next(iter(glared_hands(hands, [0.5], seed=3))).image)
+    image = cv2.imread(str(photo.image))
+    shot = glared(photo, image, 0.9, np.random.default_rng(0), side=1600)
+    assert shot.kind == "glare 0.9" and len(shot.truth) == len(TILES) and not shot.cut
+    kinds = [s.kind for s in phone_shots([photo], zooms=(), mosaics=(), side=800, glares=(0.5, 0.9))]
+    assert kinds == ["glare 0.5", "glare 0.9"]
 
 
 @pytest.mark.parametrize("top", [1.0, 0.8, 0.6, 0.3])

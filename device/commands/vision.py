@@ -393,11 +393,8 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    result = evaluate(
-        readers, phone_shots(
-            photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares
-        )
-    )
+    shots = phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares)
+    result = evaluate(readers, shots)
     report = _tallies_json(result)
     single, hands, hands_turned, hands_blurred, hands_glared, loose = {}, {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them

@@ -29,14 +29,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.tiles import Tile
 from vision.detector import Detection, Detector
 from vision.errors import UnreadableImage
 from vision.evaluation import camerash_rows, camerash_tile
 from vision.geometry import Box, Size
 from vision.images import load_image
-from vision.labels import class_of_tile
+from vision.labels import class_of_tile, tile_of_class
 from vision.reader import read_tiles
 from vision.real_photos import RealPhoto
+from vision.red_fives import is_five
 
 #: Tiles' median long side as a share of the close-up window's height.
 ZOOMS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8)
@@ -296,6 +298,23 @@ def glared(photo: RealPhoto, image: np.ndarray, strength: float, rng: np.random.
     return replace(glared_shot(whole, strength, rng), kind=f"glare {strength:g}")
 
 
+def inked(photo: RealPhoto, image: np.ndarray, rng: np.random.Generator, side: int = SIDE) -> Shot:
+    """The whole of ``photo``, enlarged, with every five's ink repainted red (:func:`vision.red_ink.inked_red`):
+    each one a red five to read. Raises ValueError for a photo with no five."""
+    from vision.red_ink import inked_red
+
+    h, w = image.shape[:2]
+    truth = []
+    for c, b in _boxes(photo, h, w):
+        if is_five(tile := tile_of_class(c)):
+            image = inked_red(image, b, rng)
+            c = class_of_tile(Tile(tile.kind, red=True))
+        truth.append((c, b))
+    if truth == _boxes(photo, h, w):
+        raise ValueError(f"{photo.image.name}: no five to ink red")
+    return _enlarged(image, truth, [], side, "fives inked red", _unlabelled(photo, h, w))
+
+
 def phone_shots(
     photos: Sequence[RealPhoto],
     zooms: Iterable[float] = ZOOMS,
@@ -308,10 +327,12 @@ def phone_shots(
     blurs: Iterable[float] = (),
     tilts: Iterable[float] = (),
     glares: Iterable[float] = (),
+    red: bool = False,
 ) -> Iterator[Shot]:
     """Every close-up of every photo at each zoom, then the mosaics of consecutive photos, then every photo at
     each of ``turns``, under each of ``lights``, squashed to each of ``squashes``, blurred by each of ``blurs``,
-    tilted to each of ``tilts``, then with a lamp's reflection of each of ``glares`` (lazily: 12 MP each)."""
+    tilted to each of ``tilts``, then with a lamp's reflection of each of ``glares``, then (``red``) every photo
+    showing a five with its fives inked red (lazily: 12 MP each)."""
     photos = [p for p in photos if p.boxes]
     rng = np.random.default_rng(seed)
     for zoom in zooms:
@@ -339,6 +360,10 @@ def phone_shots(
     for g, strength in enumerate(glares):
         for i, photo in enumerate(photos):
             yield glared(photo, _load(photo), strength, np.random.default_rng([seed, 11, g, i]), side)
+    if red:
+        for i, photo in enumerate(photos):
+            if any(is_five(tile_of_class(b.class_id)) for b in photo.boxes):
+                yield inked(photo, _load(photo), np.random.default_rng([seed, 13, i]), side)
 
 
 #: Tiles' height as a share of a hand shot's height: a whole 14-tile row fits a 4:3 frame up to about 0.12.
@@ -475,16 +500,26 @@ def _camerash_pool(root: str | os.PathLike[str] | None) -> tuple[Path, list[tupl
 
 
 def _camerash_pick(
-    rng: np.random.Generator, n: int, base: Path, pool: Sequence[tuple[str, int]]
+    rng: np.random.Generator, n: int, base: Path, pool: Sequence[tuple[str, int]], red: bool = False
 ) -> list[tuple[int, np.ndarray]]:
-    """``n`` photos of ``pool`` drawn at random, no photo twice (an unreadable one left out)."""
+    """``n`` photos of ``pool`` drawn at random, no photo twice (an unreadable one left out); with ``red``, each
+    five's ink repainted red (:func:`vision.red_ink.inked_red`, the photo being its tile), as its red five, the
+    draw otherwise the same."""
     tiles = []
     for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False):
         name, cls = pool[int(i)]
         try:
-            tiles.append((cls, load_image(base / "tiles-resized" / name)))
+            photo = load_image(base / "tiles-resized" / name)
         except UnreadableImage:
             continue
+        if red and is_five(tile := tile_of_class(cls)):
+            from vision.red_ink import inked_red
+
+            h, w = photo.shape[:2]
+            # seeded by the photo, not by ``rng``: the hand is laid out as it is without red
+            photo = inked_red(photo, Box(0.0, 0.0, float(w), float(h)), np.random.default_rng(int(i)))
+            cls = class_of_tile(Tile(tile.kind, red=True))
+        tiles.append((cls, photo))
     return tiles
 
 
@@ -494,17 +529,20 @@ def camerash_hands(
     seed: int = 0,
     side: int = SIDE,
     root: str | os.PathLike[str] | None = None,
+    red: bool = False,
 ) -> Iterator[Shot]:
     """``hands`` rows of 13 or 14 of camerash's single-tile photos (the 34 kinds riichi shares with that Chinese set,
     drawn at random, no photo twice in a hand) per zoom, as :func:`tile_row` lays them out. Hand ``k`` of zoom ``z``
-    depends on ``seed``, ``z`` and ``k`` only; an unreadable photo is left out of its hand."""
+    depends on ``seed``, ``z`` and ``k`` only; an unreadable photo is left out of its hand. With ``red``, only the
+    hands holding a five, each five inked red (:func:`_camerash_pick`): otherwise the same hands."""
     base, pool = _camerash_pool(root)
     for z, zoom in enumerate(zooms):
         for k in range(hands):
             rng = np.random.default_rng([seed, z, k])
-            tiles = _camerash_pick(rng, int(rng.integers(13, 15)), base, pool)
-            if tiles:
-                yield tile_row(tiles, zoom, rng, side)
+            tiles = _camerash_pick(rng, int(rng.integers(13, 15)), base, pool, red)
+            if tiles and (not red or any(tile_of_class(c).red for c, _ in tiles)):
+                shot = tile_row(tiles, zoom, rng, side)
+                yield replace(shot, kind=f"{shot.kind} red fives") if red else shot
 
 
 def half_turned_hand(shot: Shot) -> Shot:

@@ -6,10 +6,14 @@ ones.
   right as the network reads it and after the colour check.
 - Real: the fives of the real photos (held-out and training splits) and of camerash (evaluation only); none is red,
   so every red verdict is a false red.
+- Real, inked red: the same fives with their ink repainted red where they lie (:func:`vision.red_ink.inked_red`):
+  each is a red five, so every plain verdict is a false plain. No real photo of ours shows a red five; this is the
+  nearest measure of how the reader sees one.
 
-Run: ``python -m vision.red_five_evaluation [--n 1000]`` (one thread; prints the figures). "Check alone" gives the
-verdicts on the true five's suit; "classifier then check" reads each five's box with the crop classifier first, as
-the reader does, and counts red/plain right among fives it reads as the right five.
+Run: ``python -m vision.red_five_evaluation [--n 1000] [--light warm]`` (one thread; prints the figures; a light of
+``jantaku eval phone``'s casts every frame). "Check alone" gives the verdicts on the true five's suit; "classifier
+then check" reads each five's box with the crop classifier first, as the reader does, and counts red/plain right
+among fives it reads as the right five.
 """
 
 from __future__ import annotations
@@ -135,6 +139,23 @@ def camerash_fives(root: str | os.PathLike[str] | None = None) -> Iterator[Sampl
         yield frame, Box(float(pad), float(pad), float(pad + w), float(pad + h)), tile
 
 
+def inked_fives(samples: Iterable[Sample], seed: int = 0) -> Iterator[Sample]:
+    """Each five of ``samples`` with its ink repainted red (:func:`vision.red_ink.inked_red`), as its red five;
+    seeded (the red's brightness)."""
+    from vision.red_ink import inked_red
+
+    rng = np.random.default_rng(seed)
+    for frame, box, truth in samples:
+        yield inked_red(frame, box, rng), box, Tile(truth.kind, red=True)
+
+
+def lit(samples: Iterable[Sample], gains: tuple[float, float, float]) -> Iterator[Sample]:
+    """Each frame of ``samples`` under a light that scales its channels (B, G, R) by ``gains``, clipped."""
+    scale = np.asarray(gains, np.float32)
+    for frame, box, truth in samples:
+        yield np.clip(frame * scale, 0, 255).astype(np.uint8), box, truth
+
+
 def verdicts(samples: Iterable[Sample], options: RedFiveOptions = DEFAULT_OPTIONS) -> Counter:
     """The check's verdicts on the true tiles' suits alone (no network): ``Counter`` of (truth, verdict)."""
     out: Counter = Counter()
@@ -148,7 +169,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1000, help="rendered held-out images")
     parser.add_argument("--classifier", default=None, help="crop classifier (default: the shipped one)")
+    parser.add_argument("--light", default=None, help="every frame under one of jantaku eval phone's lights")
     args = parser.parse_args(argv)
+    from vision.phone_evaluation import LIGHTS
+
+    if args.light is not None and args.light not in LIGHTS:
+        parser.error(f"--light: one of {', '.join(LIGHTS)}, not {args.light!r}")
     cv2.setNumThreads(1)
     from vision.classifier import SHIPPED_CLASSIFIER
 
@@ -157,12 +183,20 @@ def main(argv: list[str] | None = None) -> None:
         "real photos held-out": lambda: real_photo_fives("held-out"),
         "real photos training": lambda: real_photo_fives("training"),
         "camerash": camerash_fives,
+        "real photos held-out, inked red": lambda: inked_fives(real_photo_fives("held-out")),
+        "real photos training, inked red": lambda: inked_fives(real_photo_fives("training")),
+        "camerash, inked red": lambda: inked_fives(camerash_fives()),
         f"rendered seed {EVAL_SEED} x{args.n}": lambda: rendered_fives(args.n),
     }
-    for name, samples in sets.items():
-        print(f"{name}: check alone {dict(sorted(verdicts(samples()).items()))}", flush=True)
-        print(f"{name}: classifier then check: {eval_fives(classifier, samples()).line()}", flush=True)
+    gains = LIGHTS[args.light] if args.light is not None else None
+    suffix = f", light {args.light}" if gains is not None else ""
+    for name, made in sets.items():
 
+        def samples(made=made) -> Iterator[Sample]:
+            return lit(made(), gains) if gains is not None else made()
+
+        print(f"{name}{suffix}: check alone {dict(sorted(verdicts(samples()).items()))}", flush=True)
+        print(f"{name}{suffix}: classifier then check: {eval_fives(classifier, samples()).line()}", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -91,6 +91,12 @@ def register(commands) -> None:
         help="photos and camerash hands under a lamp's reflection on glossy tiles: its strength at the centre "
         "(1: white), comma list (default none; try 0.5,0.9)",
     )
+    phone.add_argument(
+        "--red",
+        action="store_true",
+        help="also the photos and camerash hands that show a five, with every five's ink repainted red: red fives "
+        "to read (none of the real photos shows one)",
+    )
     phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
     phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
     phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
@@ -393,10 +399,12 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    shots = phone_shots(photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares)
+    shots = phone_shots(
+        photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares, args.red
+    )
     result = evaluate(readers, shots)
     report = _tallies_json(result)
-    single, hands, hands_turned, hands_blurred, hands_glared, loose = {}, {}, {}, {}, {}, {}
+    single, hands, hands_turned, hands_blurred, hands_glared, hands_red, loose = {}, {}, {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
         from vision.evaluation import eval_bonus, eval_crops
 
@@ -421,6 +429,9 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 if glares:  # the same hands under a lamp's reflection
                     shots = glared_hands(camerash_hands(args.hands, seed=args.seed, side=args.side), glares, args.seed)
                     hands_glared = _tallies_json(evaluate(readers, shots))
+                if args.red:  # the same hands that hold a five, their fives inked red
+                    shots = camerash_hands(args.hands, seed=args.seed, side=args.side, red=True)
+                    hands_red = _tallies_json(evaluate(readers, shots))
             if args.loose:  # another set's tiles lying loose, each turned its own way
                 read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
                 loose = _tallies_json(read)
@@ -438,6 +449,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                     "camerash_hands_turned": hands_turned,
                     "camerash_hands_blurred": hands_blurred,
                     "camerash_hands_glared": hands_glared,
+                    "camerash_hands_red": hands_red,
                     "camerash_loose": loose,
                 }
             )
@@ -457,6 +469,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         ("in rows, photographed from across the table (to read in the owner's order)", hands_turned),
         ("in rows, out of focus (blur / tiles' width)", hands_blurred),
         ("in rows, under a lamp's reflection (its strength)", hands_glared),
+        ("in rows, their fives inked red", hands_red),
         ("lying loose, each turned its own way", loose),
     ):
         if tallies:

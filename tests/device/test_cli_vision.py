@@ -250,3 +250,27 @@ def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
     assert sorted(kinds) == ["all"] + [f"other set {z:g} blurred 0.03" for z in sorted(HAND_ZOOMS)]
     assert kinds["all"]["shots"] == report["camerash_hands"]["jantaku read"]["all"]["shots"] == len(HAND_ZOOMS)
     assert report["readers"]["jantaku read"]["all"]["shots"] == 24  # the held-out photos, blurred
+
+
+def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_fives_red(model, capsys):
+    from vision.evaluation import camerash_rows
+    from vision.labels import tile_of_class
+    from vision.real_photos import held_out_split
+    from vision.red_fives import is_five
+
+    try:
+        photos = held_out_split()
+        camerash_rows()
+    except FileNotFoundError as exc:
+        pytest.skip(f"no real photos or no camerash photos in this checkout: {exc}")
+    argv = ["eval", "phone", "--model", str(model), "--zooms", "", "--mosaics", "", "--turns", "", "--lights", ""]
+    argv += ["--squashes", "", "--red", "--hands", "3", "--loose", "0", "--side", "800", "--readers", "read", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    showing = [p for p in photos if any(is_five(tile_of_class(b.class_id)) for b in p.boxes)]
+    assert 0 < len(showing) < len(photos)
+    kinds = report["readers"]["jantaku read"]
+    assert sorted(kinds) == ["all", "fives inked red"] and kinds["all"]["shots"] == len(showing)
+    red = report["camerash_hands_red"]["jantaku read"]
+    assert set(red) <= {"all"} | {f"other set {z:g} red fives" for z in (0.06, 0.1, 0.16)}
+    assert red["all"]["shots"] <= report["camerash_hands"]["jantaku read"]["all"]["shots"]

@@ -25,6 +25,7 @@ from vision.phone_evaluation import (
     glared_hands,
     glared_shot,
     half_turned_hand,
+    inked,
     inscribed,
     loose_tiles,
     mosaic,
@@ -467,3 +468,71 @@ def test_a_tilted_shot_shows_far_tiles_smaller_and_squatter():
     assert f.height / f.width < n.height / n.width  # squatter: the far rows are foreshortened most
     with pytest.raises(ValueError, match="at most 1"):
         tilted(photo, image, 1.5)
+
+
+@pytest.fixture
+def photo_with_fives(tmp_path) -> RealPhoto:
+    """A 300 x 420 (height, width) photo of a plain 5p and 5s (drawn fives on felt) beside a 1m block."""
+    from .test_red_fives import BLACK, BLUE, FELT, drawn_five
+
+    image = np.empty((300, 420, 3), np.uint8)
+    image[:] = FELT
+    boxes = []
+    for k, (text, outer) in enumerate((("5p", BLUE), ("5s", BLACK))):
+        image[80:200, 60 + 120 * k : 150 + 120 * k] = drawn_five(text, 120, 90, outer)
+        cls = class_of_tile(parse_tiles(text)[0])
+        boxes.append(RealBox(cls, (105 + 120 * k) / 420, 140 / 300, 90 / 420, 120 / 300))
+    paint(image, 0, Box(320.0, 100.0, 350.0, 140.0))
+    boxes.append(RealBox(0, 335 / 420, 120 / 300, 30 / 420, 40 / 300))
+    path = tmp_path / "fives.png"
+    cv2.imwrite(str(path), image)
+    return RealPhoto(image=path, folder="test", subset="valid", source="fives", boxes=tuple(boxes))
+
+
+def test_a_photo_inked_red_asks_for_its_fives_red_and_the_rest_as_they_were(photo_with_fives, photo):
+    from vision.classifier import native_crop
+    from vision.red_fives import Verdict, check_red_five
+
+    image = cv2.imread(str(photo_with_fives.image))
+    shot = inked(photo_with_fives, image, np.random.default_rng(0), side=840)
+    assert shot.kind == "fives inked red" and shot.image.shape[:2] == (600, 840)
+    assert [CLASS_NAMES[c] for c, _ in shot.truth] == ["0p", "0s", "1m"]
+    for c, box in shot.truth[:2]:
+        check = check_red_five(native_crop(shot.image, box), parse_tiles(CLASS_NAMES[c])[0])
+        assert check.verdict is Verdict.RED, check.reason
+    block = shot.truth[2][1]  # the 1m is not repainted
+    enlarged = cv2.resize(image, (840, 600), interpolation=cv2.INTER_LINEAR)
+    y, x = round((block.y1 + block.y2) / 2), round((block.x1 + block.x2) / 2)
+    assert np.array_equal(shot.image[y, x], enlarged[y, x])
+    with pytest.raises(ValueError, match="no five"):
+        inked(photo, cv2.imread(str(photo.image)), np.random.default_rng(0))
+    shots = list(phone_shots([photo, photo_with_fives], (), (), 840, red=True))
+    assert [s.kind for s in shots] == ["fives inked red"]  # only the photo that shows a five
+
+
+def test_camerash_hands_with_red_fives_are_the_hands_that_hold_a_five_with_it_red(tmp_path):
+    from .test_red_fives import BLUE, drawn_five
+
+    (tmp_path / "tiles-resized").mkdir()
+    (tmp_path / "tiles-data").mkdir()
+    suits = {"m": "characters", "p": "dots", "s": "bamboo"}
+    rows = ["5p.png,0,dots-5\n"]
+    cv2.imwrite(str(tmp_path / "tiles-resized" / "5p.png"), drawn_five("5p", 320, 240, BLUE, margin=0.04))
+    for cls in [c for c in range(27) if c not in (4, 13, 22)]:  # 24 photos of tiles that are no five
+        name = CLASS_NAMES[cls]
+        rows.append(f"{name}.png,0,{suits[name[1]]}-{name[0]}\n")
+        block = np.full((320, 240, 3), block_colour(cls), np.uint8)
+        cv2.imwrite(str(tmp_path / "tiles-resized" / f"{name}.png"), block)
+    (tmp_path / "tiles-data" / "data.csv").write_text("\ufeffimage-name,label,label-name\n" + "".join(rows), "utf-8")
+    plain_5p, red_5p = class_of_tile(parse_tiles("5p")[0]), class_of_tile(parse_tiles("0p")[0])
+    plain = list(camerash_hands(8, zooms=(0.06,), seed=1, side=1600, root=tmp_path))
+    red = list(camerash_hands(8, zooms=(0.06,), seed=1, side=1600, root=tmp_path, red=True))
+    holding = [s for s in plain if plain_5p in [c for c, _ in s.truth]]
+    assert 0 < len(holding) < len(plain)  # some hands hold the five, some do not
+    assert [s.kind for s in red] == ["other set 0.06 red fives"] * len(holding)
+    for r, p in zip(red, holding, strict=True):  # the same hand, laid out the same, its five red
+        assert [b for _, b in r.truth] == [b for _, b in p.truth]
+        assert [red_5p if c == plain_5p else c for c, _ in p.truth] == [c for c, _ in r.truth]
+        (box,) = [b for c, b in r.truth if c == red_5p]
+        tile = r.image[round(box.y1) : round(box.y2), round(box.x1) : round(box.x2)]
+        assert (tile[..., 2].astype(int) - tile[..., 0] > 80).mean() > 0.1  # its pins painted red (BGR)

@@ -337,3 +337,23 @@ def test_red_flag_result_counts_false_reds_and_plains(truth, read, verdict, coun
     result.add(Tile.parse(truth), network, verdict, checked)
     assert (result.n, result.wrong_kind) == (counted, 1 - counted)
     assert result.errors(after=False) == before and result.errors(after=True) == after
+
+
+def test_fives_inked_red_are_red_fives_to_the_check_and_a_light_casts_every_frame():
+    from vision.geometry import Box
+    from vision.red_five_evaluation import inked_fives, lit, verdicts
+
+    frame = np.empty((200, 260, 3), np.uint8)
+    frame[:] = FELT
+    samples = []
+    for text, outer in (("5m", BLUE), ("5p", BLACK), ("5s", GREEN)):
+        f = frame.copy()
+        f[40:160, 90:180] = drawn_five(text, 120, 90, outer)
+        samples.append((f, Box(90.0, 40.0, 180.0, 160.0), Tile.parse(text)))
+    assert verdicts(samples) == {("plain", "plain"): 3}
+    inked = list(inked_fives(samples, seed=1))
+    assert [t for _, _, t in inked] == [Tile.parse(t) for t in ("0m", "0p", "0s")]
+    assert verdicts(inked) == {("red", "red"): 3}
+    (warm, box, tile), *_ = lit(samples, (0.5, 1.0, 1.2))
+    assert (box, tile) == samples[0][1:]
+    assert tuple(warm[0, 0]) == (30, 110, 48)  # felt (60, 110, 40) BGR: blue halved, red up a fifth

@@ -304,14 +304,15 @@ def inked(photo: RealPhoto, image: np.ndarray, rng: np.random.Generator, side: i
     from vision.red_ink import inked_red
 
     h, w = image.shape[:2]
+    boxes = _boxes(photo, h, w)
+    if not any(is_five(tile_of_class(c)) for c, _ in boxes):
+        raise ValueError(f"{photo.image.name}: no five to ink red")
     truth = []
-    for c, b in _boxes(photo, h, w):
+    for c, b in boxes:
         if is_five(tile := tile_of_class(c)):
             image = inked_red(image, b, rng)
             c = class_of_tile(Tile(tile.kind, red=True))
         truth.append((c, b))
-    if truth == _boxes(photo, h, w):
-        raise ValueError(f"{photo.image.name}: no five to ink red")
     return _enlarged(image, truth, [], side, "fives inked red", _unlabelled(photo, h, w))
 
 

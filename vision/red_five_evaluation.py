@@ -198,5 +198,6 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name}{suffix}: check alone {dict(sorted(verdicts(samples()).items()))}", flush=True)
         print(f"{name}{suffix}: classifier then check: {eval_fives(classifier, samples()).line()}", flush=True)
 
+
 if __name__ == "__main__":
     main()

@@ -160,7 +160,7 @@ def _face_extent(face: np.ndarray, share: float = 0.25) -> tuple[int, int, int, 
     return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
-def _inside(mask: np.ndarray) -> np.ndarray:
+def inside_of(mask: np.ndarray) -> np.ndarray:
     """Pixels with some ``mask`` pixel to their left, right, above and below: within the face, so not the table,
     the tile's sides or the strip of its back beyond it."""
     m = mask.astype(np.int32)
@@ -249,7 +249,7 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
         return _unsure("no tile face found in the crop")
     face_value = float(np.median(val[box][face[box]]))  # the face's own brightness, where the ink lies
     darker = val < face_value * (1 - options.ink_darker_by / FACE_LEVEL)
-    ink = _inside(face) & ~face & (darker | (sat > options.ink_saturation))
+    ink = inside_of(face) & ~face & (darker | (sat > options.ink_saturation))
     coloured = (sat >= options.red_saturation) & (val >= options.red_value)
     red = coloured & ((hue <= options.red_hue_orange) | (hue >= 360.0 - options.red_hue_magenta))
     warm = coloured & ((hue <= options.warm_hue) | (hue >= 360.0 - options.red_hue_magenta))

@@ -9,15 +9,14 @@ How, inside the tile's box:
 
 - the face without its ink: a morphological closing by an ellipse about a fifth of the box's short side, which fills
   strokes and pins with the face around them and keeps the face's own light (a shaded half stays shaded);
-- the face itself: where that closing is light and of the face's own hue (the table and the gaps between tiles
-  are not),
-  and every pixel with face to its left, right, above and below (so not the table, nor the tile's sides);
+- the face itself: where that closing is light and of the face's own hue (the table and the gaps between tiles are
+  not), and every pixel with face to its left, right, above and below (so not the table, nor the tile's sides);
 - ink: how far each pixel's colour is from the face behind it (CIELAB distance), above the face's own grain,
   ramped over 15 units, so that a stroke's soft edge is partly repainted as a printed edge is;
 - the red: the face's colour behind it, its channels scaled as red ink reflects light (R 0.92, G 0.18, B 0.22,
   times a brightness drawn in 0.85-1.05), so red ink in shade is dark red, not a flat colour pasted on.
 
-Pure numpy/OpenCV: no drawing, no I/O.
+Pure numpy/OpenCV, no I/O: the input image is never changed; a repainted copy is returned.
 """
 
 from __future__ import annotations
@@ -26,19 +25,12 @@ import cv2
 import numpy as np
 
 from vision.geometry import Box
+from vision.red_fives import inside_of
 
 #: How red ink reflects the face's light, per channel (B, G, R).
 RED_INK = np.array([0.22, 0.18, 0.92], np.float32)
 #: The ellipse that fills the figures in: this share of the box's short side (odd, at least 3 px).
 CLOSING_SHARE = 0.18
-
-
-def _inside(mask: np.ndarray) -> np.ndarray:
-    """Pixels with some ``mask`` pixel to their left, right, above and below."""
-    m = mask.astype(np.int32)
-    left, up = np.cumsum(m, axis=1) > 0, np.cumsum(m, axis=0) > 0
-    right, down = np.cumsum(m[:, ::-1], axis=1)[:, ::-1] > 0, np.cumsum(m[::-1], axis=0)[::-1] > 0
-    return left & right & up & down
 
 
 def ink_weights(region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,7 +47,7 @@ def ink_weights(region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # the face's own hue, whatever the light's cast: the table and the gaps between tiles differ from it
     off_hue = np.hypot(behind_lab[..., 1] - face_lab[1], behind_lab[..., 2] - face_lab[2])
     face = (behind_lab[..., 0] > face_lab[0] - 70) & (off_hue < 22)
-    within = cv2.erode(_inside(face).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
+    within = cv2.erode(inside_of(face).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
     distance = np.linalg.norm(lab - behind_lab, axis=2)
     grain = min(float(np.quantile(distance[face_px], 0.9)) + 2, 10.0)  # the face's own texture and noise
     return np.clip((distance - grain) / 15, 0, 1) * within, behind.astype(np.float32)

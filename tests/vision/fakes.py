@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.tiles import Tile
 from vision.classifier import CROP_SIZE, MODEL_KIND
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, NUM_CLASSES
@@ -213,3 +214,40 @@ def encode(image: np.ndarray, suffix: str = ".jpg") -> bytes:
     ok, buf = cv2.imencode(suffix, image)
     assert ok
     return buf.tobytes()
+
+
+FACE, FELT = (228, 236, 240), (60, 110, 40)  # BGR: ivory face, green felt
+BLACK, BLUE, GREEN, RED = (30, 30, 30), (150, 60, 20), (40, 110, 30), (40, 40, 200)
+
+_PIN = [(0.27, 0.22), (0.73, 0.22), (0.5, 0.5), (0.27, 0.78), (0.73, 0.78)]
+_STICK = [(0.22, 0.27), (0.78, 0.27), (0.5, 0.5), (0.22, 0.73), (0.78, 0.73)]
+
+
+def drawn_five(text: str, h: int = 120, w: int = 90, outer=BLUE, margin: float = 0.1) -> np.ndarray:
+    """A five drawn as the reader crops it: a light face on felt; 5m: numeral on top and a red 萬 below; 5p / 5s:
+    four outer pins / sticks in ``outer`` and a red centre one; a red five (0m 0p 0s) draws all of it red."""
+    tile = Tile.parse(text)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = FELT
+    my, mx = round(margin * h), round(margin * w)
+    face = img[my : h - my, mx : w - mx]
+    face[:] = FACE
+    fh, fw = face.shape[:2]
+    if text[1] == "m":
+        numeral = RED if tile.red else BLACK
+        cv2.rectangle(face, (fw // 5, fh // 10), (4 * fw // 5, 4 * fh // 10), numeral, max(2, fw // 12))
+        cv2.line(face, (fw // 5, fh // 4), (4 * fw // 5, fh // 4), numeral, max(2, fw // 12))
+        cv2.rectangle(face, (fw // 5, 6 * fh // 10), (4 * fw // 5, 9 * fh // 10), RED, max(2, fw // 12))
+        cv2.line(face, (fw // 2, 55 * fh // 100), (fw // 2, 95 * fh // 100), RED, max(2, fw // 12))
+        return img
+    for i, (x, y) in enumerate(_PIN if text[1] == "p" else _STICK):
+        colour = RED if tile.red or i == 2 else outer
+        centre = (round(x * fw), round(y * fh))
+        if text[1] == "p":
+            cv2.circle(face, centre, round(0.18 * fw), colour, max(2, fw // 14))
+        else:
+            half = (max(2, fw // 14), round(0.17 * fh))
+            cv2.rectangle(
+                face, (centre[0] - half[0], centre[1] - half[1]), (centre[0] + half[0], centre[1] + half[1]), colour, -1
+            )
+    return img

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import parse_tiles
-from tests.vision.fakes import BlocksNetwork, block_colour, encode, paint
+from tests.vision.fakes import BLACK, BLUE, FELT, BlocksNetwork, block_colour, drawn_five, encode, paint
 from vision.detector import Detection, FakeDetector
 from vision.geometry import Box, Size
 from vision.labels import CLASS_NAMES, class_of_tile
@@ -473,8 +473,6 @@ def test_a_tilted_shot_shows_far_tiles_smaller_and_squatter():
 @pytest.fixture
 def photo_with_fives(tmp_path) -> RealPhoto:
     """A 300 x 420 (height, width) photo of a plain 5p and 5s (drawn fives on felt) beside a 1m block."""
-    from .test_red_fives import BLACK, BLUE, FELT, drawn_five
-
     image = np.empty((300, 420, 3), np.uint8)
     image[:] = FELT
     boxes = []
@@ -511,8 +509,6 @@ def test_a_photo_inked_red_asks_for_its_fives_red_and_the_rest_as_they_were(phot
 
 
 def test_camerash_hands_with_red_fives_are_the_hands_that_hold_a_five_with_it_red(tmp_path):
-    from .test_red_fives import BLUE, drawn_five
-
     (tmp_path / "tiles-resized").mkdir()
     (tmp_path / "tiles-data").mkdir()
     suits = {"m": "characters", "p": "dots", "s": "bamboo"}

@@ -12,7 +12,7 @@ from vision.geometry import Box
 from vision.red_fives import Verdict, check_red_five
 from vision.red_ink import inked_red
 
-from .test_red_fives import BLACK, BLUE, FELT, GREEN, drawn_five
+from .fakes import BLACK, BLUE, FELT, GREEN, drawn_five
 
 #: A 300 x 420 (height, width) frame of felt; the five lies in a box at (150, 80).
 FRAME = (300, 420)

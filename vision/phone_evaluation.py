@@ -39,6 +39,7 @@ from vision.labels import class_of_tile, tile_of_class
 from vision.reader import read_tiles
 from vision.real_photos import RealPhoto
 from vision.red_fives import is_five
+from vision.red_ink import inked_red
 
 #: Tiles' median long side as a share of the close-up window's height.
 ZOOMS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8)
@@ -191,11 +192,16 @@ def _kept_view(photo: RealPhoto, h: int, w: int, view: np.ndarray, move, side: i
     return _enlarged(view, truth, cut, side, kind, unlabelled)
 
 
+def cast(image: np.ndarray, gains: Sequence[float]) -> np.ndarray:
+    """``image`` (BGR uint8) with its channels scaled by ``gains`` (B, G, R), clipped: a light's colour cast."""
+    return np.clip(image.astype(np.float32) * np.asarray(gains, np.float32), 0, 255).astype(np.uint8)
+
+
 def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Shot:
     """``photo`` enlarged, under one of :data:`LIGHTS` (each channel scaled, clipped)."""
     h, w = image.shape[:2]
-    cast = np.clip(image.astype(np.float32) * np.array(LIGHTS[light], np.float32), 0, 255).astype(np.uint8)
-    return _enlarged(cast, _boxes(photo, h, w), [], side, f"light {light}", _unlabelled(photo, h, w))
+    cast_image = cast(image, LIGHTS[light])
+    return _enlarged(cast_image, _boxes(photo, h, w), [], side, f"light {light}", _unlabelled(photo, h, w))
 
 
 def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SIDE) -> Shot:
@@ -301,8 +307,6 @@ def glared(photo: RealPhoto, image: np.ndarray, strength: float, rng: np.random.
 def inked(photo: RealPhoto, image: np.ndarray, rng: np.random.Generator, side: int = SIDE) -> Shot:
     """The whole of ``photo``, enlarged, with every five's ink repainted red (:func:`vision.red_ink.inked_red`):
     each one a red five to read. Raises ValueError for a photo with no five."""
-    from vision.red_ink import inked_red
-
     h, w = image.shape[:2]
     boxes = _boxes(photo, h, w)
     if not any(is_five(tile_of_class(c)) for c, _ in boxes):
@@ -514,8 +518,6 @@ def _camerash_pick(
         except UnreadableImage:
             continue
         if red and is_five(tile := tile_of_class(cls)):
-            from vision.red_ink import inked_red
-
             h, w = photo.shape[:2]
             # seeded by the photo, not by ``rng``: the hand is laid out as it is without red
             photo = inked_red(photo, Box(0.0, 0.0, float(w), float(h)), np.random.default_rng(int(i)))

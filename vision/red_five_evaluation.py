@@ -33,6 +33,7 @@ from vision.evaluation import EVAL_SEED, FELT, camerash_rows, camerash_tile
 from vision.geometry import Box
 from vision.labels import tile_of_class
 from vision.red_fives import DEFAULT_OPTIONS, RedFiveOptions, Verdict, check_red_five, is_five
+from vision.red_ink import inked_red
 
 
 @dataclass
@@ -142,18 +143,18 @@ def camerash_fives(root: str | os.PathLike[str] | None = None) -> Iterator[Sampl
 def inked_fives(samples: Iterable[Sample], seed: int = 0) -> Iterator[Sample]:
     """Each five of ``samples`` with its ink repainted red (:func:`vision.red_ink.inked_red`), as its red five;
     seeded (the red's brightness)."""
-    from vision.red_ink import inked_red
-
     rng = np.random.default_rng(seed)
     for frame, box, truth in samples:
         yield inked_red(frame, box, rng), box, Tile(truth.kind, red=True)
 
 
 def lit(samples: Iterable[Sample], gains: tuple[float, float, float]) -> Iterator[Sample]:
-    """Each frame of ``samples`` under a light that scales its channels (B, G, R) by ``gains``, clipped."""
-    scale = np.asarray(gains, np.float32)
+    """Each frame of ``samples`` under a light that scales its channels (B, G, R) by ``gains``
+    (:func:`vision.phone_evaluation.cast`)."""
+    from vision.phone_evaluation import cast
+
     for frame, box, truth in samples:
-        yield np.clip(frame * scale, 0, 255).astype(np.uint8), box, truth
+        yield cast(frame, gains), box, truth
 
 
 def verdicts(samples: Iterable[Sample], options: RedFiveOptions = DEFAULT_OPTIONS) -> Counter:

@@ -85,13 +85,19 @@ def background(rng: np.random.Generator, cam: Camera, half_size: float) -> np.nd
     return np.where(hit[..., None], table, room)
 
 
+#: Quarter-pixel coordinates at or past this do not fit OpenCV's int32 points.
+_INT32_LIMIT = 2**31 - 1
+
+
 def cast_shadows(image: np.ndarray, cam: Camera, corners: list[np.ndarray], light: np.ndarray, rng) -> None:
     """Darken the table under each body, along the light direction, with soft edges (in place)."""
     mask = np.zeros(image.shape[:2], np.float32)
     for pts in corners:
         on_table = pts - light[None, :] * (pts[:, 2:3] / light[2])
         uv, z = cam.project(on_table)
-        if (z <= 1).any():
+        # a shadow reaching almost to the camera's plane can project past int32 in quarter pixels (once in 1,000
+        # renders): it lies all but wholly out of view, and drew nothing as the overflow left it
+        if (z <= 1).any() or not np.abs(uv * 4).max() < _INT32_LIMIT:
             continue
         hull = cv2.convexHull(np.round(uv * 4).astype(np.int32))
         cv2.fillConvexPoly(mask, hull, 1.0, lineType=cv2.LINE_8, shift=2)

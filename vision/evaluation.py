@@ -32,7 +32,7 @@ from vision.detector import Detector, DetectorOptions, SlicedDetector
 from vision.errors import UnreadableImage
 from vision.geometry import Box
 from vision.images import load_image
-from vision.metrics import DetectionResult, Pred, Truth, evaluate
+from vision.metrics import DetectionResult, Pred, Truth, evaluate, map50_interval
 from vision.postprocess import Raw, nms
 
 #: The renderer seed of the rendered held-out set. Training must never render with it.
@@ -92,15 +92,26 @@ class Results:
 
     detector: DetectionResult
     read: DetectionResult | None = None
+    #: the detector's mAP50 as a 95 % bootstrap interval over images (:func:`vision.metrics.map50_interval`)
+    map50_interval: tuple[float, float] | None = None
 
 
 def _results(truths, preds, conf: float, read: list[Pred], two: list[Pred] | None) -> Results:
-    return Results(evaluate(truths, preds, conf, read), None if two is None else evaluate(truths, preds, conf, two))
+    return Results(
+        evaluate(truths, preds, conf, read),
+        None if two is None else evaluate(truths, preds, conf, two),
+        map50_interval(truths, preds),
+    )
+
+
+#: Rendered held-out images measured by default: mAP50 varies by about +-0.05 between sets of 200 (stop 28: seeds 1,
+#: 2, 7 and 90210 gave 0.750-0.858 with one model), by about +-0.02 at 1,000.
+RENDERED_IMAGES = 1000
 
 
 def eval_rendered(
     detector: Detector,
-    n: int = 200,
+    n: int = RENDERED_IMAGES,
     seed: int = EVAL_SEED,
     conf_threshold: float = 0.25,
     progress: Progress = None,

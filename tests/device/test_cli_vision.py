@@ -86,6 +86,7 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["read", "{photo}", "--model", "{tmp}/none.onnx"], "no detector model at"),
         (["read", "{photo}", "--model", "{model}", "--conf", "1.5"], "--conf must be"),
         (["eval", "detector", "--model", "{model}", "--only", "synth"], "--only takes rendered, real, crops"),
+        (["eval", "detector", "--model", "{model}", "--only", "rendered", "--n", "0"], "--n is a count of rendered"),
         (["eval", "phone", "--model", "{model}", "--zooms", "2"], "--zooms are above 0 and at most 1"),
         (["eval", "phone", "--model", "{model}", "--mosaics", "two"], "--mosaics whole numbers"),
         (["eval", "phone", "--model", "{model}", "--hands", "-1"], "--hands >= 0"),

@@ -12,7 +12,7 @@ from vision.detector import Detection, FakeDetector
 from vision.evaluation import camerash_tile, eval_bonus, eval_crops, on_table
 from vision.geometry import Box, Size
 from vision.labels import class_of_tile
-from vision.metrics import Pred, Truth, average_precision, evaluate
+from vision.metrics import Pred, Truth, average_precision, evaluate, map50_interval
 
 from .fakes import encode
 
@@ -53,6 +53,47 @@ def test_map50_95_rewards_tight_boxes():
     tight = evaluate([Truth(0, 1, T)], [Pred(0, 1, T, 0.9)])
     assert loose.map50 == tight.map50 == pytest.approx(PERFECT)
     assert loose.map50_95 == pytest.approx(0.6 * PERFECT) and tight.map50_95 == pytest.approx(PERFECT)
+
+
+def _images(n: int, missed_every: int) -> tuple[list[Truth], list[Pred]]:
+    """``n`` images of one tile each, of two classes; every ``missed_every``-th image's box lands off its tile."""
+    truths = [Truth(i, i % 2, T) for i in range(n)]
+    preds = [Pred(i, i % 2, T if i % missed_every else (50, 50, 60, 60), 0.5 + i / (4 * n)) for i in range(n)]
+    return truths, preds
+
+
+def test_map50_interval_holds_the_whole_sets_figure_and_narrows_with_more_images():
+    widths = []
+    for n in (40, 1000):
+        truths, preds = _images(n, missed_every=5)
+        low, high = map50_interval(truths, preds)
+        assert low < evaluate(truths, preds).map50 < high
+        widths.append(high - low)
+    assert widths[1] < widths[0] / 3  # 25 times the images: about a fifth of the width
+
+
+@pytest.mark.parametrize(
+    ("truths", "preds", "interval"),
+    [
+        # every tile found, in every resample: the best AP there is, no spread
+        ([Truth(i, 1, T) for i in range(10)], [Pred(i, 1, T, 0.9) for i in range(10)], (PERFECT, PERFECT)),
+        # nothing found
+        ([Truth(i, 1, T) for i in range(10)], [], (0.0, 0.0)),
+        # nothing at all
+        ([], [], (0.0, 0.0)),
+    ],
+)
+def test_map50_interval_edges(truths, preds, interval):
+    assert map50_interval(truths, preds) == pytest.approx(interval)
+
+
+def test_map50_interval_is_seeded_and_checks_its_arguments():
+    truths, preds = _images(60, missed_every=3)
+    assert map50_interval(truths, preds, seed=4) == map50_interval(truths, preds, seed=4)
+    with pytest.raises(ValueError, match="resamples"):
+        map50_interval(truths, preds, resamples=0)
+    with pytest.raises(ValueError, match="level"):
+        map50_interval(truths, preds, level=1.0)
 
 
 def test_average_precision_orders_by_confidence():

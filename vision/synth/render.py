@@ -40,10 +40,13 @@ FRONT, BACK = 0, 1
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """One labelled tile: class id and box in pixels (x1, y1, x2, y2)."""
+    """One labelled tile: class id and box in pixels (x1, y1, x2, y2); how much of its labelled face is in view
+    (``visible``, of its drawn area) and how squarely the camera sees it (``facing``, the cosine off its normal)."""
 
     class_id: int
     box: tuple[float, float, float, float]
+    visible: float = 1.0
+    facing: float = 1.0
 
     @property
     def name(self) -> str:
@@ -274,7 +277,7 @@ def _labels(ids: np.ndarray, bodies, drawn, boxes) -> list[Label]:
                 continue
             area, cosine = faces[face]
             if area >= MIN_AREA and cosine >= MIN_COSINE and counts[i * 8 + face] >= MIN_VISIBLE * area:
-                cls = label_cls
+                cls, visible, facing = label_cls, min(1.0, float(counts[i * 8 + face] / area)), cosine
                 break
         if cls is None:
             continue
@@ -284,7 +287,7 @@ def _labels(ids: np.ndarray, bodies, drawn, boxes) -> list[Label]:
         if rows.size == 0:
             continue
         box = (float(x0 + cols[0]), float(y0 + rows[0]), float(x0 + cols[-1] + 1), float(y0 + rows[-1] + 1))
-        labels.append(Label(cls, box))
+        labels.append(Label(cls, box, visible, facing))
     return labels
 
 

@@ -145,6 +145,14 @@ def _match(truths: Sequence[Truth], preds: Sequence[Pred], threshold: float) -> 
     return flags
 
 
+def _grouped(records: Iterable[Truth] | Iterable[Pred]) -> dict[tuple, list]:
+    """Records by (class, image)."""
+    out: dict[tuple, list] = defaultdict(list)
+    for r in records:
+        out[(r.class_id, r.image)].append(r)
+    return out
+
+
 def evaluate(
     truths: Iterable[Truth],
     preds: Iterable[Pred],
@@ -156,22 +164,9 @@ def evaluate(
     ``preds`` are every candidate (for AP); ``read``, when given, are what the detector finally reports (for P and R):
     AP ranks candidates of every class, while a reader keeps one class per tile.
     """
-    gt: dict[tuple, list[Truth]] = defaultdict(list)
-    pr: dict[tuple, list[Pred]] = defaultdict(list)
-    rd: dict[tuple, list[Pred]] = defaultdict(list)
-    classes: set[int] = set()
-    for t in truths:
-        gt[(t.class_id, t.image)].append(t)
-        classes.add(t.class_id)
-    for p in preds:
-        pr[(p.class_id, p.image)].append(p)
-        classes.add(p.class_id)
-    if read is None:
-        rd = pr
-    else:
-        for p in read:
-            rd[(p.class_id, p.image)].append(p)
-            classes.add(p.class_id)
+    gt, pr = _grouped(truths), _grouped(preds)
+    rd = pr if read is None else _grouped(read)
+    classes = {k[0] for k in (*gt, *pr, *rd)}
     per_class = {}
     for cls in sorted(classes):
         keys = {k for k in (*gt, *pr, *rd) if k[0] == cls}
@@ -215,12 +210,7 @@ def map50_interval(
     """
     if resamples < 1 or not 0 < level < 1:
         raise ValueError("resamples is at least 1 and level between 0 and 1")
-    gt: dict[tuple, list[Truth]] = defaultdict(list)
-    pr: dict[tuple, list[Pred]] = defaultdict(list)
-    for t in truths:
-        gt[(t.class_id, t.image)].append(t)
-    for p in preds:
-        pr[(p.class_id, p.image)].append(p)
+    gt, pr = _grouped(truths), _grouped(preds)
     images = sorted({k[1] for k in (*gt, *pr)}, key=repr)
     if not images:
         return 0.0, 0.0

@@ -435,6 +435,9 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
         [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "4321",
          "--db", str(tmp_path / "g.db"), "--model", str(tmp_path / "none.onnx")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
+        # and a child inherits that (Python then installs no KeyboardInterrupt handler)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         line = proc.stdout.readline()

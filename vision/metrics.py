@@ -216,9 +216,12 @@ def map50_interval(
         return 0.0, 0.0
     index = {image: i for i, image in enumerate(images)}
     # per class: each prediction's image, hit flag and confidence; the truth count per image
+    keys_of: dict[int, list[tuple]] = defaultdict(list)
+    for k in {*gt, *pr}:
+        keys_of[k[0]].append(k)
     per_class = []
     for cls in sorted({k[0] for k in gt}):
-        keys = [k for k in {*gt, *pr} if k[0] == cls]
+        keys = keys_of[cls]
         where = np.array([index[k[1]] for k in keys for _ in pr.get(k, [])], int)
         flags = np.concatenate([_match(gt.get(k, []), pr.get(k, []), 0.5) for k in keys] or [np.zeros(0, bool)])
         confs = np.array([p.conf for k in keys for p in pr.get(k, [])], float)

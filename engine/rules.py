@@ -103,6 +103,12 @@ class RuleSet:
     #: 喰い替え allowed: discarding, right after a chi or pon, the called tile's kind or the chi's other
     #: end (Tenhou allows it; 000 and 001 forbid it).
     kuikae_allowed: bool = False
+    #: 不聴流局の積み棒: an exhaustive draw with the dealer noten passes the deal and still adds a honba
+    #: (Tenhou). Off: the honba reset to 0 as the deal passes, nagashi mangan or not (000 "Dealer
+    #: repeat": "if East is noten, the deal rotates like a loss and all honba reset"; 001 "Renchan": "the
+    #: deal passes to the next player ... The honba counter resets to 0"). A dealer tenpai at the draw
+    #: repeats with one more honba either way.
+    noten_draw_adds_honba: bool = False
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
@@ -167,6 +173,7 @@ PRESETS: dict[str, RuleSet] = {
         uma=(20_000, 10_000, -10_000, -20_000),
         kokushi_chankan_on_ankan=True,
         kuikae_allowed=True,
+        noten_draw_adds_honba=True,
     ),
 }
 

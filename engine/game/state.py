@@ -1511,8 +1511,11 @@ class Game:
             if self.rules.busting and any(x < 0 for x in self.scores):
                 self._end_game()
             return result
-        # after a win: one more honba if the dealer won, else none; after a draw: one more honba
+        # after a win: one more honba if the dealer won, else none; after a draw: one more honba, unless the
+        # deal passes and the rules reset them (noten_draw_adds_honba)
         honba_next = (self.honba + 1 if dealer_repeats else 0) if wins else self.honba + int(honba_up)
+        if honba_up and not dealer_repeats and not self.rules.noten_draw_adds_honba:
+            honba_next = 0
         self._advance(dealer_repeats, honba_next)
         return result
 

@@ -186,3 +186,22 @@ def test_nagashi_refused_where_the_rules_have_none(player):
     player.post("/api/game/new", json={"rules": "wrc"})
     r = player.post("/api/game/draw", json={"tenpai": [False] * 4, "nagashi": [1]})
     assert r.status_code == 400 and "no nagashi mangan" in r.json["error"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "draw", "honba"),
+    [
+        # a dealer-tenpai draw first (1 honba), then a draw with the dealer noten: the deal passes
+        ("standard", {"tenpai": [False, True, False, False]}, 0),  # 001 Renchan: "The honba counter resets to 0"
+        ("standard", {"tenpai": [False] * 4, "nagashi": [2]}, 0),  # nagashi mangan is a draw all the same
+        ("wrc", {"tenpai": [False, True, False, False]}, 0),  # 000: "if East is noten ... all honba reset"
+        ("tenhou", {"tenpai": [False, True, False, False]}, 2),  # Tenhou: every draw adds a honba
+    ],
+)
+def test_honba_after_a_draw_with_the_dealer_noten(player, service, rules, draw, honba):
+    assert player.post("/api/game/new", json={"rules": rules}).status_code == 200
+    assert player.post("/api/game/draw", json={"tenpai": [True, False, False, False]}).status_code == 200
+    r = player.post("/api/game/draw", json=draw)
+    assert r.status_code == 200, r.json
+    game = service.state()["game"]
+    assert (game["dealer"], game["honba"]) == (1, honba)

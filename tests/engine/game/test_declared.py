@@ -46,9 +46,10 @@ def play(events: list[Event], rules: str = "standard") -> Game:
         ([RON], [21100, 28900, 25000, 25000], 0, 0, "East 2", Outcome.RON),  # 3900, plus the stick
         ([TSUMO], [25000 + 3900, 23700, 23700, 23700], 1, 0, "East 1", Outcome.TSUMO),  # 1300 all, dealer repeats
         ([DeclaredRiichi(2), TSUMO], [25000 + 3900 + 1000, 23700, 22700, 23700], 1, 0, "East 1", Outcome.TSUMO),
-        ([DeclaredDraw((False, True, False, False))], [24000, 28000, 24000, 24000], 1, 0, "East 2",
+        # the dealer noten: the deal passes and the honba reset (001 Renchan), nagashi mangan or not
+        ([DeclaredDraw((False, True, False, False))], [24000, 28000, 24000, 24000], 0, 0, "East 2",
          Outcome.EXHAUSTIVE_DRAW),
-        ([DeclaredDraw((False,) * 4, (2,))], [21000, 23000, 33000, 23000], 1, 0, "East 2", Outcome.EXHAUSTIVE_DRAW),
+        ([DeclaredDraw((False,) * 4, (2,))], [21000, 23000, 33000, 23000], 0, 0, "East 2", Outcome.EXHAUSTIVE_DRAW),
         ([DeclaredRiichi(3), DeclaredAbort(Abort.FOUR_WINDS)], [25000, 25000, 25000, 24000], 1, 1, "East 1",
          Outcome.ABORTIVE_DRAW),
         ([DeclaredRiichi(3), Chombo(3)], [29000, 27000, 27000, 17000], 0, 0, "East 1", Outcome.CHOMBO),  # refunded

@@ -231,14 +231,40 @@ def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
     play(g, " ".join(tokens))
 
 
-@pytest.mark.parametrize(("rules", "deltas"), [("standard", (12000, -4000, -4000, -4000)), ("wrc", (0, 0, 0, 0))])
-def test_nagashi_mangan(rules: str, deltas: tuple[int, ...]) -> None:
+@pytest.mark.parametrize(
+    ("rules", "deltas", "honba"),
+    [
+        # the dealer was noten: the deal moves on and the honba reset (001 Renchan: "The honba counter resets
+        # to 0"; nagashi mangan is still an exhaustive draw there)
+        ("standard", (12000, -4000, -4000, -4000), 0),
+        ("wrc", (0, 0, 0, 0), 0),  # 000 has no nagashi mangan; "if East is noten ... all honba reset"
+        ("tenhou", (12000, -4000, -4000, -4000), 1),  # Tenhou: every draw adds a honba
+    ],
+)
+def test_nagashi_mangan(rules: str, deltas: tuple[int, ...], honba: int) -> None:
     g = deal(rules, hands=UNSEEN)
     _empty_the_wall(g)
     assert g.live_wall == 0
     r = g.apply(ExhaustiveDraw())
     assert r.deltas == deltas and r.outcome is Outcome.EXHAUSTIVE_DRAW  # type: ignore[union-attr]
-    assert (g.dealer, g.honba) == (1, 1)  # the dealer was noten: the deal moves on, one more honba
+    assert (g.dealer, g.honba) == (1, honba)
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "honba"),
+    [
+        ("standard", {}, 0),  # 001 Renchan: "the deal passes to the next player ... The honba counter resets to 0"
+        ("wrc", {}, 0),  # 000 Dealer repeat: "Otherwise ... honba reset"
+        ("tenhou", {}, 3),  # Tenhou: the deal passes with one more honba
+        ("standard", {"noten_draw_adds_honba": True}, 3),
+        ("tenhou", {"noten_draw_adds_honba": False}, 0),
+    ],
+)
+def test_honba_after_a_draw_with_the_dealer_noten(rules: str, options: dict[str, bool], honba: int) -> None:
+    g = deal(rules, hands=UNSEEN, start=Position(0, 2, 0, 0, (30000, 30000, 30000, 30000)), **options)
+    _empty_the_wall(g, seat0_yaochuu=False)
+    g.apply(ExhaustiveDraw((None, parse_tiles("19m19p19s1234567z"), None, None)))
+    assert (g.dealer, g.honba) == (1, honba)
 
 
 def test_noten_payments_and_tenpai_repeat() -> None:

@@ -97,6 +97,10 @@ class RuleSet:
     #: Final game points rounded to whole thousands, half away from zero (001, Tenhou); first place
     #: takes the remainder so they sum to zero. Off: exact (WRC).
     round_final_points: bool = True
+    #: The unit, in points, scores are rounded to when ``round_final_points``: 1,000 for whole game points
+    #: (001, Tenhou's ranked lobbies), 100 for game points to 0.1 as some Tenhou lobbies give them
+    #: (53,800 -> 63.8 with oka and uma 20).
+    final_points_step: int = 1_000
     #: Tied players share their placements' uma equally (WRC: "split on ties"); otherwise the seat
     #: nearer the first dealer ranks higher (Tenhou).
     split_tied_uma: bool = False
@@ -109,6 +113,11 @@ class RuleSet:
     #: deal passes to the next player ... The honba counter resets to 0"). A dealer tenpai at the draw
     #: repeats with one more honba either way.
     noten_draw_adds_honba: bool = False
+    #: 包 with several yakuman in the hand: the liable player pays the whole hand, every yakuman and the
+    #: honba, on a tsumo, and half of the whole on a ron (Tenhou). Off: only the yakuman the liable player
+    #: fed (000 "Liability": "the liable player settles that yakuman in full on a self-draw, or splits it
+    #: with the discarder on ron"); the rest is paid as usual.
+    pao_whole_hand: bool = False
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
@@ -174,6 +183,7 @@ PRESETS: dict[str, RuleSet] = {
         kokushi_chankan_on_ankan=True,
         kuikae_allowed=True,
         noten_draw_adds_honba=True,
+        pao_whole_hand=True,
     ),
 }
 

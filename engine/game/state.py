@@ -1569,13 +1569,13 @@ class Game:
                         uma[s], oka[s] = u, o
         values: dict[int, float] = {}
         if rules.round_final_points:
-            # the score rounded to thousands, halves away from zero (Tenhou: 25,500 -> 26, -7,500 -> -8),
-            # less the return points; first place takes the remainder so the sum is zero
+            # the score rounded to thousands (or final_points_step), halves away from zero (Tenhou: 25,500 ->
+            # 26, -7,500 -> -8), less the return points; first place takes the remainder so the sum is zero
+            unit = rules.final_points_step
             for seat in order[1:]:
-                values[seat] = (
-                    _round_half_away(raw[seat] / 1000) - rules.return_points / 1000 + (uma[seat] + oka[seat]) / 1000
-                )
-            values[order[0]] = -sum(values.values())
+                rounded = _round_half_away(raw[seat] / unit) * unit
+                values[seat] = round((rounded - rules.return_points + uma[seat] + oka[seat]) / 1000, 3)
+            values[order[0]] = round(-sum(values.values()), 3)
         else:
             for seat in order:
                 values[seat] = round((raw[seat] - rules.return_points + uma[seat] + oka[seat]) / 1000, 3)

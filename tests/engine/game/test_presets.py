@@ -295,3 +295,49 @@ def test_riichi_needs_tiles_left(rules: str, refused: bool) -> None:
     else:
         play(g, "3r-1z 0+?")  # WRC allows riichi down to the last tile
         assert g.riichi(3)
+
+
+# Seat 0 feeds seat 1 all three dragons (seat 0 liable for big dragons); seat 1's concealed 11z22z makes
+# the hand all honours too: a double yakuman with one of the two fed.
+PAO_DOUBLE_HANDS = ("", "556677z1122z9p1s8m", "", "")
+
+
+@pytest.mark.parametrize(
+    ("rules", "finish", "deltas"),
+    [
+        # Tenhou (a real log: tsumo double yakuman, the liable player paid 64,900 alone): the whole hand and
+        # the 3 honba (900) from the liable player
+        ("tenhou", "1+1z 1tsumo", (-64900, 64900, 0, 0)),
+        # Tenhou, ron: the liable player and the discarder split the whole 64,000; the honba from the liable
+        ("tenhou", "1+? 1-9m 2+1z 2-1z 1ron", (-32900, 64900, -32000, 0)),
+        # standard as 000 (001 says nothing of pao): "the liable player settles that yakuman in full": 32,000 from seat 0 (the dealer) for the fed
+        # yakuman; the other as a tsumo (16,000 + 8,000 + 8,000) with 100 per honba from each
+        ("standard", "1+1z 1tsumo", (-32000 - 16300, 64900, -8300, -8300)),
+        # ron: half the fed yakuman from the liable player, with the honba; the rest from the discarder
+        ("standard", "1+? 1-9m 2+1z 2-1z 1ron", (-16900, 64900, -48000, 0)),
+    ],
+)
+def test_pao_with_a_double_yakuman(rules: str, finish: str, deltas: tuple[int, ...]) -> None:
+    g = deal(rules, hands=PAO_DOUBLE_HANDS, start=Position(0, 3, 0, 0, (100000, 100000, 100000, 100000)))
+    r = play(g, PAO_SCRIPT + " " + finish)
+    assert r.wins[0].pao == 0  # type: ignore[union-attr]
+    assert r.deltas == deltas  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("options", "points"),
+    [
+        # Tenhou ranked: scores rounded to thousands, first place takes the rest (53.8 + 20 oka + 20 uma -> 64)
+        ({}, (64.0, 9.0, -24.0, -49.0)),
+        # a Tenhou lobby with game points to 0.1 (a real log's final result: 63.8, -23.9, 9.3, -49.2)
+        ({"final_points_step": 100}, (63.8, 9.3, -23.9, -49.2)),
+    ],
+)
+def test_final_game_points_precision(options: dict[str, int], points: tuple[float, ...]) -> None:
+    from engine.game.events import DeclaredDraw
+
+    # South 4, dealer seat 3 noten at the draw: the game ends on these scores
+    g = deal("tenhou", hands=UNSEEN, start=Position(7, 0, 0, 3, (53800, 29300, 16100, 800)), **options)
+    g.apply(DeclaredDraw((False,) * 4))
+    assert g.over
+    assert tuple(f.points for f in g.final_results() or ()) == points

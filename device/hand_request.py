@@ -20,13 +20,12 @@ Anything wrong raises :class:`BadRequest` (a ValueError) with a message for the 
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 from engine.errors import EngineError
 from engine.game.events import DECLARABLE
 from engine.hand import Hand, parse_hand
-from engine.rules import RuleSet, preset
+from engine.rules import RuleSet, option_value, preset
 from engine.tiles import Tile, Wind, parse_tiles
 
 #: The situational flags a request may set (the WinContext fields of that name): those a player may declare.
@@ -93,30 +92,11 @@ def _tiles(value: Any, field: str, limit: int = 10) -> tuple[Tile, ...]:
 
 
 def _option(base: RuleSet, key: str, v: Any) -> Any:
-    """A rule option's JSON value, checked against the option's type (enums by value, tuples as lists)."""
-    if not isinstance(key, str) or not hasattr(base, key) or key == "name":
-        raise BadRequest(f"rules: unknown rule option {key!r}")
-    cur = getattr(base, key)
-    if isinstance(cur, Enum):
-        try:
-            return type(cur)(v)
-        except ValueError:
-            known = ", ".join(str(m.value) for m in type(cur))
-            raise BadRequest(f"rule option {key} is one of {known}, not {v!r}") from None
-    if isinstance(cur, bool):
-        if not isinstance(v, bool):
-            raise BadRequest(f"rule option {key} is true or false, not {v!r}")
-        return v
-    if isinstance(cur, int):
-        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**7:
-            raise BadRequest(f"rule option {key} is a whole number, not {v!r}")
-        return v
-    if isinstance(cur, tuple):
-        if (not isinstance(v, list) or len(v) != len(cur)
-                or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 10**7 for x in v)):
-            raise BadRequest(f"rule option {key} is a list of {len(cur)} whole numbers, not {v!r}")
-        return tuple(v)
-    raise BadRequest(f"rule option {key} cannot be set here")
+    """A rule option's JSON value, checked against the option's type (``engine.rules.option_value``)."""
+    try:
+        return option_value(base, key, v)
+    except EngineError as exc:
+        raise BadRequest(f"rules: {exc}") from None
 
 
 def parse_rules(value: Any, default: RuleSet) -> RuleSet:

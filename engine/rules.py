@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any
 
 from engine.errors import EngineError
@@ -201,6 +201,44 @@ def pao_yakuman(rules: RuleSet) -> tuple[str, ...]:
     ('Daisangen', 'Dai Suushii', 'Suu Kantsu')
     """
     return tuple(name for name in PAO_YAKUMAN if name != "Suu Kantsu" or rules.pao_suukantsu)
+
+
+def option_value(base: RuleSet, key: str, value: Any) -> Any:
+    """``value`` (as JSON gives it: enums by value, tuples as lists) checked against option ``key`` of ``base``.
+
+    Raises EngineError naming the option. Shared by the site's ``rules`` object and ``jantaku score --rule``.
+
+    >>> option_value(preset("standard"), "renhou", "yakuman")
+    <Renhou.YAKUMAN: 'yakuman'>
+    >>> option_value(preset("standard"), "red_fives", [0, 0, 0])
+    (0, 0, 0)
+    """
+    if not isinstance(key, str) or key == "name" or key not in {f.name for f in fields(base)}:
+        raise EngineError(f"unknown rule option {key!r}")
+    cur = getattr(base, key)
+    if isinstance(cur, Enum):
+        try:
+            return type(cur)(value)
+        except ValueError:
+            known = ", ".join(str(m.value) for m in type(cur))
+            raise EngineError(f"rule option {key} is one of {known}, not {value!r}") from None
+    if isinstance(cur, bool):
+        if not isinstance(value, bool):
+            raise EngineError(f"rule option {key} is true or false, not {value!r}")
+        return value
+    if isinstance(cur, int):
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**7:
+            raise EngineError(f"rule option {key} is a whole number, not {value!r}")
+        return value
+    if isinstance(cur, tuple):
+        if (
+            not isinstance(value, list)
+            or len(value) != len(cur)
+            or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 10**7 for x in value)
+        ):
+            raise EngineError(f"rule option {key} is a list of {len(cur)} whole numbers, not {value!r}")
+        return tuple(value)
+    raise EngineError(f"rule option {key} cannot be set here")
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:

@@ -28,7 +28,7 @@ from mahjong.meld import Meld as MjMeld
 
 from engine.errors import EngineError
 from engine.hand import parse_hand
-from engine.rules import PRESETS, preset
+from engine.rules import PRESETS, RuleSet, option_value, preset
 from engine.scoring import Limit, ScoreResult, WinContext, check_win_input, estimate, prepare, score_hand
 from engine.tenhou import check_win, decode_win, is_three_player
 from engine.tiles import Tile, Wind, parse_tiles
@@ -48,7 +48,9 @@ def register(commands: Any) -> None:
         "Exit 0 for a win, 1 for a complete hand with no yaku or an incomplete hand, 2 for bad input.",
     )
     p.add_argument("hand", help="hand notation, e.g. '234m567p88s chi:678s pon:555z/L' (quote it when it has spaces)")
-    p.add_argument("--win", required=True, help="the winning tile, e.g. 4s or 0p (red five)")
+    p.add_argument(
+        "--win", help="the winning tile, e.g. 4s or 0p (red five); may be left out with 14 tiles: the last one written"
+    )
     p.add_argument("--tsumo", action="store_true", help="won by self-draw (default: ron)")
     riichi = p.add_mutually_exclusive_group()
     riichi.add_argument("--riichi", action="store_true")
@@ -105,6 +107,30 @@ def _context_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", default="E", metavar="E|S|W|N", help="the winner's seat wind (default E, the dealer)")
     p.add_argument("--round", default="E", metavar="E|S|W|N", help="the round wind (default E)")
     p.add_argument("--rules", default="standard", choices=sorted(PRESETS), help="rule preset (default standard)")
+    p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option over the preset, as the site's rules object takes it (repeatable): open_riichi=true, "
+        "renhou=yakuman, red_fives=[0,0,0]",
+    )
+
+
+def _rules(args: argparse.Namespace) -> RuleSet:
+    """The preset with each ``--rule KEY=VALUE`` over it; VALUE is JSON (true, 3, [0,0,0]) or else plain text."""
+    base = preset(args.rules)
+    options = {}
+    for item in args.rule:
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise EngineError(f"--rule {item!r}: write KEY=VALUE, e.g. open_riichi=true")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        options[key] = option_value(base, key, value)
+    return base.with_options(**options)
 
 
 def _indicators(values: list[str]) -> tuple[Tile, ...]:
@@ -115,9 +141,14 @@ def _indicators(values: list[str]) -> tuple[Tile, ...]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    rules = preset(args.rules)
+    rules = _rules(args)
     hand = parse_hand(args.hand)
-    win = Tile.parse(args.win)
+    if args.win is not None:
+        win = Tile.parse(args.win)
+    elif hand.size == 14 and hand.concealed:
+        win = hand.concealed[-1]  # the README's way: with 14 tiles the last one written is the winning tile
+    else:
+        raise EngineError(f"the hand has {hand.size} tiles: name the winning tile with --win (or write it last, 14 tiles)")
     if hand.size == 13:
         hand = hand.with_tile(win)
     ctx = WinContext(
@@ -201,7 +232,7 @@ def format_result(r: ScoreResult, ctx: WinContext) -> str:
 
 
 def cmd_waits(args: argparse.Namespace) -> int:
-    rules = preset(args.rules)
+    rules = _rules(args)
     hand = parse_hand(args.hand)
     ctx = WinContext(
         win_tile=Tile(0),  # replaced by each wait

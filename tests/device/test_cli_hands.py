@@ -115,6 +115,14 @@ def test_no_yaku_is_exit_1(capsys):
         (["234m567p345s678s11z", "--win", "2m", "--seat", "Q"], "wind"),
         (["234m567p345s678s11z", "--win", "2m", "--open-riichi"], "open riichi"),
         (["234m567p345s678s11z", "--win", "2m", "--ippatsu"], "ippatsu"),
+        # --rule: the site's rule-option checks, one line naming the option
+        (["234m567p345s678s11z", "--win", "2m", "--rule", "no_such=1"], "unknown rule option 'no_such'"),
+        (["234m567p345s678s11z", "--win", "2m", "--rule", "kiriage=maybe"], "rule option kiriage is true or false"),
+        (["234m567p345s678s11z", "--win", "2m", "--rule", "renhou=big"], "rule option renhou is one of"),
+        (["234m567p345s678s11z", "--win", "2m", "--rule", "red_fives=[1,1]"], "list of 3 whole numbers"),
+        (["234m567p345s678s11z", "--win", "2m", "--rule", "kiriage"], "KEY=VALUE"),
+        # 13 tiles and no --win: nothing says which tile won
+        (["234m567p345s678s1z"], "--win"),
     ],
 )
 def test_bad_input_exit_2(capsys, args, message):
@@ -123,6 +131,42 @@ def test_bad_input_exit_2(capsys, args, message):
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and message in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "line"),
+    [
+        # open riichi turned on from the command line: dealing into it pays as a yakuman (dealer 48,000)
+        (["234567m666p35s88s4s", "--win", "4s", "--open-riichi", "--rule", "open_riichi=true"], 0, "total 48,000"),
+        # red fives put back into the wrc set
+        (["234m067p345s678s22m", "--win", "2m", "--rules", "wrc", "--rule", "red_fives=[1,1,1]"], 0, "Aka"),
+        # a second option on top; enum values as plain text
+        (["234567m666p35s88s4s", "--win", "4s", "--rule", "kiriage=true", "--rule", "renhou=yakuman"], 0, "2,000"),
+    ],
+)
+def test_score_rule_options(capsys, args, code, line):
+    got, out, err = run(capsys, "score", *args)
+    assert (got, err) == (code, "")
+    assert line in out
+
+
+@pytest.mark.parametrize(
+    ("hand", "win"),
+    [
+        ("234567m666p35s88s4s", "4s"),  # the README's example: 14 tiles, the last one written won
+        ("234m567p88s354s chi:678s", "4s"),  # with a meld after the concealed tiles
+        ("123m456789p3499s5s", "5s"),
+    ],
+)
+def test_score_14_tiles_without_win(capsys, hand, win):
+    assert run(capsys, "score", hand, "--json") == run(capsys, "score", hand, "--win", win, "--json")
+
+
+def test_waits_takes_rule_options(capsys):
+    code, out, err = run(capsys, "waits", "234567m666p35s88s", "--rule", "renhou=nope")
+    assert code == 2 and "rule option renhou" in err
+    code, out, _ = run(capsys, "waits", "234567m666p35s88s", "--rules", "wrc", "--rule", "kiriage=false", "--json")
+    assert code == 0 and json.loads(out)["rules"] == "wrc"
 
 
 # --- waits -----------------------------------------------------------------------------------------------------

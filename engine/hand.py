@@ -103,9 +103,13 @@ def parse_meld(token: str) -> Meld:
     return Meld(kind, tiles, tiles[0] if tiles else None, source)
 
 
+_SEPARATORS = str.maketrans("\t\r\n", "   ")
+
+
 def parse_hand(text: str) -> Hand:
     """Parse hand notation (see the module doc). No validation beyond the melds' shapes."""
-    tokens = text.split()
+    tokens = text.translate(_SEPARATORS).split(" ")  # ASCII spaces only: others are unknown characters
+    tokens = [t for t in tokens if t]
     if not tokens:
         raise InvalidNotation("empty hand")
     concealed: list[Tile] = []

@@ -49,7 +49,7 @@ class Tile:
         """Parse exactly one tile, e.g. ``5m``, ``0p`` (red five) or ``7z`` (Red dragon)."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise InvalidNotation(f"expected one tile, got {text!r}")
+            raise InvalidNotation(f"expected one tile, got {_excerpt(text)}")
         return tiles[0]
 
     @property
@@ -110,27 +110,42 @@ ALL_KINDS: tuple[Tile, ...] = tuple(Tile(k) for k in range(NUM_KINDS))
 RED_FIVES: tuple[Tile, ...] = tuple(Tile(k, red=True) for k in FIVE_KINDS)
 
 
+#: What tile notation is written with, besides the suit letters: ASCII only (``str.isdigit`` and
+#: ``str.isspace`` take in other scripts' digits and spaces).
+ASCII_DIGITS = frozenset("0123456789")
+ASCII_SPACES = frozenset(" \t\r\n")
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut short when long."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Parse mpsz text into tiles in the order written. Spaces are ignored.
 
-    Digits are collected until a suit letter; ``0`` is a red five; honours are 1z..7z.
+    Digits are collected until a suit letter; ``0`` is a red five; honours are 1z..7z. Only ASCII
+    digits count: ``²``, ``①`` or a full-width ``１`` is an unknown character, not a 2 or a 1.
+
+    >>> parse_tiles("10m 5z")
+    (Tile.parse('1m'), Tile.parse('0m'), Tile.parse('5z'))
     """
     tiles: list[Tile] = []
     pending: list[str] = []
     for ch in text:
-        if ch.isspace():
+        if ch in ASCII_SPACES:
             continue
-        if ch.isdigit():
+        if ch in ASCII_DIGITS:
             pending.append(ch)
         elif ch in SUITS:
             if not pending:
-                raise InvalidNotation(f"suit letter {ch!r} without digits in {text!r}")
+                raise InvalidNotation(f"suit letter {ch!r} without digits in {_excerpt(text)}")
             suit = SUITS.index(ch)
             for d in pending:
                 n = int(d)
                 if suit == 3:
                     if not 1 <= n <= 7:
-                        raise InvalidNotation(f"honour tiles are 1z..7z, not {d}z (in {text!r})")
+                        raise InvalidNotation(f"honour tiles are 1z..7z, not {d}z (in {_excerpt(text)})")
                     tiles.append(Tile(27 + n - 1))
                 elif n == 0:
                     tiles.append(Tile(suit * 9 + 4, red=True))
@@ -138,9 +153,9 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
                     tiles.append(Tile(suit * 9 + n - 1))
             pending.clear()
         else:
-            raise InvalidNotation(f"unknown character {ch!r} in tiles {text!r}")
+            raise InvalidNotation(f"unknown character {ch!r} (U+{ord(ch):04X}) in tiles {_excerpt(text)}")
     if pending:
-        raise InvalidNotation(f"digits {''.join(pending)!r} without a suit letter in {text!r}")
+        raise InvalidNotation(f"digits {''.join(pending)!r} without a suit letter in {_excerpt(text)}")
     return tuple(tiles)
 
 

@@ -22,6 +22,8 @@ DEFAULTS: dict[str, Any] = {
     "JANTAKU_STREAM_MAX_S": 600.0,
     # The largest game file ``POST /api/game/import`` reads (a whole hanchan's export is about 100 KB).
     "JANTAKU_IMPORT_MAX_BYTES": 2 * 1024 * 1024,
+    # The largest JSON body any other endpoint reads (a request is a few hundred bytes); see web/limits.py.
+    "JANTAKU_JSON_MAX_BYTES": 64 * 1024,
     "JANTAKU_PIN": None,
     "JANTAKU_DB": None,
     "JANTAKU_CORRECTIONS": None,

@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from device.hand_request import FLAGS, BadRequest
+from web import limits
 from web.security import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -23,9 +23,7 @@ def json_body() -> Any:
     """The request's JSON object, or a 400 that says what is wrong."""
     if not request.is_json:
         raise BadRequest("send JSON (Content-Type: application/json)")
-    data = request.get_json(silent=True)
-    if data is None:
-        raise BadRequest("the body is not valid JSON")
+    data = limits.read_json(current_app.config["JANTAKU_JSON_MAX_BYTES"])
     if not isinstance(data, dict):
         raise BadRequest("the body is a JSON object")
     return data
@@ -54,17 +52,17 @@ def _read_options() -> dict[str, Any]:
     form = request.form
     options: dict[str, Any] = {}
     if "options" in form:
-        try:
-            options = json.loads(form["options"])
-        except ValueError:
-            raise BadRequest("options is not valid JSON") from None
+        options = limits.parse_json_text(form["options"], "options")
         if not isinstance(options, dict):
             raise BadRequest("options is a JSON object")
     for key in _FORM_FIELDS:
         if form.get(key):
             options[key] = form[key]
+    limits.check_shape(options, "options")
     for key in ("honba", "sticks"):
         if form.get(key):
+            if not form[key].isascii():  # int() reads full-width and other scripts' digits
+                raise BadRequest(f"{key} is a whole number")
             try:
                 options[key] = int(form[key])
             except ValueError:

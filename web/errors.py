@@ -1,10 +1,14 @@
 """Errors as JSON: every failure is ``{"error": message, "status": code}`` with a 4xx status.
 
 Pages (GET of an HTML page) get a small HTML error page instead. Bad input that reaches the service
-(BadRequest, the engine's errors) is a 400; an unknown frame a 404; a missing detector a 503.
+(BadRequest, the engine's errors) is a 400; an unknown frame a 404; a missing detector a 503; a full
+disk a 507.
 """
 
 from __future__ import annotations
+
+import errno
+import sqlite3
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
@@ -22,6 +26,13 @@ def error_response(status: int, message: str):
     response = jsonify(error=message, status=status)
     response.status_code = status
     return response
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """SQLite's "database or disk is full" (SQLITE_FULL), or a file write's ENOSPC / EDQUOT."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return "disk is full" in str(exc) or getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 def init_app(app: Flask) -> None:
@@ -55,6 +66,14 @@ def init_app(app: Flask) -> None:
         response = error_response(429, str(exc))
         response.headers["Retry-After"] = "2"
         return response
+
+    @app.errorhandler(sqlite3.OperationalError)
+    @app.errorhandler(OSError)
+    def _storage(exc: Exception):
+        if is_disk_full(exc):  # the write was refused as a whole; the game stays as it was, reads still work
+            app.logger.error("disk full on %s %s: %r", request.method, request.path, exc)
+            return error_response(507, "the disk is full: nothing was recorded (free some space and try again)")
+        return _internal(InternalServerError(original_exception=exc))
 
     @app.errorhandler(InternalServerError)
     def _internal(exc: InternalServerError):

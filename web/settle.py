@@ -12,6 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from device.hand_request import BadRequest
+from web import limits
 from web.api import json_body
 from web.security import pin_required, service
 
@@ -103,9 +104,11 @@ def _game_file() -> Any:
     if not raw.strip():
         raise BadRequest("the game file is empty")
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
         raise BadRequest(f"the game file is not valid JSON: {exc}"[:300]) from None
+    limits.check_shape(data, "the game file", max_string=None, max_items=None)
+    return data
 
 
 @bp.post("/api/game/import")

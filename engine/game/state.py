@@ -1683,22 +1683,17 @@ def rules_from_dict(d: dict[str, Any]) -> RuleSet:
     """A RuleSet from ``Game.to_json``'s ``rules`` (enums by value, tuples as lists)."""
     from dataclasses import fields as dc_fields
 
-    from engine.rules import PRESETS
+    from engine.rules import option_value, preset
 
     if not isinstance(d, dict) or "name" not in d:
         raise EngineError("rules are an object with a 'name'")
-    base = PRESETS.get(d["name"], RuleSet(name=d["name"]))
+    base = preset(str(d["name"]))  # an unknown name is an error, not a rule set of defaults
     kwargs: dict[str, Any] = {}
     for f in dc_fields(RuleSet):
         if f.name not in d or f.name == "name":
             continue
         v = d[f.name]
-        cur = getattr(base, f.name)
-        if isinstance(cur, Enum):
-            v = type(cur)(v)
-        elif isinstance(cur, tuple):
-            v = tuple(v)
-        kwargs[f.name] = v
+        kwargs[f.name] = option_value(base, f.name, list(v) if isinstance(v, tuple) else v)
     return base.with_options(**kwargs) if kwargs else base
 
 

@@ -121,6 +121,14 @@ def test_no_yaku_is_exit_1(capsys):
         (["234m567p345s678s11z", "--win", "2m", "--rule", "renhou=big"], "rule option renhou is one of"),
         (["234m567p345s678s11z", "--win", "2m", "--rule", "red_fives=[1,1]"], "list of 3 whole numbers"),
         (["234m567p345s678s11z", "--win", "2m", "--rule", "kiriage"], "KEY=VALUE"),
+        # tiles are ASCII digits and mpsz: other scripts' digits end in one line, not a traceback or a misreading
+        (["²23m456p789s23s55z", "--win", "4s"], "unknown character '²'"),
+        (["①23m456p789s23s55z", "--win", "4s"], "unknown character '①'"),
+        (["１２３m456p789s234s55z", "--win", "4s"], "unknown character '１'"),  # was read as 123m
+        (["٣٤٥m456p789s234s55z", "--win", "4s"], "unknown character '٣'"),
+        (["123m456p789s234s55z", "--win", "４s"], "unknown character '４'"),
+        (["123m456p789s234s55z", "--win", "4s", "--dora", "①m"], "unknown character '①'"),
+        (["123m456p789s234s55z", "--win", "4s", "--ura", "²p"], "unknown character '²'"),
         # 13 tiles and no --win: nothing says which tile won
         (["234m567p345s678s1z"], "--win"),
     ],
@@ -160,6 +168,16 @@ def test_score_rule_options(capsys, args, code, line):
 )
 def test_score_14_tiles_without_win(capsys, hand, win):
     assert run(capsys, "score", hand, "--json") == run(capsys, "score", hand, "--win", win, "--json")
+
+
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [(["１２３m456p789s23s5z"], "１"), (["123m456p789s23s5z", "--seen", "①p"], "①"), (["12²m456p789s23s5z"], "²")],
+)
+def test_waits_non_ascii_digits_exit_2(capsys, args, bad):
+    code, out, err = run(capsys, "waits", *args)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f"unknown character {bad!r}" in err
 
 
 def test_waits_takes_rule_options(capsys):

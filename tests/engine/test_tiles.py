@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import InvalidNotation
+from engine.hand import parse_hand
 from engine.tiles import ALL_KINDS, RED_FIVES, Tile, Wind, counts34, format_tiles, parse_tiles
 
 tiles = st.sampled_from(ALL_KINDS + RED_FIVES)
@@ -32,6 +35,48 @@ def test_parse(text, kinds, reds):
 def test_parse_errors(text):
     with pytest.raises(InvalidNotation):
         parse_tiles(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        # digits from other scripts are not tile numbers, though str.isdigit() says they are digits
+        ("²23m456p789s23s55z", "²"),  # superscript two: int() cannot read it
+        ("①m", "①"),  # circled one
+        ("１２３m", "１"),  # full-width digits: read as 1 2 3 before
+        ("٣m", "٣"),  # Arabic-Indic three
+        ("۴p", "۴"),  # extended Arabic-Indic four
+        ("५s", "५"),  # Devanagari five
+        ("𝟕z", "𝟕"),  # mathematical bold seven
+        ("123ｍ", "ｍ"),  # a full-width suit letter
+        ("123M", "M"),  # suit letters are lower case
+        ("123m\u3000456p", "\u3000"),  # an ideographic space
+        ("123m\u00a0456p", "\xa0"),  # a no-break space
+        ("1m\x00", "\x00"),
+    ],
+)
+def test_only_ascii_digits_and_suits(text, bad):
+    with pytest.raises(InvalidNotation, match=re.escape(f"unknown character {bad!r}")):
+        parse_tiles(text)
+    with pytest.raises(InvalidNotation, match="unknown character"):
+        parse_hand(f"123m456p789s11z {text}")
+
+
+def test_long_text_is_cut_short_in_the_message():
+    with pytest.raises(InvalidNotation) as caught:
+        parse_tiles("1m" * 100_000 + "x")
+    assert len(str(caught.value)) < 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from("0123456789mpsz "), st.characters()), max_size=30))
+def test_any_text_parses_and_round_trips_or_is_a_notation_error(text):
+    try:
+        parsed = parse_tiles(text)
+    except InvalidNotation:
+        return
+    assert set(text) <= set("0123456789mpsz \t\r\n")
+    assert parse_tiles(format_tiles(parsed)) == parsed
 
 
 def test_tile_properties():

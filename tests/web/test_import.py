@@ -69,6 +69,10 @@ def _edit(data: dict, **changes) -> dict:
         (lambda d: json.dumps(_edit(d, rules_multiple_ron="lots")).encode(), "multiple_ron is one of"),
         (lambda d: json.dumps(_edit(d, rules_start_points="many")).encode(), "start_points is a whole number"),
         (lambda d: json.dumps(_edit(d, rules_colour="red")).encode(), "unknown rule option"),
+        (lambda d: json.dumps(_edit(d, rules_name="mahjong soul")).encode(), "unknown rule preset 'mahjong soul'"),
+        # deep enough to parse, too deep to keep (its replay or its storage would recurse)
+        (lambda d: json.dumps(_edit(d, seats=[[[[[[[[[[[[[["A"]]]]]]]]]]]]], "B", "C", "D"])).encode(),
+         "nested too deeply"),
         (lambda d: json.dumps(_edit(d, seats=["A", "B", "C"])).encode(), "four short names"),
         (lambda d: json.dumps(_edit(d, seats=[{}, 1, None, []])).encode(), "four short names"),
         (lambda d: json.dumps(_edit(d, events="hand_start")).encode(), "events is a list"),

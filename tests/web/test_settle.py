@@ -30,10 +30,11 @@ def test_declared_ron_moves_points(player, service):
         ([("riichi", {"seat": 0}), ("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s",
                                             "win_tile": "8s"})],
          [25000 - 1000 + 7800 + 1000, 22400, 22400, 22400], 1, 0, "East 1"),
-        # exhaustive draw, dealer noten: 1500 from each noten player to... one tenpai gets 3000
-        ([("draw", {"tenpai": [False, True, False, False]})], [24000, 28000, 24000, 24000], 1, 0, "East 2"),
+        # exhaustive draw, dealer noten: 1000 from each noten player, one tenpai gets 3000; the deal passes and
+        # the honba reset (001 Renchan)
+        ([("draw", {"tenpai": [False, True, False, False]})], [24000, 28000, 24000, 24000], 0, 0, "East 2"),
         # nagashi mangan by a non-dealer: paid as a mangan tsumo (4000 from the dealer, 2000 from each other)
-        ([("draw", {"tenpai": [False, False, False, False], "nagashi": [2]})], [21000, 23000, 33000, 23000], 1, 0,
+        ([("draw", {"tenpai": [False, False, False, False], "nagashi": [2]})], [21000, 23000, 33000, 23000], 0, 0,
          "East 2"),
         # abortive draw: no points, the dealer stays, honba up; a riichi stick stays on the table
         ([("riichi", {"seat": 3}), ("abort", {"reason": "four_winds"})], [25000, 25000, 25000, 24000], 1, 1,

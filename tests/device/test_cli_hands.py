@@ -276,3 +276,19 @@ def test_bench_score_runs(tmp_path, capsys):
 def test_bench_score_ratio(capsys):
     code, out, _ = run(capsys, "bench", "score", "--json")
     assert code == 0 and json.loads(out)["ratio"] <= 1.2
+
+
+def readme_commands(name: str) -> list[list[str]]:
+    """The README's ``jantaku NAME ...`` example lines as arguments, optional ``[...]`` parts left out."""
+    import re
+    import shlex
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    lines = [ln.split("#")[0] for ln in readme.read_text(encoding="utf-8").splitlines()]
+    return [shlex.split(re.sub(r"\[[^\]]*\]", "", ln))[1:] for ln in lines if ln.startswith(f"jantaku {name} ")]
+
+
+@pytest.mark.parametrize("args", readme_commands("score") + readme_commands("waits"))
+def test_readme_examples_run(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 0 and err == "" and out

@@ -119,6 +119,10 @@ class RuleSet:
     #: with the discarder on ron"); the rest is paid as usual.
     pao_whole_hand: bool = False
 
+    def __post_init__(self) -> None:
+        if self.final_points_step <= 0:  # it divides the final scores
+            raise EngineError(f"final_points_step is a positive number of points, not {self.final_points_step}")
+
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
         known = {f.name for f in fields(self)}

@@ -35,6 +35,10 @@ TABLE = [
     ("honba_tsumo", 100, 100, 100),
     ("noten_total", 3_000, 3_000, 3_000),
     ("kokushi_chankan_on_ankan", False, False, True),  # 000 "A concealed kan can never be robbed"
+    # 000 "if East is noten, the deal rotates like a loss and all honba reset"; 001 "The honba counter resets to 0"
+    ("noten_draw_adds_honba", False, False, True),
+    ("pao_whole_hand", False, False, True),  # 000 "the liable player settles that yakuman in full"
+    ("final_points_step", 1_000, 1_000, 1_000),  # whole game points, 0.1 only where a lobby says
 ]
 
 
@@ -72,3 +76,9 @@ def test_overrides_and_errors():
         preset("standard", kiryage=True)
     with pytest.raises(EngineError, match="unknown rule preset"):
         preset("mahjong-soul")
+
+
+@pytest.mark.parametrize("step", [0, -100])
+def test_final_points_step_is_positive(step):
+    with pytest.raises(EngineError, match="final_points_step"):
+        preset("tenhou", final_points_step=step)

@@ -163,3 +163,10 @@ def test_a_full_disk_is_507_and_reads_go_on(player, service, error, url, body):
     assert player.post("/api/score", json={**SCORE, "tsumo": True}).status_code == 200
     store._db = store._db.db
     assert player.post(url, json=body).status_code == 200  # space again: the write goes through
+
+
+def test_a_rule_option_that_would_break_the_final_count_is_400(player, service):
+    before = recorded(service)
+    r = player.post("/api/game/new", json={"rules": {"preset": "tenhou", "final_points_step": 0}})
+    assert r.status_code == 400 and "final_points_step" in r.json["error"]
+    assert recorded(service) == before

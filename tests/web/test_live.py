@@ -82,3 +82,15 @@ def test_my_hand_is_priced_for_the_seat_told(client, seat, priced_as, ron_on_4s)
     assert r.json["priced_as"] == priced_as
     ron = {w["tile"]: w["ron"]["total"] for w in r.json["waits"]}
     assert ron["4s"] == ron_on_4s
+
+
+def test_badges_and_yaku_read_in_english_first(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '0 honba <span lang="ja" class="ja">本場</span>' in html
+    assert '0 riichi sticks <span lang="ja" class="ja">供託</span>' in html
+    r = client.post("/api/score", json={"hand": "234m456p678s23s55p4s", "win_tile": "4s", "riichi": True})
+    assert [(y["name"], y["name_ja"], y["gloss"]) for y in r.json["yaku"]] == [
+        ("Riichi", "立直", "Ready hand declared"),
+        ("Pinfu", "平和", "No-points hand"),
+        ("Tanyao", "断幺九", "All simples"),
+    ]

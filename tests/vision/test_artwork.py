@@ -35,9 +35,9 @@ def test_every_class_has_its_glyph(variant):
         assert rgba.shape == (2 * art.FACE_SIZE[1], 2 * art.FACE_SIZE[0], 4)
 
 
-def test_only_what_the_renderer_reads_ships():
-    wanted = {f"{art.art_name(c)}.png" for c in [*range(len(CLASS_NAMES)), BACK_CLASS]}
-    for variant in VARIANTS:
+def test_only_what_the_renderer_and_the_demo_read_ships():
+    glyphs = {f"{art.art_name(c)}.png" for c in [*range(len(CLASS_NAMES)), BACK_CLASS]}
+    for variant, wanted in [("Regular", glyphs | {"Front.png"}), ("Black", glyphs)]:  # the demo draws on Front
         shipped = {p.name for p in (art.DEFAULT_ART / "Export" / variant).iterdir()}
         assert shipped == wanted, variant
     size = sum(p.stat().st_size for p in art.DEFAULT_ART.rglob("*") if p.is_file())
@@ -52,3 +52,11 @@ def test_licence_and_source_ship_with_it(name, words):
     text = (art.DEFAULT_ART / name).read_text()
     for word in words:
         assert word in text
+
+
+@pytest.mark.parametrize("tile", ["1m", "0p", "7z", "back"])
+def test_the_demo_draws_its_tiles_from_the_shipped_artwork(tile):
+    from device.demo.make import tile_art
+
+    img = tile_art(tile, (51, 68))
+    assert img.shape == (68, 51, 4) and img[:, :, 3].max() == 255  # a whole opaque tile, not an empty patch

@@ -42,7 +42,7 @@ from engine.game.shape import kind_counts, waits
 from engine.game.state import Game, Outcome, Phase, round_name
 from engine.hand import Hand, parse_hand
 from engine.rules import RuleSet, pao_yakuman
-from engine.tiles import Tile, format_tiles
+from engine.tiles import Tile, Wind, format_tiles
 
 Tiles = tuple[Tile, ...]
 
@@ -254,7 +254,8 @@ def probe(game: Game, seat: int | None, hand: Hand) -> dict[str, Any]:
 
     Nothing is recorded: the hand stays on the phone. With ``seat`` the values use that seat's wind, riichi
     and the dora on the table, unseen counts leave out every tile in sight, and furiten is judged from the
-    seat's discards and the tiles passed since.
+    seat's discards and the tiles passed since. Without it the hand is priced as a non-dealer's (three seats
+    in four), on the first of South, West, North that is not the round wind. ``priced_as`` says which.
     """
     from engine.game import furiten
     from engine.scoring import WinContext
@@ -264,7 +265,8 @@ def probe(game: Game, seat: int | None, hand: Hand) -> dict[str, Any]:
     filler = hand.concealed[0] if hand.concealed else Tile(0)
     known: list[Tile] = []
     if seat is None:
-        ctx = WinContext(filler, round_wind=game.round_wind)
+        wind = next(w for w in (Wind.SOUTH, Wind.WEST, Wind.NORTH) if w != game.round_wind)
+        ctx = WinContext(filler, seat_wind=wind, round_wind=game.round_wind)
     elif h is None:
         ctx = WinContext(filler, seat_wind=game.seat_wind(seat), round_wind=game.round_wind)
     else:
@@ -275,6 +277,7 @@ def probe(game: Game, seat: int | None, hand: Hand) -> dict[str, Any]:
                 known += [t for m in p.melds for t in m.tiles]
     result = find_waits(hand, known, ctx, game.rules)
     out = result.to_dict()
+    out["priced_as"] = {"seat": seat, "seat_wind": ctx.seat_wind.letter, "dealer": ctx.seat_wind == Wind.EAST}
     out["furiten"] = None
     if seat is not None and h is not None and result.tenpai:
         p = h.players[seat]

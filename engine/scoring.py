@@ -161,7 +161,13 @@ class ScoreResult:
             "is_win": self.is_win,
             "reason": self.reason,
             "yaku": [
-                {"name": y.name, "name_ja": y.name_ja, "han": y.han, "yakuman_multiple": y.yakuman_multiple}
+                {
+                    "name": y.name,
+                    "name_ja": y.name_ja,
+                    "gloss": y.gloss,
+                    "han": y.han,
+                    "yakuman_multiple": y.yakuman_multiple,
+                }
                 for y in self.yaku
             ],
             "fu_items": [{"fu": f.fu, "reason": f.reason} for f in self.fu_items],

@@ -18,10 +18,10 @@ reading that merely found other boxes (a close-up whose half turn boxed a pip) f
 the length of the call (:meth:`vision.photo.PhotoDetector.remembering`): the view chosen is not read a third time.
 Another set's tiles, which the detector reads about as surely either way up, are told by their faces instead: when
 the probe leaves a photo as it is, the way-up network (:mod:`vision.way_up`) votes on the tiles of its reading that
-lie upright or upside down, and a vote over :data:`WAY_UP_VOTE` reads the photo turned (stop 17's rule, a photo
+lie upright or upside down, and a vote over :data:`WAY_UP_VOTE` reads the photo turned (the 2026-12-02 rule, a photo
 lying square and at least four voting tiles: camerash's hands turned 180 read turned 46 of 48, 40 and 41 of 48 on
 two more seeds, against 16, 15 and 15 by the detector alone; the same hands upright 1, 1 and 2 either way; the 368
-real shots 311 exact, against 312 without the network: models/MODEL_CARD.md). When the probe would turn a photo,
+real shots 311 exact, against 312 without the network: docs/experiments/photo-reading.md). When the probe would turn a photo,
 the network is asked too: faces it votes surely upright (:data:`WAY_UP_VETO`) are read on the half turn all the
 same (the detector's surer boxes) but in the order they stand, so the hand is not reversed.
 

@@ -21,7 +21,7 @@ the top of the sizes it learnt the network reads big tiles so (scores of 0.3, pi
 it reads them surely; that reading is kept when it is sure of a tile, else it is tried further along ``afar``.
 A photo in which nothing was found is shown 8 times smaller, then 12 (``afar``; it was 5): a tile filling it comes
 out at the sizes the network learnt, not above them (camerash's single tiles filling their photos 0.867 -> 0.913,
-every real shot as it was; the model card, stop 23). ``max_tile`` is the widest tile face the network learnt (64 px
+every real shot as it was; docs/experiments/photo-reading.md, 2026-12-03). ``max_tile`` is the widest tile face the network learnt (64 px
 of 512). Both measured on the real held-out shots (``jantaku eval phone``, the shipped pair):
 F1 0.979 -> 0.982, shots exact 124 -> 128 (``max_tile`` 0.16 before, 82 px: beyond what it learnt); camerash's
 single tiles filling their photos 0.769 -> 0.767; the hands below unchanged.

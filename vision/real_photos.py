@@ -199,7 +199,10 @@ def root_dir(root: str | os.PathLike[str] | None = None) -> Path:
     """The set's directory: the argument, else ``$JANTAKU_REAL_PHOTOS``, else the shared data beside the checkout."""
     path = Path(root) if root is not None else Path(os.environ.get("JANTAKU_REAL_PHOTOS", DEFAULT_ROOT))
     if not path.is_dir():
-        raise FileNotFoundError(f"real photos not found at {path} (set JANTAKU_REAL_PHOTOS)")
+        raise FileNotFoundError(
+            f"real photos not found at {path}: the leo-miura-robot mahjong set (CC BY 4.0), from GitHub"
+            " leo-miura-robot/mahjong-detect or Roboflow Universe mahjong-bmblq; set JANTAKU_REAL_PHOTOS to it"
+        )
     if not any((path / folder / "data.yaml").is_file() for folder in FOLDERS):
         # a folder above or beside the set would otherwise read as a set of no photos, and a training run
         # would go on without its real frames (a lent-GPU run did, once)

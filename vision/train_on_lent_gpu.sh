@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One detector training run on a lent GPU machine, in one call, within its time limit (models/MODEL_CARD.md).
+# One detector training run on a lent GPU machine, in one call, within its time limit (models/tiles.md).
 #
 # The machine is bare and offline: the call carries .gpu/ (ignored by git), made here beforehand:
 #   .gpu/whl/          wheels missing there: ultralytics, ultralytics-thop, mahjong
@@ -21,7 +21,7 @@ IMGSZ=${IMGSZ:-512}
 BATCH=${BATCH:-64}
 DEVICE=${DEVICE:-0}
 SEED=${SEED:-11}
-# 0.001: going on from the shipped model (run 5), 0.002 shakes it more than a short run wins back (MODEL_CARD)
+# 0.001: going on from the shipped model (run 5), 0.002 shakes it more than a short run wins back (docs/experiments/tiles-detector.md)
 LR0=${LR0:-0.001}
 OUT=${OUT:?OUT must name the folder for the results}
 CORES=$(nproc)

@@ -6,7 +6,7 @@ East (the seat nearest the camera, at the bottom of the frame) is dealer. The fo
 (East, South on the right, West at the top, North on the left), each discard preceded by a frame with the
 player's arm over the table; East declares riichi with a sideways tile and a point stick, then draws the
 winning tile and lays the hand down face up. Walls shrink as tiles are drawn; the dead wall shows the dora
-indicator. Tiles are the CC0 fluffystuff artwork (``../shared/data/tiles/fluffystuff/composited``) on a felt mat.
+indicator. Tiles are the CC0 FluffyStuff artwork the renderer ships (``vision/synth/artwork``) on a felt mat.
 
 Output: JPEG frames of 2028x1520 (non-square: a Pi HQ camera's binned mode, the default capture size),
 ``recording.json`` (frame order, how many times each is taken again while the table is still, and what the
@@ -31,7 +31,6 @@ from engine.tiles import Tile, parse_tiles
 from vision.labels import BACK_CLASS, class_of_tile
 
 ROOT = Path(__file__).resolve().parents[2]
-ART = ROOT.parent / "shared" / "data" / "tiles" / "fluffystuff" / "composited" / "Regular"
 OUT = Path(__file__).resolve().parent / "recording"
 
 FRAME_W, FRAME_H = 2028, 1520
@@ -58,12 +57,29 @@ DISCARDS = (
 RIICHI_TURN = 8  # East's third discard is the riichi declaration (laid sideways)
 
 
-def tile_art(name: str, size: tuple[int, int]) -> np.ndarray:
-    """The composited tile picture (BGRA) at ``size`` = (width, height)."""
-    path = ART / f"{name}.png"
+def _art(name: str) -> np.ndarray:
+    from vision.synth.art import art_dir
+
+    path = art_dir() / "Export" / "Regular" / f"{name}.png"
     img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if img is None:
-        raise SystemExit(f"make demo: cannot read {path} (the CC0 tile artwork lives in ../shared)")
+        raise SystemExit(f"make demo: cannot read {path} (the CC0 tile artwork of vision/synth/artwork)")
+    return img
+
+
+def tile_art(name: str, size: tuple[int, int]) -> np.ndarray:
+    """The tile picture (BGRA) at ``size`` = (width, height): the artwork's glyph over its blank front, or its back."""
+    from vision.synth.art import art_name
+
+    if name == "back":
+        img = _art("Back")
+    else:
+        glyph = _art(art_name(class_of_tile(Tile.parse(name)))).astype(np.float32)
+        front = _art("Front").astype(np.float32)
+        a = glyph[:, :, 3:] / 255
+        bgr = glyph[:, :, :3] * a + front[:, :, :3] * (1 - a)
+        alpha = 255 * a + front[:, :, 3:] * (1 - a)
+        img = np.concatenate([bgr, alpha], axis=2).round().astype(np.uint8)
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 

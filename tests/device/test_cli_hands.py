@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
 from device.cli import main
+from tests.shared_data import TENHOU, TENHOU_MISSING
 
-WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"
-needs_wins = pytest.mark.skipif(not WINS.is_file(), reason="../shared/data/tenhou/wins.jsonl.gz is not here")
+WINS = TENHOU / "wins.jsonl.gz"
+needs_wins = pytest.mark.skipif(not WINS.is_file(), reason=TENHOU_MISSING)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

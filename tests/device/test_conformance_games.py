@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,11 +10,12 @@ from device.cli import main
 from device.tenhou_logs import DealCheck, EndCheck, parse_log, rules_for_lobby
 from engine.game.events import Ron, Tsumo
 from engine.rules import GameLength
+from tests.shared_data import TENHOU, TENHOU_MISSING
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou"
+DATA = TENHOU
 GAMES = DATA / "games"
 SESSIONS = DATA / "sessions"
-needs_data = pytest.mark.skipif(not GAMES.is_dir(), reason="../shared/data/tenhou is not here")
+needs_data = pytest.mark.skipif(not GAMES.is_dir(), reason=TENHOU_MISSING)
 
 # situations worth a fast check: double ron, chankan, pao, nagashi, every abortive draw, West round, kans
 PICKED = [

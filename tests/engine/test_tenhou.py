@@ -2,7 +2,6 @@
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +20,7 @@ from engine.tenhou import (
     tiles_from_136,
 )
 from engine.tiles import Tile, Wind
+from tests.shared_data import TENHOU, TENHOU_MISSING
 
 
 @pytest.mark.parametrize(
@@ -92,8 +92,8 @@ def test_parse_yaku():
 
 # --- real win records -----------------------------------------------------------------------------------------------
 
-WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"
-needs_wins = pytest.mark.skipif(not WINS.is_file(), reason="../shared/data/tenhou/wins.jsonl.gz is not here")
+WINS = TENHOU / "wins.jsonl.gz"
+needs_wins = pytest.mark.skipif(not WINS.is_file(), reason=TENHOU_MISSING)
 
 
 def _records():

@@ -36,7 +36,7 @@ def test_faces_with_a_way_up_read_upright_as_drawn_and_upside_down_turned(model)
     drawn, and most on the right side of one half (all of them when this was written)."""
     import cv2
 
-    artwork()  # skips where the CC0 artwork is not beside the checkout
+    artwork()  # skips only where the shipped CC0 artwork was removed
 
     crops = []
     for style in (art.FaceStyle(), art.FaceStyle(variant="Black")):

@@ -364,3 +364,83 @@ def test_the_whole_table_seat_by_seat(context, site):
     assert "dealer" in sides.first.get_attribute("class")
     shot(page, "13-camera-table-seats")
     assert not errors, errors
+
+
+def _has_cjk_font() -> bool:
+    """Whether fontconfig (which Chromium on Linux asks) has a font for Japanese."""
+    import subprocess
+
+    fc = shutil.which("fc-list")
+    return bool(fc and subprocess.run([fc, ":lang=ja"], capture_output=True, text=True).stdout.strip())
+
+
+CJK = "[\u3040-\u30ff\u3400-\u9fff]"
+
+
+def test_english_labels_with_the_japanese_beside_them(context, site):
+    page = context.new_page()
+    page.goto(site.url.rstrip("/") + "/")
+    page.wait_for_selector(".seat .points")
+    cjk = _has_cjk_font()
+    badges = [page.inner_text("#honba"), page.inner_text("#sticks")]
+    # English first; the Japanese beside it where a font draws it, hidden (never boxes) where none does
+    assert badges == (["0 honba 本場", "0 riichi sticks 供託"] if cjk else ["0 honba", "0 riichi sticks"])
+    assert page.evaluate("document.documentElement.classList.contains('no-cjk')") is (not cjk)
+    # a yaku: its romanised name, the Japanese, and what it means in English
+    page.goto(site.url.rstrip("/") + "/score")
+    page.wait_for_selector("#seat-row:not([hidden])")
+    _keyboard(page, "234m456p678s23s55p4s")
+    page.check('input[name="flag"][value="riichi"]')
+    page.click("#score-btn")
+    page.wait_for_selector("#result:not([hidden]) .big-num")
+    result = page.inner_text("#result")
+    assert "Riichi" in result and "Ready hand declared" in result and "All simples" in result
+    assert ("立直" in result) is cjk
+    page.goto(site.url.rstrip("/") + "/settle")
+    options = page.locator("#abort-kind option").all_inner_texts()
+    assert options[0] == ("Nine terminals 九種九牌" if cjk else "Nine terminals")
+    if not cjk:
+        import re
+
+        assert not re.search(CJK, page.inner_text("body")), "Japanese drawn without a font for it"
+    shot(page, "14-labels")
+
+
+def test_my_waits_are_priced_for_the_seat_picked(context, site):
+    page = context.new_page()
+    page.goto(site.url.rstrip("/") + "/")
+    page.wait_for_selector(".seat .points")
+    page.fill("#my-hand", "234m456p678s23s55p")
+    page.click("#my-hand-form button")
+    waits = "[...document.querySelectorAll('#my-waits .waits li')].map((li) => li.textContent).join(' | ')"
+    page.wait_for_selector("#my-waits .priced-as")
+    # no seat picked: a non-dealer's price (pinfu tanyao on 4s, 2,000), and the page says so
+    assert "non-dealer" in page.inner_text("#my-waits .priced-as")
+    assert "ron 2,000" in page.evaluate(waits)
+    for seat, ron, who in [("0", "ron 2,900", "dealer"), ("1", "ron 2,000", "seat 2 (South)")]:
+        page.select_option("#my-seat", seat)  # asked again at once: the old figures do not stay
+        page.wait_for_function(f"({waits}).includes('{ron}')")
+        assert who in page.inner_text("#my-waits .priced-as")
+    shot(page, "15-my-waits")
+
+
+def test_score_page_takes_the_near_hand_and_the_dora_from_the_camera(context, site):
+    from engine.tiles import parse_tiles
+    from tests.vision.test_table import FRAME, FULL, lay
+    from vision.table import read_table
+
+    dets = lay(FULL)
+    table = read_table(dets, FRAME)
+    near = table.seats[0]
+    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    site.observe(_TableSeen(dets, table))
+    page = context.new_page()
+    page.goto(site.url.rstrip("/") + "/score")
+    tiles = "[...document.querySelectorAll('#%s .tile')].map((t) => t.dataset.tile).join('')"
+    # the dora field starts with the indicator the camera sees
+    page.wait_for_function(f"{tiles % 'dora-tiles'} === '3p'")
+    page.click("#from-camera")
+    page.wait_for_function(f"{tiles % 'hand'} !== ''")
+    hand = near.hand_text + ("" if near.drawn_tile is None else str(near.drawn_tile))
+    assert page.evaluate(tiles % "hand") == "".join(str(t) for t in parse_tiles(hand))  # the hand, not the pond
+    shot(page, "16-camera-hand")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 EVENTS = [
     {"type": "hand_start", "dora_indicator": "9m", "hands": [None, "123m456p789s1122z", None, None]},
     {"type": "draw", "seat": 0},
@@ -66,3 +68,29 @@ def test_my_hand_errors(client):
     assert client.post("/api/waits", json={"hand": "123m456p789s1122z", "seat": 9}).status_code == 400
     assert client.post("/api/waits", json={"hand": "123m456p789s1122z", "hand2": 1}).status_code == 400
     assert client.post("/api/waits", json={}).status_code == 400
+
+
+@pytest.mark.parametrize(("seat", "priced_as", "ron_on_4s"), [
+    (None, {"seat": None, "seat_wind": "S", "dealer": False}, 2000),  # no seat told: a non-dealer, as 3 in 4 are
+    (0, {"seat": 0, "seat_wind": "E", "dealer": True}, 2900),  # seat 1 deals the first hand
+    (1, {"seat": 1, "seat_wind": "S", "dealer": False}, 2000),
+])  # fmt: skip
+def test_my_hand_is_priced_for_the_seat_told(client, seat, priced_as, ron_on_4s):
+    # pinfu tanyao on 4s: 2 han 30 fu, 2,000 from a non-dealer, 2,900 from the dealer
+    r = client.post("/api/waits", json={"hand": "234m456p678s23s55p", "seat": seat})
+    assert r.status_code == 200, r.json
+    assert r.json["priced_as"] == priced_as
+    ron = {w["tile"]: w["ron"]["total"] for w in r.json["waits"]}
+    assert ron["4s"] == ron_on_4s
+
+
+def test_badges_and_yaku_read_in_english_first(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '0 honba <span lang="ja" class="ja">本場</span>' in html
+    assert '0 riichi sticks <span lang="ja" class="ja">供託</span>' in html
+    r = client.post("/api/score", json={"hand": "234m456p678s23s55p4s", "win_tile": "4s", "riichi": True})
+    assert [(y["name"], y["name_ja"], y["gloss"]) for y in r.json["yaku"]] == [
+        ("Riichi", "立直", "Ready hand declared"),
+        ("Pinfu", "平和", "No-points hand"),
+        ("Tanyao", "断幺九", "All simples"),
+    ]

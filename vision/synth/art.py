@@ -18,8 +18,8 @@ import numpy as np
 
 from vision.labels import BACK_CLASS, CLASS_NAMES
 
-#: The artwork in a checkout; ``JANTAKU_TILE_ART`` overrides.
-DEFAULT_ART = Path(__file__).resolve().parents[3] / "shared" / "data" / "tiles" / "fluffystuff"
+#: The artwork shipped beside this module (CC0, see its README); ``JANTAKU_TILE_ART`` overrides.
+DEFAULT_ART = Path(__file__).resolve().parent / "artwork"
 
 #: Texture size of one face (width, height): enough for tiles up to ~100 px on screen.
 FACE_SIZE = (96, 128)

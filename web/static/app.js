@@ -24,6 +24,28 @@ const J = (() => {
     return e;
   }
 
+  /** Japanese beside an English label: decoration, hidden where no font can draw it (see markCjkFont). */
+  const ja = (text) => el("span", { lang: "ja", class: "ja", text });
+
+  /** Without a font for Japanese the browser draws boxes: mark the page so that CSS hides the Japanese (the
+   *  English beside it carries the meaning). A CJK glyph drawn like a private-use character is a missing one. */
+  function markCjkFont() {
+    const c = document.createElement("canvas");
+    c.width = 40; c.height = 40;
+    const g = c.getContext("2d");
+    if (!g) return;
+    const pixels = (ch) => {
+      g.clearRect(0, 0, 40, 40);
+      g.font = `32px ${getComputedStyle(document.body).fontFamily}`;
+      g.fillText(ch, 2, 34);
+      return g.getImageData(0, 0, 40, 40).data.join();
+    };
+    const missing = pixels("\uE000");
+    if (pixels("本") !== missing || pixels("場") !== missing) return;
+    document.documentElement.classList.add("no-cjk");
+    for (const o of document.querySelectorAll("option[data-en]")) o.textContent = o.dataset.en;  // no markup in options
+  }
+
   function tileName(t) {
     if (t === "back") return "face-down tile";
     if (HONOR_NAMES[t]) return HONOR_NAMES[t];
@@ -115,8 +137,9 @@ const J = (() => {
   /* --- the live table page --- */
   function renderRound(game) {
     $("#round-name").textContent = game ? game.round.name : "No game yet";
-    $("#honba").textContent = `${game ? game.honba : 0} 本場`;
-    $("#sticks").textContent = `${game ? game.sticks : 0} 供託`;
+    const honba = game ? game.honba : 0, sticks = game ? game.sticks : 0;
+    $("#honba").replaceChildren(`${honba} honba `, ja("本場"));
+    $("#sticks").replaceChildren(`${sticks} riichi stick${sticks === 1 ? "" : "s"} `, ja("供託"));
     const wall = $("#wall");
     if (game && game.wall_left !== null && game.wall_left !== undefined) { wall.hidden = false; wall.textContent = `${game.wall_left} left`; }
     else wall.hidden = true;
@@ -245,22 +268,35 @@ const J = (() => {
     age.textContent = s < 2 ? "· now" : `· ${s} s ago`;
   }
 
+  /** Whose hand the server priced: the seat told, or (none told) a non-dealer, said so with how to change it. */
+  function pricedAs(p) {
+    if (!p) return null;
+    const wind = WIND_NAMES[p.seat_wind];
+    const text = p.seat === null
+      ? `Priced as a non-dealer (${wind}): pick your seat below for your own wind.`
+      : `Priced for seat ${p.seat + 1} (${wind}${p.dealer ? ", dealer" : ""}).`;
+    return el("p", { class: "muted small priced-as", text });
+  }
+
+  let waitsSeq = 0;
   async function checkMyHand() {
     const hand = $("#my-hand").value.trim();
     const box = $("#my-waits");
+    const seq = ++waitsSeq;
     if (!hand) { box.replaceChildren(); return; }
     localStorage.setItem("jantaku-hand", hand);
     const seat = localStorage.getItem("jantaku-seat");
     try {
       const r = await api("POST", "/api/waits", { hand, seat: seat === null || seat === "" ? null : Number(seat) });
-      const parts = [];
+      if (seq !== waitsSeq) return;  // asked again since (another seat, another hand): that answer shows
+      const parts = [pricedAs(r.priced_as)].filter(Boolean);
       if (r.furiten) parts.push(el("p", { class: "warn mine-warn", role: "alert", text: `⚠ ${r.furiten.detail}: no ron` }));
       if (!r.tenpai) parts.push(el("p", { class: "muted", text: r.shanten > 0 ? `${r.shanten} from tenpai` : "not waiting" }));
       else parts.push(el("ul", { class: "waits" }, r.waits.map((w) => el("li", {}, tile(w.tile), ` ${w.unseen} left · ron `,
         w.ron && w.ron.is_win ? `${w.ron.total.toLocaleString()}${w.ron.limit_name ? " (" + w.ron.limit_name + ")" : ""}` : "no yaku",
         " · tsumo ", w.tsumo && w.tsumo.is_win ? w.tsumo.total.toLocaleString() : "no yaku"))));
       box.replaceChildren(...parts);
-    } catch (e) { box.replaceChildren(el("p", { class: "error", text: e.message })); }
+    } catch (e) { if (seq === waitsSeq) box.replaceChildren(el("p", { class: "error", text: e.message })); }
   }
 
   function initLive() {
@@ -272,6 +308,7 @@ const J = (() => {
     sel.addEventListener("change", () => {
       localStorage.setItem("jantaku-seat", sel.value);
       if (last) { renderSeats(last.game); renderTable(last.camera && last.camera.table ? last.camera : null); }
+      if ($("#my-hand").value.trim()) checkMyHand();  // the values depend on the seat: ask again
     });
     live((st) => {
       last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
@@ -390,7 +427,7 @@ const J = (() => {
       el("span", { text: r.limit === "yakuman" || r.limit_name && r.han >= 13 ? "" : `${r.han} han ${r.fu} fu` }),
       r.limit_name ? el("span", { class: "limit", text: r.limit_name }) : null);
     const yaku = el("table", {}, el("tbody", {}, r.yaku.map((y) =>
-      el("tr", {}, el("td", {}, `${y.name} `, el("span", { class: "muted", text: y.name_ja })),
+      el("tr", {}, el("td", {}, `${y.name} `, ja(y.name_ja), y.gloss ? el("span", { class: "muted small gloss", text: ` · ${y.gloss}` }) : null),
         el("td", { class: "num", text: y.yakuman_multiple ? `${y.yakuman_multiple > 1 ? y.yakuman_multiple + "× " : ""}yakuman` : `${y.han} han` })))));
     const fu = el("table", {}, el("tbody", {}, r.fu_items.map((f) =>
       el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
@@ -501,6 +538,16 @@ const J = (() => {
     } catch (e) { status.textContent = ""; toast(`Could not read the photo: ${e.message}`, true); }
   }
 
+  /** The dora indicators the camera sees on the table now (a whole-table reading), else none. */
+  const cameraDora = (cam) => (cam && cam.table_view ? cam.table_view.dora.map((d) => d.indicator) : []);
+
+  /** The page's fields from /api/state: the game's, and the dora indicators (recorded, else the camera's). */
+  function fillFromState(st) {
+    fillFromGame(st.game);
+    if (!S.dora.length) S.dora = cameraDora(st.camera);
+    renderHand();
+  }
+
   function fillFromGame(game) {
     S.game = game;
     if (!game) return;
@@ -537,6 +584,16 @@ const J = (() => {
       const st = await api("GET", "/api/state");
       const cam = st.camera;
       if (!cam || !cam.tiles.length) { toast("The camera sees no tiles now.", true); return; }
+      if (!S.dora.length) S.dora = cameraDora(cam);
+      const near = cam.table ? cam.table.seats.find((s) => s.side === "bottom") : null;
+      if (cam.table) {  // a whole table: the near seat's hand and drawn tile (not its pond, not another row)
+        const tiles = near ? parseTiles(near.hand + (near.drawn || "")) : [];
+        if (!tiles.length) { toast("The camera sees no face-up hand at the near seat.", true); renderHand(); return; }
+        S.hand = tiles.map((t) => ({ tile: t }));
+        S.win = S.hand.length - 1;
+        renderHand();
+        return;
+      }
       // the close-up hand: the longest row; with the frame's own reading each tile can be corrected
       const rows = [];
       if (cam.read && cam.read.length) for (const t of cam.read) (rows[t.row] = rows[t.row] || []).push({ tile: t.tile, frame: cam.frame_id, index: t.index });
@@ -577,7 +634,7 @@ const J = (() => {
       S.hand = []; S.win = null; $("#result").hidden = true; $("#settle-win").hidden = true; renderHand();
       toast("Winner kept: now enter the next winner's hand, pick them as the winner and score it.");
     });
-    api("GET", "/api/state").then((st) => fillFromGame(st.game)).catch(() => {});
+    api("GET", "/api/state").then(fillFromState).catch(() => {});
     live((st) => { S.game = st.game; }, null);
     renderHand();
   }
@@ -657,6 +714,7 @@ const J = (() => {
   }
 
   function init() {
+    markCjkFont();
     const page = document.body.dataset.page;
     if (page === "live") initLive();
     else if (page === "score") initScore();

@@ -68,7 +68,7 @@ class CameraView:
     zones: dict[str, str] = field(default_factory=dict)
     #: The kept frame's tiles in reading order (index into the frame, tile, row), for corrections.
     read: tuple[tuple[int, str, int], ...] = ()
-    #: The frame read as a whole table, seat by seat (``vision.table.TableObservation.as_json()``), if it was.
+    #: The frame read as a whole table, seat by seat (``vision.read.table.TableObservation.as_json()``), if it was.
     table: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,8 +111,8 @@ def _conf_of(det: Any) -> float:
 
 
 def read_rows(dets: Sequence[Any]) -> list[list[Any]]:
-    """Detections in reading order: rows top to bottom, tiles left to right (:func:`vision.reader.read_tiles`)."""
-    from vision.reader import read_tiles
+    """Detections in reading order: rows top to bottom, tiles left to right (:func:`vision.read.rows.read_tiles`)."""
+    from vision.read.rows import read_tiles
 
     return [list(row.detections) for row in read_tiles(list(dets)).rows]
 
@@ -242,7 +242,7 @@ class TableService:
             self._reads.release()
 
     def _read_image(self, detector: Any, data: bytes, options: dict[str, Any] | None) -> dict[str, Any]:
-        from vision.errors import UnreadableImage
+        from vision.read.errors import UnreadableImage
 
         t0 = time.perf_counter()
         try:
@@ -302,7 +302,7 @@ class TableService:
 
         ``observation`` has ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally ``zones``
         (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (with boxes) to keep for corrections, and
-        ``table`` (the frame read seat by seat: a ``vision.table.TableObservation`` or its JSON).
+        ``table`` (the frame read seat by seat: a ``vision.read.table.TableObservation`` or its JSON).
         """
         rows_in = getattr(observation, "rows", None)
         if rows_in is None:
@@ -428,14 +428,14 @@ class TableService:
 
 
 def _photo_detector_for(detector: Any) -> Any:
-    """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
-    the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
+    """For the sliced ONNX detector: a :class:`vision.read.scale.PhotoDetector` on the same network and options (behind
+    the same second stage, the crop classifier of :mod:`vision.read.classifier`, when it has one), reading turned tiles
     upright, coloured light white-balanced, a photo taken from across the table a half turn, and weak boxes the
-    photo's edge cuts dropped (:func:`vision.photo.photo_layers`), as ``jantaku read`` reads a photo."""
+    photo's edge cuts dropped (:func:`vision.read.scale.photo_layers`), as ``jantaku read`` reads a photo."""
     photo = _photo_stage(detector)
     if photo is None:
         return None
-    from vision.photo import photo_layers
+    from vision.read.scale import photo_layers
 
     return photo_layers(photo)
 
@@ -453,11 +453,11 @@ def _photo_stage(detector: Any) -> Any:
     network, options = getattr(detector, "network", None), getattr(detector, "options", None)
     if network is None or options is None:
         return None
-    from vision.photo import PhotoDetector
+    from vision.read.scale import PhotoDetector
 
     classifier = getattr(detector, "classifier", None)  # a two-stage detector: photos are classified too
     if classifier is not None:
-        from vision.classifier import TwoStageDetector
+        from vision.read.classifier import TwoStageDetector
 
         return TwoStageDetector(PhotoDetector(network, options), classifier)
     return PhotoDetector(network, options)
@@ -523,8 +523,8 @@ def decode_photo(data: bytes, max_side: int) -> Any:
     import cv2
     import numpy as np
 
-    from vision.errors import UnreadableImage
-    from vision.images import decode_image
+    from vision.read.errors import UnreadableImage
+    from vision.read.images import decode_image
 
     size = jpeg_size(data) or png_size(data)
     if size is None:
@@ -582,7 +582,7 @@ def _photo_encoder(original: bytes) -> Callable[[], bytes]:
     def encode() -> bytes:
         if original[:2] == b"\xff\xd8" and b"Exif" not in original[:4096]:
             return original
-        from vision.images import decode_image
+        from vision.read.images import decode_image
 
         return _jpeg_encoder(decode_image(original), None)()
 

@@ -53,7 +53,7 @@ class Observation:
     backs: int = 0
     ms: float = 0.0
     zones: dict[str, str] = field(default_factory=dict)
-    #: The frame read as a whole table (:class:`vision.table.TableObservation`), when it shows enough tiles.
+    #: The frame read as a whole table (:class:`vision.read.table.TableObservation`), when it shows enough tiles.
     table: Any = None
 
     @property
@@ -79,7 +79,7 @@ TABLE_MIN_TILES = 30
 class Pipeline:
     """``frame -> detections -> rows``: the loop's ``read``.
 
-    With a ``table_turn`` (:class:`vision.table_turn.TableTurn`), each frame is read squared to the table (turned
+    With a ``table_turn`` (:class:`vision.read.table_square.TableTurn`), each frame is read squared to the table (turned
     back by how the table lies turned in the camera's frames, measured from the tiles and kept): the observation's
     frame is then that straightened frame, and the detections are of it.
     """
@@ -88,9 +88,9 @@ class Pipeline:
     table_turn: Any = None
 
     def __call__(self, frame: Any) -> Observation:
-        from vision.geometry import Size
-        from vision.reader import read_tiles
-        from vision.table import read_table
+        from vision.read.geometry import Size
+        from vision.read.rows import read_tiles
+        from vision.read.table import read_table
 
         started = time.perf_counter()
         frame, detections = self._read(frame)
@@ -146,8 +146,8 @@ class RecordedLabels:
         self.folder = folder
 
     def __call__(self, frame: Any) -> list[Any]:
-        from vision.detector import Detection
-        from vision.geometry import Box
+        from vision.read.detector import Detection
+        from vision.read.geometry import Box
 
         path = self.folder / "labels" / (Path(frame.origin).stem + ".txt")
         if not path.is_file():
@@ -214,7 +214,7 @@ def make_source(config: Config) -> tuple[FrameSource, bool]:
 
 
 def model_path(config: Config, override: str | None = None) -> Path:
-    from vision.detector import default_model_path
+    from vision.read.detector import default_model_path
 
     chosen = override or config.detector.model
     return Path(chosen).expanduser() if chosen else default_model_path()
@@ -222,17 +222,17 @@ def model_path(config: Config, override: str | None = None) -> Path:
 
 def make_detector(config: Config, *, model: str | None = None) -> Any | None:
     """The tile detector on onnxruntime, or None when there is no model file (with a warning)."""
-    from vision.detector import DetectorOptions, load_detector
+    from vision.read.detector import DetectorOptions, load_detector
 
     path = model_path(config, model)
     if not path.is_file():
         log.warning("no detector model at %s: photos and the camera cannot be read", path)
         return None
-    from vision.errors import ModelError
+    from vision.read.errors import ModelError
 
     try:
         detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
-        from vision.classifier import classifier_for, with_classifier
+        from vision.read.classifier import classifier_for, with_classifier
 
         # the crop classifier, when it goes with it
         detector = with_classifier(detector, classifier_for(path, views=config.detector.crop_views))
@@ -336,7 +336,7 @@ class TableRuntime:
             detect = RecordedLabels(RECORDING)
         self.loop: ServiceLoop | None = None
         if detect is not None:
-            from vision.table_turn import TableTurn
+            from vision.read.table_square import TableTurn
 
             lc = config.loop
             self.loop = ServiceLoop(

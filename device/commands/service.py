@@ -47,13 +47,13 @@ def site_threads(service: Any) -> int:
 
 def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | None:
     """``(camera detector, photo detector)`` sharing one network, or None when there is no model file."""
-    from vision.detector import DetectorOptions, OnnxNetwork, SlicedDetector, default_model_path
+    from vision.read.detector import DetectorOptions, OnnxNetwork, SlicedDetector, default_model_path
 
     path = Path(model).expanduser() if model else default_model_path()
     if not path.is_file():
         return None
-    from vision.classifier import classifier_for, with_classifier
-    from vision.photo import photo_reader
+    from vision.read.classifier import classifier_for, with_classifier
+    from vision.read.scale import photo_reader
 
     network = OnnxNetwork(path)
     options = DetectorOptions(conf=conf)
@@ -414,7 +414,7 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
 
     detectors = photo_detector(model)
     if detectors is None:
-        from vision.detector import default_model_path
+        from vision.read.detector import default_model_path
 
         raise UserError(f"no detector model at {model or default_model_path()}: pass --model PATH")
     service = TableService(pin="2580", detector=detectors[0], photo_detector=detectors[1])

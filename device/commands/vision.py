@@ -7,7 +7,7 @@ reading order (mpsz, one group per row); with ``--json`` one JSON line per image
      "ms": <inference milliseconds>}
 
 ``--table`` (an overhead photo of a whole table) adds each seat's hand, melds, pond and wall, and the dora
-indicators (:mod:`vision.table`): a line per seat, or ``"table"`` in the JSON line.
+indicators (:mod:`vision.read.table`): a line per seat, or ``"table"`` in the JSON line.
 
 Nothing on this path imports torch or ultralytics: the model runs on onnxruntime.
 """
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from device.cli import UserError
-from vision.errors import VisionError
+from vision.read.errors import VisionError
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -131,7 +131,7 @@ def _model_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _operating_conf(args: argparse.Namespace) -> float:
-    from vision.detector import DetectorOptions
+    from vision.read.detector import DetectorOptions
 
     conf = DetectorOptions().conf if args.conf is None else args.conf
     if not 0 < conf <= 1:
@@ -140,7 +140,7 @@ def _operating_conf(args: argparse.Namespace) -> float:
 
 
 def _detector(args: argparse.Namespace, conf: float):
-    from vision.detector import DetectorOptions, load_detector
+    from vision.read.detector import DetectorOptions, load_detector
 
     options = DetectorOptions(conf=conf)
     try:
@@ -156,22 +156,22 @@ def _annotation_path(out: Path, image: Path, many: bool) -> Path:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    from vision.annotate import annotate, write_image
-    from vision.classifier import classifier_for, with_classifier
-    from vision.geometry import Size
-    from vision.images import load_image
-    from vision.reader import read_tiles
-    from vision.table import read_table
+    from vision.read.annotate import annotate, write_image
+    from vision.read.classifier import classifier_for, with_classifier
+    from vision.read.geometry import Size
+    from vision.read.images import load_image
+    from vision.read.rows import read_tiles
+    from vision.read.table import read_table
 
     detector = _detector(args, _operating_conf(args))
     try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
         classifier = classifier_for(args.model)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright (vision.photo);
+    # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright (vision.read.scale);
     # an overhead photo of a whole table is read as the camera reads one, where a wrong guess would lose the table
     if not args.pyramid and not args.table:
-        from vision.photo import photo_reader
+        from vision.read.scale import photo_reader
 
         detector = photo_reader(detector.network, detector.options, classifier)
     else:
@@ -187,7 +187,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         table, turn = None, None
         if args.table:  # a table photographed turned is read squared to it, as the camera loop reads one
-            from vision.table_turn import TableTurn
+            from vision.read.table_square import TableTurn
 
             turn = TableTurn()
             squared, found = turn.read(image, detector.detect)
@@ -233,8 +233,8 @@ def _progress(label: str):
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from vision import evaluation
-    from vision.labels import CLASS_NAMES
+    from vision.eval import evaluation
+    from vision.read.labels import CLASS_NAMES
 
     parts = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = set(parts) - {"rendered", "real", "crops"}
@@ -242,7 +242,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
     # AP candidates are found down to conf 0.001 inside the evaluation; P, R and single-tile top-1 count what the
     # detector reports at the operating threshold (on a single tile, finding nothing is a miss).
-    from vision.classifier import classifier_for, with_classifier
+    from vision.read.classifier import classifier_for, with_classifier
 
     conf = _operating_conf(args)
     detector = _detector(args, conf=conf)
@@ -308,9 +308,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_camera(args: argparse.Namespace) -> int:
-    from device.camera_evaluation import TURNS, evaluate
+    from vision.eval.camera import TURNS, evaluate
     from device.demo import RECORDING
-    from vision.classifier import classifier_for, with_classifier
+    from vision.read.classifier import classifier_for, with_classifier
 
     try:
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
@@ -344,8 +344,8 @@ PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku rea
 
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
-    from vision.classifier import classifier_for, with_classifier
-    from vision.phone_evaluation import (
+    from vision.read.classifier import classifier_for, with_classifier
+    from vision.eval.phone_evaluation import (
         LIGHTS,
         MOSAICS,
         SQUASHES,
@@ -359,8 +359,8 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         half_turned_hand,
         phone_shots,
     )
-    from vision.photo import PhotoDetector, photo_reader
-    from vision.real_photos import held_out_split
+    from vision.read.scale import PhotoDetector, photo_reader
+    from vision.eval.real_photos import held_out_split
 
     try:
         zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
@@ -413,7 +413,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     report = _tallies_json(result)
     single, hands, hands_turned, hands_blurred, hands_glared, hands_red, loose = {}, {}, {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
-        from vision.evaluation import eval_bonus, eval_crops
+        from vision.eval.evaluation import eval_bonus, eval_crops
 
         try:
             for name, reader in readers.items():
@@ -552,8 +552,8 @@ def _print_eval(report: dict) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from vision.bench import compare, peer_model_path
-    from vision.detector import default_model_path
+    from vision.eval.bench import compare, peer_model_path
+    from vision.read.detector import default_model_path
 
     if args.runs < 20:
         raise UserError(f"--runs must be at least 20, not {args.runs}")

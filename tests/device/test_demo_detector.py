@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import pytest
 
-from device.camera_evaluation import still_frames
+from vision.eval.camera import still_frames
 from device.commands.run import Pipeline, RecordedLabels
 from device.demo import RECORDING
 from device.sources import Frame

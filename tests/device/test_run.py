@@ -23,10 +23,10 @@ from device.config import Config
 from device.demo import RECORDING
 from device.sources import FileReplaySource, Frame
 from engine.tiles import format_tiles, parse_tiles
-from vision.detector import Detection, FakeDetector
-from vision.geometry import Box
-from vision.labels import class_of_tile
-from vision.table import ViewSide
+from vision.read.detector import Detection, FakeDetector
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
+from vision.read.table import ViewSide
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456p789s1122z"
@@ -61,7 +61,7 @@ def test_pipeline_reads_rows_from_detections():
 
 
 def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
-    from tests.vision.test_table import FRAME, FULL, lay
+    from tests.vision.read.test_table import FRAME, FULL, lay
 
     frame = Frame(np.zeros((FRAME.height, FRAME.width, 3), np.uint8), origin="table.jpg")
     table = Pipeline(lambda f: lay(FULL))(frame).table
@@ -97,7 +97,7 @@ def _white_blobs(image: np.ndarray) -> list[Detection]:
 
 
 def test_pipeline_squares_frames_to_a_turned_table_and_keeps_the_turn():
-    from vision.table_turn import TableTurn
+    from vision.read.table_square import TableTurn
 
     frame = Frame(_turned_row_frame(480, 640, 20.0), origin="turned.jpg")
     seen: list[np.ndarray] = []
@@ -348,7 +348,7 @@ def test_the_camera_seat_reaches_the_service(tmp_path, camera_seat, service_seat
 
 @pytest.mark.parametrize("views", [True, False])
 def test_the_config_says_whether_the_crop_classifier_reads_views(views, monkeypatch):
-    from vision.classifier import SHIPPED_CLASSIFIER
+    from vision.read.classifier import SHIPPED_CLASSIFIER
 
     if not (run_module.model_path(Config()).is_file() and SHIPPED_CLASSIFIER.is_file()):
         pytest.skip("no shipped detector and classifier in models/")

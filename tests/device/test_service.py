@@ -18,9 +18,9 @@ from device.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.detector import Detection
-from vision.geometry import Box
-from vision.labels import class_of_tile
+from vision.read.detector import Detection
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
 
 # --- the event bus -------------------------------------------------------------------------------------------
 
@@ -152,8 +152,8 @@ def test_observe_publishes_the_camera_view_and_keeps_the_frame():
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_observe_carries_the_table_seat_by_seat(as_json):
-    from tests.vision.test_table import FRAME, FULL, lay
-    from vision.table import read_table
+    from tests.vision.read.test_table import FRAME, FULL, lay
+    from vision.read.table import read_table
 
     svc = TableService(pin="1234")
     sub = svc.bus.subscribe()
@@ -418,7 +418,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
 )
 def test_decode_photo_refuses_before_decoding(data, message):
     from device.service import decode_photo
-    from vision.errors import UnreadableImage
+    from vision.read.errors import UnreadableImage
 
     with pytest.raises(UnreadableImage, match=message):
         decode_photo(data, 2048)
@@ -456,14 +456,14 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
 def test_photo_detector_keeps_the_second_stage():
     from device.service import TableService
     from tests.vision.fakes import BlocksNetwork
-    from vision.balance import BalancedDetector
-    from vision.classifier import TwoStageDetector
-    from vision.detector import SlicedDetector
-    from vision.frame_edge import SureAtEdgeDetector
-    from vision.half_turn import HalfTurnDetector
-    from vision.photo import PhotoDetector
-    from vision.squat import SquatDetector
-    from vision.upright import UprightDetector
+    from vision.read.views.white_balance import BalancedDetector
+    from vision.read.classifier import TwoStageDetector
+    from vision.read.detector import SlicedDetector
+    from vision.read.views.photo_edge import SureAtEdgeDetector
+    from vision.read.views.upside_down import HalfTurnDetector
+    from vision.read.scale import PhotoDetector
+    from vision.read.views.low_angle import SquatDetector
+    from vision.read.views.turned_tiles import UprightDetector
 
     camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
     svc = TableService(pin="1234", detector=camera)

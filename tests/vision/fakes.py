@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import CROP_SIZE, MODEL_KIND
-from vision.geometry import Box, Size
-from vision.labels import CLASS_NAMES, NUM_CLASSES
+from vision.read.classifier import CROP_SIZE, MODEL_KIND
+from vision.read.geometry import Box, Size
+from vision.read.labels import CLASS_NAMES, NUM_CLASSES
 
 ANCHORS = 64
 

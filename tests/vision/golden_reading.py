@@ -3,7 +3,7 @@ camera loop made of fixed images, kept in ``tests/vision/data/read_golden.json``
 
     python -m tests.vision.golden_reading          # write the file anew (only when a change of readings is meant)
 
-Photos: the real held-out split (:func:`vision.real_photos.held_out_split`, beside the checkout in ../shared), read
+Photos: the real held-out split (:func:`vision.eval.real_photos.held_out_split`, beside the checkout in ../shared), read
 by ``jantaku read --json`` one by one, and a few of them with ``--table``. Camera: the first frames of the demo
 recording (in the repo), in order through the camera loop's reader with the shipped models, and through the
 recording's own labels (the demo without a model).
@@ -25,16 +25,16 @@ CAMERA_FRAMES = 5
 
 
 def photo_root() -> Path:
-    """Where the real photos lie (as :mod:`vision.real_photos` finds them)."""
+    """Where the real photos lie (as :mod:`vision.eval.real_photos` finds them)."""
     import os
 
-    from vision.real_photos import DEFAULT_ROOT
+    from vision.eval.real_photos import DEFAULT_ROOT
 
     return Path(os.environ.get("JANTAKU_REAL_PHOTOS", DEFAULT_ROOT))
 
 
 def held_out() -> list[Path]:
-    from vision.real_photos import held_out_split
+    from vision.eval.real_photos import held_out_split
 
     return [p.image for p in held_out_split()]
 
@@ -72,7 +72,7 @@ def camera_frames() -> list:
     """Frames of the demo recording (every fifth of the first ones), as the camera delivers them."""
     from device.demo import RECORDING
     from device.sources import Frame
-    from vision.images import load_image
+    from vision.read.images import load_image
 
     paths = sorted(RECORDING.glob("*.jpg"))[: 5 * CAMERA_FRAMES : 5]
     return [Frame(load_image(p), index=i, origin=str(p)) for i, p in enumerate(paths)]
@@ -100,7 +100,7 @@ def todays_camera_readers() -> dict:
     from device.commands.run import LockedDetector, Pipeline, RecordedLabels, make_detector
     from device.config import Config
     from device.demo import RECORDING
-    from vision.table_turn import TableTurn
+    from vision.read.table_square import TableTurn
 
     detector = LockedDetector(make_detector(Config()))
     return {

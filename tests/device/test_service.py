@@ -453,31 +453,24 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     assert (tmp_path / "g.db").exists()
 
 
-def test_photo_detector_keeps_the_second_stage():
-    from device.service import TableService
-    from tests.vision.fakes import BlocksNetwork
-    from vision.read.views.white_balance import BalancedDetector
-    from vision.read.classifier import TwoStageDetector
-    from vision.read.detector import SlicedDetector
-    from vision.read.views.photo_edge import SureAtEdgeDetector
-    from vision.read.views.upside_down import HalfTurnDetector
-    from vision.read.scale import PhotoDetector
-    from vision.read.views.low_angle import SquatDetector
-    from vision.read.views.turned_tiles import UprightDetector
+def test_photos_are_read_by_the_photo_reader_the_service_is_handed():
+    """The service reads a photo by its :class:`~vision.read.pipeline.Reader` once, under the reader's lock, and
+    takes the rows as the reader read them."""
+    import cv2
 
-    camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
-    svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, SureAtEdgeDetector)  # a weak box the photo's edge cuts is dropped
-    squat = svc.photo_detector.detector
-    assert isinstance(squat, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
-    half_turn = squat.detector
-    assert isinstance(half_turn, HalfTurnDetector)  # a photo from across the table is read turned
-    assert isinstance(half_turn.probe, PhotoDetector)
-    balanced = half_turn.detector
-    assert isinstance(balanced, BalancedDetector)  # photos under coloured light are white-balanced
-    assert isinstance(balanced.detector, UprightDetector)  # and their turned tiles read upright
-    stage = balanced.detector.detector
-    assert isinstance(stage, TwoStageDetector)
-    assert isinstance(stage.detector, PhotoDetector)
-    assert stage.classifier is camera.classifier
-    assert TableService(pin="1234", detector=RowDetector()).photo_detector is None  # anything else: read as it is
+    from vision.read.pipeline import Reader
+
+    class Counting(RowDetector):
+        reads = 0
+
+        def detect(self, image):
+            assert reader.lock.locked()  # one read at a time with the camera's reader
+            Counting.reads += 1
+            return super().detect(image)
+
+    reader = Reader.around(Counting())
+    svc = TableService(pin="1234", photo_reader=reader)
+    _ok, buf = cv2.imencode(".png", np.full((300, 900, 3), 200, np.uint8))
+    out = svc.read_image(buf.tobytes())
+    assert out["tiles"] == "234m567p23488678s" and Counting.reads == 1
+    assert [t["row"] for t in out["read"]] == [0] * 14

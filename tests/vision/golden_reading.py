@@ -94,19 +94,15 @@ def camera_readings(read_frame) -> list[dict]:
     return [observation_record(read_frame(frame)) for frame in camera_frames()]
 
 
-def todays_camera_readers() -> dict:
-    """The camera loop's readers as ``jantaku run`` built them before issue 30: the shipped models behind the
-    loop's ``Pipeline`` (squared to the table), and the demo's recorded labels."""
-    from device.commands.run import LockedDetector, Pipeline, RecordedLabels, make_detector
+def camera_readers() -> dict:
+    """The camera loop's readers as ``jantaku run`` builds them: the shipped models (squared to the table), and the
+    demo's recorded labels. (The golden file was written with the loop's ``Pipeline`` of before issue 30.)"""
+    from device.commands.run import FrameReader, make_readers, recorded_reader
     from device.config import Config
     from device.demo import RECORDING
-    from vision.read.table_square import TableTurn
 
-    detector = LockedDetector(make_detector(Config()))
-    return {
-        "model": Pipeline(lambda frame: detector.detect(frame.image), TableTurn()),
-        "recorded": Pipeline(RecordedLabels(RECORDING)),
-    }
+    camera, _photo = make_readers(Config())
+    return {"model": FrameReader(camera), "recorded": recorded_reader(RECORDING)}
 
 
 def write(camera_readers: dict) -> dict:
@@ -121,5 +117,5 @@ def write(camera_readers: dict) -> dict:
 
 
 if __name__ == "__main__":
-    g = write(todays_camera_readers())
+    g = write(camera_readers())
     print(f"{GOLDEN}: {len(g['photos'])} photos, {len(g['tables'])} tables, camera {sorted(g['camera'])}", file=sys.stderr)

@@ -50,7 +50,7 @@ def test_read_json_table_reads_tables_as_before():
 
 @pytest.mark.parametrize("reader", ["model", "recorded"])
 def test_camera_loop_reads_the_demo_frames_as_before(reader):
-    read_frame = golden.todays_camera_readers()[reader]
+    read_frame = golden.camera_readers()[reader]
     got = golden.camera_readings(read_frame)
     assert len(got) == len(GOLDEN["camera"][reader])
     for g, w in zip(got, GOLDEN["camera"][reader], strict=True):

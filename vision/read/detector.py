@@ -206,6 +206,8 @@ class OnnxNetwork:
         #: A fixed batch size the model was exported with, or None when its batch axis is dynamic.
         self.fixed_batch = batch_dim if isinstance(batch_dim, int) else None
         self.max_batch = self.fixed_batch or max_batch
+        #: onnxruntime runs made so far (a batch of up to ``max_batch`` views is one run).
+        self.runs = 0
         out_shape = outputs[0].shape
         if isinstance(out_shape[1], int) and out_shape[1] != 4 + len(self.names):
             raise ModelError(
@@ -219,6 +221,7 @@ class OnnxNetwork:
             if n > self.fixed_batch:
                 raise ValueError(f"{self.path} takes batches of {self.fixed_batch}, got {n}")
             batch = np.concatenate([batch, np.zeros((self.fixed_batch - n, *batch.shape[1:]), batch.dtype)])
+        self.runs += 1
         return self.session.run([self.output_name], {self.input_name: batch})[0][:n]
 
 

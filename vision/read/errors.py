@@ -13,3 +13,7 @@ class UnreadableImage(VisionError, ValueError):
 
 class ModelError(VisionError, ValueError):
     """A detector model that is missing, unreadable, or whose inputs, outputs or class names do not fit."""
+
+
+class ConfigError(VisionError, ValueError):
+    """A reader configuration that names something unknown or out of range (:class:`vision.read.pipeline.ReaderConfig`)."""

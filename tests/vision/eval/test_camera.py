@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.eval.camera import evaluate, same_table, still_frames, turned_frame
-from device.commands.run import RecordedLabels
+from device.commands.vision import labelled_stills
 from device.demo import RECORDING
-from device.sources import Frame
+from vision.eval.camera import evaluate, same_table, turned_frame
+from vision.read.detector import FakeDetector
 
 SEAT = {"side": "bottom", "hand": "123m", "melds": [{"tiles": "555z", "from": "left"}], "pond": "1z"}
 
@@ -45,12 +45,10 @@ def test_a_turned_frame_keeps_its_size_and_fills_with_the_mat(degrees):
 
 
 def test_the_recordings_own_labels_read_every_tile_and_table_square():
-    labels = RecordedLabels(RECORDING)
-    frames = {}
-    for name in still_frames(RECORDING):
-        image = cv2.imread(str(RECORDING / name))
-        frames[image.tobytes()[::9973]] = labels(Frame(image, origin=name))
+    frames = labelled_stills(RECORDING)
+    by_image = {f.image.tobytes()[::9973]: f.labels for f in frames}
+    labels = FakeDetector(lambda image: by_image[image.tobytes()[::9973]])
     for squared in (False, True):  # the demo's tables are square: squaring them reads the same frames
-        tally = evaluate(lambda image: frames[image.tobytes()[::9973]], RECORDING, [0.0], squared=squared)[0.0]
+        tally = evaluate(labels, frames, [0.0], squared=squared)[0.0]
         assert tally.tables == len(frames) == 14
         assert tally.right == tally.tiles == 650 and tally.other == 0 and tally.tables_read == 14

@@ -256,12 +256,12 @@ def test_a_photo_remembered_is_read_once_and_a_copy_of_it_anew():
 
 
 def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
-    """photo_reader: the half turn's probe is the photo reader the classifier names boxes of, so that the view it
+    """The photo reader: the half turn's probe is the photo reader the classifier names boxes of, so that the view it
     chose is not read a third time (a 12 MP photo's reading cost 0.1 s): the same tiles, one reading fewer."""
     from vision.read.views.white_balance import BalancedDetector
     from vision.read.classifier import with_classifier
     from vision.read.views.upside_down import HalfTurnDetector
-    from vision.read.scale import photo_reader
+    from tests.vision.fakes import photo_reader
     from vision.read.views.low_angle import SquatDetector
     from vision.read.views.turned_tiles import UprightDetector
 
@@ -271,7 +271,7 @@ def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
         frame[545:625, x + 35 : x + 95] = 255
     alone, apart, network = BlocksNetwork(), BlocksNetwork(), BlocksNetwork()
     PhotoDetector(alone).detect(frame)
-    layers = photo_reader(network, classifier=classifier, way_up=None)
+    layers = photo_reader(network, classifier, way_up=None)
     probed_apart = SquatDetector(
         HalfTurnDetector(
             BalancedDetector(UprightDetector(with_classifier(PhotoDetector(apart), classifier))), PhotoDetector(apart)
@@ -349,11 +349,11 @@ def test_a_remembered_reading_keeps_its_weak_boxes():
 
 @pytest.mark.parametrize("with_a_classifier", [False, True])
 def test_a_reader_without_a_classifier_works_out_no_weak_boxes(tmp_path, with_a_classifier):
-    """photo_reader: weak boxes are for a classifier to judge; with none, the reader does not decode down to them."""
-    from vision.read.scale import photo_reader
+    """The photo reader: weak boxes are for a classifier to judge; with none, the reader does not decode down to them."""
+    from tests.vision.fakes import photo_reader
 
     classifier = colour_model(tmp_path / "c.onnx") if with_a_classifier else None
-    reader = photo_reader(BlocksNetwork(), classifier=classifier, way_up=None)
+    reader = photo_reader(BlocksNetwork(), classifier, way_up=None)
     inner = reader.probe  # the photo reader at the layers' core (test_the_layers_probe_with_the_reader_inside...)
     assert isinstance(inner, PhotoDetector)
     assert inner.whole.floor == (WEAK_CONF if with_a_classifier else DetectorOptions().conf)

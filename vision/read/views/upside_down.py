@@ -14,7 +14,7 @@ half turn reads surer (:func:`vision.read.views.compare.reads_surer`: its boxes'
 most of those tiles one by one). The tiles are then mapped back, each with
 ``turn`` 180 more, so that a hand reads in its owner's order (:func:`vision.read.rows.read_tiles`). Pairing keeps a
 reading that merely found other boxes (a close-up whose half turn boxed a pip) from deciding. The probe of
-:func:`vision.read.scale.photo_layers` is the reader inside the crop classifier, and it remembers both its readings for
+:meth:`vision.read.pipeline.Reader.from_config` is the reader inside the crop classifier, and it remembers both its readings for
 the length of the call (:meth:`vision.read.scale.PhotoDetector.remembering`): the view chosen is not read a third time.
 Another set's tiles, which the detector reads about as surely either way up, are told by their faces instead: when
 the probe leaves a photo as it is, the way-up network (:mod:`vision.read.way_up`) votes on the tiles of its reading that
@@ -125,7 +125,7 @@ class HalfTurnDetector(DetectorLayer):
     def detect(self, image: np.ndarray) -> list[Detection]:
         turned = half_turned(image)
         remembering = getattr(self.probe, "remembering", None)
-        # a probe inside ``detector`` (vision.read.scale.photo_layers) answers its reading of the chosen view again
+        # a probe inside ``detector`` (vision.read.pipeline.Reader.from_config) answers its reading of the chosen view again
         with remembering(image, turned) if remembering else nullcontext():
             on_half_turn, upside_down = self.tell(image, turned)
             self.turned.append(upside_down)

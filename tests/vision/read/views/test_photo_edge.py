@@ -65,8 +65,8 @@ def test_a_back_at_the_edge_is_judged_alike():
 
 def test_the_photo_reader_judges_boxes_at_the_edge_outermost():
     from tests.vision.fakes import BlocksNetwork
-    from vision.read.scale import PhotoDetector, photo_layers
+    from tests.vision.fakes import photo_reader
 
-    reader = photo_layers(PhotoDetector(BlocksNetwork()), way_up=None)
+    reader = photo_reader(BlocksNetwork(), way_up=None)
     assert isinstance(reader, SureAtEdgeDetector)
     assert reader.stretches is reader.detector.stretches  # the layers inside still answer through it

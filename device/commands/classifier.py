@@ -25,8 +25,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from device.cli import UserError
 from vision.read.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.read.classifier import TwoStageDetector
+    from vision.read.detector import Detector
 
 DEFAULT_CROPS = Path("datasets/crops")
 #: The bonus cards' seed is ``--cards-seed`` plus this: card ``i`` of each set is then drawn from its own stream.
@@ -448,24 +454,31 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_detector(args):
-    from vision.read.detector import DetectorOptions, load_detector
+def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
+    """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
+    factory builds them (:mod:`vision.read.pipeline`), on one network."""
+    from vision.read.classifier import TwoStageDetector
+    from vision.read.pipeline import Models, Reader, ReaderConfig
 
+    config = ReaderConfig(Path(args.detector) if args.detector else None, classifier=None, conf=args.conf)
     try:
-        return load_detector(args.detector, options=DetectorOptions(conf=args.conf))
+        alone = Reader.from_config(config)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
+    assert alone.models is not None
+    two = Reader.from_config(config, models=Models(alone.models.network, classifier)).detector
+    assert isinstance(two, TwoStageDetector)
+    return alone.detector, two
 
 
 def _detector_camerash(args, classifier) -> dict:
     """camerash top-1 as ``jantaku eval detector`` measures it (:func:`vision.eval.evaluation.eval_crops`), with the
     detector alone and with the classifier as second stage."""
-    from vision.read.classifier import TwoStageDetector
     from vision.eval.evaluation import eval_crops
 
-    detector = _load_detector(args)
+    detector, two = _readers(args, classifier)
     out = {}
-    for name, d in (("detector", detector), ("two_stage", TwoStageDetector(detector, classifier))):
+    for name, d in (("detector", detector), ("two_stage", two)):
         r = eval_crops(d)
         top = ", ".join(f"{t}->{p}: {k}" for t, p, k in r.confusions()[:10])
         out[name] = {"n": r.n, "top1": round(r.top1, 4), "confusions": top}
@@ -475,12 +488,10 @@ def _detector_camerash(args, classifier) -> dict:
 def _detector_real(args, classifier) -> dict:
     """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
     with the classifier; a box mostly on a tile the labels leave out counts neither way."""
-    from vision.read.classifier import TwoStageDetector
     from vision.read.images import load_image
     from vision.eval.real_photos import held_out_split
 
-    detector = _load_detector(args)
-    two = TwoStageDetector(detector, classifier)
+    detector, two = _readers(args, classifier)
     stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames
     photos = held_out_split()
     for photo in photos:

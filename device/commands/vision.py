@@ -144,16 +144,6 @@ def _operating_conf(args: argparse.Namespace) -> float:
     return conf
 
 
-def _detector(args: argparse.Namespace, conf: float):
-    from vision.read.detector import DetectorOptions, load_detector
-
-    options = DetectorOptions(conf=conf)
-    try:
-        return load_detector(args.model, options=options, threads=args.threads)
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-
-
 def _annotation_path(out: Path, image: Path, many: bool) -> Path:
     if out.suffix.lower() in IMAGE_SUFFIXES and not many:
         return out

@@ -127,7 +127,9 @@ def confusions(tiles: Iterable[TileOutcome], top: int = 12) -> list[tuple[str, s
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from vision.read.detector import DetectorOptions, default_model_path, load_detector
+    from pathlib import Path
+
+    from vision.read.pipeline import Reader, ReaderConfig
 
     parser = argparse.ArgumentParser(prog="python -m vision.eval.rendered_audit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=RENDERED_IMAGES, help="rendered held-out images")
@@ -136,8 +138,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.n < 1:
         parser.error("--n is a count of images: 1 or more")
-    detector = load_detector(args.model or default_model_path(), options=DetectorOptions(conf=args.conf))
-    input_size = detector.network.input_size
+    # the detector alone, as the reader's factory builds it (the audit is of the detector's own names)
+    reader = Reader.from_config(ReaderConfig(Path(args.model) if args.model else None, classifier=None, conf=args.conf))
+    detector = reader.detector
+    input_size = reader.models.network.input_size
     tiles = audit(detector, args.n, input_side=max(input_size.height, input_size.width))
     for title, band, edges in BANDS:
         print(f"\n{title}:")

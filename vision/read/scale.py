@@ -1,36 +1,16 @@
 """Reading a photo at the scale its tiles call for: the whole photo first, slices only when its tiles are small.
 
-A photo's tiles may be any size: a phone close-up of a hand shows tiles a tenth of its width or more, an overhead
-frame of a whole table shows them at 1-2 %. The camera's detector (:class:`vision.read.detector.SlicedDetector`) reads
-every frame as a whole pyramid of views; on a close-up, its slices zoom in on tiles bigger than any the network
-learnt and on the clutter around them (book spines, a phone, the mat's pattern), and box parts of both as tiles.
-Measured on the real held-out photos cut close or tiled and enlarged to 4000 px (``jantaku eval phone``: 152 shots,
-1,195 tiles, labels fixed as in :mod:`vision.eval.real_photos`): the pyramid reads them at precision 0.64, recall 0.97,
-39 shots exact, 1.2 s a shot; this reader at precision 0.96, recall 0.99, 124 shots exact, 63 ms (since the
-changes below and classifier v6: precision 0.970, recall 0.998, 127 exact, about 0.1 s).
+    detector = PhotoDetector(network, DetectorOptions())
+    detections = detector.detect(image)          # a BGR uint8 photo of any size
+    detector.passes[-1]                          # how it was read: "whole", "sliced@0.50", "afar@8.00", "+holes1"
 
-So :class:`PhotoDetector` reads the whole photo first and judges its tiles' size by the median short side of the
-boxes it found (the confident ones). Tiles the network learnt (``min_tile`` to ``max_tile`` of the input's side):
-that reading stands, as slices would show the same tiles too big. Small tiles, or none found: the photo is read
-again in slices, at the one scale that shows its tiles at about ``target`` of the input side (half scale when it
-found nothing to judge by). Tiles bigger than any it learnt (a tile or two filling the photo), or nothing at all:
-the photo is read again from afar, in the middle of a plain frame several times its size, so that its tiles come
-out at sizes the network knows (a network shown a tile filling its input sees a pattern of pips, not a tile).
-A whole reading sure of no tile at all (every box under ``sure``) is tried from afar too, at least twice as far: at
-the top of the sizes it learnt the network reads big tiles so (scores of 0.3, pips taken for tiles), and from afar
-it reads them surely; that reading is kept when it is sure of a tile, else it is tried further along ``afar``.
-A photo in which nothing was found is shown 8 times smaller, then 12 (``afar``; it was 5): a tile filling it comes
-out at the sizes the network learnt, not above them (camerash's single tiles filling their photos 0.867 -> 0.913,
-every real shot as it was; the model card, stop 23). ``max_tile`` is the widest tile face the network learnt (64 px
-of 512). Both measured on the real held-out shots (``jantaku eval phone``, the shipped pair):
-F1 0.979 -> 0.982, shots exact 124 -> 128 (``max_tile`` 0.16 before, 82 px: beyond what it learnt); camerash's
-single tiles filling their photos 0.769 -> 0.767; the hands below unchanged.
-
-A hand is a row of tiles side by side, so a hole one tile wide between two tiles of a row is most likely a tile the
-pass missed (another set's tile, glare): :meth:`PhotoDetector.fill_holes` reads a window round each such hole again,
-at the scale that shows its tiles at ``target``, and keeps a tile found in the hole. Measured on hands of another
-set's tiles (``jantaku eval phone``: camerash's photos in rows, 48 shots of 598 tiles): tiles found nowhere 7 -> 1,
-read right 548 -> 552, boxes 591 -> 597 (the other two found are misread), F1 0.922 -> 0.924.
+:class:`PhotoDetector` reads the whole photo and judges its tiles' size by the median short side of the sure boxes.
+Tiles of the sizes the network learnt (``min_tile`` to ``max_tile`` of its input): that reading stands. Small tiles,
+or none: the photo is read again in slices at the scale that shows them at ``target``. Tiles bigger than any it
+learnt, nothing found, or nothing sure: the photo is read from afar, in the middle of a plain frame ``afar`` times
+its size. A one-tile hole in a row of tiles is read again close up (:meth:`PhotoDetector.fill_holes`). The camera
+reads by the slice pyramid instead (:class:`vision.read.detector.SlicedDetector`); both are built by
+:mod:`vision.read.pipeline`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

@@ -24,9 +24,6 @@ nothing a detector labels); a row inside the nearest wall is never a hand (a sea
 its pond outermost). Near a diagonal a tile may be a neighbour's row end, unless it lies in a row along its seat's
 axis (a wall drawn down to a few stacks lies by the corner).
 
-Measured on the renderer's table layouts seen from above (tests/vision/read/test_table.py): about 98% of tiles go to the
-right seat and 95-99% of those of seats whose layout does not overlap itself to the right zone.
-
 Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
 degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
 centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is

@@ -1,31 +1,16 @@
 """A camera mounted turned to the table: its frames read square to the table's edges.
 
-The table reader (:mod:`vision.read.table`) finds rows, melds and seats along the frame's axes, and the detector learnt
-tiles upright or sideways, turned a few degrees at most. Nobody squares a camera over a table to the degree: the
-demo recording's 14 tables, each frame turned whole about its centre (``jantaku eval camera``), kept every tile
-found but lost the seats of 4 tables turned by 6 degrees, 10 turned by 10 and all 14 turned by 30 or 45, and gained
-boxes on nothing (42 at 10 degrees, 269 at 45). Read squared to the table as below: 14 of 14 at every turn tried
-(-6 to 45 degrees), 0 to 12 boxes more.
+    turn = TableTurn()                                   # kept from frame to frame
+    squared, found = turn.read(image, detector.detect)   # the frame turned back by the table's turn, its tiles
+    in_photo = turn.in_frame(found, *squared.shape[:2])  # the boxes as the frame itself shows them
 
-So :class:`TableTurn` measures how the table lies turned from the tiles the camera reads and keeps that turn from
-frame to frame: each frame is read turned back by it, square to the table, and the table reader, the site and the
-stored frames all see that straightened frame. It keeps the frame's own size (the table lies in its middle; what
-the turn takes past the corners is beyond it), so the slice pyramid reads it in the slices of a frame squared by
-hand: on a canvas that held the whole turned frame, the slices fell elsewhere, and a camera turned by 6 degrees
-lost 11 of 14 tables, mostly to standing hands' tops read as White dragons in those slices.
-
-The measure is the rows' (:func:`row_turn`): a table is rows of tiles side by side (hands, walls, ponds, melds), so
-the line from each tile to its nearest neighbour runs along the table's edges or across them, and the 4-fold mean
-of those directions is the table's turn to a fraction of a degree (the demo's square tables: 0.0 to 0.14; turned by
-30: 30.2 to 30.4). Each tile's own gradients (:func:`vision.read.views.turned_tiles.tile_turn`, which reads loose tiles in photos)
-said 0.8 to 4.7 for those square tables: the faces of standing tiles, seen in perspective, lean. Each reading
-measures the turn left in its straightened frame; when that is :data:`MIN_TABLE_TURN` or more (the first frames, a
-camera knocked), the turn is updated and the frame read again.
-
-The turn is modulo a quarter turn: which side of the straightened frame is whose seat stays as the camera sees it
-(``[game] camera_seat`` names the seat at its bottom edge); at 45 degrees either side is, and the first measured
-stands. ``jantaku read --table`` reads an overhead photo of a table so too, and gives its boxes back as the photo
-shows them (:meth:`TableTurn.in_frame`).
+The table reader (:mod:`vision.read.table`) works along the frame's axes, so :class:`TableTurn` measures how the
+table lies turned from the rows of tiles read (:func:`row_turn`: the 4-fold mean direction from each tile to its
+nearest neighbour), keeps that turn, and reads each frame turned back by it, in the frame's own size. When a reading
+leaves :data:`MIN_TABLE_TURN` or more (the first frames, a camera knocked), the turn is updated and the frame read
+again. The turn is modulo a quarter turn: which side is whose seat stays as the camera sees it. The camera's reader
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) and ``jantaku read --table`` read so. What was measured
+when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,13 @@
 """Reading tiles seen from a low angle: a standing hand photographed from above, a hand laid down shot aslant.
 
-A tile's face is about 4:3 tall; seen at a slant it comes out squat, as wide as tall or wider. The detector learnt
-faces from frontal to steeply foreshortened in its renders, but the real frames it learnt real tiles from are
-stretched tall (their export squeezed 16:9 photos to a square: boxes 2.4 times as tall as wide), and the runtime
-takes a box wider than tall for a tile lying sideways (its crop is turned a quarter). So squat tiles read badly:
-the real held-out photos squashed to 0.35 of their height (tiles 0.85 as tall as wide) read at tile F1 0.86 and 1
-of 24 exactly, to 0.45 at 0.94 and 11 (stop 17, scratch study).
-
-:class:`SquatDetector` reads the photo as it is; when most of its sure face-up boxes are squat (:data:`SQUAT`), it
-reads the photo again stretched taller, so that their median comes out :data:`STRETCHED_TO` as tall as wide, and
-keeps that reading when it is surer (:func:`vision.read.views.compare.reads_surer`). Tiles lying sideways are squat boxes too,
-but a sideways face stretched tall is no tile the detector knows, and it reads less surely that way: the real
-photos turned a quarter keep their own reading (24 of 24). The stretched view is shrunk to at most
-:data:`MOST_PIXELS`. A photo of tiles lying as they should is read once.
+A tile's face is about 4:3 tall; seen at a slant it comes out squat, and the detector reads squat tiles badly (its
+real frames were stretched tall, and a box wider than tall is taken for a tile lying sideways).
+:class:`SquatDetector` (``detector = SquatDetector(inner)``; the reader's ``low_angle`` view) reads the photo as it
+is; when most of its sure face-up boxes are squat (:data:`SQUAT`), it reads the photo again stretched taller, so that
+their median comes out :data:`STRETCHED_TO` as tall as wide (shrunk to at most :data:`MOST_PIXELS`), and keeps that
+reading when it is surer (:func:`vision.read.views.compare.reads_surer`). Tiles lying sideways stretched tall read
+less surely, so they keep their own reading; a photo of tiles lying as they should is read once. What was measured
+when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

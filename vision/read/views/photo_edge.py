@@ -1,21 +1,12 @@
 """Boxes the photo's edge cuts: kept only where the reader is sure of them.
 
-A box that runs into the frame's edge shows part of what it boxes: a tile the photographer left half out of the
-shot, or the clutter around a table (book spines, a tray's dark plastic, a phone) that the detector takes, at a
-guess, for a tile cut by the edge. On the real held-out photos at phone scale (``jantaku eval phone``'s 416 shots,
-stop 19), every such box under 0.5 confidence that named something was wrong: 7 boxes in 6 shots, spines read as 9p,
-2s or 5z, a tray read as a tile's back. On camerash's other-set shots one was right (a 6m of a loose shot lying at
-the frame's top edge, 0.27), none wrong. Boxes the edge cuts that the reader is sure of stay (13 of them right
-there).
-
-:class:`SureAtEdgeDetector` drops the boxes within :data:`EDGE` of the frame's edge that are less sure than
-:data:`SURE_AT_EDGE` and not of a whole tile's size (:data:`WHOLE_TILE`), where the photo shows a sure tile away
-from its edge (its subject); every other box is left as it is. Whole tiles lying against the edge and read weakly
-were right (5 of them on two seeds' shots, camerash's hands and loose tiles, 0.27-0.35, their sides 1.0-1.3 of the
-sure tiles'); each of the 11 boxes on clutter was smaller than a tile on a side, or (one) wider. A photo
-of one tile filling the frame has its tile at the edge and nothing else: read as it is (camerash's single-tile
-photos, ``jantaku eval phone``'s "one tile filling": with the rule applied to them too, top-1 fell from 0.865 to
-0.799).
+A box that runs into the frame's edge shows part of what it boxes: a tile half out of the shot, or the clutter
+around a table (book spines, a tray, a phone) taken at a guess for a tile cut by the edge.
+:class:`SureAtEdgeDetector` (``SureAtEdgeDetector(inner)``; the reader's outermost view, ``photo_edge``) drops the
+boxes within :data:`EDGE` of the frame's edge that are less sure than :data:`SURE_AT_EDGE` and not of a whole tile's
+size (:data:`WHOLE_TILE`), where the photo shows a sure tile away from its edge; every other box is left as it is.
+A photo of one tile filling the frame is read as it is. What was measured when:
+docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

@@ -1,24 +1,13 @@
 """Reading tiles that lie turned in the photo: a hand photographed at a slant, loose tiles askew on the cloth.
 
-The detector and the crop classifier learnt tiles upright or sideways (the renderer turns them by a few degrees, the
-real frames are square to the camera). Turned further, the network's boxes slip and its names fail: the real
-held-out photos turned whole (``jantaku eval phone``, "turned"; read at their tiles' scale by the shipped pair) read
-at F1 0.97 turned by 15 degrees, 0.78 by 30, 0.46 by 45; camerash's tiles lying loose, each its own way, at 0.86.
-Read as below: 0.997, 1.000, 0.991 (60 and 75 degrees: 0.41 and 0.68 -> 0.994 and 0.992), loose 0.93.
-
-So :class:`UprightDetector` reads the photo as it is, then measures how each box's tile lies (:func:`tile_turn`:
-the edges of a tile's face and of its glyphs run along its two axes, so the 4-fold symmetric mean of the gradient
-directions inside the box gives its turn, modulo a quarter), groups the tiles turned alike (:func:`turn_groups`),
-and reads the photo again turned back by each group's turn (:class:`TurnedView`), with those tiles upright; a group
-of sideways tiles is read a quarter turn further, upright. Each tile is then taken from the view in which it stands
-straightest (the photo's own reading only when straighter by ``prefer_margin``, or standing straight and read
-surer): a hand at a slant is one group and one more reading, loose tiles askew a few, and a photo of upright tiles
-is read once, as it is.
-
-A detection read from a turned view carries its ``turn`` (the view's, degrees counter-clockwise as the photo shows
-it) and its ``box`` is the upright rectangle that bounds the turned tile; :func:`vision.read.rows.read_tiles` reads
-rows along that turn. A half turn is not told apart here: :class:`vision.read.views.upside_down.HalfTurnDetector`, round this
-layer, reads a photo whose tiles are upside down turned a half turn first.
+The detector and the crop classifier learnt tiles upright or sideways. :class:`UprightDetector`
+(``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's
+tile lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn),
+groups the tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn
+(:class:`TurnedView`), and takes each tile from the view in which it stands straightest. A photo of upright tiles is
+read once. A detection read from a turned view carries its ``turn`` (degrees counter-clockwise as the photo shows it)
+and the upright bounds of the turned tile; :func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn
+is told by :mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,15 @@
 """Reading a photo taken from across the table: tiles upside down, a hand facing the other way.
 
-A winning hand is laid down facing its owner, so the player who photographs it from across the table sees it upside
-down; loose tiles lie any way up. :mod:`vision.read.views.turned_tiles` stands turned tiles straight only modulo a quarter turn: it
-cannot tell a tile upside down from one upright. The crop classifier reads both alike (it averages each crop with
-its half turn, :func:`vision.read.classifier.crop_views`), but the detector does not: all its real frames were upright.
-Measured on the real held-out photos turned a half turn (``jantaku eval phone``, "turned 180", stop 14): tile F1
-0.949 and 7 of 24 read exactly, against 0.983 and 17 of 24 for the same photos upright.
-
-The detector is surer of upright tiles, and that tells which way up a photo is. :class:`HalfTurnDetector` reads
-the photo and its half turn with a probe (the detector at the tiles' scale, no classifier), pairs the boxes of
-the two readings (IoU 0.5 or more, the half turn's mapped back), and reads the photo turned a half turn when the
-half turn reads surer (:func:`vision.read.views.compare.reads_surer`: its boxes' mean confidence, its paired tiles', and
-most of those tiles one by one). The tiles are then mapped back, each with
-``turn`` 180 more, so that a hand reads in its owner's order (:func:`vision.read.rows.read_tiles`). Pairing keeps a
-reading that merely found other boxes (a close-up whose half turn boxed a pip) from deciding. The probe of
-:meth:`vision.read.pipeline.Reader.from_config` is the reader inside the crop classifier, and it remembers both its readings for
-the length of the call (:meth:`vision.read.scale.PhotoDetector.remembering`): the view chosen is not read a third time.
-Another set's tiles, which the detector reads about as surely either way up, are told by their faces instead: when
-the probe leaves a photo as it is, the way-up network (:mod:`vision.read.way_up`) votes on the tiles of its reading that
-lie upright or upside down, and a vote over :data:`WAY_UP_VOTE` reads the photo turned (stop 17's rule, a photo
-lying square and at least four voting tiles: camerash's hands turned 180 read turned 46 of 48, 40 and 41 of 48 on
-two more seeds, against 16, 15 and 15 by the detector alone; the same hands upright 1, 1 and 2 either way; the 368
-real shots 311 exact, against 312 without the network: models/MODEL_CARD.md). When the probe would turn a photo,
-the network is asked too: faces it votes surely upright (:data:`WAY_UP_VETO`) are read on the half turn all the
-same (the detector's surer boxes) but in the order they stand, so the hand is not reversed.
-
-Measured with the shipped detector on ``jantaku eval phone``'s shots, at the tiles' scale (stop 15): the 24 real
-held-out photos turned a half turn read surer turned (paired margin 0.03 to 0.28; mean margin over 0.02 in 21);
-of 120 upright ones (close-ups, mosaics, photos turned 45 degrees, another set's hands) two pass all three tests.
-Another set's tiles, which the detector reads as surely either way up, come out within 0.04 and are read as the
-photo is. The thresholds were set on those same shots: optimistic for photos never seen.
+:class:`HalfTurnDetector` (``HalfTurnDetector(inner, probe, way_up)``; the reader's ``upside_down`` view) reads the
+photo and its half turn with ``probe`` (the detector at the tiles' scale, no classifier), pairs the boxes of the two
+readings, and reads the photo turned a half turn when the half turn reads surer
+(:func:`vision.read.views.compare.reads_surer`); the tiles are mapped back with ``turn`` 180 more, so that a hand
+reads in its owner's order. When the probe leaves a photo as it is, the way-up network (:mod:`vision.read.way_up`)
+votes on its tiles' faces, and a vote over :data:`WAY_UP_VOTE` reads it turned; when the probe would turn it, faces
+voted surely upright (:data:`WAY_UP_VETO`) keep the order they stand in. The probe built by
+:meth:`vision.read.pipeline.Reader.from_config` is the reader inside the crop classifier and remembers its readings for
+the call (:meth:`vision.read.scale.PhotoDetector.remembering`), so the chosen view is not read a third time. What was
+measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """Reading photos taken under coloured or dim light: the tiles' own faces as the white to balance by.
 
-Phones balance their photos for the light, and not always well: under a warm lamp a photo comes out orange, under a
-cool one blue, in a dim room dark. The detector and the crop classifier learnt tiles of a narrow range of colour
-(their training jittered white balance by about 10 %), and a red five, a green dragon or a pin's colour are told
-apart by colour. Measured on the real held-out photos with a cast added (``jantaku eval phone``'s "light" shots):
-tile F1 0.973 as taken (whole, 640 px), 0.937 orange, 0.933 blue, 0.940 dark; balanced as below, 0.978, 0.976, 0.978.
-
-A tile's face is near white in any set, so :class:`BalancedDetector` reads the photo, takes the colour of the faces
-it found (:func:`face_colour`: the bright middle of each sure box), and when that colour is off white by more than
-tiles are (:data:`MAX_CAST`) or dim, reads the photo again with each channel scaled so that the faces come out white
-(:func:`balanced`). A photo whose faces are white already is read once, as it is.
+A tile's face is near white in any set, so :class:`BalancedDetector` (``BalancedDetector(inner)``; the reader's
+``white_balance`` view) reads the photo, takes the colour of the faces it found (:func:`face_colour`: the bright
+middle of each sure box), and when that colour is off white by more than tiles are (:data:`MAX_CAST`) or dim, reads
+the photo again with each channel scaled so that the faces come out white (:func:`balanced`). A photo whose faces
+are white already is read once. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations

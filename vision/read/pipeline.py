@@ -31,7 +31,7 @@ from vision.read.detector import Detection, Detector, DetectorOptions, Network, 
 from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
 from vision.read.geometry import Size
-from vision.read.rows import Row, read_tiles
+from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TableObservation, read_table
 from vision.read.table_square import TableTurn
@@ -175,16 +175,16 @@ class Reading:
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(t for row in self.rows for t in row.tiles)
+        return Rows(self.rows).tiles
 
     @property
     def backs(self) -> int:
-        return sum(row.backs for row in self.rows)
+        return Rows(self.rows).backs
 
     @property
     def text(self) -> str:
         """One mpsz group per row that has face-up tiles, separated by spaces."""
-        return " ".join(row.text for row in self.rows if row.tiles)
+        return Rows(self.rows).text
 
     @property
     def tile_rows(self) -> tuple[tuple[Tile, ...], ...]:

@@ -68,8 +68,9 @@ class Row(TileRun):
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
-    """What a frame shows, row by row from the top."""
+class Rows:
+    """What a frame shows, row by row from the top (the whole reading, with how it was read:
+    :class:`vision.read.pipeline.Reading`)."""
 
     rows: tuple[Row, ...]
 
@@ -91,7 +92,7 @@ def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
     return max(0.0, min(a1, b1) - max(a0, b0))
 
 
-def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: float = 0.5) -> Reading:
+def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: float = 0.5) -> Rows:
     """Group detections into rows and order them for reading.
 
     Two tiles are neighbours in a row when they overlap vertically by at least ``share`` of the shorter one and
@@ -101,7 +102,7 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
     dets = list(detections)
     n = len(dets)
     if n == 0:
-        return Reading(())
+        return Rows(())
     boxes = _upright_boxes(dets)
     parent = list(range(n))
 
@@ -143,7 +144,7 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
                 break
     groups.sort(key=lambda g: float(np.median([boxes[i].center[1] for i in g])))
     rows = tuple(Row(tuple(dets[i] for i in sorted(g, key=lambda i: boxes[i].center[0]))) for g in groups)
-    return Reading(rows)
+    return Rows(rows)
 
 
 def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:

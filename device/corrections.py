@@ -205,7 +205,8 @@ class CorrectionStore:
             return {"corrections": len(self._log), "frames": len(frames), "held": len(self._frames)}
 
     def export_yolo(self) -> bytes:
-        """A zip: ``images/``, ``labels/``, ``data.yaml`` (38 classes of vision.read.labels) and ``corrections.jsonl``."""
+        """A zip: ``images/``, ``labels/``, ``data.yaml`` (the 38 classes of vision.read.labels) and
+        ``corrections.jsonl``."""
         buf = io.BytesIO()
         names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
         data_yaml = f"# Jantaku player corrections, YOLO format\npath: .\ntrain: images\nval: images\nnames:\n{names}\n"

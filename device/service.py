@@ -1,8 +1,8 @@
 """The table service: the one object the web site (and the camera loop) talks to.
 
 It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
-requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps the latest
-camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
+requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps
+the latest camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
 correct as labelled examples, and publishes every change on an :class:`~device.events.EventBus` for the
 phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
 own. It never imports ``web``.

@@ -8,8 +8,8 @@ the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows t
 A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
 
 The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the camera's reader
-(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.service.TableService.observe`; the site (``web.create_app`` on waitress)
-shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.service.TableService.observe`; the site
+(``web.create_app`` on waitress) shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
 from __future__ import annotations

@@ -182,4 +182,5 @@ if __name__ == "__main__" and sys.argv[1:] == ["variants"]:
     write_variants()
 elif __name__ == "__main__":
     g = write(camera_readers())
-    print(f"{GOLDEN}: {len(g['photos'])} photos, {len(g['tables'])} tables, camera {sorted(g['camera'])}", file=sys.stderr)
+    print(f"{GOLDEN}: {len(g['photos'])} photos, {len(g['tables'])} tables, camera {sorted(g['camera'])}",
+          file=sys.stderr)  # fmt: skip

@@ -9,8 +9,8 @@ Enlarging a 640 px photo adds no detail, so this measures how a reader copes wit
 12 MP photo would add.
 
 A tile cut by the window's edge is neither required nor held against a reader (a box on it is ignored), nor is a
-tile the set leaves unlabelled (:data:`vision.eval.real_photos.UNLABELLED`: a box mostly inside such a region is ignored).
-Seeded: the same seed gives the same shots.
+tile the set leaves unlabelled (:data:`vision.eval.real_photos.UNLABELLED`: a box mostly inside such a region is
+ignored). Seeded: the same seed gives the same shots.
 
 Those photos are all of one set, the set the detector's real frames come from. :func:`tile_row` builds hands of
 another set's tiles: single-tile photos (camerash's Chinese-set close-ups, :func:`camerash_hands`) laid side by
@@ -431,7 +431,8 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
 
 
 def owner_text(truth: Iterable[tuple[int, Box]]) -> str:
-    """The tiles of ``truth`` (class, box; seen upright) as their owner reads them: :func:`vision.read.rows.read_tiles`."""
+    """The tiles of ``truth`` (class, box; seen upright) as their owner reads them:
+    :func:`vision.read.rows.read_tiles`."""
     return read_tiles([Detection.of_class(c, b, 1.0) for c, b in truth]).text
 
 
@@ -635,8 +636,8 @@ def score(shot: Shot, detections: Iterable[Detection]) -> tuple[int, int]:
 
 
 def text_read(shot: Shot, detections: Sequence[Detection]) -> str:
-    """The tiles ``detections`` read on ``shot`` as their owner reads them (:func:`vision.read.rows.read_tiles`), less the
-    boxes :func:`score` does not count: a tile the shot's edge cuts is no more wanted in the text than as a box."""
+    """The tiles ``detections`` read on ``shot`` as their owner reads them (:func:`vision.read.rows.read_tiles`), less
+    the boxes :func:`score` does not count: a tile the shot's edge cuts is no more wanted in the text than as a box."""
     _, _, ignored = _judged(shot, detections)
     skip = {id(d) for d in ignored}
     return read_tiles([d for d in detections if id(d) not in skip]).text

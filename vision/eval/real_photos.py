@@ -4,20 +4,6 @@ The set (leomiurarobot, Roboflow Universe, CC BY 4.0) comes as four Roboflow exp
 each folder's own ``data.yaml`` names are mapped to :data:`vision.read.labels.CLASS_NAMES`. Boxes the README calls bad
 (class ``0`` in v4/v5, and a class id outside a folder's list) are skipped and counted.
 
-The exports are NOT independent: the same source frame (``Screenshot-2025-09-20-02-48-09_png``) appears in up to
-four folders, so a split by export folder would leak test frames into training. The unit of the split is therefore
-the source frame's capture time: each session shows one suit, so whole minutes of shooting are held out
-(:data:`HELD_OUT_STAMPS`: the 09-19 session of four rows, the 00:33-00:35 sou session, and the last minute of the
-man, pin and honour sessions), every copy of a held-out frame in every folder is kept out of training, and each split
-keeps one copy per source frame (the copy with the most boxes, v5 first). Frames of one session remain alike (one
-set, one mat, one evening): real-photo figures on this split are optimistic for other tables.
-
-The labels are not all right: v1i's class list lacks a name its labels count (:data:`MISSING_NAMES`), and three
-boxes of the held-out copies name the wrong tile (:data:`LABEL_FIXES`, checked by eye). Tiles standing far behind
-the labelled rows, cut by a frame's edge or lying on the tray are not labelled at all: in the held-out frames they
-are marked, by eye, as :data:`UNLABELLED` regions, which a measure neither requires nor holds against a reader
-(:attr:`RealPhoto.unlabelled`). The training frames have such tiles too; they are not marked.
-
 >>> classes_of_names(["0", "1_man", "sya-", "haku"])
 (None, 0, 29, 31)
 >>> source_frame("Screenshot-2025-09-20-02-48-09_png.rf.b98e120955bcc8118fbd9eb7cfb9ba81.jpg")
@@ -277,7 +263,22 @@ def _one_per_source(photos: Iterable[RealPhoto]) -> list[RealPhoto]:
 
 
 def held_out_split(root: str | os.PathLike[str] | None = None) -> list[RealPhoto]:
-    """The fixed real-photo test split: one copy of each held-out frame. No training run sees these."""
+    """The fixed real-photo test split: one copy of each held-out frame. No training run sees these.
+
+    The exports are NOT independent: the same source frame (``Screenshot-2025-09-20-02-48-09_png``) appears in up to
+    four folders, so a split by export folder would leak test frames into training. The unit of the split is therefore
+    the source frame's capture time: each session shows one suit, so whole minutes of shooting are held out
+    (:data:`HELD_OUT_STAMPS`: the 09-19 session of four rows, the 00:33-00:35 sou session, and the last minute of the
+    man, pin and honour sessions), every copy of a held-out frame in every folder is kept out of training, and each
+    split keeps one copy per source frame (the copy with the most boxes, v5 first). Frames of one session remain alike
+    (one set, one mat, one evening): real-photo figures on this split are optimistic for other tables.
+
+    The labels are not all right: v1i's class list lacks a name its labels count (:data:`MISSING_NAMES`), and three
+    boxes of the held-out copies name the wrong tile (:data:`LABEL_FIXES`, checked by eye). Tiles standing far behind
+    the labelled rows, cut by a frame's edge or lying on the tray are not labelled at all: in the held-out frames they
+    are marked, by eye, as :data:`UNLABELLED` regions, which a measure neither requires nor holds against a reader
+    (:attr:`RealPhoto.unlabelled`). The training frames have such tiles too; they are not marked.
+    """
     return _one_per_source(p for p in load_all(root) if p.held_out)
 
 

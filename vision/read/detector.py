@@ -5,15 +5,6 @@ tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at
 :class:`OnnxDetector` (or :func:`load_detector`) is one on onnxruntime from an ONNX file (no torch anywhere on this
 path).
 
-A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 416 or 640 input,
-while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of views
-(:func:`plan_views`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
-views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
-each view's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner slice border
-are dropped where a whole copy exists; views are merged by suppressing overlaps across views and classes (one
-physical tile, one detection), and a box that more confident boxes cover together (across the gap between two
-tiles) goes too.
-
 >>> d = Detection.of_class(35, Box(10.0, 10.0, 50.0, 40.0), 0.9)
 >>> d.tile, d.label, d.orientation
 (Tile.parse('0p'), '0p', <Orientation.SIDEWAYS: 'sideways'>)
@@ -70,8 +61,8 @@ class Detection:
     """One tile found in a frame: the tile (None for a face-down tile), its box in frame pixels, the confidence.
 
     ``turn``: degrees (counter-clockwise as the frame shows it, -180 to 180) by which the frame was turned back to
-    read the tile upright (:mod:`vision.read.views.turned_tiles`), 0 when read as the frame is; its box then bounds the turned tile
-    and ``orientation`` is as the tile showed in that view.
+    read the tile upright (:mod:`vision.read.views.turned_tiles`), 0 when read as the frame is; its box then bounds the
+    turned tile and ``orientation`` is as the tile showed in that view.
     """
 
     tile: Tile | None
@@ -413,7 +404,17 @@ class DetectorOptions:
 
 
 class SlicedDetector:
-    """Reads a frame as a pyramid of views through a :class:`Network` and merges what each view found."""
+    """Reads a frame as a pyramid of views through a :class:`Network` and merges what each view found.
+
+    A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 416 or 640 input,
+    while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of views
+    (:func:`plan_views`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
+    views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
+    each view's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner slice border
+    are dropped where a whole copy exists; views are merged by suppressing overlaps across views and classes (one
+    physical tile, one detection), and a box that more confident boxes cover together (across the gap between two
+    tiles) goes too.
+    """
 
     def __init__(self, network: Network, options: DetectorOptions | None = None) -> None:
         self.network = network

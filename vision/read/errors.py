@@ -16,4 +16,5 @@ class ModelError(VisionError, ValueError):
 
 
 class ConfigError(VisionError, ValueError):
-    """A reader configuration that names something unknown or out of range (:class:`vision.read.pipeline.ReaderConfig`)."""
+    """A reader configuration that names something unknown or out of range
+    (:class:`vision.read.pipeline.ReaderConfig`)."""

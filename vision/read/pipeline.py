@@ -146,8 +146,8 @@ class Models:
         else:
             classifier = None if config.classifier is None else OnnxTileClassifier(config.classifier)
         way_up = None
-        if "upside_down" in config.views:
-            way_up = way_up_for() if config.way_up == SHIPPED else None if config.way_up is None else OnnxWayUp(config.way_up)
+        if "upside_down" in config.views and config.way_up is not None:
+            way_up = way_up_for() if config.way_up == SHIPPED else OnnxWayUp(config.way_up)
         return cls(network, classifier, way_up)
 
     def runs(self) -> int:

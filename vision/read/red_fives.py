@@ -2,22 +2,8 @@
 
 No real labelled red five exists in our photos, so the networks tell 0m from 5m from renders alone; a wrong red
 five changes a score by one han. This check looks at the crop of a tile already read as a five and measures how
-much of its ink is strongly red where a plain five draws in other colours. It is suit-aware, because a plain five
-is not free of red in most sets:
-
-- 5m: the 萬 is red on a plain tile too; only the numeral (伍 / 五) is black or blue. Plain: the numeral's half (the
-  less red of top and bottom half: the crop is upright or upside down) holds (almost) no red or warm ink. Red: every
-  half (top, bottom, left, right) is mostly red.
-- 5p / 5s: the centre pin / stick is red on a plain tile; the four outer ones are blue, green or black. Plain: the
-  median corner holds (almost) no red or warm ink (so a red index "5" printed in one corner does not count). Red:
-  every corner is mostly red.
-
-Red must be red everywhere and plain must be plain where it counts, so a neighbouring tile's ink showing in one
-region, or a tile lying a quarter turned in its crop, leaves the check unsure rather than wrong. Colours are measured
-after white balance by the tile's own face (the median colour of its light, dull pixels is made neutral), in HSV.
-When the evidence is weak (a tiny crop, a dark face, a grey or washed-out image, too little ink, figures between the
-margins) the verdict is :attr:`Verdict.UNSURE` and the network's answer stands. The verdict carries the figure it
-rests on and a sentence saying why.
+much of its ink is strongly red where a plain five draws in other colours, suit by suit, because a plain five is not
+free of red in most sets (:func:`check_red_five`). Where it is unsure, the networks' answer stands.
 
 Pure numpy/OpenCV: no drawing, no I/O.
 
@@ -221,6 +207,20 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
 
     ``read`` is the five the networks read (5m 5p 5s or 0m 0p 0s): it gives the suit. Raises ValueError for a crop
     that is not a BGR image and for a tile that is no five.
+
+    - 5m: the 萬 is red on a plain tile too; only the numeral (伍 / 五) is black or blue. Plain: the numeral's half (the
+      less red of top and bottom half: the crop is upright or upside down) holds (almost) no red or warm ink. Red: every
+      half (top, bottom, left, right) is mostly red.
+    - 5p / 5s: the centre pin / stick is red on a plain tile; the four outer ones are blue, green or black. Plain: the
+      median corner holds (almost) no red or warm ink (so a red index "5" printed in one corner does not count). Red:
+      every corner is mostly red.
+
+    Red must be red everywhere and plain must be plain where it counts, so a neighbouring tile's ink showing in one
+    region, or a tile lying a quarter turned in its crop, leaves the check unsure rather than wrong. Colours are
+    measured after white balance by the tile's own face (the median colour of its light, dull pixels is made neutral),
+    in HSV. When the evidence is weak (a tiny crop, a dark face, a grey or washed-out image, too little ink, figures
+    between the margins) the verdict is :attr:`Verdict.UNSURE` and the network's answer stands. The verdict carries the
+    figure it rests on and a sentence saying why.
     """
     if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8:
         raise ValueError(f"expected a BGR uint8 crop (h, w, 3), got {crop.dtype} {crop.shape}")

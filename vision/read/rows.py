@@ -148,9 +148,9 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
 
 
 def _upright_boxes(dets: Sequence[Detection]) -> list[Box]:
-    """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.read.views.turned_tiles`), each box
-    turned back by their median turn, and bounded upright again (a little larger than the tile, which only loosens
-    what counts as a neighbour; a quarter turn swaps its sides)."""
+    """The detections' boxes as the rows run: where most tiles were read turned (:mod:`vision.read.views.turned_tiles`),
+    each box turned back by their median turn, and bounded upright again (a little larger than the tile, which only
+    loosens what counts as a neighbour; a quarter turn swaps its sides)."""
     turn = typical_turn([d.turn for d in dets])
     if turn == 0:
         return [d.box for d in dets]

@@ -95,8 +95,8 @@ class PhotoDetector:
     @contextmanager
     def remembering(self, *images: np.ndarray) -> Iterator[None]:
         """While within: the reading of each of ``images`` is kept, and that same array read again is answered from
-        it, not read again (its record in ``passes`` repeated). :class:`~vision.read.views.upside_down.HalfTurnDetector` probes a
-        photo and its half turn with this reader, then reads one of them again behind the crop classifier: a
+        it, not read again (its record in ``passes`` repeated). :class:`~vision.read.views.upside_down.HalfTurnDetector`
+        probes a photo and its half turn with this reader, then reads one of them again behind the crop classifier: a
         12 MP photo's second reading cost 0.1 s. The caller holds ``images`` unchanged meanwhile; each is known by
         identity, so a copy or view of one is read anew."""
         before = getattr(self._held, "readings", None)

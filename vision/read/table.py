@@ -13,25 +13,6 @@ sees it (image x for the bottom seat, -x for the top seat, -y for the right seat
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
 
-Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
-seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a
-hand meets its neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
-:mod:`vision.read.rows` does; then centre again between rows of one kind at opposite seats (walls, else the ponds'
-first rows: a hand may be seen at one seat and not at the other) and name the rows by depth and make-up. Whether
-the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
-be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
-nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows
-its pond outermost). Near a diagonal a tile may be a neighbour's row end, unless it lies in a row along its seat's
-axis (a wall drawn down to a few stacks lies by the corner).
-
-Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
-degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
-centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
-taken for a wall. A kakan's added tile stacked on its called tile is one box from above; one laid beside it is not
-joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
-pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
-here raises on odd detections.
-
 >>> from engine.tiles import parse_tiles
 >>> from vision.read.geometry import Box
 >>> from vision.read.labels import BACK_CLASS, class_of_tile
@@ -845,6 +826,25 @@ def read_table(
 
     ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
     ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
+
+    Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
+    seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a
+    hand meets its neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
+    :mod:`vision.read.rows` does; then centre again between rows of one kind at opposite seats (walls, else the ponds'
+    first rows: a hand may be seen at one seat and not at the other) and name the rows by depth and make-up. Whether
+    the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
+    be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
+    nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows
+    its pond outermost). Near a diagonal a tile may be a neighbour's row end, unless it lies in a row along its seat's
+    axis (a wall drawn down to a few stacks lies by the corner).
+
+    Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
+    degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
+    centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
+    taken for a wall. A kakan's added tile stacked on its called tile is one box from above; one laid beside it is not
+    joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
+    pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
+    here raises on odd detections.
     """
     good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
     bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]

@@ -90,7 +90,8 @@ class TableTurn:
 
     def in_frame(self, detections: Sequence[Detection], height: int, width: int) -> list[Detection]:
         """Detections of a straightened frame (of ``height`` x ``width``) as the frame itself shows them: each box
-        the upright bounds of its tile turned back, its ``turn`` the table's (as :mod:`vision.read.views.turned_tiles` reports)."""
+        the upright bounds of its tile turned back, its ``turn`` the table's (as :mod:`vision.read.views.turned_tiles`
+        reports)."""
         if abs(self.turn) < self.min_turn:
             return list(detections)
         back = cv2.invertAffineTransform(self._squaring(height, width))

@@ -1,8 +1,8 @@
 """Which way up a photo's tiles lie: a small network that tells a tile's face upright from upside down.
 
-:class:`~vision.read.views.upside_down.HalfTurnDetector` tells a photo taken from across the table by the detector's confidence,
-which is surer of upright tiles only for the one real set it was trained on: another set's tiles it reads as surely
-either way up, so their photos stayed reversed. Characters, winds and dragons have a way up in any set, and so do
+:class:`~vision.read.views.upside_down.HalfTurnDetector` tells a photo taken from across the table by the detector's
+confidence, which is surer of upright tiles only for the one real set it was trained on: another set's tiles it reads as
+surely either way up, so their photos stayed reversed. Characters, winds and dragons have a way up in any set, and so do
 birds, corner indices and most numbers of pins and bamboo. :class:`OnnxWayUp` (``models/tile_way_up.onnx``,
 trained on upright cards of every face class by :mod:`vision.train.way_up_training`) gives each tile crop the
 probability that it is upside down; :func:`upside_down_vote` is the mean over a photo's upright, face-up tiles of
@@ -54,9 +54,9 @@ class OnnxWayUp(OnnxCropModel):
 #: A box at least this many times as tall as wide: a tile standing upright or upside down, not sideways (a face is
 #: about 4:3) ...
 UPRIGHT_BOX = 1.15
-#: ... in a photo lying square: the median outline turn (:func:`vision.read.views.turned_tiles.tile_turn`) of its tall boxes within
-#: this many degrees of the box's axes. The network learnt tiles turned at most 8 degrees, and a tile read corner up
-#: says nothing of its way up: with every tall face-up box voting, 9 of the 24 real held-out photos turned 45
+#: ... in a photo lying square: the median outline turn (:func:`vision.read.views.turned_tiles.tile_turn`) of its tall
+#: boxes within this many degrees of the box's axes. The network learnt tiles turned at most 8 degrees, and a tile read
+#: corner up says nothing of its way up: with every tall face-up box voting, 9 of the 24 real held-out photos turned 45
 #: degrees were read a half turn more (exact 23 -> 18); by the box's shape alone, still 9. A tile whose own outline
 #: is measured beyond it does not vote either; one whose outline is not found (tiles touching in a row) does.
 MAX_TURN = 15.0
@@ -69,9 +69,9 @@ def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxW
     """The mean of ``2 p - 1`` over the face-up tiles of ``found`` that lie upright or upside down (:data:`UPRIGHT_BOX`,
     :data:`MAX_TURN`), ``p`` the model's probability that the tile is upside down: 1 all surely upside down, -1 all
     surely upright, about 0 where the tiles cannot tell. None where the photo does not lie square, or with fewer than
-    :data:`MIN_VOTERS` voting tiles. A box the photo's edge cuts (:func:`vision.read.views.photo_edge.cut_by_edge`) shows part
-    of a face and does not vote (stop 19: camerash's hands turned 180, seeds 0 and 2, 71 -> 72 of 96 read in their
-    owner's order; the same hands upright, 81 either way)."""
+    :data:`MIN_VOTERS` voting tiles. A box the photo's edge cuts (:func:`vision.read.views.photo_edge.cut_by_edge`)
+    shows part of a face and does not vote (stop 19: camerash's hands turned 180, seeds 0 and 2, 71 -> 72 of 96 read in
+    their owner's order; the same hands upright, 81 either way)."""
     from vision.read.views.photo_edge import cut_by_edge
     from vision.read.geometry import Size
     from vision.read.views.turned_tiles import tile_turn

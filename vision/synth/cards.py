@@ -1437,5 +1437,6 @@ def way_up_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -
 
 def bonus_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Bonus cards ``start .. start+n-1`` (flower and season tiles, :func:`bonus_face`; BGR uint8, (n, h, w, 3)),
-    all of class ``none`` (id :data:`~vision.read.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i`` only."""
+    all of class ``none`` (id :data:`~vision.read.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i``
+    only."""
     return _seeded_set(n, seed, size, start, lambda i, rng: (none_card(rng, size, kind="bonus"), NUM_CLASSES))

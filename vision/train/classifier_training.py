@@ -1,4 +1,4 @@
-"""Training the tile crop classifier (:mod:`vision.read.classifier`): crop sets, a small CNN in plain torch, ONNX export.
+"""Training the tile crop classifier (:mod:`vision.read.classifier`): crop sets, a small CNN in torch, ONNX export.
 
 Crops come from labelled scenes, each labelled box cut out as the runtime cuts a detector's box
 (:func:`vision.read.classifier.extract_crop`), after jitter that stands for what differs at run time: the detector's box

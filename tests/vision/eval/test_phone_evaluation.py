@@ -1,4 +1,5 @@
-"""vision.eval.phone_evaluation: phone-sized shots cut and tiled from labelled photos, and how readers are scored on them."""
+"""vision.eval.phone_evaluation: phone-sized shots cut and tiled from labelled photos, and how readers are scored
+on them."""
 
 from __future__ import annotations
 

@@ -349,7 +349,7 @@ def test_a_remembered_reading_keeps_its_weak_boxes():
 
 @pytest.mark.parametrize("with_a_classifier", [False, True])
 def test_a_reader_without_a_classifier_works_out_no_weak_boxes(tmp_path, with_a_classifier):
-    """The photo reader: weak boxes are for a classifier to judge; with none, the reader does not decode down to them."""
+    """The photo reader: weak boxes are for a classifier to judge; with none, it does not decode down to them."""
     from tests.vision.fakes import photo_reader
 
     classifier = colour_model(tmp_path / "c.onnx") if with_a_classifier else None

@@ -1,5 +1,5 @@
-"""A camera turned to the table (:mod:`vision.read.table_square`): the rows' turn measured from boxes, kept from frame to
-frame, and frames straightened by it."""
+"""A camera turned to the table (:mod:`vision.read.table_square`): the rows' turn measured from boxes, kept from frame
+to frame, and frames straightened by it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Which way up tiles lie (:mod:`vision.read.way_up`), and the half turn told by it (:mod:`vision.read.views.upside_down`)."""
+"""Which way up tiles lie (:mod:`vision.read.way_up`), and the half turn told by it
+(:mod:`vision.read.views.upside_down`)."""
 
 from __future__ import annotations
 

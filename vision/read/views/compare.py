@@ -1,6 +1,7 @@
 """Which of two readings of one photo is surer: the photo as it is, or another view of it mapped back to its pixels
-(its half turn, :mod:`vision.read.views.upside_down`; stretched taller, :mod:`vision.read.views.low_angle`). The detector is surer of tiles it
-sees as it learnt them, so the view that shows them so reads them with more confidence, tile by tile."""
+(its half turn, :mod:`vision.read.views.upside_down`; stretched taller, :mod:`vision.read.views.low_angle`). The
+detector is surer of tiles it sees as it learnt them, so the view that shows them so reads them with more confidence,
+tile by tile."""
 
 from __future__ import annotations
 

@@ -105,7 +105,8 @@ class HalfTurnDetector(DetectorLayer):
     def detect(self, image: np.ndarray) -> list[Detection]:
         turned = half_turned(image)
         remembering = getattr(self.probe, "remembering", None)
-        # a probe inside ``detector`` (vision.read.pipeline.Reader.from_config) answers its reading of the chosen view again
+        # a probe inside ``detector`` (vision.read.pipeline.Reader.from_config) answers its reading of the chosen view
+        # again
         with remembering(image, turned) if remembering else nullcontext():
             on_half_turn, upside_down = self.tell(image, turned)
             self.turned.append(upside_down)

@@ -1,5 +1,5 @@
-"""Turned tiles read upright (:mod:`vision.read.views.turned_tiles`): drawn tiles on a cloth, read by a fake network that, like the
-real one, reads only tiles standing upright in the image it is shown."""
+"""Turned tiles read upright (:mod:`vision.read.views.turned_tiles`): drawn tiles on a cloth, read by a fake network
+that, like the real one, reads only tiles standing upright in the image it is shown."""
 
 from __future__ import annotations
 

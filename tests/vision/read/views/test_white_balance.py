@@ -20,8 +20,8 @@ def lit(image: np.ndarray, light: str) -> np.ndarray:
 
 
 def inked_reader(image: np.ndarray) -> list[Detection]:
-    """The fake network: the tiles of :func:`tests.vision.read.views.test_turned_tiles.row` at their known places, each named by its
-    glyph's ink when that is within 60 (summed over B, G, R) of one it learnt, else read as a White dragon (a cast
+    """The fake network: the tiles of :func:`tests.vision.read.views.test_turned_tiles.row` at their known places,
+    each named by its glyph's ink when that is within 60 (summed over B, G, R) of one it learnt, else read as a White dragon (a cast
     light moves the colours, and it misnames them)."""
     out = []
     for _, box in TRUTH:

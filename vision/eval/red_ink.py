@@ -5,17 +5,6 @@ fives whose ink is repainted red where they lie (:mod:`vision.eval.red_five_eval
 A red five is its plain five with every figure red: the numeral of 5m (its 萬 is red already), all five pins of 5p,
 all five sticks of 5s. So everything on the face that is not face is repainted, whatever its colour.
 
-How, inside the tile's box:
-
-- the face without its ink: a morphological closing by an ellipse about a fifth of the box's short side, which fills
-  strokes and pins with the face around them and keeps the face's own light (a shaded half stays shaded);
-- the face itself: where that closing is light and of the face's own hue (the table and the gaps between tiles are
-  not), and every pixel with face to its left, right, above and below (so not the table, nor the tile's sides);
-- ink: how far each pixel's colour is from the face behind it (CIELAB distance), above the face's own grain,
-  ramped over 15 units, so that a stroke's soft edge is partly repainted as a printed edge is;
-- the red: the face's colour behind it, its channels scaled as red ink reflects light (R 0.92, G 0.18, B 0.22,
-  times a brightness drawn in 0.85-1.05), so red ink in shade is dark red, not a flat colour pasted on.
-
 Pure numpy/OpenCV, no I/O: the input image is never changed; a repainted copy is returned.
 """
 
@@ -54,9 +43,21 @@ def ink_weights(region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def inked_red(image: np.ndarray, box: Box, rng: np.random.Generator) -> np.ndarray:
-    """A copy of ``image`` (BGR uint8) with the ink of the tile in ``box`` repainted red (see the module's note);
-    the rest of the image is untouched. Raises ValueError for an image that is not BGR uint8 or a box that holds
-    fewer than 4 x 4 of its pixels."""
+    """A copy of ``image`` (BGR uint8) with the ink of the tile in ``box`` repainted red; the rest of the image is
+    untouched. Raises ValueError for an image that is not BGR uint8 or a box that holds fewer than 4 x 4 of its
+    pixels.
+
+    How, inside the tile's box:
+
+    - the face without its ink: a morphological closing by an ellipse about a fifth of the box's short side, which fills
+      strokes and pins with the face around them and keeps the face's own light (a shaded half stays shaded);
+    - the face itself: where that closing is light and of the face's own hue (the table and the gaps between tiles are
+      not), and every pixel with face to its left, right, above and below (so not the table, nor the tile's sides);
+    - ink: how far each pixel's colour is from the face behind it (CIELAB distance), above the face's own grain,
+      ramped over 15 units, so that a stroke's soft edge is partly repainted as a printed edge is;
+    - the red: the face's colour behind it, its channels scaled as red ink reflects light (R 0.92, G 0.18, B 0.22,
+      times a brightness drawn in 0.85-1.05), so red ink in shade is dark red, not a flat colour pasted on.
+    """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
     h, w = image.shape[:2]

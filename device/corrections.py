@@ -2,7 +2,7 @@
 
 A frame that was read (a phone photo or a camera close-up) is held in memory for a while; when a
 player corrects one of its tiles, the frame is written to disk once (``images/<id>.jpg``) and its labels
-(``labels/<id>.txt``, YOLO format, classes of :mod:`vision.labels`) are rewritten with every correction.
+(``labels/<id>.txt``, YOLO format, classes of :mod:`vision.read.labels`) are rewritten with every correction.
 Each correction is also appended to ``corrections.jsonl`` (what was read, what the player said, when).
 :meth:`CorrectionStore.export_yolo` packs it all as a zip a YOLO trainer reads directly.
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.tiles import Tile
-from vision.labels import CLASS_NAMES, class_of_tile
+from vision.read.labels import CLASS_NAMES, class_of_tile
 
 
 class UnknownFrame(LookupError):
@@ -205,7 +205,8 @@ class CorrectionStore:
             return {"corrections": len(self._log), "frames": len(frames), "held": len(self._frames)}
 
     def export_yolo(self) -> bytes:
-        """A zip: ``images/``, ``labels/``, ``data.yaml`` (38 classes of vision.labels) and ``corrections.jsonl``."""
+        """A zip: ``images/``, ``labels/``, ``data.yaml`` (the 38 classes of vision.read.labels) and
+        ``corrections.jsonl``."""
         buf = io.BytesIO()
         names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
         data_yaml = f"# Jantaku player corrections, YOLO format\npath: .\ntrain: images\nval: images\nnames:\n{names}\n"

@@ -1,8 +1,8 @@
 """The table service: the one object the web site (and the camera loop) talks to.
 
 It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
-requests, reads photos through a detector and a reader (injected; a fake in tests), keeps the latest
-camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
+requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps
+the latest camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
 correct as labelled examples, and publishes every change on an :class:`~device.events.EventBus` for the
 phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
 own. It never imports ``web``.
@@ -23,7 +23,7 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.corrections import CorrectionStore, FrameTile
 from device.events import EventBus
@@ -33,6 +33,10 @@ from device.storage import GameStore
 from device.table_view import check_camera_seat, table_view
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
+
+if TYPE_CHECKING:
+    from vision.read.detector import Detection, Detector
+    from vision.read.pipeline import Reader, Reading
 
 
 class PinLocked(PermissionError):
@@ -68,7 +72,7 @@ class CameraView:
     zones: dict[str, str] = field(default_factory=dict)
     #: The kept frame's tiles in reading order (index into the frame, tile, row), for corrections.
     read: tuple[tuple[int, str, int], ...] = ()
-    #: The frame read as a whole table, seat by seat (``vision.table.TableObservation.as_json()``), if it was.
+    #: The frame read as a whole table, seat by seat (``vision.read.table.TableObservation.as_json()``), if it was.
     table: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,40 +87,6 @@ class CameraView:
         }
 
 
-def _box_of(det: Any) -> tuple[float, float, float, float]:
-    box = getattr(det, "box", None)
-    if box is None:
-        box = det
-    for names in (("x1", "y1", "x2", "y2"), ("left", "top", "right", "bottom")):
-        if all(hasattr(box, n) for n in names):
-            return tuple(float(getattr(box, n)) for n in names)  # type: ignore[return-value]
-    if hasattr(box, "xyxy"):
-        box = box.xyxy
-    x1, y1, x2, y2 = (float(v) for v in box)
-    return (x1, y1, x2, y2)
-
-
-def _tile_of(det: Any) -> Tile | None:
-    tile = getattr(det, "tile", None)
-    if tile is None or isinstance(tile, Tile):
-        return tile
-    return Tile.parse(str(tile))
-
-
-def _conf_of(det: Any) -> float:
-    for name in ("conf", "confidence", "score"):
-        if hasattr(det, name):
-            return float(getattr(det, name))
-    return 1.0
-
-
-def read_rows(dets: Sequence[Any]) -> list[list[Any]]:
-    """Detections in reading order: rows top to bottom, tiles left to right (:func:`vision.reader.read_tiles`)."""
-    from vision.reader import read_tiles
-
-    return [list(row.detections) for row in read_tiles(list(dets)).rows]
-
-
 class TableService:
     """Everything one table needs, shared by the web site and the camera loop."""
 
@@ -126,10 +96,9 @@ class TableService:
         pin: str,
         rules: RuleSet | None = None,
         db_path: str | None = None,
-        detector: Any = None,
-        photo_detector: Any = None,
+        photo_reader: Reader | None = None,
+        detector: Detector | None = None,
         photo_max_side: int = 2048,
-        reader: Callable[[Sequence[Any]], list[list[Any]]] | None = None,
         corrections_dir: str | None = None,
         bus: EventBus | None = None,
         url: str = "",
@@ -146,12 +115,12 @@ class TableService:
         self.pin_epoch = secrets.token_hex(8)
         self.rules = rules or preset("standard")
         self.db_path = db_path
-        #: Reads the camera's frames (the device loop uses it) and, without a ``photo_detector``, photos too.
+        #: Reads phone photos (:meth:`vision.read.pipeline.ReaderConfig.for_photo`), one read at a time with the
+        #: camera's reader it shares its networks with.
+        self.photo_reader = photo_reader
+        #: Without a ``photo_reader``: a detector of one's own (a fake in tests) whose boxes photos are read by.
         self.detector = detector
-        #: Reads phone photos: close-ups, so tuned for big tiles (fewer slices, a faster read).
-        self.photo_detector = photo_detector or _photo_detector_for(detector)
         self.photo_max_side = photo_max_side
-        self.reader = reader or read_rows
         self.corrections = CorrectionStore(corrections_dir)
         self.bus = bus or EventBus(max_subscribers=max_streams)
         self.url = url
@@ -163,7 +132,7 @@ class TableService:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self._pin_attempts = pin_attempts
         self._pin_window = pin_window_s
-        self._detect_lock = threading.Lock()  # one inference at a time: the CPU is small
+        self._detect_lock = threading.Lock()  # one read at a time by ``detector``
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
 
@@ -231,18 +200,22 @@ class TableService:
         Raises BadRequest for bytes that are no image, RuntimeError when no detector is installed.
         """
 
-        detector = self.photo_detector or self.detector
-        if detector is None:
+        reader = self.photo_reader
+        if reader is None and self.detector is not None:
+            from vision.read.pipeline import Reader
+
+            reader = Reader.around(self.detector, lock=self._detect_lock)
+        if reader is None:
             raise NoDetector("no tile detector is installed on this table (see models/)")
         if not self._reads.acquire(blocking=False):
             raise Busy("the table is reading other photos: try again in a moment")
         try:
-            return self._read_image(detector, data, options)
+            return self._read_image(reader, data, options)
         finally:
             self._reads.release()
 
-    def _read_image(self, detector: Any, data: bytes, options: dict[str, Any] | None) -> dict[str, Any]:
-        from vision.errors import UnreadableImage
+    def _read_image(self, reader: Reader, data: bytes, options: dict[str, Any] | None) -> dict[str, Any]:
+        from vision.read.errors import UnreadableImage
 
         t0 = time.perf_counter()
         try:
@@ -250,12 +223,10 @@ class TableService:
         except UnreadableImage as exc:
             raise BadRequest(str(exc)) from None
         t1 = time.perf_counter()
-        with self._detect_lock:
-            dets = list(detector.detect(image))
+        reading = reader.read(image)  # waits for a read in progress (the camera's, another photo's)
         t2 = time.perf_counter()
-        rows = self.reader(dets)
         tiles = [
-            ReadTile(_tile_of(d), _box_of(d), _conf_of(d), r) for r, row in enumerate(rows) for d in row
+            ReadTile(d.tile, _box(d), float(d.conf), r) for r, row in enumerate(reading.rows) for d in row.detections
         ]
         height, width = image.shape[:2]
         frame_id = self.corrections.add_frame(
@@ -297,38 +268,51 @@ class TableService:
 
     # --- the camera --------------------------------------------------------------------------------------
 
-    def observe(self, observation: Any) -> None:
-        """The device loop reports what the camera sees now.
+    def observe(self, observation: Reading | Any) -> None:
+        """The device loop reports what the camera sees now: the camera reader's
+        :class:`~vision.read.pipeline.Reading` of a frame (its rows, detections, frame and table, kept as read).
 
-        ``observation`` has ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally ``zones``
-        (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (with boxes) to keep for corrections, and
-        ``table`` (the frame read seat by seat: a ``vision.table.TableObservation`` or its JSON).
+        Or, from elsewhere, an object with ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally
+        ``zones`` (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (vision ``Detection`` s, in reading
+        order by :func:`vision.read.rows.read_tiles`) to keep for corrections, and ``table`` (a
+        ``vision.read.table.TableObservation`` or its JSON).
         """
-        rows_in = getattr(observation, "rows", None)
-        if rows_in is None:
-            rows_in = [getattr(observation, "tiles", ())]
+        from vision.read.pipeline import Reading
+
+        if isinstance(observation, Reading):
+            rows_in: Any = observation.tile_rows
+            frame, dets, detection_rows = observation.image, list(observation.detections), observation.rows
+        else:
+            rows_in = getattr(observation, "rows", None)
+            if rows_in is None:
+                rows_in = [getattr(observation, "tiles", ())]
+            frame = getattr(observation, "frame", None)
+            dets = list(getattr(observation, "detections", None) or ())
+            detection_rows = ()
+            if frame is not None and dets:
+                from vision.read.rows import read_tiles
+
+                detection_rows = read_tiles(dets).rows
         rows = tuple(tuple(_as_tiles(r)) for r in rows_in)
         frame_id = None
         read: tuple[tuple[int, str, int], ...] = ()
-        frame = getattr(observation, "frame", None)
-        dets = list(getattr(observation, "detections", None) or ())
         if frame is not None and dets:
             index = {id(d): i for i, d in enumerate(dets)}
             read = tuple(
-                (index[id(d)], str(_tile_of(d)), r)
-                for r, row in enumerate(self.reader(dets))
-                for d in row
-                if id(d) in index and _tile_of(d) is not None
+                (index[id(d)], str(d.tile), r)
+                for r, row in enumerate(detection_rows)
+                for d in row.detections
+                if id(d) in index and d.tile is not None
             )
             height, width = frame.shape[:2]
             frame_id = self.corrections.add_frame(
                 _jpeg_encoder(frame, None),
                 width,
                 height,
-                [FrameTile(_tile_of(d), _box_of(d), _conf_of(d)) for d in dets],
+                [FrameTile(d.tile, _box(d), float(d.conf)) for d in dets],
                 camera=True,
             )
-        zones_in = getattr(observation, "zones", None) or {}
+        zones_in = getattr(observation, "zones", None) or {}  # a Reading has none
         zones = {str(k): v if isinstance(v, str) else format_tiles(_as_tiles(v)) for k, v in dict(zones_in).items()}
         table = getattr(observation, "table", None)
         if hasattr(table, "as_json"):
@@ -346,11 +330,6 @@ class TableService:
         if view is None:
             return None
         return {**view.to_dict(), "table_view": table_view(view.table, seats, self.camera_seat)}
-
-    @property
-    def detect_lock(self) -> threading.Lock:
-        """Held while the detector runs: the camera loop takes it too, so photo and camera reads never overlap."""
-        return self._detect_lock
 
     @property
     def camera(self) -> CameraView | None:
@@ -427,40 +406,9 @@ class TableService:
         self.game.close()
 
 
-def _photo_detector_for(detector: Any) -> Any:
-    """For the sliced ONNX detector: a :class:`vision.photo.PhotoDetector` on the same network and options (behind
-    the same second stage, the crop classifier of :mod:`vision.classifier`, when it has one), reading turned tiles
-    upright, coloured light white-balanced, a photo taken from across the table a half turn, and weak boxes the
-    photo's edge cuts dropped (:func:`vision.photo.photo_layers`), as ``jantaku read`` reads a photo."""
-    photo = _photo_stage(detector)
-    if photo is None:
-        return None
-    from vision.photo import photo_layers
-
-    return photo_layers(photo)
-
-
-def _photo_stage(detector: Any) -> Any:
-    """:func:`_photo_detector_for` before its layers (turned tiles read upright, coloured light balanced)."""
-    inner, classifier = getattr(detector, "detector", None), getattr(detector, "classifier", None)
-    if inner is not None and classifier is not None:
-        photo = _photo_stage(inner)
-        if photo is None:
-            return None
-        from dataclasses import is_dataclass, replace
-
-        return replace(detector, detector=photo) if is_dataclass(detector) else None
-    network, options = getattr(detector, "network", None), getattr(detector, "options", None)
-    if network is None or options is None:
-        return None
-    from vision.photo import PhotoDetector
-
-    classifier = getattr(detector, "classifier", None)  # a two-stage detector: photos are classified too
-    if classifier is not None:
-        from vision.classifier import TwoStageDetector
-
-        return TwoStageDetector(PhotoDetector(network, options), classifier)
-    return PhotoDetector(network, options)
+def _box(detection: Detection) -> tuple[float, float, float, float]:
+    b = detection.box
+    return (float(b.x1), float(b.y1), float(b.x2), float(b.y2))
 
 
 class Busy(RuntimeError):
@@ -523,8 +471,8 @@ def decode_photo(data: bytes, max_side: int) -> Any:
     import cv2
     import numpy as np
 
-    from vision.errors import UnreadableImage
-    from vision.images import decode_image
+    from vision.read.errors import UnreadableImage
+    from vision.read.images import decode_image
 
     size = jpeg_size(data) or png_size(data)
     if size is None:
@@ -582,7 +530,7 @@ def _photo_encoder(original: bytes) -> Callable[[], bytes]:
     def encode() -> bytes:
         if original[:2] == b"\xff\xd8" and b"Exif" not in original[:4096]:
             return original
-        from vision.images import decode_image
+        from vision.read.images import decode_image
 
         return _jpeg_encoder(decode_image(original), None)()
 

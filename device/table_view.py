@@ -1,6 +1,6 @@
 """What the phones need to show a table the camera read seat by seat: who sits where, and the dora.
 
-The reader (:mod:`vision.table`) names seats by the edge of the frame they sit at and gives the dora
+The reader (:mod:`vision.read.table`) names seats by the edge of the frame they sit at and gives the dora
 indicators as laid. The phones need the seats by the game's names (when the service knows which game seat
 sits at the camera's bottom edge) and the dora each indicator gives: both made here, on the server, so the
 page computes no rule of the game.

@@ -8,7 +8,7 @@ flower and season tiles as no tile), trains the small CNN on the CPU in one thre
 ``models/tile_classifier.onnx``. torch is needed for training only.
 
 ``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
-it (:mod:`vision.weight_blend`).
+it (:mod:`vision.train.weight_blend`).
 
 ``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
@@ -25,8 +25,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from device.cli import UserError
-from vision.errors import VisionError
+from vision.read.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.read.classifier import TwoStageDetector
+    from vision.read.detector import Detector
 
 DEFAULT_CROPS = Path("datasets/crops")
 #: The bonus cards' seed is ``--cards-seed`` plus this: card ``i`` of each set is then drawn from its own stream.
@@ -138,7 +144,7 @@ def _log(text: str) -> None:
 
 
 def _cached(path: Path, build) -> object:
-    from vision.classifier_training import CropSet
+    from vision.train.classifier_training import CropSet
 
     if path.is_file():
         data = CropSet.load(path)
@@ -152,7 +158,7 @@ def _cached(path: Path, build) -> object:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from vision.classifier_training import (
+    from vision.train.classifier_training import (
         EVAL_SEED,
         CropSet,
         TrainOptions,
@@ -194,7 +200,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("training the classifier needs torch (pip install torch); reading does not") from exc
     width = args.width
     if args.init:
-        from vision.classifier_training import network_from_onnx
+        from vision.train.classifier_training import network_from_onnx
 
         try:
             width = network_from_onnx(args.init).features[0][0].out_channels * 2
@@ -296,8 +302,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_blend(args: argparse.Namespace) -> int:
-    from vision.classifier import OnnxTileClassifier
-    from vision.weight_blend import BlendError, blend_onnx
+    from vision.read.classifier import OnnxTileClassifier
+    from vision.train.weight_blend import BlendError, blend_onnx
 
     for path in (args.first, args.second):
         if not Path(path).is_file():
@@ -326,8 +332,8 @@ def _confusions(true, pred, names) -> list[tuple[str, str, int]]:
 
 
 def _class_name(c) -> str:
-    from vision.classifier import NOT_A_TILE
-    from vision.labels import CLASS_NAMES
+    from vision.read.classifier import NOT_A_TILE
+    from vision.read.labels import CLASS_NAMES
 
     return CLASS_NAMES[int(c)] if c >= 0 else NOT_A_TILE
 
@@ -344,13 +350,13 @@ def _per_class(true, pred) -> dict[str, list[int]]:
 def camerash_crops(root=None, margin: float | None = None):
     """camerash single-tile photos of the tiles we share, each the whole photo as one upright crop, and the truth.
 
-    The label mapping is :func:`vision.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
+    The label mapping is :func:`vision.eval.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
 
-    from vision.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
-    from vision.evaluation import camerash_rows, camerash_tile
-    from vision.geometry import Box
-    from vision.images import load_image
-    from vision.labels import class_of_tile
+    from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
+    from vision.eval.evaluation import camerash_rows, camerash_tile
+    from vision.read.geometry import Box
+    from vision.read.images import load_image
+    from vision.read.labels import class_of_tile
 
     margin = CROP_MARGIN if margin is None else margin
     base, rows = camerash_rows(root)
@@ -374,9 +380,9 @@ def camerash_crops(root=None, margin: float | None = None):
 def cmd_eval(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from vision.classifier import OnnxTileClassifier, default_classifier_path
-    from vision.classifier_training import crops_real_held_out, crops_rendered_held_out
-    from vision.labels import FIVE_KINDS, NUM_KINDS
+    from vision.read.classifier import OnnxTileClassifier, default_classifier_path
+    from vision.train.classifier_training import crops_real_held_out, crops_rendered_held_out
+    from vision.read.labels import FIVE_KINDS, NUM_KINDS
 
     path = Path(args.model) if args.model else default_classifier_path()
     if path is None:
@@ -448,24 +454,31 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_detector(args):
-    from vision.detector import DetectorOptions, load_detector
+def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
+    """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
+    factory builds them (:mod:`vision.read.pipeline`), on one network."""
+    from vision.read.classifier import TwoStageDetector
+    from vision.read.pipeline import Models, Reader, ReaderConfig
 
+    config = ReaderConfig(Path(args.detector) if args.detector else None, classifier=None, conf=args.conf)
     try:
-        return load_detector(args.detector, options=DetectorOptions(conf=args.conf))
+        alone = Reader.from_config(config)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
+    assert alone.models is not None
+    two = Reader.from_config(config, models=Models(alone.models.network, classifier)).detector
+    assert isinstance(two, TwoStageDetector)
+    return alone.detector, two
 
 
 def _detector_camerash(args, classifier) -> dict:
-    """camerash top-1 as ``jantaku eval detector`` measures it (:func:`vision.evaluation.eval_crops`), with the
+    """camerash top-1 as ``jantaku eval detector`` measures it (:func:`vision.eval.evaluation.eval_crops`), with the
     detector alone and with the classifier as second stage."""
-    from vision.classifier import TwoStageDetector
-    from vision.evaluation import eval_crops
+    from vision.eval.evaluation import eval_crops
 
-    detector = _load_detector(args)
+    detector, two = _readers(args, classifier)
     out = {}
-    for name, d in (("detector", detector), ("two_stage", TwoStageDetector(detector, classifier))):
+    for name, d in (("detector", detector), ("two_stage", two)):
         r = eval_crops(d)
         top = ", ".join(f"{t}->{p}: {k}" for t, p, k in r.confusions()[:10])
         out[name] = {"n": r.n, "top1": round(r.top1, 4), "confusions": top}
@@ -475,12 +488,10 @@ def _detector_camerash(args, classifier) -> dict:
 def _detector_real(args, classifier) -> dict:
     """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
     with the classifier; a box mostly on a tile the labels leave out counts neither way."""
-    from vision.classifier import TwoStageDetector
-    from vision.images import load_image
-    from vision.real_photos import held_out_split
+    from vision.read.images import load_image
+    from vision.eval.real_photos import held_out_split
 
-    detector = _load_detector(args)
-    two = TwoStageDetector(detector, classifier)
+    detector, two = _readers(args, classifier)
     stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames
     photos = held_out_split()
     for photo in photos:
@@ -515,7 +526,7 @@ def _detector_real(args, classifier) -> dict:
 def _matches(truth, preds, iou: float = 0.5) -> int:
     """Greedy matching, most confident first: a prediction is right when it overlaps an unmatched truth of its class
     at IoU >= ``iou``."""
-    from vision.geometry import Box
+    from vision.read.geometry import Box
 
     used = set()
     tp = 0

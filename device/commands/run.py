@@ -7,9 +7,9 @@ With no config file the defaults apply; with no camera (``kind = "auto"``: a Pi 
 the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows the whole thing on any machine.
 A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
 
-The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the detector (sliced)
-and the row reader into :meth:`device.service.TableService.observe`; the site (``web.create_app`` on waitress)
-shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
+The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the camera's reader
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.service.TableService.observe`; the site
+(``web.create_app`` on waitress) shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
 from __future__ import annotations
@@ -22,18 +22,22 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from device.cli import UserError
 from device.config import Config, ConfigError, find_config
 from device.loop import ChangeGate, ServiceLoop
-from device.sources import FileReplaySource, FrameSource, OpenCVSource, SourceUnavailable
-from engine.tiles import Tile, format_tiles
+from device.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from engine.tiles import Tile
+
+if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
+    from vision.read.detector import Detection, Detector
+    from vision.read.pipeline import Reader, ReaderConfig, Reading
+    from vision.read.table import TableObservation
 
 log = logging.getLogger("jantaku.run")
 
@@ -43,100 +47,67 @@ log = logging.getLogger("jantaku.run")
 
 @dataclass(frozen=True, eq=False)
 class Observation:
-    """What the camera saw in one frame, for :meth:`TableService.observe`: rows of face-up tiles in reading
-    order (top to bottom, left to right), the detections and the frame they came from."""
+    """What the camera saw in one frame: the camera reader's :class:`~vision.read.pipeline.Reading` of it, and
+    where the frame came from. The reading's ``image`` is the frame as read (squared to the table)."""
 
-    rows: tuple[tuple[Tile, ...], ...]
-    detections: tuple[Any, ...]
-    frame: np.ndarray
+    reading: Reading
     origin: str = ""
-    backs: int = 0
-    ms: float = 0.0
-    zones: dict[str, str] = field(default_factory=dict)
-    #: The frame read as a whole table (:class:`vision.table.TableObservation`), when it shows enough tiles.
-    table: Any = None
+
+    @property
+    def rows(self) -> tuple[tuple[Tile, ...], ...]:
+        """Rows of face-up tiles in reading order (top to bottom, left to right)."""
+        return self.reading.tile_rows
+
+    @property
+    def detections(self) -> tuple[Detection, ...]:
+        return self.reading.detections
+
+    @property
+    def frame(self) -> np.ndarray:
+        return self.reading.image
+
+    @property
+    def table(self) -> TableObservation | None:
+        return self.reading.table
+
+    @property
+    def backs(self) -> int:
+        return self.reading.backs
+
+    @property
+    def ms(self) -> float:
+        return self.reading.ms
 
     @property
     def text(self) -> str:
-        return " ".join(format_tiles(r) for r in self.rows if r)
+        return self.reading.text
 
     def summary(self) -> str:
         h, w = self.frame.shape[:2]
+        r = self.reading
         return (
-            f"{self.origin or 'frame'} ({w}x{h}): {self.text or '(no face-up tiles)'}"
-            f" [{len(self.detections)} tiles, {self.backs} face down, {self.ms:.0f} ms]"
+            f"{self.origin or 'frame'} ({w}x{h}): {r.text or '(no face-up tiles)'}"
+            f" [{len(r.detections)} tiles, {r.backs} face down, {r.ms:.0f} ms]"
         )
-
-
-Detect = Callable[[Any], Sequence[Any]]  # a Frame in, detections out
-
-#: Frames with fewer tiles are close-ups (a hand, a few melds), not a whole table: no per-seat reading for them.
-#: A table mid-game shows far more: 4 hands or walls of 13-17 tiles, the ponds.
-TABLE_MIN_TILES = 30
 
 
 @dataclass
-class Pipeline:
-    """``frame -> detections -> rows``: the loop's ``read``.
+class FrameReader:
+    """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`. With
+    ``recorded``, the reader's detector is the recording's labels, told first which frame it is reading."""
 
-    With a ``table_turn`` (:class:`vision.table_turn.TableTurn`), each frame is read squared to the table (turned
-    back by how the table lies turned in the camera's frames, measured from the tiles and kept): the observation's
-    frame is then that straightened frame, and the detections are of it.
-    """
+    reader: Reader
+    recorded: RecordedLabels | None = None
 
-    detect: Detect
-    table_turn: Any = None
-
-    def __call__(self, frame: Any) -> Observation:
-        from vision.geometry import Size
-        from vision.reader import read_tiles
-        from vision.table import read_table
-
-        started = time.perf_counter()
-        frame, detections = self._read(frame)
-        reading = read_tiles(detections)
-        table = read_table(detections, Size.of(frame.image)) if len(detections) >= TABLE_MIN_TILES else None
-        return Observation(
-            rows=tuple(row.tiles for row in reading.rows if row.tiles),
-            detections=detections,
-            frame=frame.image,
-            origin=frame.origin,
-            backs=reading.backs,
-            ms=(time.perf_counter() - started) * 1000,
-            table=table,
-        )
-
-    def _read(self, frame: Any) -> tuple[Any, tuple[Any, ...]]:
-        if self.table_turn is None:
-            return frame, tuple(self.detect(frame))
-        updates = self.table_turn.updates
-        image, detections = self.table_turn.read(frame.image, lambda image: self.detect(replace(frame, image=image)))
-        if self.table_turn.updates != updates:
-            log.info(
-                "the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
-                self.table_turn.turn,
-            )
-        return replace(frame, image=image), tuple(detections)
-
-
-class LockedDetector:
-    """One inference at a time, whether the camera loop or a phone's photo asks (the Pi's CPU is small).
-
-    Shares the table service's detection lock when it has one, so a photo read waits for the camera's read
-    in progress and the other way round.
-    """
-
-    def __init__(self, detector: Any, lock: Any = None) -> None:
-        self.detector = detector
-        self.lock = lock or threading.Lock()
-
-    def detect(self, image: np.ndarray) -> list[Any]:
-        with self.lock:
-            return list(self.detector.detect(image))
+    def __call__(self, frame: Frame) -> Observation:
+        if self.recorded is not None:
+            self.recorded.origin = frame.origin
+        return Observation(self.reader.read(frame.image), frame.origin)
 
 
 class RecordedLabels:
-    """The demo recording's own labels as detections, for a machine without the detector model.
+    """A :class:`~vision.read.detector.Detector` for a machine without the detector model: the demo recording's own
+    labels of the frame named :attr:`origin`, as detections.
 
     The recording is rendered, so its labels are exact: this shows the loop, reader and site working, not the
     detector. ``jantaku run`` says so when it falls back to it.
@@ -144,30 +115,42 @@ class RecordedLabels:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        #: The file name of the frame :meth:`detect` is shown (:class:`FrameReader` sets it).
+        self.origin = ""
 
-    def __call__(self, frame: Any) -> list[Any]:
-        from vision.detector import Detection
-        from vision.geometry import Box
+    def __call__(self, frame: Frame) -> list[Detection]:
+        """The labels of ``frame`` (by its origin), in its size."""
+        self.origin = frame.origin
+        return self.detect(frame.image)
 
-        path = self.folder / "labels" / (Path(frame.origin).stem + ".txt")
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        from vision.read.detector import Detection
+        from vision.read.geometry import Box
+
+        path = self.folder / "labels" / (Path(self.origin).stem + ".txt")
         if not path.is_file():
             return []
+        height, width = image.shape[:2]
         out = []
         for line in path.read_text().split("\n"):
             if not line.strip():
                 continue
             cls, x, y, w, h = line.split()
-            cx, cy, bw, bh = (
-                float(x) * frame.width,
-                float(y) * frame.height,
-                float(w) * frame.width,
-                float(h) * frame.height,
-            )
+            cx, cy, bw, bh = float(x) * width, float(y) * height, float(w) * width, float(h) * height
             out.append(Detection.of_class(int(cls), Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
         return out
 
 
-# --- choosing the source and the detector ------------------------------------------------------------------
+def recorded_reader(recording: Path) -> FrameReader:
+    """The loop's read of a recording by its own labels (:class:`RecordedLabels`) through the camera's reader,
+    not squared to the table (the labels are of the frames as they are)."""
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    labels = RecordedLabels(recording)
+    return FrameReader(Reader.around(labels, replace(ReaderConfig.for_camera(), square_to_table=False)), labels)
+
+
+# --- choosing the source and the readers -------------------------------------------------------------------
 
 
 def demo_source(config: Config) -> FileReplaySource:
@@ -214,32 +197,49 @@ def make_source(config: Config) -> tuple[FrameSource, bool]:
 
 
 def model_path(config: Config, override: str | None = None) -> Path:
-    from vision.detector import default_model_path
+    from vision.read.detector import default_model_path
 
     chosen = override or config.detector.model
     return Path(chosen).expanduser() if chosen else default_model_path()
 
 
-def make_detector(config: Config, *, model: str | None = None) -> Any | None:
-    """The tile detector on onnxruntime, or None when there is no model file (with a warning)."""
-    from vision.detector import DetectorOptions, load_detector
+def reader_configs(config: Config, model: str | None = None) -> tuple[ReaderConfig, ReaderConfig]:
+    """The camera's reader and the phone photos' reader, as the config asks (``--model`` overriding it)."""
+    from vision.read.pipeline import ReaderConfig
 
-    path = model_path(config, model)
-    if not path.is_file():
-        log.warning("no detector model at %s: photos and the camera cannot be read", path)
+    path, d = model_path(config, model), config.detector
+    return (
+        ReaderConfig.for_camera(path, conf=d.conf, crop_views=d.crop_views),
+        ReaderConfig.for_photo(path, conf=d.conf, crop_views=d.crop_views),
+    )
+
+
+def readers_around(detector: Detector, config: Config) -> tuple[Reader, Reader]:
+    """The camera's and the photos' readers round a detector of one's own (a test's fake): the camera's squared to
+    the table, the photos' read as they are, one read at a time between them."""
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    lock = threading.Lock()
+    return Reader.around(detector, ReaderConfig.for_camera(), lock=lock), Reader.around(detector, lock=lock)
+
+
+def make_readers(config: Config, *, model: str | None = None) -> tuple[Reader, Reader] | None:
+    """The camera's and the photos' readers on one set of networks, one read at a time between them; None when
+    there is no model file (with a warning)."""
+    from vision.read.errors import ModelError
+    from vision.read.pipeline import Models, Reader
+
+    camera, photo = reader_configs(config, model)
+    if camera.model is None or not camera.model.is_file():
+        log.warning("no detector model at %s: photos and the camera cannot be read", camera.model)
         return None
-    from vision.errors import ModelError
-
     try:
-        detector = load_detector(path, options=DetectorOptions(conf=config.detector.conf))
-        from vision.classifier import classifier_for, with_classifier
-
-        # the crop classifier, when it goes with it
-        detector = with_classifier(detector, classifier_for(path, views=config.detector.crop_views))
+        models = Models.load(photo)  # the photo reader's networks: the camera's and the way-up network
     except ModelError as exc:
         raise UserError(str(exc)) from None
-    log.info("detector %s loaded", path)
-    return detector
+    lock = threading.Lock()
+    log.info("detector %s loaded", camera.model)
+    return Reader.from_config(camera, models=models, lock=lock), Reader.from_config(photo, models=models, lock=lock)
 
 
 # --- the site ----------------------------------------------------------------------------------------------
@@ -315,34 +315,31 @@ class RunOptions:
 class TableRuntime:
     """Source, detector, service, loop and site for one table. ``start()``, then ``stop()``/``close()``."""
 
-    def __init__(self, config: Config, options: RunOptions | None = None, *, detector: Any | None = None) -> None:
+    def __init__(self, config: Config, options: RunOptions | None = None, *, detector: Detector | None = None) -> None:
         self.config = config
         self.options = options or RunOptions()
         self.stop_event = threading.Event()
         self.source, self.demo = make_source(config)
-        self.detector = detector if detector is not None else make_detector(config, model=self.options.model)
+        #: The camera's reader and the phone photos' reader (None: no model), one read at a time between them.
+        self.readers = (
+            make_readers(config, model=self.options.model) if detector is None else readers_around(detector, config)
+        )
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self.service = self._make_service()
-        detect: Detect | None = None
-        if self.detector is not None:
-            # the service reads photos with the same network, under its own lock: the loop takes that lock too
-            lock = getattr(self.service, "detect_lock", None)
-            self.detector = LockedDetector(self.detector, lock)
-            detect = self._detect_frame
+        read: FrameReader | None = None
+        if self.readers is not None:
+            read = FrameReader(self.readers[0])
         elif self.demo:
             from device.demo import RECORDING
 
             log.warning("playing the demo with its recorded labels in place of the detector")
-            detect = RecordedLabels(RECORDING)
+            read = recorded_reader(RECORDING)
         self.loop: ServiceLoop | None = None
-        if detect is not None:
-            from vision.table_turn import TableTurn
-
+        if read is not None:
             lc = config.loop
             self.loop = ServiceLoop(
                 self.source,
-                # a real detector reads frames squared to the table; recorded labels are of the frames as they are
-                Pipeline(detect, TableTurn() if self.detector is not None else None),
+                read,
                 self._observe,
                 gate=ChangeGate(lc.change_threshold, lc.motion_threshold),
                 max_reads_per_second=lc.max_reads_per_second,
@@ -352,10 +349,6 @@ class TableRuntime:
         self.site: Site | None = None
         self.url = ""
         self.observations = 0
-
-    def _detect_frame(self, frame: Any) -> list[Any]:
-        assert self.detector is not None
-        return self.detector.detect(frame.image)
 
     def _make_service(self) -> Any:
         from device.service import TableService
@@ -380,14 +373,14 @@ class TableRuntime:
             pin=pin,
             rules=preset(self.config.game.rules),
             db_path=str(db),
-            detector=self.detector,
+            photo_reader=self.readers[1] if self.readers is not None else None,
             corrections_dir=str(corrections),
             camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
         )
 
     def _observe(self, observation: Observation) -> None:
         self.observations += 1
-        self.service.observe(observation)
+        self.service.observe(observation.reading)
         if not self.options.site:
             print(observation.summary(), file=self.options.out, flush=True)
         else:
@@ -447,7 +440,9 @@ class TableRuntime:
             self._tmp.cleanup()
 
 
-def run_table(config: Config, options: RunOptions | None = None, *, detector: Any | None = None) -> TableRuntime:
+def run_table(
+    config: Config, options: RunOptions | None = None, *, detector: Detector | None = None
+) -> TableRuntime:
     """Start a table, run it until stopped, and close it; returns it (its stats, for checks)."""
     table = TableRuntime(config, options, detector=detector)
     previous: dict[int, Any] = {}
@@ -541,4 +536,4 @@ def register(commands: Any) -> None:
     p.set_defaults(func=run_command)
 
 
-__all__ = ["Observation", "Pipeline", "RunOptions", "TableRuntime", "register", "run_table"]
+__all__ = ["FrameReader", "Observation", "RunOptions", "TableRuntime", "register", "run_table"]

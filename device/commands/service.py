@@ -31,9 +31,12 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.cli import UserError
+
+if TYPE_CHECKING:
+    from vision.read.pipeline import Reader
 
 #: Waitress threads beyond the event streams, for pages, API calls and photos.
 SPARE_THREADS = 8
@@ -45,20 +48,19 @@ def site_threads(service: Any) -> int:
     return int(service.bus.max_subscribers) + SPARE_THREADS
 
 
-def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | None:
-    """``(camera detector, photo detector)`` sharing one network, or None when there is no model file."""
-    from vision.detector import DetectorOptions, OnnxNetwork, SlicedDetector, default_model_path
+def photo_reader(model: str | None) -> Reader | None:
+    """The phone photos' reader (:meth:`vision.read.pipeline.ReaderConfig.for_photo`) on the model at ``model``
+    (None: the default one), or None when there is no model file."""
+    from vision.read.detector import default_model_path
+    from vision.read.errors import VisionError
+    from vision.read.pipeline import Reader, ReaderConfig
 
-    path = Path(model).expanduser() if model else default_model_path()
-    if not path.is_file():
+    if not (Path(model).expanduser() if model else default_model_path()).is_file():
         return None
-    from vision.classifier import classifier_for, with_classifier
-    from vision.photo import photo_reader
-
-    network = OnnxNetwork(path)
-    options = DetectorOptions(conf=conf)
-    classifier = classifier_for(model)  # the crop classifier as second stage, when it goes with this model
-    return with_classifier(SlicedDetector(network, options), classifier), photo_reader(network, options, classifier)
+    try:
+        return Reader.from_config(ReaderConfig.for_photo(Path(model).expanduser() if model else None))
+    except VisionError as exc:
+        raise UserError(str(exc)) from None
 
 
 # --- serve ----------------------------------------------------------------------------------------------------
@@ -75,8 +77,8 @@ def serve_command(args: argparse.Namespace) -> int:
         raise UserError("--pin is 4 to 12 digits")
     if not 1 <= args.streams <= 512:
         raise UserError("--streams is 1..512")
-    detectors = photo_detector(args.model)
-    if detectors is None:
+    reader = photo_reader(args.model)
+    if reader is None:
         print("jantaku serve: no detector model: photos cannot be read (pass --model)", file=sys.stderr)
     db = Path(args.db).expanduser()
     try:
@@ -87,8 +89,7 @@ def serve_command(args: argparse.Namespace) -> int:
         pin=pin,
         rules=preset(args.rules),
         db_path=str(db),
-        detector=detectors[0] if detectors else None,
-        photo_detector=detectors[1] if detectors else None,
+        photo_reader=reader,
         corrections_dir=str(db.parent / "corrections"),
         max_streams=args.streams,
     )
@@ -412,12 +413,12 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
     from device.service import TableService
     from web import create_app
 
-    detectors = photo_detector(model)
-    if detectors is None:
-        from vision.detector import default_model_path
+    reader = photo_reader(model)
+    if reader is None:
+        from vision.read.detector import default_model_path
 
         raise UserError(f"no detector model at {model or default_model_path()}: pass --model PATH")
-    service = TableService(pin="2580", detector=detectors[0], photo_detector=detectors[1])
+    service = TableService(pin="2580", photo_reader=reader)
     site = Site(create_app({"JANTAKU_SERVICE": service}), "127.0.0.1", 0, threads=site_threads(service))
     site.start()
     body, ctype = multipart("image", "photo.jpg", image, {"tsumo": "true", "riichi": "true"})

@@ -123,7 +123,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise UserError("--max-seconds must be positive")
     try:
-        from vision.evaluation import EVAL_SEED
+        from vision.eval.evaluation import EVAL_SEED
     except ImportError:
         EVAL_SEED = None
     if args.seed == EVAL_SEED:
@@ -143,7 +143,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        from vision import training
+        from vision.train import training
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise UserError(f"training needs the [train] extras: {exc}") from None
     project, name = Path(args.project), args.name
@@ -185,7 +185,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from vision import training
+    from vision.train import training
     from vision.synth import DATA_VERSION
 
     weights = Path(args.weights)
@@ -206,8 +206,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_val(args: argparse.Namespace) -> int:
-    from vision import training
-    from vision.evaluation import EVAL_SEED
+    from vision.train import training
+    from vision.eval.evaluation import EVAL_SEED
     from vision.synth import DATA_VERSION, write_dataset
 
     weights = Path(args.weights)
@@ -221,7 +221,7 @@ def cmd_val(args: argparse.Namespace) -> int:
         f"rendered held-out (seed {EVAL_SEED}, {args.n} images, {DATA_VERSION})": training.write_data_yaml(
             out / "rendered.yaml", [rendered], [rendered]
         ),
-        "real held-out (vision.real_photos.held_out_split)": training.write_real_heldout(out),
+        "real held-out (vision.eval.real_photos.held_out_split)": training.write_real_heldout(out),
     }
     for title, data_yaml in sets.items():
         for imgsz in args.imgsz:

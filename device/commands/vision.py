@@ -7,7 +7,7 @@ reading order (mpsz, one group per row); with ``--json`` one JSON line per image
      "ms": <inference milliseconds>}
 
 ``--table`` (an overhead photo of a whole table) adds each seat's hand, melds, pond and wall, and the dora
-indicators (:mod:`vision.table`): a line per seat, or ``"table"`` in the JSON line.
+indicators (:mod:`vision.read.table`): a line per seat, or ``"table"`` in the JSON line.
 
 Nothing on this path imports torch or ultralytics: the model runs on onnxruntime.
 """
@@ -18,10 +18,15 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from device.cli import UserError
-from vision.errors import VisionError
+from vision.read.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.read.pipeline import Models, Reader, ReaderConfig
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -131,22 +136,12 @@ def _model_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _operating_conf(args: argparse.Namespace) -> float:
-    from vision.detector import DetectorOptions
+    from vision.read.detector import DetectorOptions
 
     conf = DetectorOptions().conf if args.conf is None else args.conf
     if not 0 < conf <= 1:
         raise UserError(f"--conf must be above 0 and at most 1, not {conf}")
     return conf
-
-
-def _detector(args: argparse.Namespace, conf: float):
-    from vision.detector import DetectorOptions, load_detector
-
-    options = DetectorOptions(conf=conf)
-    try:
-        return load_detector(args.model, options=options, threads=args.threads)
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
 
 
 def _annotation_path(out: Path, image: Path, many: bool) -> Path:
@@ -155,27 +150,39 @@ def _annotation_path(out: Path, image: Path, many: bool) -> Path:
     return out / f"{image.stem}.annotated.jpg"
 
 
-def cmd_read(args: argparse.Namespace) -> int:
-    from vision.annotate import annotate, write_image
-    from vision.classifier import classifier_for, with_classifier
-    from vision.geometry import Size
-    from vision.images import load_image
-    from vision.reader import read_tiles
-    from vision.table import read_table
+def _reader_config(args: argparse.Namespace, **photo) -> ReaderConfig:
+    """The photo reader's configuration the options ask for (``--model``, ``--conf``, ``--threads``)."""
+    from vision.read.pipeline import ReaderConfig
 
-    detector = _detector(args, _operating_conf(args))
-    try:  # the crop classifier as second stage (models/tile_classifier.onnx with the shipped detector)
-        classifier = classifier_for(args.model)
+    model = Path(args.model) if args.model else None
+    return ReaderConfig.for_photo(model, conf=_operating_conf(args), threads=args.threads, **photo)
+
+
+def _models(config: ReaderConfig) -> Models:
+    from vision.read.pipeline import Models
+
+    try:
+        return Models.load(config)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
-    # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright (vision.photo);
-    # an overhead photo of a whole table is read as the camera reads one, where a wrong guess would lose the table
-    if not args.pyramid and not args.table:
-        from vision.photo import photo_reader
 
-        detector = photo_reader(detector.network, detector.options, classifier)
-    else:
-        detector = with_classifier(detector, classifier)
+
+def _reader(config: ReaderConfig, models: Models | None = None) -> Reader:
+    from vision.read.pipeline import Reader
+
+    try:
+        return Reader.from_config(config, models=models)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from vision.read.annotate import annotate, write_image
+    from vision.read.images import load_image
+
+    # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright; an overhead photo
+    # of a whole table is read as the camera reads one, where a wrong guess would lose the table
+    reader = _reader(_reader_config(args, pyramid=args.pyramid, table=args.table))
     failed = 0
     for name in args.images:
         try:
@@ -184,41 +191,30 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"jantaku read: {exc}", file=sys.stderr)
             failed += 1
             continue
-        started = time.perf_counter()
-        table, turn = None, None
-        if args.table:  # a table photographed turned is read squared to it, as the camera loop reads one
-            from vision.table_turn import TableTurn
-
-            turn = TableTurn()
-            squared, found = turn.read(image, detector.detect)
-            table = read_table(found, Size.of(squared))
-            detections = turn.in_frame(found, *squared.shape[:2])  # the boxes as the photo shows them
-        else:
-            detections = detector.detect(image)
-        ms = (time.perf_counter() - started) * 1000
-        reading = read_tiles(detections)
+        reading = reader.read(image)
         if args.json:
             record = {
                 "file": name,
                 "tiles": reading.text,
-                "detections": [d.as_json() for d in detections],
-                "ms": round(ms, 1),
+                "detections": [d.as_json() for d in reading.detections],
+                "ms": round(reading.ms, 1),
             }
-            if table is not None:
-                record["table"] = table.as_json()
+            if reading.table is not None:
+                record["table"] = reading.table.as_json()
                 # the table's own points (its centre, boxes it could not place) are of the photo turned back so
-                record["table"]["turn"] = round(turn.turn, 1) if turn is not None else 0.0
+                record["table"]["turn"] = round(reading.turn, 1)
             print(json.dumps(record), flush=True)
         else:
             backs = f", {reading.backs} face down" if reading.backs else ""
             print(
-                f"{name}: {reading.text or '(no tiles)'}  [{len(reading.tiles)} tiles{backs}, {ms:.0f} ms]", flush=True
+                f"{name}: {reading.text or '(no tiles)'}  [{len(reading.tiles)} tiles{backs}, {reading.ms:.0f} ms]",
+                flush=True,
             )
-            for line in table.describe() if table is not None else ():
+            for line in reading.table.describe() if reading.table is not None else ():
                 print(f"  {line}", flush=True)
         if args.annotate:
             path = _annotation_path(Path(args.annotate), Path(name), len(args.images) > 1)
-            write_image(path, annotate(image, detections))
+            write_image(path, annotate(image, list(reading.detections)))
     return 2 if failed else 0  # each unreadable image has had its one line on stderr
 
 
@@ -233,8 +229,8 @@ def _progress(label: str):
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from vision import evaluation
-    from vision.labels import CLASS_NAMES
+    from vision.eval import evaluation
+    from vision.read.labels import CLASS_NAMES
 
     parts = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = set(parts) - {"rendered", "real", "crops"}
@@ -242,18 +238,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
     # AP candidates are found down to conf 0.001 inside the evaluation; P, R and single-tile top-1 count what the
     # detector reports at the operating threshold (on a single tile, finding nothing is a miss).
-    from vision.classifier import classifier_for, with_classifier
-
     conf = _operating_conf(args)
-    detector = _detector(args, conf=conf)
-    try:  # what jantaku read reads with: the detector and the crop classifier shipped beside it, if any
-        reader = with_classifier(detector, classifier_for(args.model))
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-    two_stage = reader if reader is not detector else None
-    report: dict = {"model": str(getattr(detector.network, "path", args.model)), "conf": conf}
-    if two_stage is not None:
-        report["classifier"] = str(getattr(getattr(two_stage, "classifier", None), "path", "?"))
+    # what jantaku read --pyramid reads with (the detector and the crop classifier shipped beside it, if any), and
+    # the detector alone, on the same networks
+    config = _reader_config(args, pyramid=True)
+    models = _models(config)
+    detector = _reader(replace(config, classifier=None), replace(models, classifier=None)).detector
+    two_stage = _reader(config, models) if models.classifier is not None else None
+    report: dict = {"model": str(models.network.path), "conf": conf}
+    if models.classifier is not None:
+        report["classifier"] = str(models.classifier.path)
     try:
         if "rendered" in parts:
             seed = evaluation.EVAL_SEED if args.seed is None else args.seed
@@ -307,22 +301,40 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def labelled_stills(recording: Path) -> list:
+    """The recording's frames the loop reads (held for more than one tick), each with its labels, for
+    :func:`vision.eval.camera.evaluate`."""
+    from device.commands.run import RecordedLabels
+    from device.sources import MANIFEST_NAME, Frame, load_manifest
+    import cv2
+
+    from vision.eval.camera import LabelledFrame
+
+    entries = load_manifest(recording)
+    if entries is None:
+        raise FileNotFoundError(f"{recording}: no {MANIFEST_NAME}")
+    labels = RecordedLabels(recording)
+    out = []
+    for entry in entries:
+        if entry.hold > 1:
+            image = cv2.imread(str(entry.path))
+            out.append(LabelledFrame(entry.path.name, image, tuple(labels(Frame(image, origin=entry.path.name)))))
+    return out
+
+
 def cmd_eval_camera(args: argparse.Namespace) -> int:
-    from device.camera_evaluation import TURNS, evaluate
+    from vision.eval.camera import TURNS, evaluate
     from device.demo import RECORDING
-    from vision.classifier import classifier_for, with_classifier
 
     try:
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
     except ValueError as exc:
         raise UserError(f"--turns takes numbers, comma separated: {exc}") from exc
-    detector = _detector(args, _operating_conf(args))
-    try:
-        reader = with_classifier(detector, classifier_for(args.model))  # as jantaku run reads the camera
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
+    # as jantaku run reads the camera, frame by frame (the evaluation squares frames to the table itself)
+    reader = _reader(_reader_config(args, pyramid=True))
+    frames = labelled_stills(RECORDING)
     report = {
-        name: {f"{t:g}": tally.as_json() for t, tally in evaluate(reader.detect, RECORDING, turns, squared=sq).items()}
+        name: {f"{t:g}": tally.as_json() for t, tally in evaluate(reader, frames, turns, squared=sq).items()}
         for name, sq in (("as they are", False), ("squared to the table", True))
     }
     if args.json:
@@ -344,8 +356,7 @@ PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku rea
 
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
-    from vision.classifier import classifier_for, with_classifier
-    from vision.phone_evaluation import (
+    from vision.eval.phone_evaluation import (
         LIGHTS,
         MOSAICS,
         SQUASHES,
@@ -359,8 +370,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         half_turned_hand,
         phone_shots,
     )
-    from vision.photo import PhotoDetector, photo_reader
-    from vision.real_photos import held_out_split
+    from vision.eval.real_photos import held_out_split
 
     try:
         zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
@@ -393,15 +403,16 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     wanted = list(PHONE_READERS) if args.readers is None else [r.strip() for r in args.readers.split(",") if r.strip()]
     if not wanted or (unknown := [r for r in wanted if r not in PHONE_READERS]):
         raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
-    detector = _detector(args, _operating_conf(args))
+    read = _reader_config(args)
+    configs = {
+        "pyramid": _reader_config(args, pyramid=True),
+        # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
+        "scale": replace(read, views=()),
+        "read": read,
+    }
     try:
-        classifier = classifier_for(args.model)
-        makers = {
-            "pyramid": lambda: with_classifier(detector, classifier),
-            # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
-            "scale": lambda: with_classifier(PhotoDetector(detector.network, detector.options), classifier),
-            "read": lambda: photo_reader(detector.network, detector.options, classifier),
-        }
+        models = _models(read)
+        makers = {key: lambda key=key: _reader(configs[key], models) for key in configs}
         readers = {PHONE_READERS[key]: makers[key]() for key in PHONE_READERS if key in wanted}
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
@@ -413,7 +424,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     report = _tallies_json(result)
     single, hands, hands_turned, hands_blurred, hands_glared, hands_red, loose = {}, {}, {}, {}, {}, {}, {}
     if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
-        from vision.evaluation import eval_bonus, eval_crops
+        from vision.eval.evaluation import eval_bonus, eval_crops
 
         try:
             for name, reader in readers.items():
@@ -552,8 +563,8 @@ def _print_eval(report: dict) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from vision.bench import compare, peer_model_path
-    from vision.detector import default_model_path
+    from vision.eval.bench import compare, peer_model_path
+    from vision.read.detector import default_model_path
 
     if args.runs < 20:
         raise UserError(f"--runs must be at least 20, not {args.runs}")

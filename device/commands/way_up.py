@@ -1,6 +1,6 @@
-"""Subcommands of the way-up network (:mod:`vision.way_up`): ``train-way-up`` and ``eval way-up``.
+"""Subcommands of the way-up network (:mod:`vision.read.way_up`): ``train-way-up`` and ``eval way-up``.
 
-``jantaku train-way-up`` builds its upright crops once into ``datasets/crops/`` (:func:`vision.way_up_training.
+``jantaku train-way-up`` builds its upright crops once into ``datasets/crops/`` (:func:`vision.train.way_up_training.
 way_up_crops`), trains on the CPU and exports ``models/tile_way_up.onnx``; torch is needed for training only.
 ``jantaku eval way-up`` reads real tiles upright and turned a half turn: the real held-out split's crops and
 camerash's single-tile photos (another set), by suit.
@@ -52,8 +52,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import asdict, replace
 
     from device.commands.classifier import _cached
-    from vision.classifier_training import CropSet
-    from vision.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
+    from vision.train.classifier_training import CropSet
+    from vision.train.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 
     name = f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
     progress = lambda k, n: _log(f"cards {k} / {n}")  # noqa: E731
@@ -68,9 +68,9 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from vision.errors import ModelError
-    from vision.way_up import OnnxWayUp, way_up_for
-    from vision.way_up_evaluation import evaluate_way_up
+    from vision.read.errors import ModelError
+    from vision.read.way_up import OnnxWayUp, way_up_for
+    from vision.eval.way_up_evaluation import evaluate_way_up
 
     try:
         model = OnnxWayUp(args.model) if args.model else way_up_for()

@@ -11,7 +11,7 @@ indicator. Tiles are the CC0 FluffyStuff artwork the renderer ships (``vision/sy
 Output: JPEG frames of 2028x1520 (non-square: a Pi HQ camera's binned mode, the default capture size),
 ``recording.json`` (frame order, how many times each is taken again while the table is still, and what the
 scene shows) and ``labels/*.txt`` (exact YOLO boxes of every face-up and face-down tile lying flat, classes of
-:mod:`vision.labels`). Seeded: the same seed gives the same frames.
+:mod:`vision.read.labels`). Seeded: the same seed gives the same frames.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile, parse_tiles
-from vision.labels import BACK_CLASS, class_of_tile
+from vision.read.labels import BACK_CLASS, class_of_tile
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent / "recording"

@@ -60,7 +60,7 @@ def test_read_plain_text_and_annotation(model, photo, tmp_path, capsys):
     assert main(["read", str(photo), "--model", str(model), "--annotate", str(out_file)]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith(f"{photo}: 12m5z") and "1 face down" in line
-    from vision.images import load_image
+    from vision.read.images import load_image
 
     drawn = load_image(out_file)
     assert drawn.shape == (128, 160, 3) and not (drawn == load_image(photo)).all()
@@ -165,7 +165,7 @@ def test_read_works_without_torch(model, photo):
 
 
 def test_read_table_groups_by_seat(model, photo, capsys):
-    """``--table`` adds the per-seat grouping (vision.table); without it the JSON line keeps its four keys."""
+    """``--table`` adds the per-seat grouping (vision.read.table); without it the JSON line keeps its four keys."""
     assert main(["read", str(photo), "--model", str(model), "--json", "--table"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert set(record) == {"file", "tiles", "detections", "ms", "table"}
@@ -218,7 +218,7 @@ def test_train_from_an_onnx_refuses_what_it_cannot_start_from(tmp_path, capsys, 
 
 
 def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
-    from vision.real_photos import held_out_split
+    from vision.eval.real_photos import held_out_split
 
     try:
         held_out_split()
@@ -233,9 +233,9 @@ def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
 
 
 def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
-    from vision.evaluation import camerash_rows
-    from vision.phone_evaluation import HAND_ZOOMS
-    from vision.real_photos import held_out_split
+    from vision.eval.evaluation import camerash_rows
+    from vision.eval.phone_evaluation import HAND_ZOOMS
+    from vision.eval.real_photos import held_out_split
 
     try:
         held_out_split()
@@ -254,10 +254,10 @@ def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
 
 
 def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_fives_red(model, capsys):
-    from vision.evaluation import camerash_rows
-    from vision.labels import tile_of_class
-    from vision.real_photos import held_out_split
-    from vision.red_fives import is_five
+    from vision.eval.evaluation import camerash_rows
+    from vision.read.labels import tile_of_class
+    from vision.eval.real_photos import held_out_split
+    from vision.read.red_fives import is_five
 
     try:
         photos = held_out_split()

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import cv2
 import pytest
 
-from device.camera_evaluation import still_frames
-from device.commands.run import Pipeline, RecordedLabels
+from device.commands.run import FrameReader, RecordedLabels
+from device.commands.vision import labelled_stills
 from device.demo import RECORDING
 from device.sources import Frame
 from engine.tiles import parse_tiles
@@ -30,18 +30,19 @@ from engine.tiles import parse_tiles
 pytestmark = pytest.mark.slow
 
 MANIFEST = json.loads((RECORDING / "recording.json").read_text())
-STILL = still_frames(RECORDING)  # the tables the loop reads
+STILL = [f.name for f in labelled_stills(RECORDING)]  # the tables the loop reads
 
 
 @pytest.fixture(scope="module")
 def detector():
-    from device.commands.run import make_detector, model_path
+    from device.commands.run import make_readers, model_path
     from device.config import Config
 
     path = model_path(Config())
     if not path.is_file():
         pytest.skip(f"no detector model at {path}")
-    return make_detector(Config())  # what jantaku run reads the camera with
+    camera, _photo = make_readers(Config())  # what jantaku run reads the camera with
+    return camera
 
 
 def frame(name: str) -> Frame:
@@ -97,5 +98,5 @@ def test_the_detector_sees_no_tile_that_is_not_there(tally):
 
 def test_the_detector_reads_the_winning_hand_of_the_demo(detector):
     winner = MANIFEST["winner"]
-    obs = Pipeline(lambda f: detector.detect(f.image))(frame(STILL[-1]))
+    obs = FrameReader(detector)(frame(STILL[-1]))
     assert parse_tiles(winner["hand"] + winner["win_tile"]) in obs.rows

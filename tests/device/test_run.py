@@ -18,15 +18,15 @@ import pytest
 
 from device.cli import main
 from device.commands import run as run_module
-from device.commands.run import Observation, Pipeline, RecordedLabels, RunOptions, TableRuntime, run_table
+from device.commands.run import FrameReader, Observation, RunOptions, TableRuntime, recorded_reader, run_table
 from device.config import Config
 from device.demo import RECORDING
 from device.sources import FileReplaySource, Frame
 from engine.tiles import format_tiles, parse_tiles
-from vision.detector import Detection, FakeDetector
-from vision.geometry import Box
-from vision.labels import class_of_tile
-from vision.table import ViewSide
+from vision.read.detector import Detection, FakeDetector
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
+from vision.read.table import ViewSide
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456p789s1122z"
@@ -42,6 +42,17 @@ def hand_detections(text: str = HAND, y: float = 900.0) -> list[Detection]:
     return dets
 
 
+def camera(detect, *, squared: bool = False) -> FrameReader:
+    """The loop's read of frames by a fake detector (``detect``: an image in, detections out), through the
+    camera's reader: squared to the table or as they are."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    config = replace(ReaderConfig.for_camera(), square_to_table=squared)
+    return FrameReader(Reader.around(FakeDetector(detect), config))
+
+
 def fast_demo(**site) -> Config:
     """The demo, taken at 20 frames a second so a test sees it move."""
     return Config().with_overrides(camera={"kind": "demo", "fps": 20.0}, loop={"max_reads_per_second": 50.0}, site=site)
@@ -51,23 +62,23 @@ def test_pipeline_reads_rows_from_detections():
     source = FileReplaySource(RECORDING)
     source.open()
     frame = source.read()
-    fake = FakeDetector(lambda image: hand_detections())
-    obs = Pipeline(lambda f: fake.detect(f.image))(frame)
+    seen = []
+    obs = camera(lambda image: seen.append(image.shape) or hand_detections())(frame)
     assert isinstance(obs, Observation)
     assert obs.text == HAND and obs.backs == 2 and len(obs.detections) == 15
     assert obs.frame.shape == (1520, 2028, 3)
-    assert fake.seen[0].height == 1520 and fake.seen[0].width == 2028  # non-square, not transposed
+    assert seen == [(1520, 2028, 3)]  # non-square, not transposed
     assert "000.jpg (2028x1520): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
 
 
 def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
-    from tests.vision.test_table import FRAME, FULL, lay
+    from tests.vision.read.test_table import FRAME, FULL, lay
 
     frame = Frame(np.zeros((FRAME.height, FRAME.width, 3), np.uint8), origin="table.jpg")
-    table = Pipeline(lambda f: lay(FULL))(frame).table
+    table = camera(lambda image: lay(FULL))(frame).table
     assert table is not None and table.seat(ViewSide.BOTTOM).hand_text == "1234m567p11z"
     assert format_tiles(table.dora_indicators) == "3p"
-    assert Pipeline(lambda f: hand_detections())(frame).table is None  # 15 tiles: a hand, not a table
+    assert camera(lambda image: hand_detections())(frame).table is None  # 15 tiles: a hand, not a table
 
 
 def _turned_row_frame(height: int, width: int, degrees: float, n: int = 14) -> np.ndarray:
@@ -97,24 +108,21 @@ def _white_blobs(image: np.ndarray) -> list[Detection]:
 
 
 def test_pipeline_squares_frames_to_a_turned_table_and_keeps_the_turn():
-    from vision.table_turn import TableTurn
-
     frame = Frame(_turned_row_frame(480, 640, 20.0), origin="turned.jpg")
     seen: list[np.ndarray] = []
 
-    def detect(f: Frame) -> list[Detection]:
-        seen.append(f.image)
-        return _white_blobs(f.image)
+    def detect(image: np.ndarray) -> list[Detection]:
+        seen.append(image)
+        return _white_blobs(image)
 
     def spread(obs: Observation) -> float:  # how far the boxes climb, bottom to top
         return max(d.box.y2 for d in obs.detections) - min(d.box.y1 for d in obs.detections)
 
-    assert spread(Pipeline(detect)(frame)) > 150  # as it is: the row climbs 20 degrees across the frame
+    assert spread(camera(detect)(frame)) > 150  # as it is: the row climbs 20 degrees across the frame
     seen.clear()
-    turn = TableTurn()
-    pipeline = Pipeline(detect, turn)
+    pipeline = camera(detect, squared=True)
     obs = pipeline(frame)
-    assert len(seen) == 2 and turn.turn == pytest.approx(20.0, abs=1.5)  # measured, then read again squared
+    assert len(seen) == 2 and obs.reading.turn == pytest.approx(20.0, abs=1.5)  # measured, then read again squared
     assert obs.frame.shape == (480, 640, 3) and obs.frame is seen[-1]  # the observation is of the squared frame
     assert [len(r) for r in obs.rows] == [14]
     assert spread(obs) < 46  # squared: one row along the frame's x axis
@@ -126,7 +134,7 @@ def test_recorded_labels_of_the_demo_show_the_winning_hand():
     manifest = json.loads((RECORDING / "recording.json").read_text())
     last = manifest["frames"][-1]["file"]
     frame = Frame(__import__("cv2").imread(str(RECORDING / last)), origin=last)
-    obs = Pipeline(RecordedLabels(RECORDING))(frame)
+    obs = recorded_reader(RECORDING)(frame)
     winner = manifest["winner"]
     assert obs.rows[-1] == parse_tiles(winner["hand"] + winner["win_tile"])  # the bottom row: the hand laid down
 
@@ -151,7 +159,8 @@ def test_runtime_on_the_demo_with_a_fake_detector_feeds_the_service_and_stops():
 
 
 def test_cli_runs_the_demo_and_prints_what_it_reads(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(run_module, "make_detector", lambda config, model=None: FakeDetector(hand_detections()))
+    fake = FakeDetector(hand_detections())
+    monkeypatch.setattr(run_module, "make_readers", lambda config, model=None: run_module.readers_around(fake, config))
     monkeypatch.setenv("JANTAKU_CONFIG", str(tmp_path / "c.toml"))
     (tmp_path / "c.toml").write_text("[camera]\nfps = 20.0\n[loop]\nmax_reads_per_second = 50.0\n")
     t0 = time.monotonic()
@@ -215,7 +224,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, c
 
 
 def test_a_missing_named_camera_is_waited_for(monkeypatch, capsys):
-    monkeypatch.setattr(run_module, "make_detector", lambda config, model=None: FakeDetector())
+    monkeypatch.setattr(
+        run_module, "make_readers", lambda config, model=None: run_module.readers_around(FakeDetector(), config)
+    )
     monkeypatch.delenv("JANTAKU_CONFIG", raising=False)
     monkeypatch.setattr("device.config.DEFAULT_LOCATIONS", ())
     assert main(["run", "--camera", "97", "--no-site", "--duration", "0.5"]) == 0
@@ -301,25 +312,24 @@ def test_the_pi_install_writes_a_valid_config_and_a_unit_that_runs_it(tmp_path):
 
 
 def test_camera_reads_and_photo_reads_take_turns():
-    from device.commands.run import LockedDetector
-
-    lock = threading.Lock()
-    detector = LockedDetector(FakeDetector(hand_detections()), lock)
+    camera, photo = run_module.readers_around(FakeDetector(hand_detections()), Config())
     done = threading.Event()
-    with lock:  # a phone's photo is being read
-        worker = threading.Thread(target=lambda: (detector.detect(np.zeros((48, 64, 3), np.uint8)), done.set()))
+    with photo.lock:  # a phone's photo is being read
+        worker = threading.Thread(target=lambda: (camera.read(np.zeros((48, 64, 3), np.uint8)), done.set()))
         worker.start()
         assert not done.wait(0.2)  # the camera's read waits its turn
     assert done.wait(2)
     worker.join()
 
 
-def test_the_runtime_shares_the_services_detection_lock():
+def test_the_runtime_reads_photos_and_the_camera_one_at_a_time():
     out = open(os.devnull, "w")  # noqa: SIM115 - closed below
     table = TableRuntime(fast_demo(), RunOptions(site=False, out=out), detector=FakeDetector())
     try:
-        assert table.detector.lock is table.service.detect_lock
-        assert table.service.detector is table.detector.detector  # the service sees the detector itself
+        camera, photo = table.readers
+        assert camera.lock is photo.lock
+        assert table.service.photo_reader is photo  # the service reads photos by the runtime's photo reader
+        assert table.loop.read.reader is camera
     finally:
         table.close()
         out.close()
@@ -348,11 +358,12 @@ def test_the_camera_seat_reaches_the_service(tmp_path, camera_seat, service_seat
 
 @pytest.mark.parametrize("views", [True, False])
 def test_the_config_says_whether_the_crop_classifier_reads_views(views, monkeypatch):
-    from vision.classifier import SHIPPED_CLASSIFIER
+    from vision.read.classifier import SHIPPED_CLASSIFIER
 
     if not (run_module.model_path(Config()).is_file() and SHIPPED_CLASSIFIER.is_file()):
         pytest.skip("no shipped detector and classifier in models/")
     monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
     monkeypatch.delenv("JANTAKU_MODEL", raising=False)
-    detector = run_module.make_detector(Config().with_overrides(detector={"crop_views": views}))
-    assert detector.classifier.views is views
+    camera, photo = run_module.make_readers(Config().with_overrides(detector={"crop_views": views}))
+    assert camera.models.classifier.views is views
+    assert photo.models is camera.models  # one set of networks for both

@@ -18,9 +18,9 @@ from device.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.detector import Detection
-from vision.geometry import Box
-from vision.labels import class_of_tile
+from vision.read.detector import Detection
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
 
 # --- the event bus -------------------------------------------------------------------------------------------
 
@@ -152,8 +152,8 @@ def test_observe_publishes_the_camera_view_and_keeps_the_frame():
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_observe_carries_the_table_seat_by_seat(as_json):
-    from tests.vision.test_table import FRAME, FULL, lay
-    from vision.table import read_table
+    from tests.vision.read.test_table import FRAME, FULL, lay
+    from vision.read.table import read_table
 
     svc = TableService(pin="1234")
     sub = svc.bus.subscribe()
@@ -418,7 +418,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
 )
 def test_decode_photo_refuses_before_decoding(data, message):
     from device.service import decode_photo
-    from vision.errors import UnreadableImage
+    from vision.read.errors import UnreadableImage
 
     with pytest.raises(UnreadableImage, match=message):
         decode_photo(data, 2048)
@@ -453,31 +453,24 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     assert (tmp_path / "g.db").exists()
 
 
-def test_photo_detector_keeps_the_second_stage():
-    from device.service import TableService
-    from tests.vision.fakes import BlocksNetwork
-    from vision.balance import BalancedDetector
-    from vision.classifier import TwoStageDetector
-    from vision.detector import SlicedDetector
-    from vision.frame_edge import SureAtEdgeDetector
-    from vision.half_turn import HalfTurnDetector
-    from vision.photo import PhotoDetector
-    from vision.squat import SquatDetector
-    from vision.upright import UprightDetector
+def test_photos_are_read_by_the_photo_reader_the_service_is_handed():
+    """The service reads a photo by its :class:`~vision.read.pipeline.Reader` once, under the reader's lock, and
+    takes the rows as the reader read them."""
+    import cv2
 
-    camera = TwoStageDetector(SlicedDetector(BlocksNetwork()), classifier=object())  # the classifier is not run here
-    svc = TableService(pin="1234", detector=camera)
-    assert isinstance(svc.photo_detector, SureAtEdgeDetector)  # a weak box the photo's edge cuts is dropped
-    squat = svc.photo_detector.detector
-    assert isinstance(squat, SquatDetector)  # squat tiles (seen from a low angle) read stretched taller
-    half_turn = squat.detector
-    assert isinstance(half_turn, HalfTurnDetector)  # a photo from across the table is read turned
-    assert isinstance(half_turn.probe, PhotoDetector)
-    balanced = half_turn.detector
-    assert isinstance(balanced, BalancedDetector)  # photos under coloured light are white-balanced
-    assert isinstance(balanced.detector, UprightDetector)  # and their turned tiles read upright
-    stage = balanced.detector.detector
-    assert isinstance(stage, TwoStageDetector)
-    assert isinstance(stage.detector, PhotoDetector)
-    assert stage.classifier is camera.classifier
-    assert TableService(pin="1234", detector=RowDetector()).photo_detector is None  # anything else: read as it is
+    from vision.read.pipeline import Reader
+
+    class Counting(RowDetector):
+        reads = 0
+
+        def detect(self, image):
+            assert reader.lock.locked()  # one read at a time with the camera's reader
+            Counting.reads += 1
+            return super().detect(image)
+
+    reader = Reader.around(Counting())
+    svc = TableService(pin="1234", photo_reader=reader)
+    _ok, buf = cv2.imencode(".png", np.full((300, 900, 3), 200, np.uint8))
+    out = svc.read_image(buf.tobytes())
+    assert out["tiles"] == "234m567p23488678s" and Counting.reads == 1
+    assert [t["row"] for t in out["read"]] == [0] * 14

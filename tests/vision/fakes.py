@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import CROP_SIZE, MODEL_KIND
-from vision.geometry import Box, Size
-from vision.labels import CLASS_NAMES, NUM_CLASSES
+from vision.read.classifier import CROP_SIZE, MODEL_KIND
+from vision.read.geometry import Box, Size
+from vision.read.labels import CLASS_NAMES, NUM_CLASSES
 
 ANCHORS = 64
 
@@ -60,6 +60,11 @@ class BlocksNetwork:
         self.short = short
         self.parts = parts
         self.calls: list[int] = []
+
+    @property
+    def runs(self) -> int:
+        """Calls so far, as :class:`~vision.read.detector.OnnxNetwork` counts its onnxruntime runs."""
+        return len(self.calls)
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:
         assert batch.shape[1:] == (3, self.input_size.height, self.input_size.width), batch.shape
@@ -251,3 +256,17 @@ def drawn_five(text: str, h: int = 120, w: int = 90, outer=BLUE, margin: float =
                 face, (centre[0] - half[0], centre[1] - half[1]), (centre[0] + half[0], centre[1] + half[1]), colour, -1
             )
     return img
+
+
+def photo_reader(network, classifier=None, way_up="shipped"):
+    """The composed detector of ``jantaku read``'s photo reader (:meth:`ReaderConfig.for_photo`) on ``network``,
+    ``classifier`` (a model, its path, or None) and ``way_up`` (a model, None, or ``"shipped"``: the installed one)."""
+    from vision.read.classifier import OnnxTileClassifier
+    from vision.read.pipeline import Models, Reader, ReaderConfig
+    from vision.read.way_up import way_up_for
+
+    if classifier is not None and not isinstance(classifier, OnnxTileClassifier):
+        classifier = OnnxTileClassifier(classifier)
+    if isinstance(way_up, str):
+        way_up = way_up_for()
+    return Reader.from_config(ReaderConfig.for_photo(), models=Models(network, classifier, way_up)).detector

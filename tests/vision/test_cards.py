@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classifier import CROP_SIZE
-from vision.classifier_training import NONE_CLASS, crops_bonus_cards, crops_cards
-from vision.geometry import Size
-from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
+from vision.read.classifier import CROP_SIZE
+from vision.train.classifier_training import NONE_CLASS, crops_bonus_cards, crops_cards
+from vision.read.geometry import Size
+from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, cards
 
-from .fakes import artwork
+from tests.vision.fakes import artwork
 
 
 @pytest.fixture(autouse=True)

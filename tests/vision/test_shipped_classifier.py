@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classifier import SHIPPED_CLASSIFIER, OnnxTileClassifier, TwoStageDetector
-from vision.detector import Detection, FakeDetector
-from vision.geometry import Box
-from vision.labels import CLASS_NAMES, NUM_CLASSES
+from vision.read.classifier import SHIPPED_CLASSIFIER, OnnxTileClassifier, TwoStageDetector
+from vision.read.detector import Detection, FakeDetector
+from vision.read.geometry import Box
+from vision.read.labels import CLASS_NAMES, NUM_CLASSES
 
 pytestmark = pytest.mark.skipif(not SHIPPED_CLASSIFIER.is_file(), reason=f"no classifier at {SHIPPED_CLASSIFIER}")
 
@@ -88,7 +88,7 @@ def test_two_stage_corrects_a_detector_that_finds_tiles_but_misreads_them(classi
 
 @pytest.fixture(scope="module")
 def two_stage(classifier):
-    from vision.detector import default_model_path, load_detector
+    from vision.read.detector import default_model_path, load_detector
 
     if not default_model_path().is_file():
         pytest.skip("no shipped detector model")
@@ -98,7 +98,7 @@ def two_stage(classifier):
 def test_the_shipped_pair_reads_a_drawn_hand_exactly(two_stage):
     # the scene of test_shipped_model.py that the detector alone misreads (KNOWN_MISREADS there): 44 px tiles
     from tests.vision.test_shipped_model import EXPECTED, HAND, scene
-    from vision.reader import read_tiles
+    from vision.read.rows import read_tiles
 
     image = scene(HAND, 44, (400, 960), origin=(20, 60))
     assert read_tiles(two_stage.detect(image)).text == EXPECTED
@@ -107,7 +107,7 @@ def test_the_shipped_pair_reads_a_drawn_hand_exactly(two_stage):
 @pytest.mark.slow
 def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
     from tests.vision.test_shipped_model import EXPECTED, HAND, scene
-    from vision.reader import read_tiles
+    from vision.read.rows import read_tiles
 
     image = scene(HAND, 64, (3000, 4000), origin=(1500, 1300))
     assert read_tiles(two_stage.detect(image)).text == EXPECTED
@@ -116,15 +116,15 @@ def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
 @pytest.mark.parametrize("degrees", [30.0, -40.0])
 def test_the_shipped_pair_reads_a_drawn_hand_turned_in_the_photo_as_jantaku_read_reads(two_stage, degrees):
     from tests.vision.test_shipped_model import EXPECTED, HAND, scene
-    from vision.photo import photo_reader
-    from vision.reader import read_tiles
+    from tests.vision.fakes import photo_reader
+    from vision.read.rows import read_tiles
 
     image = scene(HAND, 44, (700, 1100), origin=(120, 220))
     h, w = image.shape[:2]
     turned = cv2.warpAffine(
         image, cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), (w, h), borderMode=cv2.BORDER_REPLICATE
     )
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     assert read_tiles(reader.detect(turned)).text == EXPECTED
 
 
@@ -133,16 +133,16 @@ def test_real_photos_taken_from_across_the_table_read_as_they_do_upright(two_sta
     """The real held-out photos turned a half turn, as ``jantaku read`` reads them: most are read turned back and
     give the same tiles in the same order as upright (20 of 24 when this was written; before the half-turn layer,
     none: each row came out reversed)."""
-    from vision import real_photos
-    from vision.images import load_image
-    from vision.photo import photo_reader
-    from vision.reader import read_tiles
+    from vision.eval import real_photos
+    from vision.read.images import load_image
+    from tests.vision.fakes import photo_reader
+    from vision.read.rows import read_tiles
 
     try:
         held = [p for p in real_photos.held_out_split() if p.boxes]
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     same = 0
     for photo in held:
         image = load_image(photo.image)
@@ -155,17 +155,17 @@ def test_real_photos_taken_from_across_the_table_read_as_they_do_upright(two_sta
 def test_real_photos_seen_from_a_low_angle_read_stretched(two_stage):
     """The real held-out photos squashed to 0.35 of their height (faces 0.85 as tall as wide: a standing hand seen
     from well above), as ``jantaku read`` reads them: tile F1 0.978 and 17 of 24 exactly when this was written,
-    against 0.862 and 1 before squat tiles were read stretched (:mod:`vision.squat`)."""
-    from vision import real_photos
-    from vision.images import load_image
-    from vision.phone_evaluation import evaluate, squashed
-    from vision.photo import photo_reader
+    against 0.862 and 1 before squat tiles were read stretched (:mod:`vision.read.views.low_angle`)."""
+    from vision.eval import real_photos
+    from vision.read.images import load_image
+    from vision.eval.phone_evaluation import evaluate, squashed
+    from tests.vision.fakes import photo_reader
 
     try:
         held = [p for p in real_photos.held_out_split() if p.boxes]
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     shots = (squashed(p, load_image(p.image), 0.35) for p in held)
     tally = evaluate({"read": reader}, shots)["read"]["all"]
     assert tally.f1 >= 0.95 and tally.exact >= 12, tally.as_json()
@@ -177,13 +177,13 @@ def test_another_sets_tiles_lying_loose_each_its_own_way_are_read(two_stage):
     ``jantaku read`` reads them: 10 of 12 exactly when this was written (both misses another set's West wind),
     against 8 before each tile's turn was measured over its whole box (a face of pips, unmeasured, was boxed from
     a view turned for other tiles, 1.8 times too wide)."""
-    from vision.phone_evaluation import camerash_loose, evaluate
-    from vision.photo import photo_reader
+    from vision.eval.phone_evaluation import camerash_loose, evaluate
+    from tests.vision.fakes import photo_reader
 
     try:
         shots = list(camerash_loose(6, seed=3))
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    reader = photo_reader(two_stage.network, two_stage.options, two_stage.classifier)
+    reader = photo_reader(two_stage.network, two_stage.classifier)
     tally = evaluate({"read": reader}, shots)["read"]["all"]
     assert tally.exact >= 10 and tally.f1 >= 0.97, tally.as_json()

@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
+from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, layout, render, write_dataset
 
-from .fakes import artwork
+from tests.vision.fakes import artwork
 
 
 @pytest.fixture(autouse=True)

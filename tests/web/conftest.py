@@ -10,9 +10,9 @@ import pytest
 
 from device.service import TableService
 from engine.tiles import parse_tiles
-from vision.detector import Detection
-from vision.geometry import Box
-from vision.labels import class_of_tile
+from vision.read.detector import Detection
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
 from web import create_app
 
 PIN = "2468"

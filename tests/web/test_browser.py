@@ -66,7 +66,7 @@ class _Seen:
     """An observation as the camera loop reports it."""
 
     def __init__(self, frame, detections):
-        from vision.reader import read_tiles
+        from vision.read.rows import read_tiles
 
         self.frame, self.detections = frame, detections
         self.rows = [row.tiles for row in read_tiles(detections).rows]
@@ -295,7 +295,7 @@ class _TableSeen:
     """A frame of the whole table as the camera loop reports it: the strip's rows and the table seat by seat."""
 
     def __init__(self, detections, table):
-        from vision.reader import read_tiles
+        from vision.read.rows import read_tiles
 
         self.rows = [row.tiles for row in read_tiles(detections).rows]
         self.table = table
@@ -304,8 +304,8 @@ class _TableSeen:
 def test_the_whole_table_seat_by_seat(context, site):
     import dataclasses
 
-    from tests.vision.test_table import FRAME, FULL, lay
-    from vision.table import ViewSide, read_table
+    from tests.vision.read.test_table import FRAME, FULL, lay
+    from vision.read.table import ViewSide, read_table
 
     base = site.url.rstrip("/")
     errors: list[str] = []

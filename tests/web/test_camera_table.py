@@ -8,9 +8,9 @@ import pytest
 
 from device.service import TableService
 from device.table_view import table_view
-from tests.vision.test_table import FRAME, FULL, lay
+from tests.vision.read.test_table import FRAME, FULL, lay
 from tests.web.test_events import frames
-from vision.table import ViewSide, read_table
+from vision.read.table import ViewSide, read_table
 
 
 @dataclasses.dataclass

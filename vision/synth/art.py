@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.labels import BACK_CLASS, CLASS_NAMES
+from vision.read.labels import BACK_CLASS, CLASS_NAMES
 
 #: The artwork shipped beside this module (CC0, see its README); ``JANTAKU_TILE_ART`` overrides.
 DEFAULT_ART = Path(__file__).resolve().parent / "artwork"

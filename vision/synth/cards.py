@@ -1,7 +1,7 @@
 """Single-tile training cards for the crop classifier, drawn without the 3-D scene renderer.
 
-A card is one crop as the runtime cuts it from a detector's box (:func:`vision.classifier.extract_crop`: widened by
-the crop margin, a sideways box turned a quarter clockwise, resized to :data:`~vision.classifier.CROP_SIZE`). The
+A card is one crop as the runtime cuts it from a detector's box (:func:`vision.read.classifier.extract_crop`: widened by
+the crop margin, a sideways box turned a quarter clockwise, resized to :data:`~vision.read.classifier.CROP_SIZE`). The
 tile is laid on a small flat patch (cloth, the tile's front, its thickness band in a back colour, sometimes its
 neighbours in a row), the patch is tilted and turned a little, lit unevenly, sometimes with glare, and the tile's box
 is cut from it with the runtime's own function.
@@ -31,9 +31,9 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
-from vision.geometry import Box, Size
-from vision.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
+from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
+from vision.read.geometry import Box, Size
+from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art
 from vision.synth.glyphs import _PIN_LAYOUT, _SOU_LAYOUT, cjk_fonts
 
@@ -1337,7 +1337,7 @@ def card_set(
     n: int, seed: int, none_share: float = 0.08, size: Size = CROP_SIZE, start: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """Cards ``start .. start+n-1`` (BGR uint8, (n, h, w, 3)) and their class ids: the classes in turn,
-    ``none_share`` of them ``none`` (id :data:`~vision.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and
+    ``none_share`` of them ``none`` (id :data:`~vision.read.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and
     ``i`` only."""
     if n < 0 or not 0.0 <= none_share <= 1.0:
         raise ValueError(f"need n >= 0 and 0 <= none_share <= 1, got n={n}, none_share={none_share}")
@@ -1437,5 +1437,6 @@ def way_up_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -
 
 def bonus_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Bonus cards ``start .. start+n-1`` (flower and season tiles, :func:`bonus_face`; BGR uint8, (n, h, w, 3)),
-    all of class ``none`` (id :data:`~vision.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i`` only."""
+    all of class ``none`` (id :data:`~vision.read.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i``
+    only."""
     return _seeded_set(n, seed, size, start, lambda i, rng: (none_card(rng, size, kind="bonus"), NUM_CLASSES))

@@ -15,7 +15,7 @@ import subprocess
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.labels import CLASS_NAMES
+from vision.read.labels import CLASS_NAMES
 from vision.synth.art import FACE_SIZE
 
 _NUMBERS = "一二三四五六七八九"

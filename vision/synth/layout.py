@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.labels import BACK_CLASS, NUM_KINDS
+from vision.read.labels import BACK_CLASS, NUM_KINDS
 
 RED_CLASSES = (34, 35, 36)
 FIVE_CLASSES = (4, 13, 22)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.labels import BACK_CLASS, CLASS_NAMES
+from vision.read.labels import BACK_CLASS, CLASS_NAMES
 from vision.synth import art, glyphs, layout, scene
 from vision.synth.camera import Camera
 

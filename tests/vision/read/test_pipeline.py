@@ -1,0 +1,112 @@
+"""The one reader (:mod:`vision.read.pipeline`): which views run is data, composed in one order; a reading counts
+the network runs it took; unknown views are refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.fakes import BlocksNetwork, colour_model, paint
+from vision.read.classifier import OnnxTileClassifier, TwoStageDetector
+from vision.read.detector import FakeDetector, SlicedDetector
+from vision.read.errors import ConfigError
+from vision.read.geometry import Box
+from vision.read.pipeline import VIEWS, Models, Reader, ReaderConfig
+from vision.read.scale import PhotoDetector
+from vision.read.views.low_angle import SquatDetector
+from vision.read.views.photo_edge import SureAtEdgeDetector
+from vision.read.views.turned_tiles import UprightDetector
+from vision.read.views.upside_down import HalfTurnDetector
+from vision.read.views.white_balance import BalancedDetector
+
+LAYER = {
+    "photo_edge": SureAtEdgeDetector,  # a weak box the photo's edge cuts is dropped
+    "low_angle": SquatDetector,  # squat tiles (seen from a low angle) read stretched taller
+    "upside_down": HalfTurnDetector,  # a photo from across the table is read turned
+    "white_balance": BalancedDetector,  # photos under coloured light are white-balanced
+    "turned_tiles": UprightDetector,  # turned tiles read upright
+}
+
+
+def hand(n: int = 8) -> np.ndarray:
+    """A photo of ``n`` blocks in a row, 1m to 8m, that the blocks network reads at the whole photo's scale."""
+    image = np.full((320, 640, 3), 40, np.uint8)
+    for i in range(n):
+        paint(image, i, Box(40 + 68 * i, 120, 100 + 68 * i, 200))
+    return image
+
+
+def layers(detector) -> list[type]:
+    """The types of ``detector``'s layers, outermost first, down to its core."""
+    out = []
+    while True:
+        out.append(type(detector))
+        inner = detector.__dict__.get("detector")
+        if inner is None:
+            return out
+        detector = inner
+
+
+@pytest.mark.parametrize(
+    ("views", "expected"),
+    [
+        ((), []),
+        (("upside_down",), ["upside_down"]),
+        (("turned_tiles", "photo_edge"), ["photo_edge", "turned_tiles"]),  # named in any order, composed in one
+        (tuple(reversed(VIEWS)), list(VIEWS)),
+    ],
+)
+def test_the_views_named_are_composed_in_one_order(views, expected):
+    reader = Reader.from_config(ReaderConfig(at_tiles_scale=True, views=views), models=Models(BlocksNetwork()))
+    assert layers(reader.detector) == [LAYER[v] for v in expected] + [PhotoDetector]
+
+
+def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path):
+    classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    reader = Reader.from_config(ReaderConfig.for_photo(), models=Models(BlocksNetwork(), classifier))
+    assert layers(reader.detector) == [LAYER[v] for v in VIEWS] + [TwoStageDetector, PhotoDetector]
+    half_turn = reader.detector.detector.detector
+    stage = half_turn.detector.detector.detector
+    assert half_turn.probe is stage.detector  # its readings of the photo serve the classifier's stage too
+    assert stage.classifier is classifier
+
+
+@pytest.mark.parametrize(
+    ("config", "core"),
+    [(ReaderConfig.for_camera(), SlicedDetector), (ReaderConfig.for_photo(pyramid=True), SlicedDetector)],
+)
+def test_the_camera_and_pyramid_readers_run_no_views(config, core):
+    assert layers(Reader.from_config(config, models=Models(BlocksNetwork())).detector) == [core]
+
+
+def test_no_views_is_one_network_pass_and_the_upside_down_view_more():
+    image = hand()
+    plain, turned = BlocksNetwork(), BlocksNetwork()
+    bare = Reader.from_config(ReaderConfig(at_tiles_scale=True), models=Models(plain)).read(image)
+    viewed = Reader.from_config(ReaderConfig(at_tiles_scale=True, views=("upside_down",)), models=Models(turned))
+    reading = viewed.read(image)
+    assert bare.runs == len(plain.calls) == 1  # the whole photo, once: its tiles are at the size the network knows
+    assert reading.runs == len(turned.calls) > 1  # probed as it is and turned half round
+    assert reading.text == bare.text == "12345678m"
+
+
+@pytest.mark.parametrize(
+    ("views", "unknown"),
+    [(("sideways",), "'sideways'"), (("upside_down", "squat", "half_turn"), "'squat', 'half_turn'")],
+)
+def test_an_unknown_view_is_refused_by_name(views, unknown):
+    with pytest.raises(ConfigError, match=unknown):
+        ReaderConfig(views=views)
+
+
+def test_a_reader_round_a_detector_of_ones_own_runs_no_views():
+    with pytest.raises(ConfigError, match="need a network"):
+        Reader.around(FakeDetector(), ReaderConfig.for_photo())
+
+
+def test_a_reading_has_rows_backs_and_what_it_took():
+    image = hand(3)
+    image[250:300, 40:80] = (10 + 6 * 37, 250 - 5 * 37, 30)  # a face-down tile (class 37) under the row
+    reading = Reader.from_config(ReaderConfig(), models=Models(BlocksNetwork())).read(image)
+    assert reading.text == "123m" and reading.backs == 1 and len(reading.rows) == 2
+    assert reading.image is image and reading.table is None and reading.turn == 0.0 and reading.runs >= 1

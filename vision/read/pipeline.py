@@ -1,0 +1,294 @@
+"""The one way a frame becomes tiles: a :class:`Reader` built once from a :class:`ReaderConfig`, and what it
+returns, a :class:`Reading`.
+
+    reader = Reader.from_config(ReaderConfig.for_photo())     # jantaku read, phone uploads
+    reader = Reader.from_config(ReaderConfig.for_camera())    # the camera loop
+    reading = reader.read(image)                              # a BGR uint8 array
+    reading.text, reading.detections, reading.rows, reading.table, reading.runs
+
+The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
+tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
+composed in the one order of :data:`VIEWS`. The camera's frames are read squared to the table
+(:class:`~vision.read.table_square.TableTurn`, kept from frame to frame) and, with enough tiles, seat by seat
+(:func:`~vision.read.table.read_table`). A reader runs one read at a time (its ``lock``, shareable between readers of
+one machine). :meth:`Reader.around` puts the same reading round a detector of your own (recorded labels, a fake).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from engine.tiles import Tile
+from vision.read.classifier import OnnxTileClassifier, classifier_for, with_classifier
+from vision.read.detector import Detection, Detector, DetectorOptions, Network, OnnxNetwork, SlicedDetector
+from vision.read.detector import default_model_path
+from vision.read.errors import ConfigError
+from vision.read.geometry import Size
+from vision.read.rows import Row, Rows, read_tiles
+from vision.read.scale import PhotoDetector
+from vision.read.table import TableObservation, read_table
+from vision.read.table_square import TableTurn
+from vision.read.views.low_angle import SquatDetector
+from vision.read.views.photo_edge import SureAtEdgeDetector
+from vision.read.views.turned_tiles import UprightDetector
+from vision.read.views.upside_down import HalfTurnDetector
+from vision.read.views.white_balance import BalancedDetector
+from vision.read.way_up import OnnxWayUp, way_up_for
+
+log = logging.getLogger("jantaku.read")
+
+#: The extra views a reader may run, outermost first: the order they are composed in, whatever the order named.
+#: photo_edge: boxes the photo's edge cuts kept only when sure (:mod:`~vision.read.views.photo_edge`);
+#: low_angle: tiles seen from a low angle read stretched taller (:mod:`~vision.read.views.low_angle`);
+#: upside_down: a photo taken from across the table read turned (:mod:`~vision.read.views.upside_down`);
+#: white_balance: coloured or dim photos balanced by the tiles' faces (:mod:`~vision.read.views.white_balance`);
+#: turned_tiles: tiles lying turned read upright (:mod:`~vision.read.views.turned_tiles`).
+VIEWS = ("photo_edge", "low_angle", "upside_down", "white_balance", "turned_tiles")
+
+#: ``classifier`` of :class:`ReaderConfig`: the crop classifier that goes with the model (:func:`classifier_for`).
+BESIDE_MODEL = "beside-model"
+#: ``way_up`` of :class:`ReaderConfig`: the shipped way-up network, where it is installed (:func:`way_up_for`).
+SHIPPED = "shipped"
+
+#: Frames with fewer tiles are close-ups (a hand, a few melds), not a whole table: no per-seat reading for them.
+#: A table mid-game shows far more: 4 hands or walls of 13-17 tiles, the ponds.
+TABLE_MIN_TILES = 30
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """How a :class:`Reader` reads; :meth:`for_camera` and :meth:`for_photo` give the two shipped readers."""
+
+    #: The detector model (None: :func:`~vision.read.detector.default_model_path`).
+    model: Path | None = None
+    #: The crop classifier: a path, None for the detector's own names, or :data:`BESIDE_MODEL`.
+    classifier: Path | str | None = BESIDE_MODEL
+    #: The classifier reads each crop in several views (or once).
+    crop_views: bool = True
+    #: The way-up network of the ``upside_down`` view: a path, None, or :data:`SHIPPED`.
+    way_up: Path | str | None = SHIPPED
+    conf: float = DetectorOptions().conf
+    #: onnxruntime threads of the detector (None: its default).
+    threads: int | None = None
+    #: Read at the tiles' scale (:class:`~vision.read.scale.PhotoDetector`), else by the slice pyramid.
+    at_tiles_scale: bool = False
+    #: The extra views to run, by name (:data:`VIEWS`).
+    views: tuple[str, ...] = ()
+    #: Read each frame squared to the table (:class:`~vision.read.table_square.TableTurn`) ...
+    square_to_table: bool = False
+    #: ... keeping the table's turn from frame to frame (a camera), or measuring it anew for each image (photos) ...
+    keep_table_turn: bool = True
+    #: ... and report the squared frame and its boxes (a camera), or the boxes as the image shows them.
+    report_squared: bool = True
+    #: Read the frame seat by seat from this many tiles (None: never; 0: always).
+    table_min_tiles: int | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [v for v in self.views if v not in VIEWS]
+        if unknown:
+            raise ConfigError(f"unknown reader view {', '.join(map(repr, unknown))}: the views are {', '.join(VIEWS)}")
+        if not 0 < self.conf <= 1:
+            raise ConfigError(f"conf must be above 0 and at most 1, not {self.conf}")
+
+    @classmethod
+    def for_camera(
+        cls, model: Path | None = None, *, conf: float = DetectorOptions().conf, crop_views: bool = True
+    ) -> ReaderConfig:
+        """The camera loop's reader: the slice pyramid, squared to the table, seat by seat from
+        :data:`TABLE_MIN_TILES` tiles."""
+        return cls(model, conf=conf, crop_views=crop_views, square_to_table=True, table_min_tiles=TABLE_MIN_TILES)
+
+    @classmethod
+    def for_photo(
+        cls,
+        model: Path | None = None,
+        *,
+        conf: float = DetectorOptions().conf,
+        threads: int | None = None,
+        crop_views: bool = True,
+        pyramid: bool = False,
+        table: bool = False,
+    ) -> ReaderConfig:
+        """A photo's reader (``jantaku read``, phone uploads): at its tiles' scale with every view. ``pyramid``: by the
+        slice pyramid, no views. ``table``: an overhead photo of a whole table, read as the camera reads one
+        (squared to it, its own turn) and seat by seat, its boxes as the photo shows them."""
+        common = {"conf": conf, "threads": threads, "crop_views": crop_views}
+        if table:
+            return cls(model, **common, square_to_table=True, keep_table_turn=False, report_squared=False,
+                       table_min_tiles=0)  # fmt: skip
+        if pyramid:
+            return cls(model, **common)
+        return cls(model, **common, at_tiles_scale=True, views=VIEWS)
+
+
+@dataclass(frozen=True)
+class Models:
+    """The networks a reader runs, loaded once; readers of one machine may share them."""
+
+    network: Network
+    classifier: OnnxTileClassifier | None = None
+    way_up: OnnxWayUp | None = None
+
+    @classmethod
+    def load(cls, config: ReaderConfig) -> Models:
+        """The networks ``config`` names (a missing or bad file: :class:`~vision.read.errors.ModelError`)."""
+        path = config.model or default_model_path()
+        network = OnnxNetwork(path, threads=config.threads)
+        if config.classifier == BESIDE_MODEL:
+            classifier = classifier_for(config.model, views=config.crop_views)
+        else:
+            classifier = None if config.classifier is None else OnnxTileClassifier(config.classifier)
+        way_up = None
+        if "upside_down" in config.views and config.way_up is not None:
+            way_up = way_up_for() if config.way_up == SHIPPED else OnnxWayUp(config.way_up)
+        return cls(network, classifier, way_up)
+
+    def runs(self) -> int:
+        """onnxruntime runs made so far by these networks (a stand-in network that does not count adds 0)."""
+        models = (self.network, self.classifier, self.way_up)
+        return sum(int(getattr(m, "runs", 0)) for m in models if m is not None)
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """What a reader made of one image: its tiles in reading order, and how it got them."""
+
+    #: The frame the boxes are in: the image, or it squared to the table (a camera's reader).
+    image: np.ndarray
+    detections: tuple[Detection, ...]
+    #: The detections row by row, top to bottom, each left to right (:func:`~vision.read.rows.read_tiles`).
+    rows: tuple[Row, ...]
+    #: The frame read seat by seat, when the reader reads tables and it showed enough tiles.
+    table: TableObservation | None = None
+    #: How the table lay turned (degrees; 0 when not squared).
+    turn: float = 0.0
+    ms: float = 0.0
+    #: onnxruntime runs the reading took (detector, classifier and way-up networks together).
+    runs: int = 0
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return Rows(self.rows).tiles
+
+    @property
+    def backs(self) -> int:
+        return Rows(self.rows).backs
+
+    @property
+    def text(self) -> str:
+        """One mpsz group per row that has face-up tiles, separated by spaces."""
+        return Rows(self.rows).text
+
+    @property
+    def tile_rows(self) -> tuple[tuple[Tile, ...], ...]:
+        """The face-up tiles of each row that has any."""
+        return tuple(row.tiles for row in self.rows if row.tiles)
+
+
+@dataclass
+class Reader:
+    """Reads images into :class:`Reading` s; build it with :meth:`from_config` (or :meth:`around`).
+
+    It is also a :class:`~vision.read.detector.Detector` (:meth:`detect`), for the evaluations."""
+
+    config: ReaderConfig
+    #: The composed detector: core, classifier and views.
+    detector: Detector
+    models: Models | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _table_turn: TableTurn | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.config.square_to_table and self.config.keep_table_turn:
+            self._table_turn = TableTurn()
+
+    @classmethod
+    def from_config(
+        cls, config: ReaderConfig, *, models: Models | None = None, lock: threading.Lock | None = None
+    ) -> Reader:
+        """The reader ``config`` describes, on ``models`` (loaded from ``config`` when None)."""
+        models = models or Models.load(config)
+        options = DetectorOptions(conf=config.conf)
+        if config.at_tiles_scale:
+            if models.classifier is None:  # weak boxes are for a classifier to judge: with none, not worked out
+                options = replace(options, weak_conf=None)
+            core: Detector = PhotoDetector(models.network, options)
+        else:
+            core = SlicedDetector(models.network, options)
+        # the upside-down view's probe: the reader inside the classifier when it reads at the tiles' scale, so that
+        # its readings serve both
+        probe = core if isinstance(core, PhotoDetector) else PhotoDetector(models.network, options)
+        detector = compose_views(with_classifier(core, models.classifier), config.views, probe, models.way_up)
+        return cls(config, detector, models, lock or threading.Lock())
+
+    @classmethod
+    def around(
+        cls, detector: Detector, config: ReaderConfig | None = None, *, lock: threading.Lock | None = None
+    ) -> Reader:
+        """A reader whose detections come from ``detector`` (recorded labels, a test's fake): the same squaring,
+        rows and table reading as ``config`` asks (views need a network: none here)."""
+        config = config or ReaderConfig()
+        if config.views:
+            raise ConfigError(f"views {', '.join(config.views)} need a network: a reader around a detector runs none")
+        return cls(config, detector, None, lock or threading.Lock())
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        """The composed detector's tiles of ``image``, one read at a time (a :class:`Detector` for evaluations)."""
+        with self.lock:
+            return list(self.detector.detect(image))
+
+    def read(self, image: np.ndarray) -> Reading:
+        """``image`` (BGR uint8, height x width x 3) read as the configuration says."""
+        config = self.config
+        started = time.perf_counter()
+        with self.lock:
+            runs = self.models.runs() if self.models else 0
+            turn = self._table_turn if config.keep_table_turn else TableTurn() if config.square_to_table else None
+            if turn is None:
+                frame, found = image, list(self.detector.detect(image))
+            else:
+                updates = turn.updates
+                frame, found = turn.read(image, self.detector.detect)
+                if config.keep_table_turn and turn.updates != updates:
+                    log.info("the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
+                             turn.turn)  # fmt: skip
+            runs = (self.models.runs() if self.models else 0) - runs
+        table = None
+        if config.table_min_tiles is not None and len(found) >= config.table_min_tiles:
+            table = read_table(found, Size.of(frame))
+        if turn is not None and not config.report_squared:
+            found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
+            frame = image
+        detections = tuple(found)
+        return Reading(
+            image=frame,
+            detections=detections,
+            rows=read_tiles(detections).rows,
+            table=table,
+            turn=turn.turn if turn is not None else 0.0,
+            ms=(time.perf_counter() - started) * 1000,
+            runs=runs,
+        )
+
+
+def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:
+    """``detector`` wrapped in the ``views`` named, in :data:`VIEWS`' order (its last innermost). ``probe`` and
+    ``way_up`` tell the ``upside_down`` view which way up a photo lies."""
+    makers: dict[str, Callable[[Detector], Detector]] = {
+        "photo_edge": SureAtEdgeDetector,
+        "low_angle": SquatDetector,
+        "upside_down": lambda inner: HalfTurnDetector(inner, probe, way_up),
+        "white_balance": BalancedDetector,
+        "turned_tiles": UprightDetector,
+    }
+    for name in reversed(VIEWS):
+        if name in views:
+            detector = makers[name](detector)
+    return detector

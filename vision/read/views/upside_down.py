@@ -1,0 +1,122 @@
+"""Reading a photo taken from across the table: tiles upside down, a hand facing the other way.
+
+:class:`HalfTurnDetector` (``HalfTurnDetector(inner, probe, way_up)``; the reader's ``upside_down`` view) reads the
+photo and its half turn with ``probe`` (the detector at the tiles' scale, no classifier), pairs the boxes of the two
+readings, and reads the photo turned a half turn when the half turn reads surer
+(:func:`vision.read.views.compare.reads_surer`); the tiles are mapped back with ``turn`` 180 more, so that a hand
+reads in its owner's order. When the probe leaves a photo as it is, the way-up network (:mod:`vision.read.way_up`)
+votes on its tiles' faces, and a vote over :data:`WAY_UP_VOTE` reads it turned; when the probe would turn it, faces
+voted surely upright (:data:`WAY_UP_VETO`) keep the order they stand in. The probe built by
+:meth:`vision.read.pipeline.Reader.from_config` is the reader inside the crop classifier and remembers its readings for
+the call (:meth:`vision.read.scale.PhotoDetector.remembering`), so the chosen view is not read a third time. What was
+measured when: docs/experiments/2026-12-04-reading-history.md.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from contextlib import nullcontext
+from dataclasses import replace
+
+import numpy as np
+
+from vision.read.detector import Detection, Detector, DetectorLayer
+from vision.read.views.compare import reads_surer
+
+#: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
+#: upside down; tiles that look the same both ways give about 0).
+WAY_UP_VOTE = 0.2
+#: ... and a photo the probe reads surer turned is read so, but its tiles in the order they stand, when their vote
+#: is under minus this: faces surely upright outvote a detector a little surer of another set's tiles upside down
+#: (stop 18: camerash's upright hands turned so, 3 of 144 at zoom 0.06, voted -0.33 to -0.71; every photo truly
+#: upside down that the probe turned voted over it, or had no vote).
+WAY_UP_VETO = 0.3
+
+
+def half_turned(image: np.ndarray) -> np.ndarray:
+    """``image`` turned a half turn (a copy)."""
+    return np.ascontiguousarray(image[::-1, ::-1])
+
+
+def wrapped(degrees: float) -> float:
+    """``degrees`` in (-180, 180].
+
+    >>> wrapped(190.0), wrapped(-180.0), wrapped(180.0), wrapped(30.0)
+    (-170.0, 180.0, 180.0, 30.0)
+    """
+    out = (degrees + 180.0) % 360.0 - 180.0
+    return 180.0 if out == -180.0 else out
+
+
+def half_turn_affine(height: int, width: int) -> list[list[float]]:
+    """The 2 x 3 affine of a half turn of a ``height`` x ``width`` image (its own inverse)."""
+    return [[-1.0, 0.0, float(width)], [0.0, -1.0, float(height)]]
+
+
+def detection_back(d: Detection, height: int, width: int) -> Detection:
+    """A detection read on the half turn of a ``height`` x ``width`` photo, in the photo's pixels: its box turned
+    back and its ``turn`` a half turn more."""
+    return replace(d, box=d.box.moved(half_turn_affine(height, width)), turn=wrapped(d.turn + 180.0))
+
+
+class HalfTurnDetector(DetectorLayer):
+    """A :class:`~vision.read.detector.Detector` that reads a photo its half turn shows upright turned that way (see the
+    module's docstring). ``probe`` reads both ways to tell; ``detector`` reads the photo; ``way_up`` (a
+    :class:`~vision.read.way_up.OnnxWayUp`, or None) tells a photo the probe does not turn by its tiles' faces: turned
+    when their vote (:func:`~vision.read.way_up.upside_down_vote`) is over :data:`WAY_UP_VOTE`. A photo the probe reads
+    surer turned whose faces the network votes surely upright is read on its half turn all the same, its tiles in
+    the order their faces stand. ``turned`` records, per photo read (the last 64), whether its tiles were taken to
+    lie upside down, and ``votes`` the way-up vote (None: not asked, or no tile to ask about)."""
+
+    def __init__(self, detector: Detector, probe: Detector, way_up=None) -> None:
+        self.detector = detector
+        self.probe = probe
+        self.way_up = way_up
+        self.turned: deque[bool] = deque(maxlen=64)
+        self.votes: deque[float | None] = deque(maxlen=64)
+
+    def reads_turned(self, image: np.ndarray, turned: np.ndarray | None = None) -> bool:
+        """Whether ``image``'s tiles lie upside down: the probe reads its half turn (``turned``, made when None)
+        surer (:func:`vision.read.views.compare.reads_surer`) and the way-up network does not vote them surely upright
+        (:data:`WAY_UP_VETO`), or else the network votes them upside down (:data:`WAY_UP_VOTE`)."""
+        return self.tell(image, turned)[1]
+
+    def tell(self, image: np.ndarray, turned: np.ndarray | None = None) -> tuple[bool, bool]:
+        """(whether to read ``image`` on its half turn, whether its tiles lie upside down). They differ only for a
+        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright."""
+        turned = half_turned(image) if turned is None else turned
+        h, w = image.shape[:2]
+        as_is = self.probe.detect(image)
+        back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
+        surer_turned = reads_surer(as_is, back)
+        if self.way_up is None:
+            self.votes.append(None)
+            return surer_turned, surer_turned
+        from vision.read.way_up import upside_down_vote
+
+        vote = upside_down_vote(image, as_is, self.way_up)
+        self.votes.append(vote)
+        if vote is None:
+            return surer_turned, surer_turned
+        if surer_turned:
+            return True, vote >= -WAY_UP_VETO
+        return vote > WAY_UP_VOTE, vote > WAY_UP_VOTE
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        turned = half_turned(image)
+        remembering = getattr(self.probe, "remembering", None)
+        # a probe inside ``detector`` (vision.read.pipeline.Reader.from_config) answers its reading of the chosen view
+        # again
+        with remembering(image, turned) if remembering else nullcontext():
+            on_half_turn, upside_down = self.tell(image, turned)
+            self.turned.append(upside_down)
+            if not on_half_turn:
+                return self.detector.detect(image)
+            h, w = image.shape[:2]
+            found = self.detector.detect(turned)
+            if upside_down:
+                return [detection_back(d, h, w) for d in found]
+            # read surer on its half turn, its faces upright (another set's tiles): the boxes of that reading
+            # mapped back, their turns as read, so that the rows run as the faces stand
+            back = half_turn_affine(h, w)
+            return [replace(d, box=d.box.moved(back)) for d in found]

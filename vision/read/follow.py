@@ -292,6 +292,7 @@ class TableFollower:
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
+    _seen: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.camera_seat is not None and self.camera_seat not in range(4):
@@ -313,23 +314,25 @@ class TableFollower:
         self._runs = [_Run(view.zone(i), self.settle) for i in range(5)]
         self._hidden = [0] * 5
         self._reported = {}
-        self._last = observation
+        self._last, self._seen = observation, True
 
     def hold(self, frame_index: int, expected_seat: int | None = None) -> FollowUpdate:
         """The table reads as in the last frame for one frame more (the change gate found it unchanged)."""
-        if self._last is None:
+        if not self._seen:
             return FollowUpdate()
         return self.update(self._last, frame_index, expected_seat)
 
     def update(
-        self, observation: TableObservation, frame_index: int, expected_seat: int | None = None
+        self, observation: TableObservation | None, frame_index: int, expected_seat: int | None = None
     ) -> FollowUpdate:
         """One frame's table read: the events it settles, the contradictions it shows first, what waits.
 
+        ``observation`` None: the frame showed too few tiles to read a table (a hand over the lens): all is hidden.
+
         ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
         """
-        self._last = observation
-        view = TableView.of(observation)
+        self._last, self._seen = observation, True
+        view = TableView() if observation is None else TableView.of(observation)
         for i, run in enumerate(self._runs):
             value = view.zone(i)
             if value == run.value:
@@ -429,6 +432,7 @@ class _Step:
                 if not (ends_down and len(up) == 2 and up[0].deaka() == up[1].deaka()):
                     why = f"a meld with no sideways tile that is no closed kan: {meld.text}"
                     self.clash(zone, Clash.MELD_CHANGED, why)
+                    ponds.pop(side, None)
                     continue
                 self.events.append(ClosedKan(f.seat_of(side), (*up, up[0].deaka(), up[0].deaka())))
                 seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
@@ -439,6 +443,7 @@ class _Step:
         f, zone = self.follower, side.turns
         last = f.last_discard
         called = meld.tiles[meld.called] if meld.called is not None else None
+        own = ponds.pop(side, None)  # the caller's own discard waits for its call
         if last is None or called is None or None in meld.tiles:
             self.clash(zone, Clash.CALL_MISMATCH, f"a new meld {meld.text} and no discard open to a call")
             return
@@ -456,6 +461,8 @@ class _Step:
             self.pending.append(Pending(side, f"a call of {tile}: waiting for it to leave the {source.value} pond"))
             return
         tiles = tuple(tile if i == meld.called else t for i, t in enumerate(meld.tiles))
+        if own is not None:
+            ponds[side] = own
         self.events.append(Call(f.seat_of(side), kind, tiles))  # type: ignore[arg-type]
         old = seats[zone]
         seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))

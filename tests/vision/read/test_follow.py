@@ -246,6 +246,32 @@ def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
     assert clashes(taken) == []
 
 
+@pytest.mark.parametrize(
+    ("meld", "expected", "contradictions"),
+    [
+        # the call and the caller's discard settle in one change: the call first
+        (("5p5p5p", 0), [Call(1, MeldKind.PON, parse_tiles("555p")), D(1, "2s")], []),
+        # a meld no discard explains: the caller's discard is not taken over it either
+        (("7s7s7s", 0), [], [Clash.CALL_MISMATCH]),
+    ],
+)
+def test_a_call_and_the_callers_discard_in_one_change(meld, expected, contradictions):
+    follower = started(table({B: "1z", R: "9p"}))
+    follow([table({B: "1z5p", R: "9p"})] * 2, follower)
+    updates = follow([table({B: "1z", R: "9p2s"}, {R: (meld,)})] * 2, follower)
+    assert events(updates) == expected
+    assert clashes(updates) == contradictions
+
+
+def test_frames_with_no_table_read_hide_everything_for_a_while():
+    follower = started(table({B: "1z9m", R: "9p"}, dora="4p"))
+    assert follower.hold(0) == FollowUpdate()  # the accepted frame holds: nothing new
+    updates = follow([None] * 3 + [table({B: "1z9m", R: "9p"}, dora="4p")] * 2, follower)
+    assert events(updates) == [] and clashes(updates) == []
+    assert {p.side for p in updates[2].pending} == {B, R, None}
+    assert updates[-1].pending == ()
+
+
 def test_a_riichi_tile_called_leaves_the_next_sideways_discard_no_new_riichi():
     follower = started(table({B: "1z"}))
     follow([table({B: "1z^2z"})] * 2, follower)

@@ -13,8 +13,10 @@ import json
 import cv2
 import pytest
 
-from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip
+from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Draw, HandStart
+from engine.game.state import Game, Phase
 from engine.melds import MeldKind
+from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from vision.read.detector import Detection
 from vision.read.follow import VANISH, Clash, FollowUpdate, TableFollower
@@ -89,6 +91,18 @@ def started(start: TableObservation, **options) -> TableFollower:
 
 def D(seat: int, text: str, riichi: bool = False) -> Discard:
     return Discard(seat, Tile.parse(text), riichi=riichi)
+
+
+def played(proposed: list) -> Game:
+    """The follower's events applied to a new game from East 1's start, with the draws the camera does not see
+    (the seat to act draws before it discards)."""
+    game = Game(preset("standard"))
+    game.apply(HandStart(dora_indicator=Tile.parse("4p")))
+    for event in proposed:
+        if isinstance(event, Discard) and game.phase in (Phase.DRAW, Phase.REACT):
+            game.apply(Draw(event.seat))
+        game.apply(event)
+    return game
 
 
 # --- settling -------------------------------------------------------------------------------------------------
@@ -229,6 +243,7 @@ def test_a_call_takes_the_last_discard_out_of_its_pond(discard, caller, meld, ex
     assert events(updates) == expected
     assert clashes(updates) == contradictions
     if expected:  # the discarder's pond lost the tile; the caller discards next
+        assert played([D(0, discard), *expected]).hand.players[caller.turns].melds  # the engine takes the call
         assert follower.accepted.seat(B).pond == parse_tiles("1z")
         after = {**ponds, caller: ponds.get(caller, "") + "2s"}
         assert events(follow([table(after, {caller: (meld,)})] * 2, follower)) == [D(caller.turns, "2s")]
@@ -355,6 +370,7 @@ def test_the_demo_recording_followed_by_its_own_labels():
         D(0, "2z", riichi=True), D(1, "7z"), D(2, "2p"), D(3, "3m"),
     ]  # fmt: skip
     assert events(before_win) == expected
+    assert played(expected).sticks == 1  # the engine takes them all: the riichi stick is on the table
     assert [u.opening_indicator for u in before_win if u.opening_indicator] == [Tile.parse("4p")]
     assert clashes(before_win) == []
     win = updates["026.jpg"]

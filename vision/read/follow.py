@@ -12,8 +12,10 @@ change becomes the engine's own events (:mod:`engine.game.events`):
   (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
   the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
   a new meld of four with face-down ends: ``ClosedKan``;
-- one more dora indicator: ``DoraFlip`` (the hand's first indicator is the engine's ``HandStart``; the follower
-  gives it apart, as :attr:`FollowUpdate.opening_indicator`).
+- one more dora indicator, where a kan on the table (a meld of four) allows it: ``DoraFlip`` (the hand's first
+  indicator is the engine's ``HandStart``'s; the follower gives it apart, as
+  :attr:`FollowUpdate.opening_indicator`). More indicators than kans allow (ura indicators turned at a win, or an
+  added kan whose fourth tile the reader sees stacked, as one box) are a contradiction.
 
 Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
 been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
@@ -76,6 +78,7 @@ class Clash(enum.Enum):
     MELD_CHANGED = "meld_changed"  # the melds changed in a way no call or kan explains
     CALL_MISMATCH = "call_mismatch"  # a new meld that does not fit the last discard
     DORA_CHANGED = "dora_changed"  # the dora indicators read differently
+    EXTRA_INDICATOR = "extra_indicator"  # more dora indicators than the kans on the table allow (ura at a win?)
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +411,7 @@ class _Step:
             if isinstance(pond, _Pond) and isinstance(meld, _Melds) and not meld.hidden:
                 ponds[side], melds[side] = pond, meld
         self._melds(seats, ponds, melds)
-        self._dora()
+        self._dora(seats)
         self._discards(seats, ponds)
         f.accepted = TableView(tuple(seats), f.accepted.indicators)
         return FollowUpdate(tuple(self.events), tuple(self.clashes), tuple(self.pending), self.opening)
@@ -475,7 +478,7 @@ class _Step:
         f.last_discard = None
 
     # -- dora indicators
-    def _dora(self) -> None:
+    def _dora(self, seats: list[SeatView]) -> None:
         f = self.follower
         was, now = f.accepted.indicators, self.view.indicators
         if now == was:
@@ -492,6 +495,11 @@ class _Step:
             return
         if new is None:
             self.clash(_DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
+            return
+        kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
+        if len(now) > 1 + kans:  # one indicator per kan after the first: the others are no kan dora
+            why = f"{format_tiles(now)} with {kans} kan(s) on the table"
+            self.clash(_DORA, Clash.EXTRA_INDICATOR, why)
             return
         if not was:
             self.opening, new = new[0], new[1:]

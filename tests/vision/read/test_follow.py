@@ -99,7 +99,7 @@ def played(proposed: list) -> Game:
     game = Game(preset("standard"))
     game.apply(HandStart(dora_indicator=Tile.parse("4p")))
     for event in proposed:
-        if isinstance(event, Discard) and game.phase in (Phase.DRAW, Phase.REACT):
+        if isinstance(event, Discard | ClosedKan | AddedKan) and game.phase in (Phase.DRAW, Phase.REACT):
             game.apply(Draw(event.seat))
         game.apply(event)
     return game
@@ -321,23 +321,36 @@ def test_a_meld_vanishing_is_hidden_then_a_contradiction():
 # --- dora indicators ------------------------------------------------------------------------------------------
 
 
+KAN = {T: (("3z3z3z3z", 1),)}  # an open kan on the table (from across)
+TWO_KANS = {T: (("3z3z3z3z", 1),), L: (("7m7m", None),)}
+
+
 @pytest.mark.parametrize(
-    ("start", "frames", "expected", "opening", "contradictions"),
+    ("kans", "start", "frames", "expected", "opening", "contradictions"),
     [
-        ("4p", ["4p1s"] * 2, [DoraFlip(Tile.parse("1s"))], [], []),
-        ("4p1s", ["4p1s7z"] * 3, [DoraFlip(Tile.parse("7z"))], [], []),
-        ("", ["4p"] * 2, [], [Tile.parse("4p")], []),  # the hand's first indicator goes with the hand's start
-        ("4p", [""] * 3 + ["4p"] * 2, [], [], []),  # hidden for a while
-        ("4p", ["4p1s", "4p", "4p"], [], [], []),  # one misread frame
-        ("4p", ["5p"] * 2, [], [], [Clash.DORA_CHANGED]),
+        (KAN, "4p", ["4p1s"] * 2, [DoraFlip(Tile.parse("1s"))], [], []),
+        (TWO_KANS, "4p1s", ["4p1s7z"] * 3, [DoraFlip(Tile.parse("7z"))], [], []),
+        ({}, "", ["4p"] * 2, [], [Tile.parse("4p")], []),  # the hand's first indicator goes with the hand's start
+        ({}, "4p", [""] * 3 + ["4p"] * 2, [], [], []),  # hidden for a while
+        (KAN, "4p", ["4p1s", "4p", "4p"], [], [], []),  # one misread frame
+        ({}, "4p", ["5p"] * 2, [], [], [Clash.DORA_CHANGED]),
+        ({}, "4p", ["4p1s"] * 2, [], [], [Clash.EXTRA_INDICATOR]),  # no kan: an ura indicator turned at a win
+        (KAN, "4p1s", ["4p1s7z"] * 2, [], [], [Clash.EXTRA_INDICATOR]),
     ],
 )
-def test_dora_indicators(start, frames, expected, opening, contradictions):
-    follower = started(table(dora=start))
-    updates = follow([table(dora=text) for text in frames], follower)
+def test_dora_indicators(kans, start, frames, expected, opening, contradictions):
+    follower = started(table(melds=kans, dora=start))
+    updates = follow([table(melds=kans, dora=text) for text in frames], follower)
     assert events(updates) == expected
     assert [u.opening_indicator for u in updates if u.opening_indicator] == opening
     assert clashes(updates) == contradictions
+
+
+def test_a_closed_kan_and_its_indicator_in_one_change():
+    follower = started(table(dora="4p"))
+    updates = follow([table(melds={B: (("5p5p", None),)}, dora="4p1s")] * 2, follower)
+    assert events(updates) == [ClosedKan(0, parse_tiles("5555p")), DoraFlip(Tile.parse("1s"))]
+    assert played(events(updates)).dora_indicators == parse_tiles("4p1s")
 
 
 # --- the bundled demo -----------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ The change gate passes a still frame once; when it finds the table unchanged, ca
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -226,7 +227,7 @@ class _Melds:
 
 
 def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
-    if sorted(map(repr, now.melds)) == sorted(map(repr, was.melds)):
+    if Counter(now.melds) == Counter(was.melds):
         return _Melds()
     extra = _minus(now.melds, was.melds)
     if extra is not None and len(extra) == 1:
@@ -236,11 +237,9 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
         return _Melds(hidden=True)
     # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
     for i, pon in enumerate(was.melds):
-        rest = _minus(was.melds, [pon])
-        added = _minus(now.melds, rest or [])
+        added = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
         if (
-            rest is not None
-            and added is not None
+            added is not None
             and len(added) == 1
             and len(pon.tiles) == 3
             and len(added[0].tiles) == 4

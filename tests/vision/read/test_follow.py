@@ -249,6 +249,17 @@ def test_a_call_takes_the_last_discard_out_of_its_pond(discard, caller, meld, ex
         assert events(follow([table(after, {caller: (meld,)})] * 2, follower)) == [D(caller.turns, "2s")]
 
 
+@pytest.mark.parametrize("laid_left", [True, False])
+def test_a_second_meld_beside_the_first(laid_left):
+    pon = ("1z1z1z", 2)
+    follower = started(table({B: "1z"}, {R: (pon,)}))
+    follow([table({B: "1z5p"}, {R: (pon,)})] * 2, follower)
+    chi = ("5p4p6p", 0)
+    updates = follow([table({B: "1z"}, {R: (chi, pon) if laid_left else (pon, chi)})] * 2, follower)
+    assert events(updates) == [Call(1, MeldKind.CHI, parse_tiles("5p4p6p"))]
+    assert clashes(updates) == []
+
+
 def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
     follower = started(table({B: "1z"}))
     follow([table({B: "1z5p"})] * 2, follower)

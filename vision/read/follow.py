@@ -19,7 +19,7 @@ change becomes the engine's own events (:mod:`engine.game.events`):
 
 Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
 been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
-explains (a pond tile read differently, a tile appearing mid-pond, two discards at once, two seats discarding in
+explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
 one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
 over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
 it and :meth:`TableFollower.accept` resyncs to a frame.

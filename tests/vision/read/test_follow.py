@@ -1,0 +1,403 @@
+"""The table follower: whole-table observations of successive frames -> the engine's public events.
+
+Tables are built seat by seat from mpsz text (a ``^`` in a pond marks the tile after it as lying sideways; a meld
+is its tiles and the index of its sideways tile, None for a closed kan, whose ends are then laid face down), as
+real ``Detection`` s in ``SeatObservation`` s; the follower must take each settled change as the event it shows,
+wait out what is hidden, and refuse what no event explains.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Draw, HandStart
+from engine.game.state import Game, Phase
+from engine.melds import MeldKind
+from engine.rules import preset
+from engine.tiles import Tile, parse_tiles
+from vision.read.detector import Detection
+from vision.read.follow import VANISH, Clash, FollowUpdate, TableFollower
+from vision.read.geometry import Box
+from vision.read.labels import class_of_tile
+from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+
+B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
+W, H = 28.0, 38.0  # px: a tile lying upright; a sideways one is H along by W deep
+
+
+def _row(tiles: list[Tile | None], sideways: int | None = None) -> tuple[Detection, ...]:
+    out, x = [], 0.0
+    for i, tile in enumerate(tiles):
+        along, deep = (H, W) if i == sideways else (W, H)
+        out.append(Detection.of_class(class_of_tile(tile), Box(x, 0.0, x + along, deep), 0.9))
+        x += along + 1.0
+    return tuple(out)
+
+
+def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
+    tiles: list[Tile | None] = list(parse_tiles(text))
+    if called is None:  # a closed kan: the two middle tiles shown, the ends face down
+        tiles = [None, *tiles[:2], None]
+    return MeldObservation(_row(tiles, called), called, side)
+
+
+def table(
+    ponds: dict[ViewSide, str] | None = None,
+    melds: dict[ViewSide, tuple[tuple[str, int | None], ...]] | None = None,
+    dora: str = "",
+) -> TableObservation:
+    """A table read: each side's pond (``^`` before the sideways tile), melds, and the dora indicators (face up in
+    the left seat's wall among face-down stacks)."""
+    ponds, melds = ponds or {}, melds or {}
+    seats = []
+    for side in ViewSide:
+        before, _, after = ponds.get(side, "").partition("^")
+        tiles = list(parse_tiles(before + after))
+        riichi = len(parse_tiles(before)) if "^" in ponds.get(side, "") else None
+        wall = _row([None, None, *parse_tiles(dora), None]) if side is L else ()
+        seats.append(
+            SeatObservation(
+                side,
+                pond=_row(tiles, riichi),
+                riichi=riichi,
+                melds=tuple(_meld(side, text, called) for text, called in melds.get(side, ())),
+                wall=wall,
+            )
+        )
+    return TableObservation(tuple(seats), (400.0, 300.0))
+
+
+def follow(frames: list[TableObservation], follower: TableFollower | None = None) -> list[FollowUpdate]:
+    follower = follower or TableFollower()
+    return [follower.update(frame, i) for i, frame in enumerate(frames)]
+
+
+def events(updates: list[FollowUpdate]) -> list:
+    return [e for u in updates for e in u.events]
+
+
+def clashes(updates: list[FollowUpdate]) -> list[Clash]:
+    return [c.clash for u in updates for c in u.contradictions]
+
+
+def started(start: TableObservation, **options) -> TableFollower:
+    follower = TableFollower(**options)
+    follower.accept(start)
+    return follower
+
+
+def D(seat: int, text: str, riichi: bool = False) -> Discard:
+    return Discard(seat, Tile.parse(text), riichi=riichi)
+
+
+def played(proposed: list) -> Game:
+    """The follower's events applied to a new game from East 1's start, with the draws the camera does not see
+    (the seat to act draws before it discards)."""
+    game = Game(preset("standard"))
+    game.apply(HandStart(dora_indicator=Tile.parse("4p")))
+    for event in proposed:
+        if isinstance(event, Discard | ClosedKan | AddedKan) and game.phase in (Phase.DRAW, Phase.REACT):
+            game.apply(Draw(event.seat))
+        game.apply(event)
+    return game
+
+
+# --- settling -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("settle", [1, 2, 3])
+def test_a_discard_seen_for_settle_frames_makes_one_event(settle):
+    frames = [table()] * 2 + [table({B: "1z"})] * (settle + 3)
+    updates = follow(frames, TableFollower(settle=settle))
+    assert events(updates) == [D(0, "1z")]
+    assert updates[2 + settle - 1].events == (D(0, "1z"),)  # taken on the frame it has held ``settle`` frames
+    assert clashes(updates) == []
+
+
+# one seat's pond (the bottom's) from an accepted start: the frames, then the events and contradictions they make
+POND_CASES = [
+    # a discard
+    ("1z", ["1z9m"] * 3, [D(0, "9m")], []),
+    # an arm over the whole pond for 5 frames (read empty, then partly), then the pond back: nothing happens
+    ("1z9m2z", [""] * 2 + ["1z"] * 3 + ["1z9m2z"] * 3, [], []),
+    # an arm over the pond's end only
+    ("1z9m2z", ["1z9m"] * 5 + ["1z9m2z"] * 2, [], []),
+    # an arm over the pond's start while the discard lands: taken once the whole pond shows
+    ("1z9m", ["9m", "9m5p", "1z9m5p", "1z9m5p"], [D(0, "5p")], []),
+    # the new tile misread in one frame, then read right: the right event, once
+    ("1z", ["1z8m", "1z9m", "1z9m", "1z9m"], [D(0, "9m")], []),
+    # an old tile misread in one frame
+    ("1z9m", ["1z8m", "1z9m", "1z9m"], [], []),
+    # an old tile read otherwise, and it holds: a contradiction, not a guess
+    ("1z9m", ["1z8m"] * 3, [], [Clash.POND_CHANGED]),
+    # a pond tile gone for good and no call: a contradiction once it has been gone VANISH frames
+    ("1z9m2z", ["1z2z"] * VANISH, [], [Clash.VANISHED]),
+    # the last tile gone and no call
+    ("1z9m", ["1z"] * (VANISH + 3), [], [Clash.VANISHED]),
+    # a tile appearing mid-pond
+    ("1z9m", ["1z5p9m"] * 2, [], [Clash.TILE_INSERTED]),
+    # two new tiles at once
+    ("1z", ["1z9m2z"] * 2, [], [Clash.MANY_DISCARDS]),
+    # a riichi discard lies sideways
+    ("1z9m", ["1z9m^2z"] * 2, [D(0, "2z", riichi=True)], []),
+    # the sideways tile read upright in one frame: still the riichi (the frames that settle show it sideways)
+    ("1z9m", ["1z9m2z", "1z9m^2z", "1z9m^2z"], [D(0, "2z", riichi=True)], []),
+]
+
+
+@pytest.mark.parametrize(("start", "frames", "expected", "contradictions"), POND_CASES)
+def test_a_pond_followed(start, frames, expected, contradictions):
+    follower = started(table({B: start}))
+    updates = follow([table({B: text}) for text in frames], follower)
+    assert events(updates) == expected
+    assert clashes(updates) == contradictions
+
+
+@pytest.mark.parametrize(
+    ("frames", "contradictions"),
+    [
+        (["1z9m"] * VANISH, [Clash.VANISHED]),  # the last discard gone
+        (["1z9m2z5p6p"] * 2, [Clash.MANY_DISCARDS]),
+        (["5p"] * 3, [Clash.POND_CHANGED]),
+    ],
+)
+def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frames, contradictions):
+    follower = started(table({B: "1z9m2z", R: "9p"}))
+    before = follower.accepted
+    updates = follow([table({B: text, R: "9p"}) for text in frames] * 3, follower)  # reported once, not per frame
+    assert clashes(updates) == contradictions
+    assert events(updates) == []
+    assert follower.accepted == before
+    follower.accept(table({B: frames[0], R: "9p"}))  # a person says the table is right
+    assert events(follow([table({B: frames[0], R: "9p1s"})] * 2, follower)) == [D(1, "1s")]
+
+
+def test_two_seats_discarding_in_one_change_is_a_contradiction():
+    follower = started(table({B: "1z", R: "9p"}))
+    updates = follow([table({B: "1z2z", R: "9p1s"})] * 2, follower)
+    assert events(updates) == []
+    assert sorted(c.side.value for u in updates for c in u.contradictions) == ["bottom", "right"]
+    assert set(clashes(updates)) == {Clash.TWO_DISCARDERS}
+
+
+@pytest.mark.parametrize(
+    ("expected_seat", "expected", "contradictions"), [(0, [D(0, "9m")], []), (1, [], [Clash.OUT_OF_TURN])]
+)
+def test_a_discard_out_of_turn_is_a_contradiction(expected_seat, expected, contradictions):
+    follower = started(table({B: "1z"}))
+    updates = [follower.update(table({B: "1z9m"}), i, expected_seat) for i in range(2)]
+    assert events(updates) == expected
+    assert clashes(updates) == contradictions
+
+
+@pytest.mark.parametrize(
+    ("camera_seat", "side", "seat"),
+    [
+        (None, B, 0),
+        (None, R, 1),
+        (2, B, 2),
+        (2, R, 3),  # the right edge holds the next seat in turn order
+        (2, T, 0),
+        (2, L, 1),
+        (3, R, 0),
+    ],
+)
+def test_camera_seat_names_the_game_seats(camera_seat, side, seat):
+    updates = follow([table({side: "7z"})] * 2, TableFollower(camera_seat=camera_seat))
+    assert events(updates) == [D(seat, "7z")]
+
+
+# --- calls and kans -------------------------------------------------------------------------------------------
+
+# the bottom seat discards the last tile of its pond; then a meld shows at a seat and the tile leaves the pond
+CALL_CASES = [
+    # pon by the right seat: the called tile leftmost (from its kamicha, the bottom seat)
+    ("5p", R, ("5p5p5p", 0), [Call(1, MeldKind.PON, parse_tiles("555p"))], []),
+    # pon by the top seat: the called tile in the middle (from across)
+    ("5p", T, ("5p5p5p", 1), [Call(2, MeldKind.PON, parse_tiles("555p"))], []),
+    # pon by the left seat: the called tile rightmost (from its shimocha, the bottom seat)
+    ("5p", L, ("5p5p5p", 2), [Call(3, MeldKind.PON, parse_tiles("555p"))], []),
+    # chi by the right seat
+    ("5p", R, ("5p4p6p", 0), [Call(1, MeldKind.CHI, parse_tiles("5p4p6p"))], []),
+    # open kan by the top seat
+    ("3z", T, ("3z3z3z3z", 1), [Call(2, MeldKind.KAN, parse_tiles("3333z"))], []),
+    # a red five discarded, its meld read without the red: the call takes the discard as it was taken
+    ("0p", R, ("5p5p5p", 0), [Call(1, MeldKind.PON, parse_tiles("055p"))], []),
+    # the sideways tile says the right seat called from the top seat, but the bottom seat discarded
+    ("5p", R, ("5p5p5p", 2), [], [Clash.CALL_MISMATCH]),
+    # a meld of another tile than the discard
+    ("5p", R, ("7s7s7s", 0), [], [Clash.CALL_MISMATCH]),
+]
+
+
+@pytest.mark.parametrize(("discard", "caller", "meld", "expected", "contradictions"), CALL_CASES)
+def test_a_call_takes_the_last_discard_out_of_its_pond(discard, caller, meld, expected, contradictions):
+    follower = started(table({B: "1z", R: "9p", T: "4z"}))
+    ponds = {B: "1z", R: "9p", T: "4z"}
+    updates = follow([table({**ponds, B: "1z" + discard})] * 2, follower)
+    assert events(updates) == [D(0, discard)]
+    updates = follow([table(ponds, {caller: (meld,)})] * 3, follower)
+    assert events(updates) == expected
+    assert clashes(updates) == contradictions
+    if expected:  # the discarder's pond lost the tile; the caller discards next
+        assert played([D(0, discard), *expected]).hand.players[caller.turns].melds  # the engine takes the call
+        assert follower.accepted.seat(B).pond == parse_tiles("1z")
+        after = {**ponds, caller: ponds.get(caller, "") + "2s"}
+        assert events(follow([table(after, {caller: (meld,)})] * 2, follower)) == [D(caller.turns, "2s")]
+
+
+@pytest.mark.parametrize("laid_left", [True, False])
+def test_a_second_meld_beside_the_first(laid_left):
+    pon = ("1z1z1z", 2)
+    follower = started(table({B: "1z"}, {R: (pon,)}))
+    follow([table({B: "1z5p"}, {R: (pon,)})] * 2, follower)
+    chi = ("5p4p6p", 0)
+    updates = follow([table({B: "1z"}, {R: (chi, pon) if laid_left else (pon, chi)})] * 2, follower)
+    assert events(updates) == [Call(1, MeldKind.CHI, parse_tiles("5p4p6p"))]
+    assert clashes(updates) == []
+
+
+def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
+    follower = started(table({B: "1z"}))
+    follow([table({B: "1z5p"})] * 2, follower)
+    meld = {R: (("5p5p5p", 0),)}
+    waiting = follow([table({B: "1z5p"}, meld)] * 3, follower)
+    assert events(waiting) == [] and clashes(waiting) == []
+    assert any(p.side is R for p in waiting[-1].pending)
+    taken = follow([table({B: "1z"}, meld)] * 2, follower)
+    assert events(taken) == [Call(1, MeldKind.PON, parse_tiles("555p"))]
+    assert clashes(taken) == []
+
+
+@pytest.mark.parametrize(
+    ("meld", "expected", "contradictions"),
+    [
+        # the call and the caller's discard settle in one change: the call first
+        (("5p5p5p", 0), [Call(1, MeldKind.PON, parse_tiles("555p")), D(1, "2s")], []),
+        # a meld no discard explains: the caller's discard is not taken over it either
+        (("7s7s7s", 0), [], [Clash.CALL_MISMATCH]),
+    ],
+)
+def test_a_call_and_the_callers_discard_in_one_change(meld, expected, contradictions):
+    follower = started(table({B: "1z", R: "9p"}))
+    follow([table({B: "1z5p", R: "9p"})] * 2, follower)
+    updates = follow([table({B: "1z", R: "9p2s"}, {R: (meld,)})] * 2, follower)
+    assert events(updates) == expected
+    assert clashes(updates) == contradictions
+
+
+def test_frames_with_no_table_read_hide_everything_for_a_while():
+    follower = started(table({B: "1z9m", R: "9p"}, dora="4p"))
+    assert follower.hold(0) == FollowUpdate()  # the accepted frame holds: nothing new
+    updates = follow([None] * 3 + [table({B: "1z9m", R: "9p"}, dora="4p")] * 2, follower)
+    assert events(updates) == [] and clashes(updates) == []
+    assert {p.side for p in updates[2].pending} == {B, R, None}
+    assert updates[-1].pending == ()
+
+
+def test_a_riichi_tile_called_leaves_the_next_sideways_discard_no_new_riichi():
+    follower = started(table({B: "1z"}))
+    follow([table({B: "1z^2z"})] * 2, follower)
+    follow([table({B: "1z"}, {R: (("2z2z2z", 0),)})] * 2, follower)
+    updates = follow([table({B: "1z^3s"}, {R: (("2z2z2z", 0),)})] * 2, follower)
+    assert events(updates) == [D(0, "3s", riichi=False)]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        ((("5p5p5p", 0),), (("5p5p5p5p", 0),), [AddedKan(1, Tile.parse("5p"))]),
+        ((("1z1z1z", 2),), (("1z1z1z1z", 2),), [AddedKan(1, Tile.parse("1z"))]),
+        ((), (("5p5p", None),), [ClosedKan(1, parse_tiles("5555p"))]),
+        ((("1z1z1z", 2),), (("1z1z1z", 2), ("7m7m", None)), [ClosedKan(1, parse_tiles("7777m"))]),
+    ],
+)
+def test_kans_from_the_hand(before, after, expected):
+    follower = started(table({R: "9p"}, {R: before}))
+    updates = follow([table({R: "9p"}, {R: after})] * 2, follower)
+    assert events(updates) == expected
+    assert clashes(updates) == []
+
+
+def test_a_meld_vanishing_is_hidden_then_a_contradiction():
+    follower = started(table({R: "9p"}, {R: (("5p5p5p", 0),)}))
+    updates = follow([table({R: "9p"})] * VANISH, follower)
+    assert events(updates) == []
+    assert clashes(updates) == [Clash.VANISHED]
+
+
+# --- dora indicators ------------------------------------------------------------------------------------------
+
+
+KAN = {T: (("3z3z3z3z", 1),)}  # an open kan on the table (from across)
+TWO_KANS = {T: (("3z3z3z3z", 1),), L: (("7m7m", None),)}
+
+
+@pytest.mark.parametrize(
+    ("kans", "start", "frames", "expected", "opening", "contradictions"),
+    [
+        (KAN, "4p", ["4p1s"] * 2, [DoraFlip(Tile.parse("1s"))], [], []),
+        (TWO_KANS, "4p1s", ["4p1s7z"] * 3, [DoraFlip(Tile.parse("7z"))], [], []),
+        ({}, "", ["4p"] * 2, [], [Tile.parse("4p")], []),  # the hand's first indicator goes with the hand's start
+        ({}, "4p", [""] * 3 + ["4p"] * 2, [], [], []),  # hidden for a while
+        (KAN, "4p", ["4p1s", "4p", "4p"], [], [], []),  # one misread frame
+        ({}, "4p", ["5p"] * 2, [], [], [Clash.DORA_CHANGED]),
+        ({}, "4p", ["4p1s"] * 2, [], [], [Clash.EXTRA_INDICATOR]),  # no kan: an ura indicator turned at a win
+        (KAN, "4p1s", ["4p1s7z"] * 2, [], [], [Clash.EXTRA_INDICATOR]),
+    ],
+)
+def test_dora_indicators(kans, start, frames, expected, opening, contradictions):
+    follower = started(table(melds=kans, dora=start))
+    updates = follow([table(melds=kans, dora=text) for text in frames], follower)
+    assert events(updates) == expected
+    assert [u.opening_indicator for u in updates if u.opening_indicator] == opening
+    assert clashes(updates) == contradictions
+
+
+def test_a_closed_kan_and_its_indicator_in_one_change():
+    follower = started(table(dora="4p"))
+    updates = follow([table(melds={B: (("5p5p", None),)}, dora="4p1s")] * 2, follower)
+    assert events(updates) == [ClosedKan(0, parse_tiles("5555p")), DoraFlip(Tile.parse("1s"))]
+    assert played(events(updates)).dora_indicators == parse_tiles("4p1s")
+
+
+# --- the bundled demo -----------------------------------------------------------------------------------------
+
+
+def test_the_demo_recording_followed_by_its_own_labels():
+    """The demo, read by the camera's reader from the recording's own labels, each frame shown ``hold`` times (the
+    change gate reads it once and finds it unchanged after): its discards in order, the riichi on the third of the
+    East seat's, and no contradiction until the winning hand is laid down (which the reader lumps under one seat:
+    refused, never taken for discards)."""
+    from device.commands.run import recorded_reader
+    from device.demo import RECORDING
+    from device.sources import Frame
+
+    manifest = json.loads((RECORDING / "recording.json").read_text())
+    reader = recorded_reader(RECORDING)
+    follower = TableFollower(camera_seat=0)  # East sits at the frame's bottom edge
+    updates, frame_index = {}, 0
+    for entry in manifest["frames"]:
+        image = cv2.imread(str(RECORDING / entry["file"]))
+        observation = reader(Frame(image, origin=entry["file"])).reading.table
+        got = [follower.update(observation, frame_index)]
+        got += [follower.hold(frame_index + k) for k in range(1, entry["hold"])]
+        frame_index += entry["hold"]
+        updates[entry["file"]] = got
+    before_win = [u for name, got in updates.items() if name != "026.jpg" for u in got]
+    expected = [
+        D(0, "1z"), D(1, "9p"), D(2, "4z"), D(3, "6z"),
+        D(0, "9m"), D(1, "1s"), D(2, "8m"), D(3, "9s"),
+        D(0, "2z", riichi=True), D(1, "7z"), D(2, "2p"), D(3, "3m"),
+    ]  # fmt: skip
+    assert events(before_win) == expected
+    assert played(expected).sticks == 1  # the engine takes them all: the riichi stick is on the table
+    assert [u.opening_indicator for u in before_win if u.opening_indicator] == [Tile.parse("4p")]
+    assert clashes(before_win) == []
+    win = updates["026.jpg"]
+    assert events(win) == []
+    assert clashes(win)  # the lumped winning hand is refused
+    assert follower.accepted.seat(B).pond == parse_tiles("1z9m2z")

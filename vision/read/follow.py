@@ -1,0 +1,531 @@
+"""Following a table: the whole-table observations of successive frames become the public events they show.
+
+A :class:`TableFollower` keeps, per seat, the pond (tiles in order, which one lies sideways), the open melds, and
+the dora indicators it has accepted, and compares each frame's :class:`~vision.read.table.TableObservation` with
+them. A zone (one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same
+for ``settle`` consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled
+change becomes the engine's own events (:mod:`engine.game.events`):
+
+- a pond grown by one tile at its end: ``Discard`` (``riichi=True`` when the new tile lies sideways and the seat
+  has not declared before: after a riichi tile is called, the next discard lies sideways instead);
+- a new meld whose sideways tile points at the seat of the last discard, with that discard gone from its pond
+  (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
+  the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
+  a new meld of four with face-down ends: ``ClosedKan``;
+- one more dora indicator, where a kan on the table (a meld of four) allows it: ``DoraFlip`` (the hand's first
+  indicator is the engine's ``HandStart``'s; the follower gives it apart, as
+  :attr:`FollowUpdate.opening_indicator`). More indicators than kans allow (ura indicators turned at a win, or an
+  added kan whose fourth tile the reader sees stacked, as one box) are a contradiction.
+
+Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
+been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
+explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
+one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
+over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
+it and :meth:`TableFollower.accept` resyncs to a frame.
+
+Seats: the game seat at the frame's bottom edge is ``camera_seat``; the sides follow in the order of play (right
+is the next seat). Without a ``camera_seat``, seat numbers are the sides' own (bottom 0, right 1, top 2, left 3).
+
+The change gate passes a still frame once; when it finds the table unchanged, call :meth:`TableFollower.hold`
+(the last observation holds another frame), or a change never holds ``settle`` frames.
+
+>>> from engine.tiles import parse_tiles
+>>> from vision.read.detector import Detection
+>>> from vision.read.geometry import Box
+>>> from vision.read.labels import class_of_tile
+>>> def pond(text):
+...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
+...                  for i, t in enumerate(parse_tiles(text)))
+>>> def table(bottom):
+...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
+...                                   for s in ViewSide), (0.0, 0.0))
+>>> follower = TableFollower(camera_seat=2)
+>>> [follower.update(table(text), i).events for i, text in enumerate(["", "", "1z", "1z"])]
+[(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
+from engine.melds import MeldKind
+from engine.tiles import Tile, format_tiles
+from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+
+#: Consecutive frames a zone must read the same before its change is taken.
+SETTLE = 2
+#: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
+VANISH = 8
+
+_SIDES = tuple(ViewSide)
+#: The zone index of the dora indicators (zones 0..3 are the seats, by side).
+_DORA = 4
+
+
+class Clash(enum.Enum):
+    """What kind of change no event explains."""
+
+    POND_CHANGED = "pond_changed"  # a pond's tiles read differently (not grown, not hidden)
+    TILE_INSERTED = "tile_inserted"  # a tile appeared before a pond's end
+    MANY_DISCARDS = "many_discards"  # a pond grew by more than one tile at once
+    TWO_DISCARDERS = "two_discarders"  # two seats' ponds grew in one change
+    OUT_OF_TURN = "out_of_turn"  # a discard by a seat whose turn it is not
+    VANISHED = "vanished"  # tiles gone (from a pond, a meld, the dead wall) that no call explains
+    MELD_CHANGED = "meld_changed"  # the melds changed in a way no call or kan explains
+    CALL_MISMATCH = "call_mismatch"  # a new meld that does not fit the last discard
+    DORA_CHANGED = "dora_changed"  # the dora indicators read differently
+    EXTRA_INDICATOR = "extra_indicator"  # more dora indicators than the kans on the table allow (ura at a win?)
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """A change the follower refuses to guess over: what, at which side (and game seat; None: the dora
+    indicators), first seen settled at frame ``frame``."""
+
+    clash: Clash
+    side: ViewSide | None
+    seat: int | None
+    frame: int
+    detail: str = ""
+
+    def __str__(self) -> str:
+        where = "dora indicators" if self.side is None else f"seat {self.seat} ({self.side.value})"
+        return f"frame {self.frame}: {self.clash.value} at {where}" + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A zone that reads otherwise than accepted and is not taken yet (``side`` None: the dora indicators)."""
+
+    side: ViewSide | None
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpdate:
+    """What one frame brought: the engine events taken (in the order to apply them), the contradictions first
+    seen, the zones still waiting, and the hand's first dora indicator when it was just taken."""
+
+    events: tuple[Event, ...] = ()
+    contradictions: tuple[Contradiction, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    opening_indicator: Tile | None = None
+
+
+# --- what is compared between frames ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A meld as compared between frames: its tiles (None: face down), which lies sideways, whence it came."""
+
+    tiles: tuple[Tile | None, ...]
+    called: int | None = None
+    source: ViewSide | None = None
+
+    @classmethod
+    def of(cls, meld: MeldObservation) -> MeldView:
+        return cls(tuple(d.tile for d in meld.detections), meld.called, meld.called_from)
+
+    @property
+    def face_up(self) -> tuple[Tile, ...]:
+        return tuple(t for t in self.tiles if t is not None)
+
+    @property
+    def text(self) -> str:
+        return "".join(str(t) if t is not None else "?" for t in self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's public tiles: its pond in order, the index of the sideways pond tile, its melds."""
+
+    pond: tuple[Tile, ...] = ()
+    riichi: int | None = None
+    melds: tuple[MeldView, ...] = ()
+
+    @classmethod
+    def of(cls, seat: SeatObservation) -> SeatView:
+        tiles = seat.pond_tiles  # the reader leaves face-down tiles out of ponds: the riichi index holds
+        riichi = seat.riichi if len(tiles) == len(seat.pond) else None
+        return cls(tiles, riichi, tuple(MeldView.of(m) for m in seat.melds))
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The whole table as compared between frames: four seats (by side) and the dora indicators."""
+
+    seats: tuple[SeatView, ...] = (SeatView(),) * 4
+    indicators: tuple[Tile, ...] = ()
+
+    @classmethod
+    def of(cls, table: TableObservation) -> TableView:
+        return cls(tuple(SeatView.of(table.seat(s)) for s in _SIDES), table.dora_indicators)
+
+    def seat(self, side: ViewSide) -> SeatView:
+        return self.seats[side.turns]
+
+    def zone(self, index: int) -> SeatView | tuple[Tile, ...]:
+        return self.indicators if index == _DORA else self.seats[index]
+
+
+def _is_subsequence(short: Sequence, long: Sequence) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+def _minus(big: Sequence, small: Sequence) -> list | None:
+    """``big`` without the items of ``small`` (as multisets), or None when ``small`` is not within ``big``."""
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return None
+        rest.remove(x)
+    return rest
+
+
+# --- how one zone changed -------------------------------------------------------------------------------------
+
+
+class _Pond(enum.Enum):
+    SAME = "same"
+    GREW = "grew"  # one tile more at the end
+    TAKEN = "taken"  # the last tile gone (a call, or an arm over it)
+    HIDDEN = "hidden"  # tiles missing, the rest in order
+
+
+def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
+    if now.pond == was.pond:
+        return _Pond.SAME
+    n, m = len(now.pond), len(was.pond)
+    if n == m + 1 and now.pond[:m] == was.pond:
+        return _Pond.GREW
+    if m and now.pond == was.pond[:-1]:
+        return _Pond.TAKEN
+    if n < m and _is_subsequence(now.pond, was.pond):
+        return _Pond.HIDDEN
+    shown = f"{format_tiles(was.pond) or '-'} -> {format_tiles(now.pond) or '-'}"
+    if n > m + 1 and now.pond[:m] == was.pond:
+        return Clash.MANY_DISCARDS, f"{n - m} new tiles: {shown}"
+    if n > m and _is_subsequence(was.pond, now.pond):
+        return Clash.TILE_INSERTED, shown
+    return Clash.POND_CHANGED, shown
+
+
+@dataclass(frozen=True, slots=True)
+class _Melds:
+    """How a seat's melds changed: a new one, or a pon grown to four (index into the old melds), or none."""
+
+    new: MeldView | None = None
+    grown: int | None = None
+    hidden: bool = False
+
+
+def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
+    if Counter(now.melds) == Counter(was.melds):
+        return _Melds()
+    extra = _minus(now.melds, was.melds)
+    if extra is not None and len(extra) == 1:
+        return _Melds(new=extra[0])
+    gone = _minus(was.melds, now.melds)
+    if gone is not None:
+        return _Melds(hidden=True)
+    # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
+    for i, pon in enumerate(was.melds):
+        added = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
+        if (
+            added is not None
+            and len(added) == 1
+            and len(pon.tiles) == 3
+            and len(added[0].tiles) == 4
+            and _minus(added[0].face_up, pon.face_up) is not None
+            and len({t.deaka() for t in added[0].face_up}) == 1
+            and len({t.deaka() for t in pon.face_up}) == 1
+        ):
+            return _Melds(new=added[0], grown=i)
+    shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
+    return Clash.MELD_CHANGED, shown
+
+
+def _call_kind(tiles: Sequence[Tile]) -> MeldKind | None:
+    kinds = sorted(t.deaka().kind for t in tiles)
+    if len(set(kinds)) == 1:
+        return {3: MeldKind.PON, 4: MeldKind.KAN}.get(len(kinds))
+    run = [kinds[0], kinds[0] + 1, kinds[0] + 2]
+    if len(kinds) == 3 and kinds[0] < 27 and kinds[0] // 9 == kinds[2] // 9 and kinds == run:
+        return MeldKind.CHI
+    return None
+
+
+# --- the follower -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """A zone's reading of the latest frames: the value and for how many consecutive frames it has held."""
+
+    value: object = None
+    frames: int = 0
+
+
+@dataclass
+class TableFollower:
+    """Turns successive :class:`TableObservation` s into engine events; see the module's docstring.
+
+    ``camera_seat``: the game seat at the frame's bottom edge (None: seats are the sides' numbers). ``settle``:
+    frames a change must hold; ``vanish``: frames tiles may stay hidden before their loss is a contradiction.
+    """
+
+    camera_seat: int | None = None
+    settle: int = SETTLE
+    vanish: int = VANISH
+    #: What the follower has taken so far.
+    accepted: TableView = field(default_factory=TableView)
+    #: Seats (by side index) that declared riichi this hand.
+    declared: list[bool] = field(default_factory=lambda: [False] * 4)
+    #: The last discard taken: its side and tile (None after a call took it, or after :meth:`accept`).
+    last_discard: tuple[ViewSide, Tile] | None = None
+    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(5)], repr=False)
+    _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
+    _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
+    _last: TableObservation | None = field(default=None, repr=False)
+    _seen: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.camera_seat is not None and self.camera_seat not in range(4):
+            raise ValueError(f"camera_seat is a game seat 0..3 (or None), not {self.camera_seat!r}")
+        if self.settle < 1 or self.vanish < 1:
+            raise ValueError(f"settle and vanish are at least 1 frame, not {self.settle} and {self.vanish}")
+
+    def seat_of(self, side: ViewSide) -> int:
+        """The game seat sitting at ``side`` of the frame."""
+        return (side.turns + (self.camera_seat or 0)) % 4
+
+    def accept(self, observation: TableObservation) -> None:
+        """Take ``observation`` as the table's true state (a person corrected it, or a hand starts mid-way):
+        every zone counts as settled on it, the contradictions are forgotten, no discard is open to a call."""
+        view = TableView.of(observation)
+        self.accepted = view
+        self.declared = [s.riichi is not None for s in view.seats]
+        self.last_discard = None
+        self._runs = [_Run(view.zone(i), self.settle) for i in range(5)]
+        self._hidden = [0] * 5
+        self._reported = {}
+        self._last, self._seen = observation, True
+
+    def hold(self, frame_index: int, expected_seat: int | None = None) -> FollowUpdate:
+        """The table reads as in the last frame for one frame more (the change gate found it unchanged)."""
+        if not self._seen:
+            return FollowUpdate()
+        return self.update(self._last, frame_index, expected_seat)
+
+    def update(
+        self, observation: TableObservation | None, frame_index: int, expected_seat: int | None = None
+    ) -> FollowUpdate:
+        """One frame's table read: the events it settles, the contradictions it shows first, what waits.
+
+        ``observation`` None: the frame showed too few tiles to read a table (a hand over the lens): all is hidden.
+
+        ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
+        """
+        self._last, self._seen = observation, True
+        view = TableView() if observation is None else TableView.of(observation)
+        for i, run in enumerate(self._runs):
+            value = view.zone(i)
+            if value == run.value:
+                run.frames += 1
+            else:
+                run.value, run.frames = value, 1
+        return _Step(self, view, frame_index, expected_seat).run()
+
+
+@dataclass
+class _Step:
+    """One update's work: compare the settled zones with the accepted state, take what events explain."""
+
+    follower: TableFollower
+    view: TableView
+    frame: int
+    expected_seat: int | None
+    events: list[Event] = field(default_factory=list)
+    clashes: list[Contradiction] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    opening: Tile | None = None
+
+    def settled(self, zone: int) -> bool:
+        return self.follower._runs[zone].frames >= self.follower.settle
+
+    def clash(self, zone: int, clash: Clash, detail: str) -> None:
+        """Report a contradiction once for the zone's reading that shows it (tiles vanished: once until the zone
+        reads as accepted again, however the hidden part looks meanwhile)."""
+        f = self.follower
+        key = (clash, None if clash is Clash.VANISHED else f._runs[zone].value)
+        seen = f._reported.setdefault(zone, set())
+        if key in seen:
+            return
+        seen.add(key)
+        side = None if zone == _DORA else _SIDES[zone]
+        self.clashes.append(Contradiction(clash, side, None if side is None else f.seat_of(side), self.frame, detail))
+
+    def hidden(self, zone: int, what: str) -> None:
+        """Tiles missing in ``zone``: wait, until they have been missing too long."""
+        f = self.follower
+        f._hidden[zone] += 1
+        side = None if zone == _DORA else _SIDES[zone]
+        if f._hidden[zone] >= f.vanish:
+            self.clash(zone, Clash.VANISHED, f"{what} for {f._hidden[zone]} frames")
+        else:
+            self.pending.append(Pending(side, f"{what} (hidden?) for {f._hidden[zone]} frame(s)"))
+
+    def run(self) -> FollowUpdate:
+        f = self.follower
+        was = f.accepted
+        seats = list(was.seats)
+        ponds: dict[ViewSide, _Pond] = {}
+        melds: dict[ViewSide, _Melds] = {}
+        for side in _SIDES:
+            zone, now = side.turns, self.view.seat(side)
+            if now == was.seat(side):
+                f._hidden[zone] = 0
+                f._reported.pop(zone, None)
+                continue
+            pond, meld = _pond_change(now, was.seat(side)), _meld_change(now, was.seat(side))
+            if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
+                isinstance(meld, _Melds) and meld.hidden
+            ):
+                self.hidden(zone, "pond tiles missing" if pond in (_Pond.TAKEN, _Pond.HIDDEN) else "meld tiles missing")
+            else:
+                f._hidden[zone] = 0
+            if not self.settled(zone):
+                self.pending.append(Pending(side, f"changed, seen for {f._runs[zone].frames} frame(s)"))
+                continue
+            for change in (pond, meld):
+                if isinstance(change, tuple):
+                    self.clash(zone, *change)
+            if isinstance(pond, _Pond) and isinstance(meld, _Melds) and not meld.hidden:
+                ponds[side], melds[side] = pond, meld
+        self._melds(seats, ponds, melds)
+        self._dora(seats)
+        self._discards(seats, ponds)
+        f.accepted = TableView(tuple(seats), f.accepted.indicators)
+        return FollowUpdate(tuple(self.events), tuple(self.clashes), tuple(self.pending), self.opening)
+
+    # -- calls and kans
+    def _melds(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond], melds: dict[ViewSide, _Melds]) -> None:
+        f = self.follower
+        for side, change in melds.items():
+            if change.new is None:
+                continue
+            zone, meld, old = side.turns, change.new, seats[side.turns]
+            if change.grown is not None:
+                kept = [m for i, m in enumerate(old.melds) if i != change.grown]
+                tile = _minus(meld.face_up, old.melds[change.grown].face_up)
+                self.events.append(AddedKan(f.seat_of(side), tile[0] if tile else meld.face_up[0]))
+                seats[zone] = SeatView(old.pond, old.riichi, (*kept, meld))
+                continue
+            if meld.called is None:
+                up = meld.face_up
+                ends_down = len(meld.tiles) == 4 and meld.tiles[0] is None and meld.tiles[-1] is None
+                if not (ends_down and len(up) == 2 and up[0].deaka() == up[1].deaka()):
+                    why = f"a meld with no sideways tile that is no closed kan: {meld.text}"
+                    self.clash(zone, Clash.MELD_CHANGED, why)
+                    ponds.pop(side, None)
+                    continue
+                self.events.append(ClosedKan(f.seat_of(side), (*up, up[0].deaka(), up[0].deaka())))
+                seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
+                continue
+            self._call(side, meld, seats, ponds)
+
+    def _call(self, side: ViewSide, meld: MeldView, seats: list[SeatView], ponds: dict[ViewSide, _Pond]) -> None:
+        f, zone = self.follower, side.turns
+        last = f.last_discard
+        called = meld.tiles[meld.called] if meld.called is not None else None
+        own = ponds.pop(side, None)  # the caller's own discard waits for its call
+        if last is None or called is None or None in meld.tiles:
+            self.clash(zone, Clash.CALL_MISMATCH, f"a new meld {meld.text} and no discard open to a call")
+            return
+        source, tile = last
+        kind = _call_kind(meld.face_up)
+        if source is side or meld.source is not source or called.deaka() != tile.deaka() or kind is None:
+            self.clash(
+                zone,
+                Clash.CALL_MISMATCH,
+                f"meld {meld.text} from {meld.source.value if meld.source else '-'}; "
+                f"last discard {tile} by {source.value}",
+            )
+            return
+        if ponds.get(source) is not _Pond.TAKEN:  # the discard still shows in its pond (or it is unsettled)
+            self.pending.append(Pending(side, f"a call of {tile}: waiting for it to leave the {source.value} pond"))
+            return
+        tiles = tuple(tile if i == meld.called else t for i, t in enumerate(meld.tiles))
+        if own is not None:
+            ponds[side] = own
+        self.events.append(Call(f.seat_of(side), kind, tiles))  # type: ignore[arg-type]
+        old = seats[zone]
+        seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
+        discarder = seats[source.turns]
+        riichi = None if discarder.riichi == len(discarder.pond) - 1 else discarder.riichi
+        seats[source.turns] = SeatView(discarder.pond[:-1], riichi, discarder.melds)
+        ponds[source] = _Pond.SAME
+        f._hidden[source.turns] = 0
+        self.pending = [p for p in self.pending if p.side is not source]
+        f.last_discard = None
+
+    # -- dora indicators
+    def _dora(self, seats: list[SeatView]) -> None:
+        f = self.follower
+        was, now = f.accepted.indicators, self.view.indicators
+        if now == was:
+            f._hidden[_DORA] = 0
+            f._reported.pop(_DORA, None)
+            return
+        new = _minus(now, was)
+        if new is None and _minus(was, now) is not None:
+            self.hidden(_DORA, "dora indicators missing")
+            return
+        f._hidden[_DORA] = 0
+        if not self.settled(_DORA):
+            self.pending.append(Pending(None, f"changed, seen for {f._runs[_DORA].frames} frame(s)"))
+            return
+        if new is None:
+            self.clash(_DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
+            return
+        kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
+        if len(now) > 1 + kans:  # one indicator per kan after the first: the others are no kan dora
+            why = f"{format_tiles(now)} with {kans} kan(s) on the table"
+            self.clash(_DORA, Clash.EXTRA_INDICATOR, why)
+            return
+        if not was:
+            self.opening, new = new[0], new[1:]
+        self.events += [DoraFlip(t) for t in new]
+        f.accepted = TableView(f.accepted.seats, now)
+
+    # -- discards
+    def _discards(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond]) -> None:
+        f = self.follower
+        grown = [side for side, change in ponds.items() if change is _Pond.GREW]
+        if len(grown) > 1:
+            names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
+            for side in grown:
+                self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+            return
+        if not grown:
+            return
+        side = grown[0]
+        now, old = self.view.seat(side), seats[side.turns]
+        tile = now.pond[-1]
+        if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
+            why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
+            self.clash(side.turns, Clash.OUT_OF_TURN, why)
+            return
+        sideways = now.riichi == len(now.pond) - 1
+        riichi = sideways and not f.declared[side.turns]
+        self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))
+        f.declared[side.turns] |= riichi
+        seats[side.turns] = SeatView(now.pond, len(now.pond) - 1 if sideways else old.riichi, old.melds)
+        f.last_discard = (side, tile)

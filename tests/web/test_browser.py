@@ -426,7 +426,7 @@ def test_my_waits_are_priced_for_the_seat_picked(context, site):
 
 def test_score_page_takes_the_near_hand_and_the_dora_from_the_camera(context, site):
     from engine.tiles import parse_tiles
-    from tests.vision.test_table import FRAME, FULL, lay
+    from tests.vision.read.test_table import FRAME, FULL, lay
     from vision.read.table import read_table
 
     dets = lay(FULL)

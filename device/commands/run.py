@@ -15,7 +15,6 @@ shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 from __future__ import annotations
 
 import logging
-import secrets
 import signal
 import socket
 import sys
@@ -361,7 +360,9 @@ class TableRuntime:
         from device.service import TableService
         from engine.rules import preset
 
-        pin = self.config.site.pin or f"{secrets.randbelow(10**4):04d}"
+        from device.pin import new_pin
+
+        pin = self.config.site.pin or new_pin()
         self.pin = pin  # shown once, on the console of the table's own machine
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
@@ -532,7 +533,7 @@ def register(commands: Any) -> None:
     src.add_argument("--replay", metavar="PATH", help="a folder of images or a video, played in a loop")
     p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, help="port (default 8000)")
-    p.add_argument("--pin", help="the table's PIN, 4-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", help="the table's PIN, 6-12 digits (default: a random one, printed)")
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")

@@ -23,7 +23,6 @@ import argparse
 import http.client
 import json
 import random
-import secrets
 import statistics
 import sys
 import threading
@@ -70,9 +69,11 @@ def serve_command(args: argparse.Namespace) -> int:
     from engine.rules import preset
     from web import create_app
 
-    pin = args.pin or f"{secrets.randbelow(10**4):04d}"
-    if not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise UserError("--pin is 4 to 12 digits")
+    from device.pin import new_pin, pin_problem
+
+    pin = args.pin or new_pin()
+    if pin_problem(pin):
+        raise UserError(f"--pin: {pin_problem(pin)}")
     if not 1 <= args.streams <= 512:
         raise UserError("--streams is 1..512")
     detectors = photo_detector(args.model)
@@ -481,7 +482,7 @@ def register(commands: Any) -> None:
     p = commands.top.add_parser("serve", help="the phone site alone (no camera): join, score, settle")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--pin", default="", help="the table's PIN, 4-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (default: a random one, printed)")
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
     p.add_argument("--rules", default="standard", choices=("standard", "wrc", "tenhou"))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")

@@ -395,6 +395,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     import cv2
 
     from device.commands.service import PHOTO_HAND, make_photo, multipart
+    from tests.web.conftest import Phone
     from web import create_app
 
     data = make_photo()
@@ -402,7 +403,8 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     assert img.shape == (750, 1000, 3)
     body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
     svc = TableService(pin="1234", detector=RowDetector())
-    r = create_app({"JANTAKU_SERVICE": svc}).test_client().post("/api/read", data=body, content_type=ctype)
+    phone = Phone(create_app({"JANTAKU_SERVICE": svc}).test_client())
+    r = phone.post("/api/read", data=body, content_type=ctype)
     assert r.status_code == 200, r.json
     assert (r.json["width"], r.json["height"]) == (2000, 1500)  # decoded at half size
     assert PHOTO_HAND == "234m567p23488s678s"

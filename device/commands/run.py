@@ -257,11 +257,12 @@ def lan_address() -> str:
 class Site:
     """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
 
-    def __init__(self, app: Any, host: str, port: int, threads: int = 8) -> None:
-        from waitress.server import create_server
+    def __init__(self, app: Any, host: str, port: int, threads: int = 8, **limits: int) -> None:
+        """``limits``: :func:`device.http_server.create_site_server`'s (``per_address`` connections ...)."""
+        from device.http_server import create_site_server
 
         try:
-            self.server = create_server(app, host=host, port=port, threads=threads, channel_timeout=30)
+            self.server = create_site_server(app, host, port, threads=threads, **limits)
         except OSError as exc:
             raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
         self.port = int(self.server.effective_port)  # type: ignore[union-attr]

@@ -232,8 +232,10 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
 
     pin = "2580"
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
-    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": heartbeat})
-    site = Site(app, "127.0.0.1", 0, threads=site_threads(service))
+    # every simulated phone comes from this machine's one address: allow it all their streams and connections
+    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": heartbeat,
+                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1})
+    site = Site(app, "127.0.0.1", 0, threads=site_threads(service), per_address=clients + 8)
     site.start()
     stop = threading.Event()
     streams = [StreamClient("127.0.0.1", site.port, stop) for _ in range(clients)]
@@ -425,19 +427,19 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
     times: list[float] = []
     last: dict[str, Any] = {}
     try:
+        phone = Phone("127.0.0.1", site.port, "2580")  # a photo read carries the page's CSRF token
         for i in range(runs + 1):  # the first is a warm-up
-            conn = http.client.HTTPConnection("127.0.0.1", site.port, timeout=60)
             t0 = time.perf_counter()
-            conn.request("POST", "/api/read", body=body, headers={"Content-Type": ctype})
-            resp = conn.getresponse()
-            data = resp.read()
+            status, data = phone.request(
+                "POST", "/api/read", body, {"Content-Type": ctype, "X-CSRF-Token": phone.token}
+            )
             elapsed = time.perf_counter() - t0
-            conn.close()
-            if resp.status != 200:
-                raise UserError(f"POST /api/read: HTTP {resp.status}: {data[:200]!r}")
+            if status != 200:
+                raise UserError(f"POST /api/read: HTTP {status}: {data[:200]!r}")
             last = json.loads(data)
             if i:
                 times.append(elapsed)
+        phone.conn.close()
     finally:
         site.close()
         service.close()

@@ -407,9 +407,10 @@ class TableRuntime:
             host, port = self.config.site.host, self.config.site.port
             from device.commands.service import site_threads  # one thread per event stream, and spare ones
 
-            self.site = Site(
-                create_app({"JANTAKU_SERVICE": self.service}), host, port, threads=site_threads(self.service)
+            app = create_app(
+                {"JANTAKU_SERVICE": self.service, "JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600}
             )
+            self.site = Site(app, host, port, threads=site_threads(self.service))
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host
             self.url = f"http://{shown}:{self.site.port}/"
             self.service.url = self.url
@@ -493,6 +494,9 @@ def config_from_args(args: Any) -> Config:
 
 
 def run_command(args: Any) -> int:
+    from device.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread allocates (see device.memory)
     if args.duration is not None and args.duration <= 0:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)

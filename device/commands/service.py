@@ -64,6 +64,9 @@ def photo_detector(model: str | None, conf: float = 0.25) -> tuple[Any, Any] | N
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from device.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread allocates (see device.memory)
     from device.commands.run import Site, lan_address, print_qr
     from device.service import TableService
     from engine.rules import preset

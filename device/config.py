@@ -29,7 +29,8 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     [site]
     host = "0.0.0.0"
     port = 8000
-    pin = ""             # empty: a random PIN is printed at start
+    pin = ""             # 6-12 digits; empty: a random 6-digit PIN is printed at start
+    session_hours = 12.0 # a phone that joined is asked for the PIN again after this long
 
 A wrong key, type or value raises :class:`ConfigError` whose one line names the file and the key.
 
@@ -52,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from device.cli import UserError
+from device.pin import MAX_PIN_DIGITS, MIN_PIN_DIGITS, pin_problem
 from engine.rules import PRESETS
 
 CAMERA_KINDS = ("auto", "picamera", "opencv", "replay", "demo")
@@ -135,12 +137,15 @@ class SiteConfig:
     host: str = "0.0.0.0"
     port: int = 8000
     pin: str = ""
+    #: How long a phone stays joined after entering the PIN.
+    session_hours: float = 12.0
 
     def problems(self) -> dict[str, str | None]:
         return {
             "host": _check(bool(self.host.strip()), "expected a host name or address"),
             "port": _check(0 <= self.port <= 65535, "expected 0..65535"),
-            "pin": _check(self.pin == "" or (self.pin.isdigit() and 4 <= len(self.pin) <= 12), "expected 4-12 digits"),
+            "pin": _check(self.pin == "" or pin_problem(self.pin) is None, f"expected {MIN_PIN_DIGITS}-{MAX_PIN_DIGITS} digits"),
+            "session_hours": _check(0 < self.session_hours <= 24 * 365, "expected more than 0 hours (at most a year)"),
         }
 
 

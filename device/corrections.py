@@ -4,7 +4,9 @@ A frame that was read (a phone photo or a camera close-up) is held in memory for
 player corrects one of its tiles, the frame is written to disk once (``images/<id>.jpg``) and its labels
 (``labels/<id>.txt``, YOLO format, classes of :mod:`vision.read.labels`) are rewritten with every correction.
 Each correction is also appended to ``corrections.jsonl`` (what was read, what the player said, when).
-:meth:`CorrectionStore.export_yolo` packs it all as a zip a YOLO trainer reads directly.
+:meth:`CorrectionStore.export_yolo_chunks` packs it all as a zip a YOLO trainer reads directly, streamed file by
+file. The store on disk is bounded (``max_frames`` frames, ``max_bytes`` of images): past either, the oldest
+frames are deleted.
 
 >>> store = CorrectionStore(None)
 >>> fid = store.add_frame(b"jpeg", 400, 300, [FrameTile(Tile.parse("1m"), (10, 20, 50, 80), 0.9)])
@@ -24,9 +26,10 @@ import threading
 import time
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from engine.tiles import Tile
 from vision.read.labels import CLASS_NAMES, class_of_tile
@@ -81,12 +84,17 @@ def _tile_text(tile: Tile | None) -> str:
 class CorrectionStore:
     """Frames awaiting correction (the last ``keep`` of them) and the corrections made so far.
 
-    ``root`` None keeps everything in memory (tests); otherwise files go under ``root``.
+    ``root`` None keeps everything in memory (tests); otherwise files go under ``root``, at most ``max_frames``
+    frames and ``max_bytes`` of images, the oldest deleted first.
     """
 
-    def __init__(self, root: str | os.PathLike | None, *, keep: int = 16):
+    def __init__(self, root: str | os.PathLike | None, *, keep: int = 16, max_frames: int = 2000,
+                 max_bytes: int = 512 * 1024 * 1024):
         self.root = Path(root) if root is not None else None
         self._keep = keep
+        self.max_frames, self.max_bytes = max_frames, max_bytes
+        #: Frames saved on disk, oldest first (ids begin with the time), and their images' sizes.
+        self._stored: OrderedDict[str, int] = OrderedDict()
         self._frames: OrderedDict[str, _Frame] = OrderedDict()
         self._camera: tuple[str, _Frame] | None = None
         self._lock = threading.Lock()
@@ -94,6 +102,8 @@ class CorrectionStore:
         if self.root is not None:
             (self.root / "images").mkdir(parents=True, exist_ok=True)
             (self.root / "labels").mkdir(parents=True, exist_ok=True)
+            for img in sorted((self.root / "images").glob("*.jpg")):
+                self._stored[img.stem] = img.stat().st_size
             log = self.root / "corrections.jsonl"
             if log.exists():
                 for line in log.read_text().splitlines():
@@ -188,6 +198,8 @@ class CorrectionStore:
             tmp.write_bytes(_bytes(frame))
             tmp.replace(self.root / "images" / f"{frame_id}.jpg")
             frame.saved = True
+            self._stored[frame_id] = len(_bytes(frame))
+            self._drop_oldest(keep=frame_id)
         tmp = self.root / "labels" / f".{frame_id}.txt.tmp"
         tmp.write_text("".join(line + "\n" for line in self._labels(frame)))
         tmp.replace(self.root / "labels" / f"{frame_id}.txt")
@@ -204,23 +216,78 @@ class CorrectionStore:
             frames = {c.frame_id for c in self._log}
             return {"corrections": len(self._log), "frames": len(frames), "held": len(self._frames)}
 
+    def _drop_oldest(self, keep: str) -> None:
+        """Delete the oldest saved frames (never ``keep``) until the store is within its bounds."""
+        assert self.root is not None
+        while len(self._stored) > self.max_frames or sum(self._stored.values()) > self.max_bytes:
+            oldest = next((fid for fid in self._stored if fid != keep), None)
+            if oldest is None:
+                return
+            del self._stored[oldest]
+            for path in (self.root / "images" / f"{oldest}.jpg", self.root / "labels" / f"{oldest}.txt"):
+                path.unlink(missing_ok=True)
+            held = self._camera[1] if self._camera is not None and self._camera[0] == oldest else self._frames.get(oldest)
+            if held is not None:  # corrected again, it is saved again
+                held.saved = False
+
     def export_yolo(self) -> bytes:
-        """A zip: ``images/``, ``labels/``, ``data.yaml`` (the 38 classes of vision.read.labels) and
-        ``corrections.jsonl``."""
-        buf = io.BytesIO()
+        """The whole zip of :meth:`export_yolo_chunks` at once."""
+        return b"".join(self.export_yolo_chunks())
+
+    def export_yolo_chunks(self) -> Iterator[bytes]:
+        """A zip, piece by piece: ``images/``, ``labels/``, ``data.yaml`` (38 classes of vision.read.labels) and
+        ``corrections.jsonl``. Only the list of frames is taken under the store's lock; the files are read and
+        packed one at a time without it (a frame deleted meanwhile is left out)."""
         names = "\n".join(f"  {i}: '{n}'" for i, n in enumerate(CLASS_NAMES))
         data_yaml = f"# Jantaku player corrections, YOLO format\npath: .\ntrain: images\nval: images\nnames:\n{names}\n"
-        with self._lock, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr("data.yaml", data_yaml)
-            z.writestr("corrections.jsonl", "".join(json.dumps(c.to_dict()) + "\n" for c in self._log))
+        with self._lock:
+            log = "".join(json.dumps(c.to_dict()) + "\n" for c in self._log)
             if self.root is not None:
-                for img in sorted((self.root / "images").glob("*.jpg")):
-                    label = self.root / "labels" / (img.stem + ".txt")
-                    z.write(img, f"images/{img.name}")
-                    z.writestr(f"labels/{img.stem}.txt", label.read_text() if label.exists() else "")
+                frames: list[tuple[str, Any]] = [(fid, None) for fid in self._stored]
             else:
-                for fid, frame in self._frames.items():
-                    if frame.saved:
-                        z.writestr(f"images/{fid}.jpg", _bytes(frame))
-                        z.writestr(f"labels/{fid}.txt", "".join(line + "\n" for line in self._labels(frame)))
-        return buf.getvalue()
+                frames = [(fid, (_bytes(f), self._labels(f))) for fid, f in self._frames.items() if f.saved]
+        sink = _Chunks()
+        with zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("data.yaml", data_yaml)
+            z.writestr("corrections.jsonl", log)
+            yield sink.take()
+            for fid, held in frames:
+                image, labels = held if held is not None else self._read_saved(fid)
+                if image is None:
+                    continue
+                z.writestr(f"images/{fid}.jpg", image, compress_type=zipfile.ZIP_STORED)  # JPEG: compressed already
+                z.writestr(f"labels/{fid}.txt", "".join(line + "\n" for line in labels))
+                yield sink.take()
+        yield sink.take()
+
+    def _read_saved(self, frame_id: str) -> tuple[bytes | None, list[str]]:
+        assert self.root is not None
+        try:
+            image = (self.root / "images" / f"{frame_id}.jpg").read_bytes()
+        except FileNotFoundError:  # deleted since the list was taken
+            return None, []
+        try:
+            labels = (self.root / "labels" / f"{frame_id}.txt").read_text().splitlines()
+        except FileNotFoundError:
+            labels = []
+        return image, labels
+
+
+class _Chunks(io.RawIOBase):
+    """A write-only stream that keeps what is written until :meth:`take` (zipfile writes to it unseekably)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:  # type: ignore[override]
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out = b"".join(self._parts)
+        self._parts.clear()
+        return out

@@ -8,7 +8,8 @@
 #   2. a system user `jantaku` in the video group, the project copied to /opt/jantaku
 #   3. a venv made with --system-site-packages (so it sees picamera2), `pip install` of the project, with
 #      numpy kept below 2: Debian's picamera2/simplejpeg are built against numpy 1.x and fail to import beside 2.x
-#   4. /etc/jantaku/config.toml (Pi camera, a random PIN) unless it exists, and the systemd unit, enabled and started
+#   4. /etc/jantaku/config.toml (Pi camera, a random 6-digit PIN) unless it exists, and the systemd unit, enabled and
+#      started (an older config whose PIN is shorter than 6 digits fails the check: set a longer one)
 # Environment: PREFIX (default /opt/jantaku), CONFIG (default /etc/jantaku/config.toml), NO_START=1 to only install.
 set -euo pipefail
 
@@ -48,7 +49,8 @@ fi
 say "4/4 config $CONFIG and the service"
 if [[ ! -f $CONFIG ]]; then
     mkdir -p "$(dirname "$CONFIG")"
-    PIN=$(printf '%04d' $((RANDOM % 10000)))
+    # 6 digits from the operating system's secure source (device/pin.py), never bash's $RANDOM
+    PIN=$("$PREFIX/.venv/bin/python" -c 'from device.pin import new_pin; print(new_pin())')
     cat >"$CONFIG" <<TOML
 # jantaku table config: see device/config.py for every key.
 [camera]

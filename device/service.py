@@ -20,7 +20,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,6 +29,7 @@ from device.corrections import CorrectionStore, FrameTile
 from device.events import EventBus
 from device.game_session import SEAT_NAMES, GameSession
 from device.hand_request import BadRequest, parse_rules, parse_score_request
+from device.pin import PinGuard
 from device.storage import GameStore
 from device.table_view import check_camera_seat, table_view
 from engine.rules import RuleSet, preset
@@ -105,6 +106,7 @@ class TableService:
         max_streams: int = 32,
         pin_attempts: int = 5,
         pin_window_s: float = 60.0,
+        pin_guard: PinGuard | None = None,
         max_pending_reads: int = 3,
         camera_seat: int | None = None,
     ) -> None:
@@ -129,9 +131,8 @@ class TableService:
         self.camera_seat = check_camera_seat(camera_seat)
         self._lock = threading.RLock()
         self._camera: CameraView | None = None
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self._pin_attempts = pin_attempts
-        self._pin_window = pin_window_s
+        #: Wrong PINs, per client and for the whole table (a burst from many addresses closes joining a while).
+        self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, window_s=pin_window_s)
         self._detect_lock = threading.Lock()  # one read at a time by ``detector``
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
@@ -139,19 +140,16 @@ class TableService:
     # --- PIN ---------------------------------------------------------------------------------------------
 
     def check_pin(self, pin: Any, *, client: str = "") -> bool:
-        """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``."""
-        now = time.monotonic()
-        with self._lock:
-            fails = self._failures[client]
-            while fails and now - fails[0] > self._pin_window:
-                fails.popleft()
-            if len(fails) >= self._pin_attempts:
-                wait = int(self._pin_window - (now - fails[0])) + 1
-                raise PinLocked(f"too many wrong PINs: try again in {wait} s")
-            ok = isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
-            if not ok:
-                fails.append(now)
-            return ok
+        """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``, or from
+        all clients together (see :class:`device.pin.PinGuard`)."""
+        wait = self.pin_guard.wait_s(client)
+        if wait is not None:
+            whom = "at this table" if self.pin_guard.table_locked else "from this phone"
+            raise PinLocked(f"too many wrong PINs {whom}: try again in {wait} s")
+        ok = isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
+        if not ok:
+            self.pin_guard.failed(client)
+        return ok
 
     # --- state and events --------------------------------------------------------------------------------
 

@@ -50,7 +50,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if service is None:
         from device.service import TableService
 
-        pin = app.config.get("JANTAKU_PIN") or f"{secrets.randbelow(10**4):04d}"
+        from device.pin import new_pin
+
+        pin = app.config.get("JANTAKU_PIN") or new_pin()
         service = TableService(
             pin=pin,
             db_path=app.config.get("JANTAKU_DB"),

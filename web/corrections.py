@@ -1,6 +1,9 @@
 """Corrections of misread tiles: each is kept with its frame as a labelled example (YOLO export).
 
-A correction changes no game, so it needs no PIN; like every POST it needs the page's CSRF token.
+A correction keeps a frame on the table's disk, so it needs the table's PIN (and, like every POST, the page's
+CSRF token). The store keeps a bounded number of frames, dropping the oldest (see
+:class:`device.corrections.CorrectionStore`). The export is streamed, file by file, without holding the store's
+lock, so the table keeps answering while a large export downloads.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ from device.hand_request import BadRequest
 from engine.errors import EngineError
 from engine.tiles import Tile
 from web.api import json_body
-from web.security import service
+from web.security import pin_required, service
 
 bp = Blueprint("corrections", __name__)
 
 
 @bp.post("/api/corrections")
+@pin_required
 def correct():
     body = json_body()
     frame_id, index, tile_text = body.get("frame_id"), body.get("index"), body.get("tile")
@@ -48,7 +52,7 @@ def summary():
 @bp.get("/corrections/export.zip")
 def export():
     return Response(
-        service().corrections.export_yolo(),
+        service().corrections.export_yolo_chunks(),
         mimetype="application/zip",
         headers={"Content-Disposition": 'attachment; filename="jantaku-corrections-yolo.zip"'},
     )

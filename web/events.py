@@ -6,6 +6,10 @@ sees), ``corrections``; an idle stream gets a ``heartbeat`` every ``JANTAKU_HEAR
 phones notice a dead connection and reconnect. A stream ends after ``JANTAKU_STREAM_MAX_S`` seconds
 (the browser reconnects by itself, resuming where it was), which also frees the server's threads from
 clients that went away silently.
+
+One address holds at most ``JANTAKU_STREAMS_PER_ADDRESS`` streams, and guests (phones that have not joined)
+leave ``JANTAKU_STREAMS_RESERVED`` of the table's streams free for joined phones (:class:`web.guard.StreamSlots`);
+past either, the answer is 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from flask import Blueprint, Response, current_app, request
 
 from device.events import RESYNC, Message, TooManySubscribers
 from web.errors import error_response
-from web.security import service
+from web.guard import NoStreamSlot
+from web.security import client_id, joined, service
 
 bp = Blueprint("events", __name__)
 
@@ -32,6 +37,12 @@ def _last_id() -> int | None:
         return None
 
 
+def _busy(message: str) -> Response:
+    response = error_response(429, message)
+    response.headers["Retry-After"] = "5"
+    return response
+
+
 @bp.get("/events")
 def events():
     svc = service()
@@ -39,11 +50,14 @@ def events():
     max_s = float(current_app.config["JANTAKU_STREAM_MAX_S"])
     last = _last_id()
     try:
+        give_back = current_app.extensions["jantaku.streams"].take(client_id(), joined=joined())
+    except NoStreamSlot as exc:
+        return _busy(str(exc))
+    try:
         sub = svc.bus.subscribe(last)
     except TooManySubscribers as exc:
-        response = error_response(429, str(exc))
-        response.headers["Retry-After"] = "5"
-        return response
+        give_back()
+        return _busy(str(exc))
 
     def stream():
         with sub:
@@ -70,6 +84,9 @@ def events():
                         yield msg.sse()
 
     response = Response(stream(), mimetype="text/event-stream")
+    # the server closes the response even when the stream never started (the phone went away first)
+    response.call_on_close(sub.close)
+    response.call_on_close(give_back)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -3,24 +3,33 @@
 * CSRF: each browser session gets a random token (``session["csrf"]``), put in every page
   (``<meta name="csrf-token">`` and hidden form fields). Every POST must send it back, in the form field
   ``csrf_token`` or the header ``X-CSRF-Token``; a POST whose ``Origin`` names another host is refused too.
-  The read-only computations ``POST /api/score``, ``/api/read`` and ``/api/waits`` are exempt (scripts and
-  checks call them directly); they change nothing in the game.
-* PIN: a change to the game needs the table's PIN, entered once on the join page (the session remembers
-  it) or sent in the header ``X-Table-PIN``. Wrong PINs are counted per client and locked out for a while.
+  The read-only computations ``POST /api/score`` and ``/api/waits`` are exempt (scripts and checks call
+  them directly); they change nothing in the game and keep nothing. A photo read (``/api/read``) keeps its
+  frame for corrections, so it needs the token: another site cannot post photos through a player's browser.
+* PIN: a change to the game needs the table's PIN, entered once on the join page or sent in the header
+  ``X-Table-PIN``. Joining opens a session on the server (:class:`web.guard.SessionTable`): "Lock this
+  phone" ends it (a copy of the cookie is refused afterwards) and it ends by itself after
+  ``JANTAKU_SESSION_MAX_S``. Wrong PINs are counted per client and for the whole table
+  (:class:`device.pin.PinGuard`); phones already joined keep working through a lock-out.
+* Idempotency: a game write sent with an ``Idempotency-Key`` header answers a retry with the same key and
+  body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`).
 """
 
 from __future__ import annotations
 
 import functools
 import hmac
+import io
 import secrets
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request, session
+from flask import Flask, Response, abort, current_app, g, request, session
 
-CSRF_EXEMPT = {"api.score", "api.read", "api.waits"}
+from web.guard import IdempotencyCache, KeyInUse, SessionTable, StoredAnswer, StreamSlots
+
+CSRF_EXEMPT = {"api.score", "api.waits"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
@@ -55,13 +64,20 @@ def client_id() -> str:
 
 
 def has_pin() -> bool:
-    """Whether this request may change the game: the session holds the PIN, or the header gives it."""
-    if session.get("pin_ok") == _pin_epoch():
-        return True
-    header = request.headers.get("X-Table-PIN")
-    if header is not None:
-        return _try_pin(header)
-    return False
+    """Whether this request may change the game: the session joined the table, or the header gives the PIN."""
+    if "has_pin" not in g:  # asked once per request: a wrong header PIN counts once
+        header = request.headers.get("X-Table-PIN")
+        g.has_pin = joined() or (header is not None and _try_pin(header))
+    return bool(g.has_pin)
+
+
+def joined() -> bool:
+    """Whether this browser session joined the table with the PIN, and its session is still open on the server."""
+    return session.get("pin_ok") == _pin_epoch() and sessions().valid(session.get("sid"))
+
+
+def sessions() -> SessionTable:
+    return current_app.extensions["jantaku.sessions"]
 
 
 def _pin_epoch() -> str:
@@ -82,11 +98,15 @@ def unlock(pin: Any) -> bool:
     """Check a PIN typed on the join page; on success the session may change the game."""
     if not _try_pin(pin):
         return False
+    sessions().close(session.get("sid"))
+    session["sid"] = sessions().open()
     session["pin_ok"] = _pin_epoch()
     return True
 
 
 def lock() -> None:
+    """End this phone's session on the server: the cookie, and any copy of it, no longer changes the game."""
+    sessions().close(session.pop("sid", None))
     session.pop("pin_ok", None)
 
 
@@ -99,15 +119,75 @@ def pin_required(view: Callable) -> Callable:
             abort(403, description="this needs the table's PIN (join the table first)")
         return view(*args, **kwargs)
 
+    wrapped.changes_game = True  # type: ignore[attr-defined]  # writes accept an Idempotency-Key
     return wrapped
 
 
+def _replay_idempotent() -> Response | None:
+    """Before a game write with an ``Idempotency-Key``: the first answer again for a retry, else note the key."""
+    key = request.headers.get("Idempotency-Key")
+    view = current_app.view_functions.get(request.endpoint or "")
+    if key is None or request.method != "POST" or not getattr(view, "changes_game", False):
+        return None
+    if not 1 <= len(key) <= 200 or not key.isascii() or not key.isprintable():
+        abort(400, description="Idempotency-Key is 1 to 200 printable ASCII characters")
+    if not has_pin():
+        return None  # the view refuses it
+    body = request.get_data(cache=True)
+    # views that read the body as a stream (a game file) read it from here; forms and JSON use the cached copy
+    request.__dict__["stream"] = io.BytesIO(body)
+    digest = IdempotencyCache.digest(request.method, request.path, body)
+    cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
+    try:
+        answer = cache.begin(key, digest)
+    except KeyInUse as exc:
+        abort(409 if exc.busy else 422, description=str(exc))
+    if answer is None:
+        g.idempotency = (key, digest)
+        return None
+    replay = Response(answer.body, status=answer.status, mimetype=answer.mimetype)
+    replay.headers["Idempotent-Replayed"] = "true"
+    return replay
+
+
+def _remember_idempotent(response: Response) -> Response:
+    pending = g.pop("idempotency", None)
+    if pending is not None:
+        cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
+        if response.status_code < 500 and not response.is_streamed:
+            cache.finish(*pending, StoredAnswer(response.status_code, response.get_data(), response.mimetype))
+        else:
+            cache.abandon(*pending)
+    return response
+
+
+def _forget_unanswered(_exc: BaseException | None) -> None:
+    pending = g.pop("idempotency", None)
+    if pending is not None:
+        current_app.extensions["jantaku.idempotency"].abandon(*pending)
+
+
 def init_app(app: Flask) -> None:
+    app.config.setdefault("JANTAKU_SESSION_MAX_S", 12 * 3600.0)
+    app.config.setdefault("JANTAKU_STREAMS_PER_ADDRESS", 4)
+    app.config.setdefault("JANTAKU_IDEMPOTENCY_KEYS", 1024)
+    streams = int(app.extensions["jantaku"].bus.max_subscribers)
+    app.config.setdefault("JANTAKU_STREAMS_RESERVED", max(1, min(8, streams // 4)))
+    app.extensions["jantaku.sessions"] = SessionTable(float(app.config["JANTAKU_SESSION_MAX_S"]))
+    app.extensions["jantaku.streams"] = StreamSlots(
+        total=streams,
+        reserved=int(app.config["JANTAKU_STREAMS_RESERVED"]),
+        per_address=int(app.config["JANTAKU_STREAMS_PER_ADDRESS"]),
+    )
+    app.extensions["jantaku.idempotency"] = IdempotencyCache(int(app.config["JANTAKU_IDEMPOTENCY_KEYS"]))
     app.before_request(_check_csrf)
+    app.before_request(_replay_idempotent)
+    app.after_request(_remember_idempotent)
+    app.teardown_request(_forget_unanswered)
 
     @app.context_processor
     def _inject() -> dict[str, Any]:
-        return {"csrf_token": csrf_token, "unlocked": session.get("pin_ok") == _pin_epoch()}
+        return {"csrf_token": csrf_token, "unlocked": joined()}
 
     @app.after_request
     def _headers(response):

@@ -15,7 +15,6 @@ The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table t
 from __future__ import annotations
 
 import logging
-import secrets
 import signal
 import socket
 import sys
@@ -258,11 +257,12 @@ def lan_address() -> str:
 class Site:
     """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
 
-    def __init__(self, app: Any, host: str, port: int, threads: int = 8) -> None:
-        from waitress.server import create_server
+    def __init__(self, app: Any, host: str, port: int, threads: int = 8, **limits: int) -> None:
+        """``limits``: :func:`device.http_server.create_site_server`'s (``per_address`` connections ...)."""
+        from device.http_server import create_site_server
 
         try:
-            self.server = create_server(app, host=host, port=port, threads=threads, channel_timeout=30)
+            self.server = create_site_server(app, host, port, threads=threads, **limits)
         except OSError as exc:
             raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
         self.port = int(self.server.effective_port)  # type: ignore[union-attr]
@@ -354,7 +354,9 @@ class TableRuntime:
         from device.service import TableService
         from engine.rules import preset
 
-        pin = self.config.site.pin or f"{secrets.randbelow(10**4):04d}"
+        from device.pin import new_pin
+
+        pin = self.config.site.pin or new_pin()
         self.pin = pin  # shown once, on the console of the table's own machine
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
@@ -398,9 +400,10 @@ class TableRuntime:
             host, port = self.config.site.host, self.config.site.port
             from device.commands.service import site_threads  # one thread per event stream, and spare ones
 
-            self.site = Site(
-                create_app({"JANTAKU_SERVICE": self.service}), host, port, threads=site_threads(self.service)
+            app = create_app(
+                {"JANTAKU_SERVICE": self.service, "JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600}
             )
+            self.site = Site(app, host, port, threads=site_threads(self.service))
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host
             self.url = f"http://{shown}:{self.site.port}/"
             self.service.url = self.url
@@ -486,6 +489,9 @@ def config_from_args(args: Any) -> Config:
 
 
 def run_command(args: Any) -> int:
+    from device.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread allocates (see device.memory)
     if args.duration is not None and args.duration <= 0:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)
@@ -527,7 +533,7 @@ def register(commands: Any) -> None:
     src.add_argument("--replay", metavar="PATH", help="a folder of images or a video, played in a loop")
     p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, help="port (default 8000)")
-    p.add_argument("--pin", help="the table's PIN, 4-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", help="the table's PIN, 6-12 digits (default: a random one, printed)")
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")

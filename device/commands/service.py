@@ -23,7 +23,6 @@ import argparse
 import http.client
 import json
 import random
-import secrets
 import statistics
 import sys
 import threading
@@ -67,14 +66,19 @@ def photo_reader(model: str | None) -> Reader | None:
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from device.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread allocates (see device.memory)
     from device.commands.run import Site, lan_address, print_qr
     from device.service import TableService
     from engine.rules import preset
     from web import create_app
 
-    pin = args.pin or f"{secrets.randbelow(10**4):04d}"
-    if not pin.isdigit() or not 4 <= len(pin) <= 12:
-        raise UserError("--pin is 4 to 12 digits")
+    from device.pin import new_pin, pin_problem
+
+    pin = args.pin or new_pin()
+    if pin_problem(pin):
+        raise UserError(f"--pin: {pin_problem(pin)}")
     if not 1 <= args.streams <= 512:
         raise UserError("--streams is 1..512")
     reader = photo_reader(args.model)
@@ -232,8 +236,10 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
 
     pin = "2580"
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
-    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": heartbeat})
-    site = Site(app, "127.0.0.1", 0, threads=site_threads(service))
+    # every simulated phone comes from this machine's one address: allow it all their streams and connections
+    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": heartbeat,
+                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1})
+    site = Site(app, "127.0.0.1", 0, threads=site_threads(service), per_address=clients + 8)
     site.start()
     stop = threading.Event()
     streams = [StreamClient("127.0.0.1", site.port, stop) for _ in range(clients)]
@@ -425,19 +431,19 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
     times: list[float] = []
     last: dict[str, Any] = {}
     try:
+        phone = Phone("127.0.0.1", site.port, "2580")  # a photo read carries the page's CSRF token
         for i in range(runs + 1):  # the first is a warm-up
-            conn = http.client.HTTPConnection("127.0.0.1", site.port, timeout=60)
             t0 = time.perf_counter()
-            conn.request("POST", "/api/read", body=body, headers={"Content-Type": ctype})
-            resp = conn.getresponse()
-            data = resp.read()
+            status, data = phone.request(
+                "POST", "/api/read", body, {"Content-Type": ctype, "X-CSRF-Token": phone.token}
+            )
             elapsed = time.perf_counter() - t0
-            conn.close()
-            if resp.status != 200:
-                raise UserError(f"POST /api/read: HTTP {resp.status}: {data[:200]!r}")
+            if status != 200:
+                raise UserError(f"POST /api/read: HTTP {status}: {data[:200]!r}")
             last = json.loads(data)
             if i:
                 times.append(elapsed)
+        phone.conn.close()
     finally:
         site.close()
         service.close()
@@ -482,7 +488,7 @@ def register(commands: Any) -> None:
     p = commands.top.add_parser("serve", help="the phone site alone (no camera): join, score, settle")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--pin", default="", help="the table's PIN, 4-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (default: a random one, printed)")
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
     p.add_argument("--rules", default="standard", choices=("standard", "wrc", "tenhou"))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")

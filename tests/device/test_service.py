@@ -364,8 +364,8 @@ def test_jpeg_size_and_reduced_decode():
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["serve", "--pin", "12"], "--pin is 4 to 12 digits"),
-        (["serve", "--pin", "1234", "--streams", "0"], "--streams"),
+        (["serve", "--pin", "12"], "--pin: the table PIN is 6 to 12 digits"),
+        (["serve", "--pin", "123456", "--streams", "0"], "--streams"),
         (["bench", "soak", "--clients", "0"], "--clients"),
         (["bench", "photo", "--image", "/nonexistent.jpg"], "cannot read"),
         (["bench", "photo", "--model", "/nonexistent.onnx"], "no detector model"),
@@ -395,6 +395,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     import cv2
 
     from device.commands.service import PHOTO_HAND, make_photo, multipart
+    from tests.web.conftest import Phone
     from web import create_app
 
     data = make_photo()
@@ -402,7 +403,8 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     assert img.shape == (750, 1000, 3)
     body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
     svc = TableService(pin="1234", detector=RowDetector())
-    r = create_app({"JANTAKU_SERVICE": svc}).test_client().post("/api/read", data=body, content_type=ctype)
+    phone = Phone(create_app({"JANTAKU_SERVICE": svc}).test_client())
+    r = phone.post("/api/read", data=body, content_type=ctype)
     assert r.status_code == 200, r.json
     assert (r.json["width"], r.json["height"]) == (2000, 1500)  # decoded at half size
     assert PHOTO_HAND == "234m567p23488s678s"
@@ -432,7 +434,7 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     import urllib.request
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "4321",
+        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "864213",
          "--db", str(tmp_path / "g.db"), "--model", str(tmp_path / "none.onnx")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
@@ -441,7 +443,7 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     )
     try:
         line = proc.stdout.readline()
-        assert line.startswith("Jantaku table: http://127.0.0.1:") and "PIN 4321" in line, line
+        assert line.startswith("Jantaku table: http://127.0.0.1:") and "PIN 864213" in line, line
         url = line.split()[2]
         with urllib.request.urlopen(url + "api/state", timeout=10) as r:
             assert _json.load(r)["game"]["round"]["name"] == "East 1"

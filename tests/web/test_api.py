@@ -108,8 +108,8 @@ def test_state(client, service):
     assert body["table"]["rules"] == "standard"
 
 
-def test_read_a_complete_hand_scores_it(client, detector):
-    r = client.post("/api/read", data={"image": (io.BytesIO(jpeg(800, 450)), "hand.jpg"), "tsumo": "true"})
+def test_read_a_complete_hand_scores_it(phone, detector):
+    r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg(800, 450)), "hand.jpg"), "tsumo": "true"})
     assert r.status_code == 200, r.json
     body = r.json
     assert body["tiles"] == "123m456p789s11222z"
@@ -120,9 +120,9 @@ def test_read_a_complete_hand_scores_it(client, detector):
     assert body["frame_id"]
 
 
-def test_read_an_incomplete_hand_gives_tiles_only(client, detector):
+def test_read_an_incomplete_hand_gives_tiles_only(phone, detector):
     detector.text = "123m456p"
-    body = client.post("/api/read", data={"image": (io.BytesIO(jpeg(500, 700)), "hand.jpg")}).json
+    body = phone.post("/api/read", data={"image": (io.BytesIO(jpeg(500, 700)), "hand.jpg")}).json
     assert (body["tiles"], body["complete"], body["score"]) == ("123m456p", False, None)
 
 
@@ -138,39 +138,39 @@ def test_read_an_incomplete_hand_gives_tiles_only(client, detector):
         ({"image": (io.BytesIO(jpeg()), "x.jpg"), "options": "{"}, 400, "options"),
     ],
 )
-def test_read_errors(client, detector, data, status, message):
-    r = client.post("/api/read", data=data)
+def test_read_errors(phone, detector, data, status, message):
+    r = phone.post("/api/read", data=data)
     assert r.status_code == status
     assert message in r.json["error"]
 
 
-def test_read_needs_multipart(client):
-    assert client.post("/api/read", json={"image": "x"}).status_code == 400
+def test_read_needs_multipart(phone):
+    assert phone.post("/api/read", json={"image": "x"}).status_code == 400
 
 
-def test_read_without_a_detector_is_503(client, service):
+def test_read_without_a_detector_is_503(phone, service):
     service.detector = None
-    r = client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
+    r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
     assert r.status_code == 503 and "detector" in r.json["error"]
 
 
-def test_correction_kept_as_yolo_example(phone, service):
-    body = phone.post("/api/read", data={"image": (io.BytesIO(jpeg(640, 480)), "x.jpg")}).json
+def test_correction_kept_as_yolo_example(player, service):
+    body = player.post("/api/read", data={"image": (io.BytesIO(jpeg(640, 480)), "x.jpg")}).json
     fid = body["frame_id"]
-    r = phone.post("/api/corrections", json={"frame_id": fid, "index": 2, "tile": "4m"})
+    r = player.post("/api/corrections", json={"frame_id": fid, "index": 2, "tile": "4m"})
     assert r.status_code == 200, r.json
     assert (r.json["before"], r.json["after"]) == ("3m", "4m")
-    r = phone.post("/api/corrections", json={"frame_id": fid, "index": 13, "tile": "none"})
+    r = player.post("/api/corrections", json={"frame_id": fid, "index": 13, "tile": "none"})
     assert r.json["after"] == "none"
     labels = (service.corrections.root / "labels" / f"{fid}.txt").read_text().splitlines()
     assert len(labels) == 13  # one removed
     assert labels[2].split()[0] == "3"  # 4m is class 3
     assert (service.corrections.root / "images" / f"{fid}.jpg").read_bytes()[:2] == b"\xff\xd8"
-    z = zipfile.ZipFile(io.BytesIO(phone.get("/corrections/export.zip").data))
+    z = zipfile.ZipFile(io.BytesIO(player.get("/corrections/export.zip").data))
     names = set(z.namelist())
     assert {"data.yaml", "corrections.jsonl", f"images/{fid}.jpg", f"labels/{fid}.txt"} <= names
     assert "  37: 'back'" in z.read("data.yaml").decode()
-    assert phone.get("/api/corrections").json["corrections"] == 2
+    assert player.get("/api/corrections").json["corrections"] == 2
 
 
 @pytest.mark.parametrize(
@@ -184,13 +184,13 @@ def test_correction_kept_as_yolo_example(phone, service):
         ({"frame_id": "x", "index": 0, "tile": 5}, 400),
     ],
 )
-def test_correction_errors(phone, body, status):
-    assert phone.post("/api/corrections", json=body).status_code == status
+def test_correction_errors(player, body, status):
+    assert player.post("/api/corrections", json=body).status_code == status
 
 
-def test_correction_index_out_of_range(phone):
-    fid = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).json["frame_id"]
-    r = phone.post("/api/corrections", json={"frame_id": fid, "index": 99, "tile": "1m"})
+def test_correction_index_out_of_range(player):
+    fid = player.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).json["frame_id"]
+    r = player.post("/api/corrections", json={"frame_id": fid, "index": 99, "tile": "1m"})
     assert r.status_code == 400 and "no tile 99" in r.json["error"]
 
 
@@ -200,38 +200,38 @@ def test_correction_needs_csrf(client):
 
 
 @pytest.mark.parametrize(("orientation", "size"), [(1, (640, 360)), (6, (360, 640)), (8, (360, 640))])
-def test_read_honours_the_exif_orientation_of_phone_photos(client, orientation, size):
+def test_read_honours_the_exif_orientation_of_phone_photos(phone, orientation, size):
     from tests.vision.fakes import with_exif_orientation
 
     photo = with_exif_orientation(jpeg(640, 360), orientation)
-    body = client.post("/api/read", data={"image": (io.BytesIO(photo), "phone.jpg")}).json
+    body = phone.post("/api/read", data={"image": (io.BytesIO(photo), "phone.jpg")}).json
     assert (body["width"], body["height"]) == size
 
 
-def test_corrected_rotated_photo_is_saved_upright(phone, service):
+def test_corrected_rotated_photo_is_saved_upright(player, service):
     import cv2
     import numpy as np
 
     from tests.vision.fakes import with_exif_orientation
 
     photo = with_exif_orientation(jpeg(640, 360), 6)
-    fid = phone.post("/api/read", data={"image": (io.BytesIO(photo), "phone.jpg")}).json["frame_id"]
-    assert phone.post("/api/corrections", json={"frame_id": fid, "index": 0, "tile": "9m"}).status_code == 200
+    fid = player.post("/api/read", data={"image": (io.BytesIO(photo), "player.jpg")}).json["frame_id"]
+    assert player.post("/api/corrections", json={"frame_id": fid, "index": 0, "tile": "9m"}).status_code == 200
     saved = (service.corrections.root / "images" / f"{fid}.jpg").read_bytes()
     img = cv2.imdecode(np.frombuffer(saved, np.uint8), cv2.IMREAD_COLOR)
     assert img.shape[:2] == (640, 360)  # upright, as the labels are
 
 
-def test_too_many_photos_at_once_is_429(client, service):
+def test_too_many_photos_at_once_is_429(phone, service):
     for _ in range(3):
         assert service._reads.acquire(blocking=False)  # three reads in progress
     try:
-        r = client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
+        r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
         assert r.status_code == 429 and r.headers["Retry-After"] == "2"
     finally:
         for _ in range(3):
             service._reads.release()
-    assert client.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200
+    assert phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200
 
 
 @pytest.mark.parametrize(

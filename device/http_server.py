@@ -1,0 +1,78 @@
+"""The phone site's HTTP server: waitress, with limits that keep one guest from filling it.
+
+* each address holds at most ``per_address`` connections; a connection past that is closed as it is accepted, so
+  idle half-sent requests from one address cannot fill the server's ``connection_limit`` and lock every phone out;
+* a connection idle for ``channel_timeout`` seconds (a request never finished) is closed, checked every
+  ``cleanup_interval`` seconds;
+* a body larger than the app's ``MAX_CONTENT_LENGTH`` is refused (413) from its ``Content-Length`` before any
+  of it is read (waitress would otherwise spool up to 1 GB to disk before the app could refuse it).
+
+Event streams are limited per address and kept for joined phones by the app itself (:mod:`web.guard`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitress.adjustments import Adjustments
+from waitress.server import TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
+
+#: Connections one address may hold: a phone's browser opens about 6, plus its event stream.
+CONNECTIONS_PER_ADDRESS = 16
+#: Connections the whole server holds (each a file descriptor; waitress's select() copes with far more).
+CONNECTION_LIMIT = 200
+
+
+class GuardedServer(TcpWSGIServer):
+    """A waitress server that closes a new connection when its address already holds ``per_address``."""
+
+    def __init__(self, *args: Any, per_address: int = CONNECTIONS_PER_ADDRESS, **kwargs: Any) -> None:
+        self.per_address = per_address
+        super().__init__(*args, **kwargs)
+
+    def accept(self) -> tuple[Any, Any] | None:
+        pair = super().accept()
+        if pair is None:
+            return None
+        conn, addr = pair
+        held = sum(1 for channel in list(self.active_channels.values()) if _host(channel.addr) == _host(addr))
+        if held >= self.per_address:
+            conn.close()  # over this address's share: refused at once, the others' connections untouched
+            return None
+        return pair
+
+
+def _host(addr: Any) -> Any:
+    return addr[0] if isinstance(addr, tuple) else addr
+
+
+def create_site_server(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    threads: int,
+    per_address: int = CONNECTIONS_PER_ADDRESS,
+    connection_limit: int = CONNECTION_LIMIT,
+    channel_timeout: int = 30,
+    cleanup_interval: int = 10,
+) -> GuardedServer:
+    """A started (listening, not yet running) :class:`GuardedServer` for ``app`` on one address.
+
+    Raises OSError when the address cannot be served (in use, not this machine's)."""
+    max_body = getattr(app, "config", {}).get("MAX_CONTENT_LENGTH")
+    adj = Adjustments(
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=connection_limit,
+        channel_timeout=channel_timeout,
+        cleanup_interval=cleanup_interval,
+        **({"max_request_body_size": int(max_body)} if max_body else {}),
+    )
+    if len(adj.listen) != 1:
+        raise OSError(f"{host} names {len(adj.listen)} addresses: give one")
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    return GuardedServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0], per_address=per_address)

@@ -1,0 +1,205 @@
+"""What keeps one stranger from taking the table over: server-side sessions, event-stream slots, idempotent writes.
+
+* :class:`SessionTable`: a phone that enters the PIN gets a session id, kept here with its join time. The
+  signed cookie only names it; "Lock this phone" deletes it, so a copy of the cookie is refused afterwards,
+  and every session ends ``max_age_s`` after it joined.
+* :class:`StreamSlots`: the live-update streams one address may hold, and the slots kept for joined phones.
+* :class:`IdempotencyCache`: a game write sent again with the same ``Idempotency-Key`` (a retry after a lost
+  answer) gets the first answer back and records nothing again.
+
+All three are built per app by :func:`web.security.init_app` and live in ``app.extensions``; all are thread-safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+class SessionTable:
+    """Joined phones' sessions: ``open()`` on a right PIN, ``valid(sid)`` on each write, ``close(sid)`` to lock.
+
+    >>> now = [0.0]
+    >>> table = SessionTable(max_age_s=60, clock=lambda: now[0])
+    >>> sid = table.open()
+    >>> table.valid(sid), table.valid("forged"), table.valid(None)
+    (True, False, False)
+    >>> now[0] = 61.0; table.valid(sid)
+    False
+    >>> sid = table.open(); table.close(sid); table.valid(sid)
+    False
+    """
+
+    def __init__(self, max_age_s: float = 12 * 3600.0, *, clock: Callable[[], float] = time.monotonic,
+                 capacity: int = 4096) -> None:
+        self.max_age_s = max_age_s
+        self.clock = clock
+        self._capacity = capacity
+        self._joined: OrderedDict[str, float] = OrderedDict()  # session id -> when it joined, oldest first
+        self._lock = threading.Lock()
+
+    def open(self) -> str:
+        """A new session id for a phone that has just given the right PIN."""
+        sid = secrets.token_urlsafe(24)
+        now = self.clock()
+        with self._lock:
+            while self._joined and (
+                len(self._joined) >= self._capacity or now - next(iter(self._joined.values())) >= self.max_age_s
+            ):
+                self._joined.popitem(last=False)
+            self._joined[sid] = now
+        return sid
+
+    def valid(self, sid: object) -> bool:
+        """Whether ``sid`` names a session that is open and not expired."""
+        if not isinstance(sid, str):
+            return False
+        with self._lock:
+            joined = self._joined.get(sid)
+            if joined is None:
+                return False
+            if self.clock() - joined >= self.max_age_s:
+                del self._joined[sid]
+                return False
+            return True
+
+    def close(self, sid: object) -> None:
+        """End the session (a locked phone); unknown ids are ignored."""
+        if isinstance(sid, str):
+            with self._lock:
+                self._joined.pop(sid, None)
+
+    def __len__(self) -> int:
+        return len(self._joined)
+
+
+class NoStreamSlot(RuntimeError):
+    """This address (or every guest together) holds all the event streams it may."""
+
+
+class StreamSlots:
+    """Event streams held, per address and by guests (phones that have not joined).
+
+    One address holds at most ``per_address`` streams; guests together hold at most ``total - reserved``, so
+    ``reserved`` streams stay free for joined phones whatever the guests do.
+
+    >>> slots = StreamSlots(total=4, reserved=2, per_address=1)
+    >>> a = slots.take("10.0.0.1", joined=False); b = slots.take("10.0.0.2", joined=False)
+    >>> slots.take("10.0.0.3", joined=False)
+    Traceback (most recent call last):
+    ...
+    web.guard.NoStreamSlot: the live-update streams for guests are all taken: join the table, or try again later
+    >>> c = slots.take("10.0.0.3", joined=True)
+    >>> a(); slots.guests
+    1
+    """
+
+    def __init__(self, *, total: int, reserved: int, per_address: int) -> None:
+        self.total, self.reserved, self.per_address = total, reserved, per_address
+        self._by_address: Counter[str] = Counter()
+        self.guests = 0
+        self._lock = threading.Lock()
+
+    def take(self, address: str, *, joined: bool) -> Callable[[], None]:
+        """Hold a slot for a stream from ``address``; returns the function that gives it back (safe to call
+        twice). Raises :class:`NoStreamSlot` when the address, or the guests together, hold all they may."""
+        with self._lock:
+            if self._by_address[address] >= self.per_address:
+                raise NoStreamSlot(f"this address already has {self.per_address} live-update streams open")
+            if not joined and self.guests >= self.total - self.reserved:
+                raise NoStreamSlot("the live-update streams for guests are all taken: join the table, or try again "
+                                   "later")
+            self._by_address[address] += 1
+            self.guests += not joined
+        given_back = threading.Event()
+
+        def give_back() -> None:
+            with self._lock:
+                if given_back.is_set():
+                    return
+                given_back.set()
+                self._by_address[address] -= 1
+                if self._by_address[address] <= 0:
+                    del self._by_address[address]
+                self.guests -= not joined
+
+        return give_back
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The first answer to a keyed write: status, body and content type, sent again as they were."""
+
+    status: int
+    body: bytes
+    mimetype: str
+
+
+class KeyInUse(RuntimeError):
+    """The key was sent with another request (``busy`` False), or its first request is still being answered."""
+
+    def __init__(self, message: str, *, busy: bool) -> None:
+        super().__init__(message)
+        self.busy = busy
+
+
+class IdempotencyCache:
+    """The answers to the last ``capacity`` keyed writes, by key, with a digest of the request each answered.
+
+    ``begin(key, digest)``: the stored answer (a retry: send it, record nothing), or None (a new key: go on, then
+    ``finish`` or ``abandon``). Raises :class:`KeyInUse` for the same key with another request, or while its first
+    request is still running.
+
+    >>> cache = IdempotencyCache(capacity=2)
+    >>> cache.begin("k1", "d1") is None
+    True
+    >>> cache.finish("k1", "d1", StoredAnswer(200, b"{}", "application/json"))
+    >>> cache.begin("k1", "d1").status
+    200
+    """
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._capacity = capacity
+        self._answers: OrderedDict[str, tuple[str, StoredAnswer | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def digest(*parts: bytes | str) -> str:
+        """A digest of what a request asks (method, path, body), to tell a retry from another request."""
+        h = hashlib.sha256()
+        for part in parts:
+            data = part.encode() if isinstance(part, str) else part
+            h.update(len(data).to_bytes(8, "big") + data)
+        return h.hexdigest()
+
+    def begin(self, key: str, digest: str) -> StoredAnswer | None:
+        with self._lock:
+            held = self._answers.get(key)
+            if held is None:
+                self._answers[key] = (digest, None)
+                while len(self._answers) > self._capacity:
+                    self._answers.popitem(last=False)
+                return None
+            if held[0] != digest:
+                raise KeyInUse("this Idempotency-Key was used for another request: send a new key", busy=False)
+            if held[1] is None:
+                raise KeyInUse("the first request with this Idempotency-Key is still being answered: retry shortly",
+                               busy=True)
+            return held[1]
+
+    def finish(self, key: str, digest: str, answer: StoredAnswer) -> None:
+        with self._lock:
+            if self._answers.get(key, (None,))[0] == digest:
+                self._answers[key] = (digest, answer)
+
+    def abandon(self, key: str, digest: str) -> None:
+        """The request failed before it was answered: the key may be used again."""
+        with self._lock:
+            held = self._answers.get(key)
+            if held is not None and held[0] == digest and held[1] is None:
+                del self._answers[key]

@@ -27,7 +27,7 @@ def recorded(service) -> str:
     [
         (False, "/api/score"),  # no PIN needed
         (False, "/api/waits"),
-        (False, "/api/corrections"),
+        (True, "/api/corrections"),  # corrections need the PIN
         (True, "/api/game/new"),
         (True, "/api/game/win"),
         (True, "/api/game/win/preview"),

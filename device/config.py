@@ -144,7 +144,9 @@ class SiteConfig:
         return {
             "host": _check(bool(self.host.strip()), "expected a host name or address"),
             "port": _check(0 <= self.port <= 65535, "expected 0..65535"),
-            "pin": _check(self.pin == "" or pin_problem(self.pin) is None, f"expected {MIN_PIN_DIGITS}-{MAX_PIN_DIGITS} digits"),
+            "pin": _check(
+                self.pin == "" or pin_problem(self.pin) is None, f"expected {MIN_PIN_DIGITS}-{MAX_PIN_DIGITS} digits"
+            ),
             "session_hours": _check(0 < self.session_hours <= 24 * 365, "expected more than 0 hours (at most a year)"),
         }
 

@@ -226,7 +226,8 @@ class CorrectionStore:
             del self._stored[oldest]
             for path in (self.root / "images" / f"{oldest}.jpg", self.root / "labels" / f"{oldest}.txt"):
                 path.unlink(missing_ok=True)
-            held = self._camera[1] if self._camera is not None and self._camera[0] == oldest else self._frames.get(oldest)
+            camera = self._camera[1] if self._camera is not None and self._camera[0] == oldest else None
+            held = camera or self._frames.get(oldest)
             if held is not None:  # corrected again, it is saved again
                 held.saved = False
 

@@ -47,7 +47,7 @@ db = "~/table.db"
 [site]
 host = "127.0.0.1"
 port = 8080
-pin = "4321"
+pin = "864213"
 """,
     )
     config = load_config(path)
@@ -57,7 +57,7 @@ pin = "4321"
     assert config.detector.model == "/opt/models/tiles.onnx" and config.detector.conf == 0.25  # default kept
     assert config.detector.crop_views is True
     assert config.game.rules == "wrc" and config.game.db_path.name == "table.db" and "~" not in str(config.game.db_path)
-    assert (config.site.host, config.site.port, config.site.pin) == ("127.0.0.1", 8080, "4321")
+    assert (config.site.host, config.site.port, config.site.pin) == ("127.0.0.1", 8080, "864213")
     assert config.source == str(path)
 
 
@@ -88,7 +88,8 @@ def test_the_documented_example_is_valid(tmp_path):
         ("[site]\nport = 70000", "site.port: expected 0..65535, got 70000"),
         ('[site]\nport = "80"', "site.port: expected an integer, got '80'"),
         ("[site]\npin = 1234", "site.pin: expected a string, got 1234"),
-        ('[site]\npin = "12a4"', "site.pin: expected 4-12 digits, got '12a4'"),
+        ('[site]\npin = "12a4"', "site.pin: expected 6-12 digits, got '12a4'"),
+        ('[site]\npin = "2468"', "site.pin: expected 6-12 digits, got '2468'"),  # 4 digits: guessed in seconds
         ("[web]\nport = 80", "web: unknown section (known: camera, detector, loop, game, site)"),
         ("camera = 3", "camera: expected a [camera] table, got 3"),
         ("[camera\nkind = 1", "not valid TOML"),

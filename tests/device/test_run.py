@@ -6,6 +6,7 @@ import json
 import math
 import os
 import signal
+import shlex
 import subprocess
 import sys
 import threading
@@ -180,7 +181,7 @@ def test_the_site_serves_what_the_camera_sees():
     pytest.importorskip("web.api", reason="the web site is not in this checkout")
     fake = FakeDetector(lambda image: hand_detections())
     out = open(os.devnull, "w")  # noqa: SIM115 - closed below
-    table = TableRuntime(fast_demo(host="127.0.0.1", port=0, pin="2468"), RunOptions(out=out), detector=fake)
+    table = TableRuntime(fast_demo(host="127.0.0.1", port=0, pin="246813"), RunOptions(out=out), detector=fake)
     table.start()
     try:
         assert table.url.startswith("http://127.0.0.1:") and table.site.port > 0
@@ -206,7 +207,8 @@ def test_the_site_serves_what_the_camera_sees():
         (["--config", "{tmp}/missing.toml"], None, "missing.toml: no such config file"),
         (["--replay", "{tmp}/nothing-here"], None, "nothing-here: no such file or folder"),
         (["--port", "99999"], None, "site.port: expected 0..65535, got 99999"),
-        (["--pin", "12"], None, "site.pin: expected 4-12 digits, got '12'"),
+        (["--pin", "12"], None, "site.pin: expected 6-12 digits, got '12'"),
+        (["--pin", "24680"], None, "site.pin: expected 6-12 digits, got '24680'"),
         (["--duration", "0"], None, "--duration must be more than 0 seconds"),
         (["--demo", "--model", "{tmp}/bad.toml"], "not a model", "bad.toml: not a loadable ONNX model"),
     ],
@@ -285,29 +287,40 @@ def test_sigterm_stops_it_cleanly(tmp_path):
 
 def test_check_prints_the_config_without_the_pin(tmp_path, capsys):
     path = tmp_path / "table.toml"
-    path.write_text('[site]\npin = "97531"\nport = 8080\n')
+    path.write_text('[site]\npin = "975318"\nport = 8080\n')
     assert main(["run", "--config", str(path), "--check"]) == 0
     out = capsys.readouterr().out
-    assert f"config {path} is valid" in out and "port=8080" in out and "97531" not in out
+    assert f"config {path} is valid" in out and "port=8080" in out and "975318" not in out
 
 
 def test_the_pi_install_writes_a_valid_config_and_a_unit_that_runs_it(tmp_path):
     script = (ROOT / "device" / "install-pi.sh").read_text()
     assert subprocess.run(["bash", "-n", str(ROOT / "device" / "install-pi.sh")]).returncode == 0
-    toml = script.split("<<TOML\n", 1)[1].split("\nTOML\n", 1)[0].replace("$PIN", "0427")
+    toml = script.split("<<TOML\n", 1)[1].split("\nTOML\n", 1)[0].replace("$PIN", "042713")
     (tmp_path / "config.toml").write_text(toml)
     from device.config import load_config
 
     config = load_config(tmp_path / "config.toml")
     assert (config.camera.kind, config.site.pin, str(config.game.db_path)) == (
         "auto",
-        "0427",
+        "042713",
         "/var/lib/jantaku/jantaku.db",
     )
     unit = (ROOT / "device" / "systemd" / "jantaku.service").read_text()
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     assert exec_start == "ExecStart=/opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml"
     assert "StateDirectory=jantaku" in unit and "KillSignal=SIGTERM" in unit
+    assert "Environment=MALLOC_ARENA_MAX=2" in unit.splitlines()  # glibc reads it as the process starts
+
+
+def test_the_pi_install_makes_a_six_digit_pin_with_pythons_secrets():
+    script = (ROOT / "device" / "install-pi.sh").read_text()
+    assert "$RANDOM" not in script  # 15 bits from a predictable generator
+    line = next(line.strip() for line in script.splitlines() if line.strip().startswith("PIN=$("))
+    command = line.replace('"$PREFIX/.venv/bin/python"', shlex.quote(sys.executable)) + '\nprintf %s "$PIN"'
+    pins = {subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+            for _ in range(3)}
+    assert all(len(pin) == 6 and pin.isdigit() for pin in pins) and len(pins) > 1
     assert "--system-site-packages" in script and "python3-picamera2" in script
 
 

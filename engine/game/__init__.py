@@ -45,8 +45,8 @@ Persistence: ``to_json()`` / ``Game.from_json()``, ``Game.replay(rules, seats, e
 
 Modules: ``events`` (the event types), ``state`` (the reducer), ``furiten``, ``calls`` (call
 shapes, claim priority, kuikae), ``settlement`` (payments: honba, sticks, multiple ron, pao,
-nagashi, noten, chombo), ``shape`` (complete hands, waits, tenpai), ``selfplay`` (random legal
-games for tests).
+nagashi, noten, chombo), ``shape`` (complete hands, waits, tenpai). Random legal games for tests:
+``engine.conformance.selfplay``.
 """
 
 from engine.game.events import (

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine.game.events import Event
-from engine.game.selfplay import SelfPlay
+from engine.conformance.selfplay import SelfPlay
 from engine.game.state import Game
 from engine.rules import preset
 

@@ -8,7 +8,7 @@ import pytest
 from engine.errors import InvalidNotation
 from engine.melds import MeldKind, Relative
 from engine.scoring import score_hand
-from engine.tenhou import (
+from engine.conformance.tenhou import (
     check_win,
     decode_meld,
     decode_meld_ids,

@@ -37,11 +37,13 @@ Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``ho
 ``known_hand(seat)``, ``furiten(seat)`` and ``furiten_warnings()`` (for hands that are known),
 ``kuikae_forbidden(seat)``, ``abort_due()``, ``history`` (a ``HandResult`` per hand: outcome,
 deltas, transfers with reasons, the scorer's result for each win), ``dealer_may_stop``, ``over`` and
-``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``snapshot()`` (one
-JSON-ready dict for a display), ``standings()``, ``validate()`` (the invariants).
+``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``standings()``,
+``validate()`` (the invariants).
 
-Persistence: ``to_json()`` / ``Game.from_json()``, ``Game.replay(rules, seats, events)``,
-``undo()`` (a new game without the last event), ``Position`` to start a game part-way.
+Persistence: ``Game.replay(rules, seats, events)``, ``undo()`` (a new game without the last event),
+``Position`` to start a game part-way; ``engine.game.record``: ``game_to_json(game)`` /
+``game_from_json(data)``, ``rules_to_dict`` / ``rules_from_dict``, ``snapshot(game)`` (one JSON-ready
+dict for a display).
 
 Modules: ``events`` (the event types), ``state`` (the reducer), ``furiten``, ``calls`` (call
 shapes, claim priority, kuikae), ``settlement`` (payments: honba, sticks, multiple ron, pao,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from engine.errors import EngineError, IllegalAction, InvalidHand
@@ -415,96 +415,7 @@ class Game:
         """Seats from first to last place (ties: the seat nearer the first dealer ranks higher)."""
         return tuple(sorted(range(4), key=lambda s: (-self.scores[s], (s - self.first_dealer) % 4)))
 
-    def snapshot(self) -> dict[str, Any]:
-        """A JSON-ready view of the state for a display."""
-        h = self.hand
-        out: dict[str, Any] = {
-            "seats": list(self.seats),
-            "rules": self.rules.name,
-            "round": self.round,
-            "round_name": self.round_name,
-            "honba": self.honba,
-            "sticks": self.sticks,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "phase": self.phase.value,
-            "to_act": self.to_act,
-            "over": self.over,
-            "dealer_may_stop": self.dealer_may_stop,
-            "hands_played": len(self.history),
-        }
-        if h is not None:
-            out["dora_indicators"] = format_tiles(h.dora_indicators)
-            out["live_wall"] = h.live
-            out["players"] = [
-                {
-                    "seat_wind": self.seat_wind(s).letter,
-                    "pond": [
-                        {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": x.tsumogiri}
-                        for x in p.pond
-                    ],
-                    "melds": [m.notation() for m in p.melds],
-                    "riichi": p.riichi,
-                    "hand": format_tiles(p.known, sort=True) if p.hand_known else None,
-                    "tiles_in_hand": p.size,
-                    "furiten": (f.explain() if (f := self.furiten(s)) and f.is_furiten else None),
-                    "kuikae": format_tiles(self.kuikae_forbidden(s)),
-                }
-                for s, p in enumerate(h.players)
-            ]
-        if self.history:
-            out["last_hand"] = self.history[-1].to_dict()
-        if self._final:
-            out["final"] = [r.to_dict() for r in self._final]
-        return out
-
-    # ------------------------------------------------------------------ persistence helpers
-
-    def to_json(self) -> dict[str, Any]:
-        """The game as data: its rules (every option), seats and events. ``Game.from_json`` rebuilds it."""
-        from dataclasses import asdict
-
-        rules = asdict(self.rules)
-        for k, v in rules.items():
-            if isinstance(v, Enum):
-                rules[k] = v.value
-            elif isinstance(v, tuple):
-                rules[k] = list(v)
-        return {
-            "format": "jantaku-game/1",
-            "rules": rules,
-            "seats": list(self.seats),
-            "first_dealer": self.first_dealer,
-            "start": None if self.start is None else {**self.start.__dict__, "scores": list(self.start.scores)},
-            "events": [e.to_dict() for e in self.events],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Game:
-        from engine.game.events import event_from_dict
-
-        if not isinstance(data, dict) or "rules" not in data or "events" not in data:
-            raise EngineError("a game file is an object with 'rules', 'seats' and 'events'")
-        rules = rules_from_dict(data["rules"])
-        events = [event_from_dict(e) for e in data["events"]]
-        start = data.get("start")
-        try:
-            pos = (
-                None
-                if start is None
-                else Position(
-                    int(start["round"]),
-                    int(start["honba"]),
-                    int(start["sticks"]),
-                    int(start["dealer"]),
-                    tuple(int(x) for x in start["scores"]),
-                )
-            )
-        except (KeyError, TypeError, ValueError):
-            raise EngineError(f"a start position has round, honba, sticks, dealer and scores: {start!r}") from None
-        return cls.replay(
-            rules, data.get("seats", ("East", "South", "West", "North")), events, data.get("first_dealer", 0), pos
-        )
+    # ------------------------------------------------------------------ rebuilding by replay
 
     @classmethod
     def replay(
@@ -1677,24 +1588,6 @@ def _pao_meld(yakuman: str, m: Meld) -> bool:
 def _round_half_away(x: float) -> int:
     """Round to a whole number, halves away from zero (25.5 -> 26, -7.5 -> -8), as Tenhou's final scores."""
     return math.floor(x + 0.5 + 1e-9) if x >= 0 else -math.floor(-x + 0.5 + 1e-9)
-
-
-def rules_from_dict(d: dict[str, Any]) -> RuleSet:
-    """A RuleSet from ``Game.to_json``'s ``rules`` (enums by value, tuples as lists)."""
-    from dataclasses import fields as dc_fields
-
-    from engine.rules import option_value, preset
-
-    if not isinstance(d, dict) or "name" not in d:
-        raise EngineError("rules are an object with a 'name'")
-    base = preset(str(d["name"]))  # an unknown name is an error, not a rule set of defaults
-    kwargs: dict[str, Any] = {}
-    for f in dc_fields(RuleSet):
-        if f.name not in d or f.name == "name":
-            continue
-        v = d[f.name]
-        kwargs[f.name] = option_value(base, f.name, list(v) if isinstance(v, tuple) else v)
-    return base.with_options(**kwargs) if kwargs else base
 
 
 __all__ = ["FinalResult", "Game", "HandResult", "Outcome", "Phase", "Position", "RonClaim", "WinRecord", "round_name"]

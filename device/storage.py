@@ -30,7 +30,8 @@ from typing import Any
 from engine.errors import EngineError
 from engine.game.events import Event, event_from_dict
 from engine.game.record import game_from_json, game_to_json, rules_from_dict
-from engine.game.state import Game, Position
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import RuleSet
 
 _SCHEMA = """

@@ -388,7 +388,8 @@ def replay(logged: LoggedGame) -> ReplayReport:
     set to the server's next deal, so one error costs one hand.
     """
     from engine.errors import EngineError
-    from engine.game.state import Game, Position
+    from engine.game.state import Game
+    from engine.game.table import Position
 
     rep = ReplayReport(logged.source)
     game: Game | None = None

@@ -19,7 +19,8 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.game.events import event_from_dict
-from engine.game.state import Game, Position
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import RuleSet, option_value, preset
 from engine.tiles import format_tiles
 

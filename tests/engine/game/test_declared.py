@@ -20,7 +20,8 @@ from engine.game.events import (
     event_from_dict,
 )
 from engine.game.record import game_from_json, game_to_json, snapshot
-from engine.game.state import Game, Outcome
+from engine.game.results import Outcome
+from engine.game.state import Game
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 

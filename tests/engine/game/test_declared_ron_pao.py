@@ -22,7 +22,9 @@ from engine.game.events import (
     event_from_dict,
 )
 from engine.game.record import game_from_json, game_to_json, snapshot
-from engine.game.state import Game, Outcome, Position
+from engine.game.results import Outcome
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import MultipleRon, preset
 from engine.tiles import Tile
 from tests.engine.game.scenario import deal, play

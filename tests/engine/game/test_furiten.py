@@ -8,7 +8,7 @@ from engine.errors import IllegalAction
 from engine.game.furiten import FuritenKind, judge
 from engine.game.shape import kind_counts
 from engine.game.record import game_from_json, game_to_json
-from engine.game.state import Outcome
+from engine.game.results import Outcome
 from engine.tiles import parse_tiles
 from tests.engine.game.scenario import deal, play
 

@@ -16,7 +16,8 @@ import pytest
 from engine.errors import IllegalAction
 from engine.game.events import DealerStops, Discard, Draw, ExhaustiveDraw, HandStart, Tsumo, event_from_dict
 from engine.game.record import game_from_json, game_to_json, snapshot
-from engine.game.state import Game, Position
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.engine.game.scenario import deal, play

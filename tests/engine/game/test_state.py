@@ -9,7 +9,8 @@ import pytest
 from engine.errors import EngineError, IllegalAction
 from engine.game.events import Discard, Draw, HandStart, event_from_dict
 from engine.game.record import game_from_json, game_to_json, snapshot
-from engine.game.state import Game, Position
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import preset
 from engine.tiles import Tile
 from tests.engine.game.scenario import deal, play

@@ -6,7 +6,7 @@ the declaring discard goes unclaimed (``Table._react_resolve``).
 from __future__ import annotations
 
 from engine.errors import IllegalAction
-from engine.game.events import Discard, Event, DeclaredRiichi
+from engine.game.events import DeclaredRiichi, Discard, Event
 from engine.game.shape import is_tenpai, kind_counts
 from engine.game.table import Player, Table
 from engine.tiles import format_tiles

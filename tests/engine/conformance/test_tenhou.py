@@ -5,9 +5,6 @@ import json
 
 import pytest
 
-from engine.errors import InvalidNotation
-from engine.melds import MeldKind, Relative
-from engine.scoring import score_hand
 from engine.conformance.tenhou import (
     check_win,
     decode_meld,
@@ -19,6 +16,9 @@ from engine.conformance.tenhou import (
     tile_from_136,
     tiles_from_136,
 )
+from engine.errors import InvalidNotation
+from engine.melds import MeldKind, Relative
+from engine.scoring import score_hand
 from engine.tiles import Tile, Wind
 from tests.shared_data import TENHOU, TENHOU_MISSING
 

@@ -6,9 +6,9 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game.furiten import FuritenKind, judge
-from engine.game.shape import kind_counts
 from engine.game.record import game_from_json, game_to_json
 from engine.game.results import Outcome
+from engine.game.shape import kind_counts
 from engine.tiles import parse_tiles
 from tests.engine.game.scenario import deal, play
 

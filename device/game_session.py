@@ -38,8 +38,11 @@ from engine.game.events import (
     Tsumo,
     event_from_dict,
 )
+from engine.game.results import Outcome, round_name
 from engine.game.shape import kind_counts, waits
-from engine.game.state import Game, Outcome, Phase, round_name
+from engine.game.state import Game
+from engine.game.table import Phase
+from engine.game.wins import win_context
 from engine.hand import Hand, parse_hand
 from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
@@ -270,7 +273,7 @@ def probe(game: Game, seat: int | None, hand: Hand) -> dict[str, Any]:
     elif h is None:
         ctx = WinContext(filler, seat_wind=game.seat_wind(seat), round_wind=game.round_wind)
     else:
-        ctx = game._context(seat, filler, False, None, False, (), game.honba, 0)
+        ctx = win_context(game, seat, filler, False, None, False, (), game.honba, 0)
         for s, p in enumerate(h.players):
             known += [x.tile for x in p.pond if not x.called]
             if s != seat:
@@ -299,7 +302,7 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     out = []
     for kind in waits(kind_counts(p.known)):
         tile = Tile(kind)
-        ctx = game._context(seat, tile, False, None, False, (), game.honba, 0)
+        ctx = win_context(game, seat, tile, False, None, False, (), game.honba, 0)
         try:
             r = score_hand(Hand((*p.known, tile), tuple(p.melds)), ctx, game.rules)
         except EngineError:

@@ -29,14 +29,16 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.game.events import Event, event_from_dict
-from engine.game.state import Game, Position, rules_from_dict
+from engine.game.record import game_from_json, game_to_json, rules_from_dict
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import RuleSet
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     created REAL NOT NULL,
-    meta TEXT NOT NULL            -- Game.to_json() without its events
+    meta TEXT NOT NULL            -- game_to_json(game) without its events
 );
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -82,7 +84,7 @@ class GameStore:
         return self._insert(game)
 
     def _insert(self, game: Game) -> int:
-        meta = game.to_json()
+        meta = game_to_json(game)
         events = meta.pop("events")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -130,7 +132,7 @@ class GameStore:
                     raise StorageError(f"no game {game_id} in this store")
                 meta = json.loads(row[0])
                 meta["events"] = [e.to_dict() for e in self.events(game_id)]
-                g = Game.from_json(meta)
+                g = game_from_json(meta)
                 self._games[game_id] = g
             return g
 
@@ -177,13 +179,13 @@ class GameStore:
     # -------------------------------------------------------------- JSON
 
     def export_json(self, game_id: int) -> dict[str, Any]:
-        """The game as ``Game.to_json()`` (events in force only)."""
-        return self.game(game_id).to_json()
+        """The game as ``engine.game.record.game_to_json`` writes it (events in force only)."""
+        return game_to_json(self.game(game_id))
 
     def import_json(self, data: dict[str, Any]) -> int:
         """Store a game from ``export_json`` output (every event is replayed and checked); returns its id."""
         try:
-            game = Game.from_json(data)
+            game = game_from_json(data)
         except EngineError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a shape the file should not have

@@ -42,8 +42,8 @@ from engine.errors import InvalidHand
 from engine.hand import Hand, check_tiles, validate_hand
 from engine.melds import MeldKind
 from engine.rules import KazoeLimit, Renhou, RuleSet
-from engine.tenhou import EXTRA_YAKU, YAKU, YakuName
 from engine.tiles import FIVE_KINDS, Tile, Wind
+from engine.yaku_names import EXTRA_YAKU, YAKU, YakuName
 
 
 @dataclass(frozen=True)

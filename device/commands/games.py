@@ -28,7 +28,7 @@ def _files(paths: list[str]) -> list[Path]:
 
 
 def run_conformance(paths: list[str]) -> dict[str, Any]:
-    from device.tenhou_logs import parse_file, replay
+    from engine.conformance.tenhou_games import parse_file, replay
 
     games = hands = agree = wins = skipped = fchecks = fagree = partial = stops = played_on = 0
     disagreements: list[dict[str, Any]] = []

@@ -30,7 +30,6 @@ from engine.errors import EngineError
 from engine.hand import parse_hand
 from engine.rules import PRESETS, RuleSet, option_value, preset
 from engine.scoring import Limit, ScoreResult, WinContext, check_win_input, estimate, prepare, score_hand
-from engine.tenhou import check_win, decode_win, is_three_player
 from engine.tiles import Tile, Wind, parse_tiles
 from engine.waits import WaitsResult, find_waits
 
@@ -289,6 +288,8 @@ def read_records(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def conformance_wins(path: Path) -> dict[str, Any]:
+    from engine.conformance.tenhou import check_win, is_three_player
+
     checked = agree = skipped = 0
     disagreements = []
     for rec in read_records(path):
@@ -332,6 +333,8 @@ def cmd_conformance_wins(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_score(args: argparse.Namespace) -> int:
+    from engine.conformance.tenhou import decode_win, is_three_player
+
     cases = []
     for rec in read_records(args.file):
         if is_three_player(rec):

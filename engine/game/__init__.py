@@ -37,16 +37,22 @@ Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``ho
 ``known_hand(seat)``, ``furiten(seat)`` and ``furiten_warnings()`` (for hands that are known),
 ``kuikae_forbidden(seat)``, ``abort_due()``, ``history`` (a ``HandResult`` per hand: outcome,
 deltas, transfers with reasons, the scorer's result for each win), ``dealer_may_stop``, ``over`` and
-``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``snapshot()`` (one
-JSON-ready dict for a display), ``standings()``, ``validate()`` (the invariants).
+``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``standings()``,
+``validate()`` (the invariants).
 
-Persistence: ``to_json()`` / ``Game.from_json()``, ``Game.replay(rules, seats, events)``,
-``undo()`` (a new game without the last event), ``Position`` to start a game part-way.
+Persistence: ``Game.replay(rules, seats, events)``, ``undo()`` (a new game without the last event),
+``Position`` to start a game part-way; ``engine.game.record``: ``game_to_json(game)`` /
+``game_from_json(data)``, ``rules_to_dict`` / ``rules_from_dict``, ``snapshot(game)`` (one JSON-ready
+dict for a display).
 
-Modules: ``events`` (the event types), ``state`` (the reducer), ``furiten``, ``calls`` (call
-shapes, claim priority, kuikae), ``settlement`` (payments: honba, sticks, multiple ron, pao,
-nagashi, noten, chombo), ``shape`` (complete hands, waits, tenpai), ``selfplay`` (random legal
-games for tests).
+Modules: ``events`` (the event types), ``state`` (``Game``: each event sent to its rule), ``table`` (the
+state the rules read and change, ``Position``), and one module per rule area, of plain functions taking
+the table: ``turns`` (deal, draw, discard, dora flip), ``calls`` (call shapes, claim priority, kuikae,
+chi/pon/kan events, pao), ``riichi``, ``wins`` (ron, tsumo, multiple ron, declared wins, pao), ``draws``
+(exhaustive, abortive, nagashi, chombo), ``game_end`` (honba, dealer repeat, the end of the game, final
+results); ``results`` (``HandResult``, ``FinalResult``), ``record`` (JSON and snapshots), ``furiten``,
+``settlement`` (payments: honba, sticks, multiple ron, pao, nagashi, noten, chombo), ``shape`` (complete
+hands, waits, tenpai). Random legal games for tests: ``engine.conformance.selfplay``.
 """
 
 from engine.game.events import (
@@ -77,7 +83,9 @@ from engine.game.events import (
     event_from_dict,
 )
 from engine.game.furiten import Furiten, FuritenKind
-from engine.game.state import FinalResult, Game, HandResult, Outcome, Phase, Position, WinRecord, round_name
+from engine.game.results import FinalResult, HandResult, Outcome, WinRecord, round_name
+from engine.game.state import Game
+from engine.game.table import Phase, Position
 
 __all__ = [
     "DECLARABLE",

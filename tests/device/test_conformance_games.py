@@ -7,9 +7,6 @@ import json
 import pytest
 
 from device.cli import main
-from device.tenhou_logs import DealCheck, EndCheck, parse_log, rules_for_lobby
-from engine.game.events import Ron, Tsumo
-from engine.rules import GameLength
 from tests.shared_data import TENHOU, TENHOU_MISSING
 
 DATA = TENHOU
@@ -83,41 +80,6 @@ def test_all_sessions(capsys: pytest.CaptureFixture[str]) -> None:
     _code, out = _run(capsys, str(SESSIONS))
     assert out["agree"] == out["hands"] and out["hands"] > 1900 and out["disagreements"] == []
     assert out["furiten_agree"] == out["furiten_checks"] > 100
-
-
-def test_camera_view_hides_concealed_tiles() -> None:
-    text = (
-        '<mjloggm ver="2.3"><GO type="169"/><UN n0="a" n1="b" n2="c" n3="d"/><TAIKYOKU oya="0"/>'
-        '<INIT seed="0,0,0,1,1,10" ten="250,250,250,250" oya="0" hai0="0,1,2,3,4,5,6,7,8,9,10,11,12" '
-        'hai1="13,14,15,16,17,18,19,20,21,22,23,24,25" hai2="26,27,28,29,30,31,32,33,34,35,36,37,38" '
-        'hai3="39,40,41,42,43,44,45,46,47,48,49,50,51"/><T52/><D52/><U53/><E0/>'
-        '<RYUUKYOKU type="yao9" ba="0,0" sc="250,0,250,0,250,0,250,0" hai1="13,14"/></mjloggm>'
-    )
-    (game,) = parse_log(text, "inline")
-    starts = [s for s in game.steps if type(s).__name__ == "HandStart"]
-    assert starts[0].hands == (None, None, None, None)  # type: ignore[attr-defined]
-    draws = [s for s in game.steps if type(s).__name__ == "Draw"]
-    assert all(d.tile is None for d in draws)  # type: ignore[attr-defined]
-    discards = [s for s in game.steps if type(s).__name__ == "Discard"]
-    assert [d.tsumogiri for d in discards] == [True, False]  # type: ignore[attr-defined]
-    assert isinstance(game.steps[0], DealCheck) and isinstance(game.steps[-1], EndCheck)
-
-
-def test_lobby_rules() -> None:
-    assert rules_for_lobby(169)[0].game_length is GameLength.HANCHAN
-    assert rules_for_lobby(161)[0].game_length is GameLength.EAST
-    assert rules_for_lobby(169 | 0x02)[0].red_fives == (0, 0, 0)
-    assert rules_for_lobby(169 | 0x04)[0].open_tanyao is False
-    assert rules_for_lobby(0x19)[1] == "three-player game"
-    assert rules_for_lobby(553)[0].kiriage
-
-
-@needs_data
-def test_double_ron_is_one_event() -> None:
-    (game,) = parse_log((GAMES / "mjx_double-ron.mjlog").read_text(), "x")
-    rons = [s for s in game.steps if isinstance(s, Ron)]
-    assert any(len(r.claims) == 2 for r in rons)
-    assert not any(isinstance(s, Tsumo) for s in game.steps[:3])
 
 
 def test_bad_path_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:

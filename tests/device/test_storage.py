@@ -15,7 +15,7 @@ import pytest
 from device.storage import GameStore, StorageError
 from engine.errors import IllegalAction
 from engine.game.events import Discard, Draw, HandStart
-from engine.game.selfplay import SelfPlay
+from engine.conformance.selfplay import SelfPlay
 from engine.rules import preset
 from engine.tiles import Tile
 
@@ -89,7 +89,7 @@ def test_import_rejects_bad_files(tmp_path: Path) -> None:
 _WRITER = r"""
 import sys
 from device.storage import GameStore
-from engine.game.selfplay import SelfPlay
+from engine.conformance.selfplay import SelfPlay
 from engine.rules import preset
 store = GameStore(sys.argv[1])
 gid = store.create(preset("standard"), ("A", "B", "C", "D"))

@@ -23,7 +23,8 @@ from engine.game.events import (
     RonClaim,
     Tsumo,
 )
-from engine.game.state import Game, Position
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles

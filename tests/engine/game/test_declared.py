@@ -19,7 +19,9 @@ from engine.game.events import (
     HandStart,
     event_from_dict,
 )
-from engine.game.state import Game, Outcome
+from engine.game.record import game_from_json, game_to_json, snapshot
+from engine.game.results import Outcome
+from engine.game.state import Game
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 
@@ -81,10 +83,10 @@ def test_refused_declarations_change_nothing(before, event, rules, rule):
         g.apply(HandStart())
     else:
         g = play([*before, Draw(0)], rules)
-    n, snapshot = len(g.events), json.dumps(g.snapshot())
+    n, before = len(g.events), json.dumps(snapshot(g))
     with pytest.raises(IllegalAction, match=rule):
         g.apply(event)
-    assert len(g.events) == n and json.dumps(g.snapshot()) == snapshot
+    assert len(g.events) == n and json.dumps(snapshot(g)) == before
 
 
 def test_declared_events_round_trip_through_json_and_replay():
@@ -94,7 +96,7 @@ def test_declared_events_round_trip_through_json_and_replay():
     for e in events:
         assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e
     g = play(events)
-    again = Game.from_json(json.loads(json.dumps(g.to_json())))
+    again = game_from_json(json.loads(json.dumps(game_to_json(g))))
     assert again.events == g.events and again.scores == g.scores and again.history == g.history
     assert g.undo().scores == play(events[:-1]).scores
 

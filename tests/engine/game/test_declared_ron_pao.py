@@ -21,7 +21,10 @@ from engine.game.events import (
     HandStart,
     event_from_dict,
 )
-from engine.game.state import Game, Outcome, Position
+from engine.game.record import game_from_json, game_to_json, snapshot
+from engine.game.results import Outcome
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import MultipleRon, preset
 from engine.tiles import Tile
 from tests.engine.game.scenario import deal, play
@@ -189,10 +192,10 @@ def test_declared_pao(rules, honba, event, deltas):
 )
 def test_refused_declarations_change_nothing(rules, event, rule):
     g = game(rules)
-    n, snapshot = len(g.events), json.dumps(g.snapshot())
+    n, before = len(g.events), json.dumps(snapshot(g))
     with pytest.raises(IllegalAction, match=rule):
         g.apply(event)
-    assert len(g.events) == n and json.dumps(g.snapshot()) == snapshot
+    assert len(g.events) == n and json.dumps(snapshot(g)) == before
     g.validate()
 
 
@@ -253,7 +256,7 @@ def test_declared_ron_and_pao_round_trip_through_json_replay_and_undo():
         assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e
     g = Game(preset("standard"), ("A", "B", "C", "D"))
     apply(g, *events)
-    again = Game.from_json(json.loads(json.dumps(g.to_json())))
+    again = game_from_json(json.loads(json.dumps(game_to_json(g))))
     assert again.events == g.events and again.scores == g.scores and again.history == g.history
     assert g.undo().scores == Game.replay(g.rules, g.seats, events[:-1]).scores
 

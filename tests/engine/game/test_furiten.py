@@ -6,8 +6,9 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game.furiten import FuritenKind, judge
+from engine.game.record import game_from_json, game_to_json
+from engine.game.results import Outcome
 from engine.game.shape import kind_counts
-from engine.game.state import Game, Outcome
 from engine.tiles import parse_tiles
 from tests.engine.game.scenario import deal, play
 
@@ -132,4 +133,4 @@ def test_a_hand_entered_mid_hand_is_warned_ahead() -> None:
         g.apply(ShowHand(1, parse_tiles("123456789m23p5s")))
     g.apply(ShowHand(1, parse_tiles("123456789m23p55s")))
     assert g.furiten_warnings()[1].kind is FuritenKind.DISCARD
-    assert Game.from_json(g.to_json()).furiten(1).kind is FuritenKind.DISCARD  # type: ignore[union-attr]
+    assert game_from_json(game_to_json(g)).furiten(1).kind is FuritenKind.DISCARD  # type: ignore[union-attr]

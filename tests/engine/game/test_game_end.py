@@ -15,7 +15,9 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game.events import DealerStops, Discard, Draw, ExhaustiveDraw, HandStart, Tsumo, event_from_dict
-from engine.game.state import Game, Position
+from engine.game.record import game_from_json, game_to_json, snapshot
+from engine.game.state import Game
+from engine.game.table import Position
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.engine.game.scenario import deal, play
@@ -117,7 +119,7 @@ def test_game_end_table(
     dealer_repeats = g.history[-1].dealer_repeats
     assert g.over is (expected == OVER)
     assert g.dealer_may_stop is (expected == CHOICE)
-    assert g.snapshot()["dealer_may_stop"] is (expected == CHOICE)
+    assert snapshot(g)["dealer_may_stop"] is (expected == CHOICE)
     assert (g.final_results() is not None) is (expected == OVER)
     if expected == OVER:
         with pytest.raises(IllegalAction, match="the game is over"):
@@ -128,14 +130,14 @@ def test_game_end_table(
             g.apply(DealerStops())
         assert not g.over
     # playing on: the next deal follows (the dealer repeats with one more honba, or the deal passes)
-    stop_point = g.to_json()
+    stop_point = game_to_json(g)
     g.apply(HandStart(round=round_ + (0 if dealer_repeats else 1), honba=1 if dealer_repeats else 0))
     assert not g.dealer_may_stop and not g.over
     with pytest.raises(IllegalAction, match="a hand is in progress"):
         g.apply(DealerStops())
     if expected == CHOICE:
         # the other branch: the dealer stops there
-        g = Game.from_json(stop_point)
+        g = game_from_json(stop_point)
         assert g.dealer_may_stop
         g.apply(DealerStops(dealer=0))
         g.validate()
@@ -182,9 +184,9 @@ def test_while_the_dealer_chooses() -> None:
     assert g.dealer_may_stop and not g.over  # refused events change nothing
     # the stop is an event like any other: JSON, replay and undo
     g.apply(DealerStops(dealer=0))
-    data = json.loads(json.dumps(g.to_json()))
+    data = json.loads(json.dumps(game_to_json(g)))
     assert data["events"][-1] == {"type": "dealer_stops", "dealer": 0}
-    again = Game.from_json(data)
+    again = game_from_json(data)
     assert again.over and again.final_results() == g.final_results()
     back = g.undo()
     assert back.dealer_may_stop and not back.over and back.final_results() is None

@@ -8,7 +8,8 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game.events import Abort, AbortiveDraw, Chombo, Ron, RonClaim, Tsumo
-from engine.game.state import Game, Outcome
+from engine.game.results import Outcome
+from engine.game.state import Game
 from engine.tiles import Tile, parse_tiles
 from tests.engine.game.scenario import HANDS, deal, play
 

@@ -6,7 +6,8 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game.events import Abort, AbortiveDraw, ExhaustiveDraw
-from engine.game.state import Outcome, Position
+from engine.game.results import Outcome
+from engine.game.table import Position
 from engine.tiles import parse_tiles
 from tests.engine.game.scenario import deal, play
 

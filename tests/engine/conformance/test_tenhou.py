@@ -5,10 +5,7 @@ import json
 
 import pytest
 
-from engine.errors import InvalidNotation
-from engine.melds import MeldKind, Relative
-from engine.scoring import score_hand
-from engine.tenhou import (
+from engine.conformance.tenhou import (
     check_win,
     decode_meld,
     decode_meld_ids,
@@ -19,6 +16,9 @@ from engine.tenhou import (
     tile_from_136,
     tiles_from_136,
 )
+from engine.errors import InvalidNotation
+from engine.melds import MeldKind, Relative
+from engine.scoring import score_hand
 from engine.tiles import Tile, Wind
 from tests.shared_data import TENHOU, TENHOU_MISSING
 

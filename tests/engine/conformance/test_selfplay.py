@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
+from engine.conformance.selfplay import SelfPlay
 from engine.game.events import Event
-from engine.game.selfplay import SelfPlay
-from engine.game.state import Game
+from engine.game.record import game_from_json, game_to_json
 from engine.rules import preset
 
 
@@ -32,7 +32,7 @@ def _check_game(rules_name: str, seed: int, max_hands: int) -> Counter:
             assert sum(r.deltas) == sum(t.amount for t in r.transfers if t.payer is None), r.summary()
             seen[r.outcome.value] += 1
     # the log replays to the very same state, and survives JSON
-    again = Game.from_json(sp.game.to_json())
+    again = game_from_json(game_to_json(sp.game))
     assert again.scores == sp.game.scores and again.sticks == sp.game.sticks
     assert [h.deltas for h in again.history] == [h.deltas for h in sp.game.history]
     return seen

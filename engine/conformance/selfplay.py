@@ -37,7 +37,9 @@ from engine.game.events import (
 )
 from engine.game.furiten import judge
 from engine.game.shape import YAOCHUU_KINDS, is_complete, is_tenpai, kind_counts
-from engine.game.state import Game, Phase
+from engine.game.state import Game
+from engine.game.table import Phase
+from engine.game.wins import win_context
 from engine.hand import Hand
 from engine.melds import MeldKind
 from engine.rules import RuleSet
@@ -248,7 +250,7 @@ class SelfPlay:
                 continue
             from engine.scoring import score_hand
 
-            ctx = g._context(s, tile, False, discarder, chankan, (), 0, 0)
+            ctx = win_context(g, s, tile, False, discarder, chankan, (), 0, 0)
             if score_hand(Hand(shown, tuple(p.melds)), ctx, g.rules).is_win:
                 claims.append(RonClaim(s, shown))
         return claims

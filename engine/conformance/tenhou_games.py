@@ -9,6 +9,14 @@ the logging player's own hand in a session log (``own_hand=True``), which a play
 Each game becomes a ``LoggedGame``: its rules (from the lobby's ``GO type`` bits), names, and a
 list of steps: events, plus checks carrying what the server recorded (scores at each deal, score
 changes ``sc`` at each hand's end, final scores ``owari``, the server's furiten flag).
+
+Some lobbies give the final game points to 0.1 (scores rounded to hundreds, not thousands), and
+nothing in the ``GO`` tag says which: the log states it only in its own final result. So a game
+whose ``owari`` has any game-point value with a non-zero tenth digit is replayed with the rule
+option ``final_points_step=100``; every other game keeps whole game points.
+
+    games = parse_file("game.mjlog")          # mjlog XML or a session log
+    report = replay(games[0])                 # report.agree == report.hands when every hand agrees
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.conformance.tenhou import decode_meld_ids, tile_from_136
 from engine.game.events import (
     Abort,
     AbortiveDraw,
@@ -39,7 +48,6 @@ from engine.game.events import (
 from engine.game.shape import is_tenpai, kind_counts
 from engine.melds import MeldKind
 from engine.rules import GameLength, RuleSet, preset
-from engine.tenhou import decode_meld_ids, tile_from_136
 from engine.tiles import Tile
 
 _TAG = re.compile(r"<([A-Za-z]+)(\d*)((?:\s+[\w]+=\"[^\"]*\")*)\s*/?>")
@@ -341,6 +349,9 @@ class _Parser:
         if "owari" in last:
             vals = last["owari"].split(",")
             owari = tuple((int(float(vals[2 * i])) * 100, float(vals[2 * i + 1])) for i in range(4))
+            if self.game is not None and any(round(points * 10) % 10 for _, points in owari):
+                # game points to 0.1 are the lobby's rule, stated nowhere but in the result itself
+                self.game.rules = self.game.rules.with_options(final_points_step=100)
         self.emit(EndCheck(tuple(deltas), tuple(after), points, owari))  # type: ignore[arg-type]
 
 
@@ -377,7 +388,8 @@ def replay(logged: LoggedGame) -> ReplayReport:
     set to the server's next deal, so one error costs one hand.
     """
     from engine.errors import EngineError
-    from engine.game.state import Game, Position
+    from engine.game.state import Game
+    from engine.game.table import Position
 
     rep = ReplayReport(logged.source)
     game: Game | None = None

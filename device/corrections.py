@@ -30,10 +30,7 @@ from pathlib import Path
 
 from engine.tiles import Tile
 from vision.read.labels import CLASS_NAMES, class_of_tile
-
-
-class UnknownFrame(LookupError):
-    """A frame id that is not (or no longer) held."""
+from web.contract import UnknownFrame
 
 
 @dataclass(frozen=True)

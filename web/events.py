@@ -15,7 +15,7 @@ import time
 
 from flask import Blueprint, Response, current_app, request
 
-from device.events import RESYNC, Message, TooManySubscribers
+from web.contract import RESYNC, Message, TooManySubscribers
 from web.errors import error_response
 from web.security import service
 

@@ -399,7 +399,7 @@ class TableRuntime:
             from device.commands.service import site_threads  # one thread per event stream, and spare ones
 
             self.site = Site(
-                create_app({"JANTAKU_SERVICE": self.service}), host, port, threads=site_threads(self.service)
+                create_app(None, self.service), host, port, threads=site_threads(self.service)
             )
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host
             self.url = f"http://{shown}:{self.site.port}/"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.labels import BACK_CLASS, CLASS_NAMES
+from vision.read.labels import BACK_CLASS, CLASS_NAMES
 from vision.synth import art
 
 PACKAGE = Path(art.__file__).resolve().parent

@@ -50,7 +50,7 @@ def site(tmp_path):
 
     service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
                            corrections_dir=str(tmp_path / "corrections"))
-    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 2.0})
+    app = create_app({"JANTAKU_HEARTBEAT_S": 2.0}, service)
     s = Site(app, "127.0.0.1", 0, threads=site_threads(service))
     s.start()
     service.url = f"http://127.0.0.1:{s.port}/"
@@ -426,8 +426,8 @@ def test_my_waits_are_priced_for_the_seat_picked(context, site):
 
 def test_score_page_takes_the_near_hand_and_the_dora_from_the_camera(context, site):
     from engine.tiles import parse_tiles
-    from tests.vision.test_table import FRAME, FULL, lay
-    from vision.table import read_table
+    from tests.vision.read.test_table import FRAME, FULL, lay
+    from vision.read.table import read_table
 
     dets = lay(FULL)
     table = read_table(dets, FRAME)

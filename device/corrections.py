@@ -33,10 +33,7 @@ from typing import Any
 
 from engine.tiles import Tile
 from vision.read.labels import CLASS_NAMES, class_of_tile
-
-
-class UnknownFrame(LookupError):
-    """A frame id that is not (or no longer) held."""
+from web.contract import UnknownFrame
 
 
 @dataclass(frozen=True)

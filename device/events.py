@@ -18,37 +18,13 @@ the last sequence number it has seen and waits on one shared condition.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Message:
-    """One published update: its sequence number, kind (the SSE ``event:`` name) and JSON data."""
-
-    seq: int
-    kind: str
-    data: Any
-    #: Wall-clock time of publication (``time.time()``), for latency measurements.
-    at: float = field(default=0.0, compare=False)
-
-    def sse(self) -> str:
-        """The message as one Server-Sent Events frame."""
-        payload = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
-        lines = "".join(f"data: {line}\n" for line in payload.splitlines() or [""])
-        return f"id: {self.seq}\nevent: {self.kind}\n{lines}\n"
-
-
-RESYNC = "resync"
-
-
-class TooManySubscribers(RuntimeError):
-    """The bus already has its maximum number of open streams."""
+from web.contract import RESYNC, Message, TooManySubscribers
 
 
 class EventBus:

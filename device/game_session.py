@@ -149,7 +149,7 @@ def _winner_entries(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -> _Winner:
-    from device.hand_request import parse_score_request
+    from web.hand_request import parse_score_request
 
     seat = _seat(entry.get("winner"), "winner")
     liable = entry.get("liable_seat")
@@ -224,7 +224,7 @@ MAX_FILE_EVENTS = 20_000
 def check_game_file(data: Any) -> None:
     """A game file (``GameSession.export`` output, maybe edited by hand) as a phone may send it; raises EngineError
     or BadRequest naming what is wrong. Replaying the events is left to the store."""
-    from device.hand_request import parse_rules
+    from web.hand_request import parse_rules
     from engine.rules import preset
 
     if not isinstance(data, dict) or not {"rules", "events"} <= set(data):

@@ -5,7 +5,8 @@ requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (in
 the latest camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
 correct as labelled examples, and publishes every change on an :class:`~device.events.EventBus` for the
 phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
-own. It never imports ``web``.
+own. From ``web`` it imports only the site's contract (the errors and
+message types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
 
 >>> svc = TableService(pin="1234")
 >>> svc.check_pin("1234", client="phone"), svc.check_pin("0000", client="phone")
@@ -28,20 +29,17 @@ from typing import TYPE_CHECKING, Any
 from device.corrections import CorrectionStore, FrameTile
 from device.events import EventBus
 from device.game_session import SEAT_NAMES, GameSession
-from device.hand_request import BadRequest, parse_rules, parse_score_request
 from device.pin import PinGuard
 from device.storage import GameStore
 from device.table_view import check_camera_seat, table_view
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
+from web.contract import Busy, NoDetector, PinLocked
+from web.hand_request import BadRequest, parse_rules, parse_score_request
 
 if TYPE_CHECKING:
     from vision.read.detector import Detection, Detector
     from vision.read.pipeline import Reader, Reading
-
-
-class PinLocked(PermissionError):
-    """Too many wrong PINs from one client: wait before trying again."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +170,7 @@ class TableService:
     # --- scoring -----------------------------------------------------------------------------------------
 
     def score(self, payload: Any) -> dict[str, Any]:
-        """Score a JSON request (see :mod:`device.hand_request`); returns ``ScoreResult.to_dict()``."""
+        """Score a JSON request (see :mod:`web.hand_request`); returns ``ScoreResult.to_dict()``."""
         from engine.scoring import score_hand
 
         hand, ctx, rules = parse_score_request(payload, self.rules)
@@ -193,7 +191,7 @@ class TableService:
     def read_image(self, data: bytes, options: dict[str, Any] | None = None) -> dict[str, Any]:
         """Read the tiles in an encoded image; with 14 face-up tiles also score them.
 
-        ``options`` may hold the scoring fields of :mod:`device.hand_request` (win_tile, tsumo, flags ...);
+        ``options`` may hold the scoring fields of :mod:`web.hand_request` (win_tile, tsumo, flags ...);
         without a ``win_tile`` the last tile read is taken as the winning tile.
         Raises BadRequest for bytes that are no image, RuntimeError when no detector is installed.
         """
@@ -407,14 +405,6 @@ class TableService:
 def _box(detection: Detection) -> tuple[float, float, float, float]:
     b = detection.box
     return (float(b.x1), float(b.y1), float(b.x2), float(b.y2))
-
-
-class Busy(RuntimeError):
-    """Too many photos are being read at once."""
-
-
-class NoDetector(RuntimeError):
-    """Photo reading needs a detector, and none is installed."""
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:

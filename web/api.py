@@ -1,7 +1,7 @@
 """The JSON API, stable for scripts and checks.
 
 * ``GET /api/state``: everything the live page shows (game, camera, corrections).
-* ``POST /api/score``: a scoring request (JSON, see :mod:`device.hand_request`) -> ``ScoreResult.to_dict()``.
+* ``POST /api/score``: a scoring request (JSON, see :mod:`web.hand_request`) -> ``ScoreResult.to_dict()``.
 * ``POST /api/read``: multipart, the image in field ``image`` (scoring options in other fields, or a JSON
   object in field ``options``) -> the tiles read and, with 14 tiles, the score.
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from device.hand_request import FLAGS, BadRequest
-from web import limits
+from web.hand_request import FLAGS, BadRequest
+from web.limits import check_shape, parse_json_text, read_json
 from web.security import service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -23,7 +23,7 @@ def json_body() -> Any:
     """The request's JSON object, or a 400 that says what is wrong."""
     if not request.is_json:
         raise BadRequest("send JSON (Content-Type: application/json)")
-    data = limits.read_json(current_app.config["JANTAKU_JSON_MAX_BYTES"])
+    data = read_json(current_app.config["JANTAKU_JSON_MAX_BYTES"])
     if not isinstance(data, dict):
         raise BadRequest("the body is a JSON object")
     return data
@@ -52,13 +52,13 @@ def _read_options() -> dict[str, Any]:
     form = request.form
     options: dict[str, Any] = {}
     if "options" in form:
-        options = limits.parse_json_text(form["options"], "options")
+        options = parse_json_text(form["options"], "options")
         if not isinstance(options, dict):
             raise BadRequest("options is a JSON object")
     for key in _FORM_FIELDS:
         if form.get(key):
             options[key] = form[key]
-    limits.check_shape(options, "options")
+    check_shape(options, "options")
     for key in ("honba", "sticks"):
         if form.get(key):
             if not form[key].isascii():  # int() reads full-width and other scripts' digits

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from device.hand_request import BadRequest
+from web.hand_request import BadRequest
 from engine.errors import EngineError
 from engine.tiles import Tile
 from web.api import json_body

@@ -36,10 +36,9 @@ def is_disk_full(exc: BaseException) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from device.corrections import UnknownFrame
-    from device.hand_request import BadRequest
-    from device.service import Busy, NoDetector
     from engine.errors import EngineError
+    from web.contract import Busy, NoDetector, UnknownFrame
+    from web.hand_request import BadRequest
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -19,7 +19,7 @@ import time
 
 from flask import Blueprint, Response, current_app, request
 
-from device.events import RESYNC, Message, TooManySubscribers
+from web.contract import RESYNC, Message, TooManySubscribers
 from web.errors import error_response
 from web.guard import NoStreamSlot
 from web.security import client_id, joined, service

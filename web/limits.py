@@ -17,7 +17,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from device.hand_request import BadRequest
+from web.hand_request import BadRequest
 
 #: Deepest nesting a request needs is 4 (a ron's claims: object > list > object > list).
 MAX_DEPTH = 10

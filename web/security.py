@@ -85,7 +85,7 @@ def _pin_epoch() -> str:
 
 
 def _try_pin(pin: Any) -> bool:
-    from device.service import PinLocked
+    from web.contract import PinLocked
 
     try:
         ok = service().check_pin(pin, client=client_id())

@@ -11,8 +11,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from device.hand_request import BadRequest
-from web import limits
+from web.hand_request import BadRequest
+from web.limits import check_shape
 from web.api import json_body
 from web.security import pin_required, service
 
@@ -107,7 +107,7 @@ def _game_file() -> Any:
         data = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
         raise BadRequest(f"the game file is not valid JSON: {exc}"[:300]) from None
-    limits.check_shape(data, "the game file", max_string=None, max_items=None)
+    check_shape(data, "the game file", max_string=None, max_items=None)
     return data
 
 

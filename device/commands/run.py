@@ -401,7 +401,7 @@ class TableRuntime:
             from device.commands.service import site_threads  # one thread per event stream, and spare ones
 
             app = create_app(
-                {"JANTAKU_SERVICE": self.service, "JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600}
+                {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600}, self.service
             )
             self.site = Site(app, host, port, threads=site_threads(self.service))
             shown = lan_address() if host in ("0.0.0.0", "::", "") else host

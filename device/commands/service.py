@@ -97,7 +97,7 @@ def serve_command(args: argparse.Namespace) -> int:
         corrections_dir=str(db.parent / "corrections"),
         max_streams=args.streams,
     )
-    site = Site(create_app({"JANTAKU_SERVICE": service}), args.host, args.port, threads=site_threads(service))
+    site = Site(create_app(None, service), args.host, args.port, threads=site_threads(service))
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     service.url = f"http://{host}:{site.port}/"
     try:
@@ -237,8 +237,8 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
     pin = "2580"
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
     # every simulated phone comes from this machine's one address: allow it all their streams and connections
-    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": heartbeat,
-                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1})
+    app = create_app({"JANTAKU_HEARTBEAT_S": heartbeat,
+                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1}, service)
     site = Site(app, "127.0.0.1", 0, threads=site_threads(service), per_address=clients + 8)
     site.start()
     stop = threading.Event()
@@ -425,7 +425,7 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
 
         raise UserError(f"no detector model at {model or default_model_path()}: pass --model PATH")
     service = TableService(pin="2580", photo_reader=reader)
-    site = Site(create_app({"JANTAKU_SERVICE": service}), "127.0.0.1", 0, threads=site_threads(service))
+    site = Site(create_app(None, service), "127.0.0.1", 0, threads=site_threads(service))
     site.start()
     body, ctype = multipart("image", "photo.jpg", image, {"tsumo": "true", "riichi": "true"})
     times: list[float] = []

@@ -24,9 +24,9 @@ WAIT_S = 10
 
 @pytest.fixture
 def site(service):
-    app = create_app({"TESTING": True, "JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 0.05,
+    app = create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
-                      "JANTAKU_STREAMS_PER_ADDRESS": 4})
+                      "JANTAKU_STREAMS_PER_ADDRESS": 4}, service)
     site = Site(app, "127.0.0.1", 0, threads=int(service.bus.max_subscribers) + 8)
     site.start()
     yield site

@@ -12,7 +12,7 @@ import pytest
 
 from device.corrections import CorrectionStore, FrameTile, UnknownFrame
 from device.events import RESYNC, EventBus, TooManySubscribers
-from device.hand_request import BadRequest
+from web.hand_request import BadRequest
 from device.service import PinLocked, TableService
 from device.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
@@ -403,7 +403,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     assert img.shape == (750, 1000, 3)
     body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
     svc = TableService(pin="1234", detector=RowDetector())
-    phone = Phone(create_app({"JANTAKU_SERVICE": svc}).test_client())
+    phone = Phone(create_app(None, svc).test_client())
     r = phone.post("/api/read", data=body, content_type=ctype)
     assert r.status_code == 200, r.json
     assert (r.json["width"], r.json["height"]) == (2000, 1500)  # decoded at half size

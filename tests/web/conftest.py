@@ -64,8 +64,8 @@ def service(detector, tmp_path):
 
 @pytest.fixture
 def app(service):
-    return create_app({"TESTING": True, "JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 0.05,
-                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024})
+    return create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
+                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024}, service)
 
 
 @pytest.fixture

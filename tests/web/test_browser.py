@@ -50,7 +50,7 @@ def site(tmp_path):
 
     service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
                            corrections_dir=str(tmp_path / "corrections"))
-    app = create_app({"JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 2.0})
+    app = create_app({"JANTAKU_HEARTBEAT_S": 2.0}, service)
     s = Site(app, "127.0.0.1", 0, threads=site_threads(service))
     s.start()
     service.url = f"http://127.0.0.1:{s.port}/"

@@ -38,7 +38,7 @@ def phone() -> tuple[Phone, TableService]:
     if not _APP:
         svc = TableService(pin=PIN, detector=ScriptedDetector())
         _APP["svc"] = svc
-        _APP["app"] = create_app({"TESTING": True, "JANTAKU_SERVICE": svc, "MAX_CONTENT_LENGTH": 256 * 1024})
+        _APP["app"] = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 256 * 1024}, svc)
     p = Phone(_APP["app"].test_client())
     assert p.unlock().status_code == 303
     return p, _APP["svc"]

@@ -24,8 +24,8 @@ class Clock:
 
 
 def make_app(service: TableService, **config):
-    return create_app({"TESTING": True, "JANTAKU_SERVICE": service, "JANTAKU_HEARTBEAT_S": 0.05,
-                       "JANTAKU_STREAM_MAX_S": 0.5, **config})
+    return create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
+                       "JANTAKU_STREAM_MAX_S": 0.5, **config}, service)
 
 
 def join_from(app, address: str, pin: str):

@@ -114,7 +114,7 @@ def test_the_file_must_come_as_json_or_in_the_field_game(player, service, kwargs
 @pytest.fixture
 def small_player(service):
     """A phone with the PIN on a site that reads game files of at most 4 KB."""
-    app = create_app({"TESTING": True, "JANTAKU_SERVICE": service, "JANTAKU_IMPORT_MAX_BYTES": 4096})
+    app = create_app({"TESTING": True, "JANTAKU_IMPORT_MAX_BYTES": 4096}, service)
     p = Phone(app.test_client())
     assert p.unlock().status_code == 303
     return p

@@ -1,0 +1,104 @@
+"""What the site needs of the table service: the methods it calls, the errors it maps to status codes, and the
+event stream's message types.
+
+The site is handed a service (``create_app(config, service)``) and imports nothing from ``device``; the
+device's :class:`device.table.service.TableService` meets :class:`TableServiceLike` and raises these errors.
+The request errors (:class:`web.hand_request.BadRequest`) live with the request parsing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.tiles import Tile
+
+#: The ``event:`` name of the message telling a stream it missed messages and must reload the state.
+RESYNC = "resync"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One published update: its sequence number, kind (the SSE ``event:`` name) and JSON data."""
+
+    seq: int
+    kind: str
+    data: Any
+    #: Wall-clock time of publication (``time.time()``), for latency measurements.
+    at: float = field(default=0.0, compare=False)
+
+    def sse(self) -> str:
+        """The message as one Server-Sent Events frame."""
+        payload = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+        lines = "".join(f"data: {line}\n" for line in payload.splitlines() or [""])
+        return f"id: {self.seq}\nevent: {self.kind}\n{lines}\n"
+
+
+class TooManySubscribers(RuntimeError):
+    """The bus already has its maximum number of open streams."""
+
+
+class PinLocked(PermissionError):
+    """Too many wrong PINs from one client: wait before trying again."""
+
+
+class Busy(RuntimeError):
+    """Too many photos are being read at once."""
+
+
+class NoDetector(RuntimeError):
+    """Photo reading needs a detector, and none is installed."""
+
+
+class UnknownFrame(LookupError):
+    """A frame id that is not (or no longer) held."""
+
+
+class SubscriptionLike(Protocol):
+    """One open event stream (see ``device.table.events.Subscription``), closed on leaving ``with``."""
+
+    last_seq: int
+
+    @property
+    def ended(self) -> bool: ...
+    def next(self, timeout: float | None = None) -> list[Message]: ...
+    def __enter__(self) -> SubscriptionLike: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class EventBusLike(Protocol):
+    """The service's fan-out of published messages."""
+
+    @property
+    def seq(self) -> int: ...
+    def subscribe(self, last_seq: int | None = None) -> SubscriptionLike: ...
+
+
+class CorrectionsLike(Protocol):
+    """The service's store of corrected camera frames."""
+
+    def summary(self) -> dict[str, Any]: ...
+    def export_yolo(self) -> bytes: ...
+
+
+class TableServiceLike(Protocol):
+    """The table service's methods and attributes the site calls; each may raise the errors above or
+    :class:`web.hand_request.BadRequest`."""
+
+    url: str
+    bus: EventBusLike
+    corrections: CorrectionsLike
+
+    def check_pin(self, pin: Any, *, client: str = "") -> bool: ...
+    def state(self) -> dict[str, Any]: ...
+    def score(self, payload: Any) -> dict[str, Any]: ...
+    def waits(self, payload: Any) -> dict[str, Any]: ...
+    def read_image(self, data: bytes, options: dict[str, Any] | None = None) -> dict[str, Any]: ...
+    def correct(self, frame_id: str, index: int, tile: Tile | None, *, remove: bool = False) -> dict[str, Any]: ...
+    def new_game(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def record(self, action: str, body: dict[str, Any]) -> dict[str, Any] | None: ...
+    def preview_win(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def undo(self) -> dict[str, Any]: ...
+    def export_game(self) -> dict[str, Any]: ...
+    def import_game(self, data: Any) -> dict[str, Any]: ...

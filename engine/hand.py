@@ -13,12 +13,6 @@ and FROM defaults to ``A`` for the others. Examples::
     123m456p789s11z 555p            (no: a meld needs its kind)
     23m456p789s11z pon:555z/L       (one pon of Red from the left, 10 concealed tiles)
     11123m ankan:1111p chi:324s kakan:7777z
-
->>> h = parse_hand("234m234p11z chi:324s pon:555z/L")
->>> h.concealed_count, h.is_closed
-(8, False)
->>> h.notation()
-'234m234p11z chi:3s24s pon:5z55z/L'
 """
 
 from __future__ import annotations
@@ -107,7 +101,14 @@ _SEPARATORS = str.maketrans("\t\r\n", "   ")
 
 
 def parse_hand(text: str) -> Hand:
-    """Parse hand notation (see the module doc). No validation beyond the melds' shapes."""
+    """Parse hand notation (see the module doc). No validation beyond the melds' shapes.
+
+    >>> h = parse_hand("234m234p11z chi:324s pon:555z/L")
+    >>> h.concealed_count, h.is_closed
+    (8, False)
+    >>> h.notation()
+    '234m234p11z chi:3s24s pon:5z55z/L'
+    """
     tokens = text.translate(_SEPARATORS).split(" ")  # ASCII spaces only: others are unknown characters
     tokens = [t for t in tokens if t]
     if not tokens:

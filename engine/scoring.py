@@ -10,18 +10,7 @@ our rule documents differ from it (each has a test in ``tests/engine/test_scorin
 * double open riichi worth 4 han (001: "Double Riichi and Open Riichi may combine for +4 han");
 * a ron on an open riichi paid as a yakuman (001), not added to a real yakuman.
 
->>> from engine.hand import parse_hand
->>> from engine.rules import preset
->>> ctx = WinContext(Tile.parse("8s"), riichi=True, seat_wind=Wind.SOUTH, discarder=Wind.WEST)
->>> r = score_hand(parse_hand("234m456p67888s555z"), ctx, preset("wrc"))
->>> r.han, r.fu, r.ron_points, [y.name for y in r.yaku]
-(2, 40, 2600, ['Riichi', 'Yakuhai (haku)'])
->>> for item in r.fu_items:
-...     print(item.fu, item.reason)
-20 base (futei)
-10 concealed ron (menzen kafu)
-8 concealed triplet of terminals/honours
-2 pair wait (tanki)
+Call ``score_hand(hand, ctx, rules)`` for a ``ScoreResult`` (an example in its docstring).
 """
 
 from __future__ import annotations
@@ -588,6 +577,19 @@ def score_hand(hand: Hand, ctx: WinContext, rules: RuleSet) -> ScoreResult:
 
     Raises InvalidHand for input that cannot exist; returns ``is_win=False`` with a reason for an
     incomplete hand or a hand with no yaku.
+
+    >>> from engine.hand import parse_hand
+    >>> from engine.rules import preset
+    >>> ctx = WinContext(Tile.parse("8s"), riichi=True, seat_wind=Wind.SOUTH, discarder=Wind.WEST)
+    >>> r = score_hand(parse_hand("234m456p67888s555z"), ctx, preset("wrc"))
+    >>> r.han, r.fu, r.ron_points, [y.name for y in r.yaku]
+    (2, 40, 2600, ['Riichi', 'Yakuhai (haku)'])
+    >>> for item in r.fu_items:
+    ...     print(item.fu, item.reason)
+    20 base (futei)
+    10 concealed ron (menzen kafu)
+    8 concealed triplet of terminals/honours
+    2 pair wait (tanki)
     """
     check_context(hand, ctx, rules)
     return score_prepared(prepare(hand, ctx, rules), ctx, rules)

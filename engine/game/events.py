@@ -2,17 +2,22 @@
 
 A camera (or a player tapping a phone) sees public events only: discards, calls, riichi, dora
 flips, and the hands shown at a win or an exhaustive draw. Concealed tiles are optional
-everywhere (``None`` = not seen). Every event round-trips through JSON-ready dicts::
+everywhere (``None`` = not seen). Every event round-trips through JSON-ready dicts
+(``to_dict()`` / ``event_from_dict()``). Seats are 0..3 in turn order (counter-clockwise); they do
+not move during a game. Which seat is dealer, and the seat winds, follow from the game state.
 
-    >>> from engine.tiles import Tile
-    >>> e = Discard(seat=1, tile=Tile.parse("0p"), riichi=True)
-    >>> e.to_dict()
-    {'type': 'discard', 'seat': 1, 'tile': '0p', 'tsumogiri': None, 'riichi': True, 'open_riichi': False}
-    >>> event_from_dict(e.to_dict()) == e
-    True
-
-Seats are 0..3 in turn order (counter-clockwise); they do not move during a game. Which seat is
-dealer, and the seat winds, follow from the game state.
+The events: ``HandStart`` (dora indicator, optional known hands, optional round/honba/sticks/dealer
+to cross-check), ``Draw`` (tile or None; after a kan it is the replacement tile), ``Discard``
+(``tsumogiri``, ``riichi``, ``open_riichi``), ``Call`` (chi, pon, open kan on the last discard),
+``AddedKan``, ``ClosedKan``, ``DoraFlip``, ``ShowHand`` (a concealed hand entered or seen mid-hand),
+``Ron`` (one or more ``RonClaim``; chankan when it follows an added kan), ``Tsumo``, ``ExhaustiveDraw``
+(the hands shown as tenpai), ``AbortiveDraw`` (``Abort`` reason), ``Chombo``, ``DealerStops`` (the
+dealer ends the game where the rules give the choice: ``dealer_may_stop``; a ``HandStart`` plays on).
+Results declared when the discards are not on record (a table without the camera): ``DeclaredWin``
+(winner, discarder or tsumo, the hand, the winning tile, situational yaku from ``DECLARABLE``, the
+seat liable for a yakuman: pao), ``DeclaredRon`` (several winners of one discard, each a
+``DeclaredClaim``; head-bump, double and triple ron as for ``Ron``), ``DeclaredDraw`` (who is
+tenpai, nagashi), ``DeclaredAbort``, ``DeclaredRiichi``.
 """
 
 from __future__ import annotations
@@ -366,7 +371,15 @@ def _tiles(v: Any) -> Tiles:
 
 
 def event_from_dict(d: dict[str, Any]) -> Event:
-    """The inverse of ``Event.to_dict``; bad input raises ``EngineError``."""
+    """The inverse of ``Event.to_dict``; bad input raises ``EngineError``.
+
+    >>> from engine.tiles import Tile
+    >>> e = Discard(seat=1, tile=Tile.parse("0p"), riichi=True)
+    >>> e.to_dict()
+    {'type': 'discard', 'seat': 1, 'tile': '0p', 'tsumogiri': None, 'riichi': True, 'open_riichi': False}
+    >>> event_from_dict(e.to_dict()) == e
+    True
+    """
     if not isinstance(d, dict) or "type" not in d:
         raise EngineError(f"an event is an object with a 'type', not {d!r}")
     cls = EVENT_TYPES.get(d["type"])

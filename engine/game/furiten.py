@@ -12,14 +12,7 @@ Three kinds, checked in this order:
 A furiten player may still win by tsumo. The waits are those of the hand at the time of the ron,
 which has not changed since the player's last discard (a riichi hand not since the declaration),
 so judging when the hand is revealed gives the same answer as tracking it live.
-
->>> from engine.tiles import parse_tiles
->>> from engine.game.shape import kind_counts
->>> hand = kind_counts(parse_tiles("123456789m1122p"))   # waits on 1p and 2p
->>> judge(hand, pond=[Tile.parse("2p")], passed=[], passed_since_riichi=[]).kind
-<FuritenKind.DISCARD: 'discard'>
->>> judge(hand, pond=[], passed=[Tile.parse("1p")], passed_since_riichi=[]).kind
-<FuritenKind.TEMPORARY: 'temporary'>
+``judge(concealed, pond, passed, passed_since_riichi)`` gives a ``Furiten`` (examples in its docstring).
 """
 
 from __future__ import annotations
@@ -68,7 +61,16 @@ def judge(
     passed: Iterable[Tile],
     passed_since_riichi: Iterable[Tile],
 ) -> Furiten:
-    """Judge furiten for concealed counts (3n+1 tiles, melds apart) from the three tile histories."""
+    """Judge furiten for concealed counts (3n+1 tiles, melds apart) from the three tile histories.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from engine.game.shape import kind_counts
+    >>> hand = kind_counts(parse_tiles("123456789m1122p"))   # waits on 1p and 2p
+    >>> judge(hand, pond=[Tile.parse("2p")], passed=[], passed_since_riichi=[]).kind
+    <FuritenKind.DISCARD: 'discard'>
+    >>> judge(hand, pond=[], passed=[Tile.parse("1p")], passed_since_riichi=[]).kind
+    <FuritenKind.TEMPORARY: 'temporary'>
+    """
     wait_kinds = set(waits(concealed))
     wait_tiles = tuple(Tile(k) for k in sorted(wait_kinds))
     for kind, seen in (

@@ -69,6 +69,9 @@ class Game(Table):
 
     ``Game(rules, seats=("East", "South", "West", "North"), first_dealer=0, start=None)``; ``start`` is a
     ``Position`` for a game joined part-way. Reading the state: see ``Table``.
+    ``Game.replay(rules, seats, events)`` rebuilds a game; ``undo()`` gives a new game without the last
+    event; ``engine.game.record`` turns a game into JSON and back (``game_to_json`` / ``game_from_json``,
+    ``rules_to_dict`` / ``rules_from_dict``) and into one JSON-ready dict for a display (``snapshot``).
 
     >>> from engine.rules import preset
     >>> g = Game(preset("standard"), ("Ann", "Bo", "Cy", "Di"))

@@ -131,7 +131,17 @@ class Position:
 
 
 class Table:
-    """The state of a game: rules, four seats, scores and the hand in play; ``Game`` applies events to it."""
+    """The state of a game: rules, four seats, scores and the hand in play; ``Game`` applies events to it.
+
+    Reading the state: ``scores``, ``round`` / ``round_name`` / ``round_wind``, ``honba``, ``sticks``
+    (riichi sticks on the table), ``dealer``, ``seat_wind(seat)``, ``phase`` and ``to_act``,
+    ``dora_indicators`` / ``dora``, ``live_wall``, ``pond(seat)``, ``melds(seat)``, ``riichi(seat)``,
+    ``known_hand(seat)``, ``furiten(seat)`` and ``furiten_warnings()`` (for hands that are known),
+    ``kuikae_forbidden(seat)``, ``abort_due()``, ``history`` (a ``HandResult`` per hand: outcome,
+    deltas, transfers with reasons, the scorer's result for each win), ``dealer_may_stop``, ``over`` and
+    ``final_results()`` (rank, score, leftover sticks, uma, oka, game points), ``standings()``,
+    ``validate()`` (the invariants).
+    """
 
     def __init__(
         self,

@@ -15,12 +15,6 @@ the check is sure, it decides red or plain; :class:`RedFiveChecked` does the sam
 with the shipped detector, or ``$JANTAKU_CLASSIFIER``; :func:`with_classifier` puts it behind the detector.
 
 Crop extraction is pure numpy/OpenCV: nothing here draws, and nothing here imports torch.
-
->>> frame = np.zeros((120, 200, 3), np.uint8)
->>> extract_crop(frame, Box(10.0, 20.0, 40.0, 60.0)).shape
-(64, 48, 3)
->>> is_sideways(Box(0.0, 0.0, 50.0, 30.0)), is_sideways(Box(0.0, 0.0, 30.0, 50.0))
-(True, False)
 """
 
 from __future__ import annotations
@@ -69,7 +63,11 @@ MODEL_KIND = "tile-classifier"
 
 
 def is_sideways(box: Box) -> bool:
-    """Whether a box shows a tile lying sideways (wider than tall): a called tile, a riichi tile."""
+    """Whether a box shows a tile lying sideways (wider than tall): a called tile, a riichi tile.
+
+    >>> is_sideways(Box(0.0, 0.0, 50.0, 30.0)), is_sideways(Box(0.0, 0.0, 30.0, 50.0))
+    (True, False)
+    """
     return box.width > box.height
 
 
@@ -91,6 +89,8 @@ def extract_crop(
     >>> crop = extract_crop(frame, Box(20.0, 5.0, 60.0, 25.0), Size(height=8, width=4), margin=0.0)
     >>> crop.shape, int(crop[0, :, 0].mean()), int(crop[-1, :, 0].mean())   # turned: left half is now on top
     ((8, 4, 3), 0, 255)
+    >>> extract_crop(np.zeros((120, 200, 3), np.uint8), Box(10.0, 20.0, 40.0, 60.0)).shape   # CROP_SIZE by default
+    (64, 48, 3)
     """
     _check_image(image)
     if not (box.width > 0 and box.height > 0):

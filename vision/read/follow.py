@@ -4,45 +4,14 @@ A :class:`TableFollower` keeps, per seat, the pond (tiles in order, which one li
 the dora indicators it has accepted, and compares each frame's :class:`~vision.read.table.TableObservation` with
 them. A zone (one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same
 for ``settle`` consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled
-change becomes the engine's own events (:mod:`engine.game.events`):
-
-- a pond grown by one tile at its end: ``Discard`` (``riichi=True`` when the new tile lies sideways and the seat
-  has not declared before: after a riichi tile is called, the next discard lies sideways instead);
-- a new meld whose sideways tile points at the seat of the last discard, with that discard gone from its pond
-  (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
-  the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
-  a new meld of four with face-down ends: ``ClosedKan``;
-- one more dora indicator, where a kan on the table (a meld of four) allows it: ``DoraFlip`` (the hand's first
-  indicator is the engine's ``HandStart``'s; the follower gives it apart, as
-  :attr:`FollowUpdate.opening_indicator`). More indicators than kans allow (ura indicators turned at a win, or an
-  added kan whose fourth tile the reader sees stacked, as one box) are a contradiction.
-
-Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
-been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
-explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
-one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
-over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
-it and :meth:`TableFollower.accept` resyncs to a frame.
+change becomes the engine's own events (:mod:`engine.game.events`); which change makes which event, and which
+is a :class:`Contradiction`, is told in :class:`TableFollower`'s docstring.
 
 Seats: the game seat at the frame's bottom edge is ``camera_seat``; the sides follow in the order of play (right
 is the next seat). Without a ``camera_seat``, seat numbers are the sides' own (bottom 0, right 1, top 2, left 3).
 
 The change gate passes a still frame once; when it finds the table unchanged, call :meth:`TableFollower.hold`
 (the last observation holds another frame), or a change never holds ``settle`` frames.
-
->>> from engine.tiles import parse_tiles
->>> from vision.read.detector import Detection
->>> from vision.read.geometry import Box
->>> from vision.read.labels import class_of_tile
->>> def pond(text):
-...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
-...                  for i, t in enumerate(parse_tiles(text)))
->>> def table(bottom):
-...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
-...                                   for s in ViewSide), (0.0, 0.0))
->>> follower = TableFollower(camera_seat=2)
->>> [follower.update(table(text), i).events for i, text in enumerate(["", "", "1z", "1z"])]
-[(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
 """
 
 from __future__ import annotations
@@ -275,10 +244,44 @@ class _Run:
 
 @dataclass
 class TableFollower:
-    """Turns successive :class:`TableObservation` s into engine events; see the module's docstring.
+    """Turns successive :class:`TableObservation` s into engine events (the module's docstring: settling, seats).
 
     ``camera_seat``: the game seat at the frame's bottom edge (None: seats are the sides' numbers). ``settle``:
     frames a change must hold; ``vanish``: frames tiles may stay hidden before their loss is a contradiction.
+
+    A settled change of a zone becomes:
+
+    - a pond grown by one tile at its end: ``Discard`` (``riichi=True`` when the new tile lies sideways and the seat
+      has not declared before: after a riichi tile is called, the next discard lies sideways instead);
+    - a new meld whose sideways tile points at the seat of the last discard, with that discard gone from its pond
+      (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
+      the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
+      a new meld of four with face-down ends: ``ClosedKan``;
+    - one more dora indicator, where a kan on the table (a meld of four) allows it: ``DoraFlip`` (the hand's first
+      indicator is the engine's ``HandStart``'s; the follower gives it apart, as
+      :attr:`FollowUpdate.opening_indicator`). More indicators than kans allow (ura indicators turned at a win, or an
+      added kan whose fourth tile the reader sees stacked, as one box) are a contradiction.
+
+    Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
+    been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
+    explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
+    one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
+    over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
+    it and :meth:`TableFollower.accept` resyncs to a frame.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from vision.read.detector import Detection
+    >>> from vision.read.geometry import Box
+    >>> from vision.read.labels import class_of_tile
+    >>> def pond(text):
+    ...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
+    ...                  for i, t in enumerate(parse_tiles(text)))
+    >>> def table(bottom):
+    ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
+    ...                                   for s in ViewSide), (0.0, 0.0))
+    >>> follower = TableFollower(camera_seat=2)
+    >>> [follower.update(table(text), i).events for i, text in enumerate(["", "", "1z", "1z"])]
+    [(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
     """
 
     camera_seat: int | None = None

@@ -13,17 +13,7 @@ sees it (image x for the bottom seat, -x for the top seat, -y for the right seat
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
 
->>> from engine.tiles import parse_tiles
->>> from vision.read.geometry import Box
->>> from vision.read.labels import BACK_CLASS, class_of_tile
->>> def row(text, x, y):  # upright lying tiles, 30 x 40 px, left to right
-...     return [Detection.of_class(class_of_tile(t), Box(x + 31 * i, y, x + 31 * i + 30, y + 40), 0.9)
-...             for i, t in enumerate(parse_tiles(text))]
->>> backs = [Detection.of_class(BACK_CLASS, Box(300 + 31 * i, 100, 330 + 31 * i, 130), 0.9) for i in range(13)]
->>> obs = read_table(row("123m456p789s11z", 300, 700) + row("19p", 470, 560) + backs + row("2z", 600, 260))
->>> bottom, top = obs.seat(ViewSide.BOTTOM), obs.seat(ViewSide.TOP)
->>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(ViewSide.LEFT).present
-('123m456p789s11z', '19p', 13, '2z', False)
+``read_table(detections, size)`` gives a :class:`TableObservation` (an example in its docstring).
 """
 
 from __future__ import annotations
@@ -845,6 +835,18 @@ def read_table(
     joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
     pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
     here raises on odd detections.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from vision.read.geometry import Box
+    >>> from vision.read.labels import BACK_CLASS, class_of_tile
+    >>> def row(text, x, y):  # upright lying tiles, 30 x 40 px, left to right
+    ...     return [Detection.of_class(class_of_tile(t), Box(x + 31 * i, y, x + 31 * i + 30, y + 40), 0.9)
+    ...             for i, t in enumerate(parse_tiles(text))]
+    >>> backs = [Detection.of_class(BACK_CLASS, Box(300 + 31 * i, 100, 330 + 31 * i, 130), 0.9) for i in range(13)]
+    >>> obs = read_table(row("123m456p789s11z", 300, 700) + row("19p", 470, 560) + backs + row("2z", 600, 260))
+    >>> bottom, top = obs.seat(ViewSide.BOTTOM), obs.seat(ViewSide.TOP)
+    >>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(ViewSide.LEFT).present
+    ('123m456p789s11z', '19p', 13, '2z', False)
     """
     good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
     bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]

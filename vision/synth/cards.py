@@ -12,13 +12,10 @@ Faces are the CC0 artwork in a random :class:`~vision.synth.art.FaceStyle`, or d
 characters, small latin corner indices, pins as plain, concentric, wheel or flower rings, sticks of several shapes,
 and the 1 of bamboo as the artwork's bird recoloured and warped or as a bird drawn from a few shapes.
 
-``none`` cards (:func:`none_card`) are boxes that hold no tile: cloth, the gap between two tiles, half a tile, and
-the tops of standing tiles seen from above (a thin strip, half face colour, half back colour, stretched to the crop:
-a detector reads such tops of a standing hand as White dragons), and, only when asked for, flower and season tiles
-(:func:`bonus_face`: Chinese sets hold them, riichi does not). A tile back is no ``none``: it is class ``back``.
-
 Everything is seeded: the same ``numpy`` generator state gives the same card, byte for byte. Nothing here imports
 torch; the appearance jitter (resolution, blur, colour, noise, JPEG) is added by the training code.
+
+``card(class_id, rng)`` draws one card, :func:`none_card` a box that holds no tile, ``card_set(n, seed)`` a batch.
 """
 
 from __future__ import annotations
@@ -1243,7 +1240,13 @@ def _pooled_face(class_id: int, k: int) -> np.ndarray:
 
 def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None = None) -> np.ndarray:
     """A crop of a box that holds no riichi tile (``kind``: one of :data:`NONE_KINDS`; when None, a random one
-    other than ``bonus``)."""
+    other than ``bonus``).
+
+    ``none`` cards are boxes that hold no tile: cloth, the gap between two tiles, half a tile, and the tops of
+    standing tiles seen from above (a thin strip, half face colour, half back colour, stretched to the crop: a
+    detector reads such tops of a standing hand as White dragons), and, only when asked for, flower and season tiles
+    (:func:`bonus_face`: Chinese sets hold them, riichi does not). A tile back is no ``none``: it is class ``back``.
+    """
     if kind is None:
         kind = str(rng.choice(list(_NONE_SHARES), p=list(_NONE_SHARES.values())))
     if kind not in NONE_KINDS:

@@ -57,7 +57,7 @@ LABEL_FIXES = {
 #: ((what the region shows, (x1, y1, x2, y2) as fractions of the frame), ...). The 1m and 1p standing at the right
 #: edge of the sou session's frames, a red 5p cut by the left edge, a tile on the tray (only its back shows), tiles
 #: cut by the left or right edge. Where the shipped pair boxes one, its box is the region (in the frames below
-#: that read it at 640 px, 4000 px, or squashed to 0.35 or 0.45 of their height: stop 19).
+#: that read it at 640 px, 4000 px, or squashed to 0.35 or 0.45 of their height).
 UNLABELLED = {
     "Screenshot-2025-09-19-18-36-03_png": (("0p, cut by the edge", (0.0, 0.300, 0.059, 0.437)),),
     "Screenshot-2025-09-19-18-39-13_png": (("1m, cut by the edge", (0.955, 0.261, 1.0, 0.394)),),

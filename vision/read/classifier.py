@@ -52,10 +52,7 @@ SHIPPED_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "tile_clas
 NOT_A_TILE = "none"
 
 #: A box whose likeliest tile the classifier gives less than this is no tile we know, and is dropped: the flowers
-#: and seasons of Chinese sets (camerash's 88: median 0.24; named as a riichi tile 87 -> 61), clutter. Every real
-#: held-out crop reads 0.82 or more, and neither the real frames nor the demo lost a tile; another set's hands and
-#: loose tiles: F1 0.952 -> 0.958, one shot of 72 fewer exact (a tile read right, unsurely, dropped). At 0.3 the
-#: flowers fell to 34 but 5 of those shots went (``jantaku eval phone``, stop 12; classifier v7 names 70 of the 88).
+#: and seasons of Chinese sets, clutter. Real tiles read well above it; a higher bar drops sure tiles too.
 MIN_TILE_PROB = 0.2
 
 #: The ``kind`` the classifier's metadata must carry (so a detector file is not loaded as a classifier).
@@ -183,8 +180,7 @@ def crop_views(batch: np.ndarray) -> list[np.ndarray]:
     """The views of crops (N, h, w, 3) the classifier reads and averages: each crop as cut, turned a half turn (a
     tile reads the same upside down, and both ways were learnt), and shifted by 1/24 of its width down and right,
     then up and left (the edges repeated): a detector's box is never exact, and a read that holds under those small
-    moves is the one to trust. Averaging the four read camerash's other-set tiles 0.958 -> 0.976 and the rendered
-    held-out crops 0.894 -> 0.910, the real held-out crops 1.000 both (``jantaku eval classifier``, stop 12).
+    moves is the one to trust.
 
     >>> batch = np.zeros((1, 8, 6, 3), np.uint8); batch[0, 2, 1] = 255     # one bright pixel at row 2, column 1
     >>> [tuple(int(i) for i in np.argwhere(view[0, :, :, 0])[0]) for view in crop_views(batch)]

@@ -56,12 +56,10 @@ class OnnxWayUp(OnnxCropModel):
 UPRIGHT_BOX = 1.15
 #: ... in a photo lying square: the median outline turn (:func:`vision.read.views.turned_tiles.tile_turn`) of its tall
 #: boxes within this many degrees of the box's axes. The network learnt tiles turned at most 8 degrees, and a tile read
-#: corner up says nothing of its way up: with every tall face-up box voting, 9 of the 24 real held-out photos turned 45
-#: degrees were read a half turn more (exact 23 -> 18); by the box's shape alone, still 9. A tile whose own outline
-#: is measured beyond it does not vote either; one whose outline is not found (tiles touching in a row) does.
+#: corner up says nothing of its way up. A tile whose own outline is measured beyond it does not vote either; one
+#: whose outline is not found (tiles touching in a row) does.
 MAX_TURN = 15.0
-#: ... and a photo with fewer voting tiles has no vote: one to three tiles are too few to turn a whole photo (stop
-#: 17: of the real held-out shots taken the right way up, two were turned on one or two tiles).
+#: ... and a photo with fewer voting tiles has no vote: one to three tiles are too few to turn a whole photo.
 MIN_VOTERS = 4
 
 
@@ -70,8 +68,7 @@ def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxW
     :data:`MAX_TURN`), ``p`` the model's probability that the tile is upside down: 1 all surely upside down, -1 all
     surely upright, about 0 where the tiles cannot tell. None where the photo does not lie square, or with fewer than
     :data:`MIN_VOTERS` voting tiles. A box the photo's edge cuts (:func:`vision.read.views.photo_edge.cut_by_edge`)
-    shows part of a face and does not vote (stop 19: camerash's hands turned 180, seeds 0 and 2, 71 -> 72 of 96 read in
-    their owner's order; the same hands upright, 81 either way)."""
+    shows part of a face and does not vote."""
     from vision.read.views.photo_edge import cut_by_edge
     from vision.read.geometry import Size
     from vision.read.views.turned_tiles import tile_turn

@@ -27,9 +27,7 @@ from vision.read.views.compare import reads_surer
 #: upside down; tiles that look the same both ways give about 0).
 WAY_UP_VOTE = 0.2
 #: ... and a photo the probe reads surer turned is read so, but its tiles in the order they stand, when their vote
-#: is under minus this: faces surely upright outvote a detector a little surer of another set's tiles upside down
-#: (stop 18: camerash's upright hands turned so, 3 of 144 at zoom 0.06, voted -0.33 to -0.71; every photo truly
-#: upside down that the probe turned voted over it, or had no vote).
+#: is under minus this: faces surely upright outvote a detector a little surer of another set's tiles upside down.
 WAY_UP_VETO = 0.3
 
 

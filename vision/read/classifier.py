@@ -297,8 +297,7 @@ class OnnxTileClassifier(OnnxCropModel):
     The metadata carries ``kind`` (:data:`MODEL_KIND`), ``names`` (class names in output order, mapped to ours by
     name; :data:`NOT_A_TILE` may be one of them), and ``crop_margin``; the input's height and width are fixed in the
     graph. With ``views`` (the default), each crop is read in the views of :func:`crop_views`: which tile it shows
-    is their mean, whether it shows one is the crop's as cut. Four times the network's work (3-4 ms a crop on one
-    thread here, against 0.85 ms read once; a demo table's 47 tiles 0.21 s against 0.07), for a tile named right
+    is their mean, whether it shows one is the crop's as cut. Four times the network's work, for a tile named right
     more often; ``views=False`` reads each crop once, as trained.
     """
 
@@ -364,9 +363,8 @@ class OnnxTileClassifier(OnnxCropModel):
         return [TileGuess.of_probs(p, n) for p, n in zip(probs, none, strict=True)]
 
 
-#: :attr:`TwoStageDetector.weak_tile_prob`. camerash's single tiles that the camera's detector misses score just
-#: under its confidence, and the classifier names them 0.68-0.88; the real held-out crops all read 0.82 or more,
-#: flowers (which riichi does not use) a median 0.24.
+#: :attr:`TwoStageDetector.weak_tile_prob`: a weak box the classifier names this surely is kept as that tile; tiles
+#: it knows read well above it, flowers (which riichi does not use) well below.
 WEAK_TILE_PROB = 0.6
 #: A weak box is first read once, as cut, and read in all the views only where that reading names a tile with this
 #: probability: most weak boxes (face-down tiles of a wall, the mat) are no tile, and four views cost four reads.

@@ -352,8 +352,8 @@ class Candidates:
         return Candidates(self.raw.take(kept), self.cut[kept])
 
 
-#: The floor of :attr:`DetectorOptions.weak_conf`: another set's tile the network half knows (camerash's White
-#: dragons framing a maker's mark, a blue 8p) scores 0.17-0.24, where the shipped detector keeps 0.25 and up.
+#: The floor of :attr:`DetectorOptions.weak_conf`: another set's tile the network half knows scores just under the
+#: shipped detector's own threshold (0.25).
 WEAK_CONF = 0.15
 
 

@@ -225,8 +225,7 @@ class PhotoDetector:
         sx, sy = w / sw, h / sh  # photo pixels per shrunk pixel (the resize rounds, so not 1 / shrink exactly)
         big_h, big_w = round(sh * factor), round(sw * factor)
         y0, x0 = (big_h - sh) // 2, (big_w - sw) // 2
-        # the letterbox's grey, which the network learnt as nothing (camerash's tiles filling their photos, read
-        # with jantaku eval phone: top-1 0.77 on grey, 0.70 on the colour of the photo's edges, often the tile's own)
+        # the letterbox's grey, which the network learnt as nothing (the photo's edge colour is often the tile's own)
         canvas = np.full((big_h, big_w, 3), PAD_VALUE, np.uint8)
         canvas[y0 : y0 + sh, x0 : x0 + sw] = image
 

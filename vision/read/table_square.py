@@ -27,8 +27,8 @@ from vision.read.geometry import Box
 from vision.read.postprocess import PAD_VALUE
 
 #: Below this turn (degrees) frames are read as they are, and a turn left in a straightened frame smaller than this
-#: does not move it: the table reader reads the demo's tables turned by 3 degrees 13 of 14 times, by 6 only 4 to 10
-#: times, and the row measure wobbles by a tenth or two from frame to frame.
+#: does not move it: the table reader copes with a turn of a few degrees, and the row measure wobbles by a tenth
+#: or two from frame to frame.
 MIN_TABLE_TURN = 1.0
 #: Sure tiles beside a neighbour before a frame's turn is trusted: a hand over an empty table says nothing of it.
 MIN_VOTES = 8

@@ -24,7 +24,7 @@ from vision.read.geometry import Box
 from vision.read.postprocess import PAD_VALUE
 
 #: Below this turn (degrees) the photo's own reading stands: the network reads tiles turned by 15 degrees as well
-#: as upright ones (F1 0.980 vs 0.971 on the real held-out photos).
+#: as upright ones.
 MIN_TURN = 12.0
 #: A tile of the first reading is kept over the turned view's reading of it only when it stands straighter there
 #: by this much (degrees): each measure is good to about 5 degrees on a real tile.
@@ -33,7 +33,7 @@ PREFER_MARGIN = 8.0
 #: turn further: a whole table or a hand with melds shows both ways, and is read as the turn stood it.
 SIDEWAYS_PHOTO = 2 / 3
 #: What lying sideways in a view counts for, in degrees from straight, when the merge ranks readings: the network
-#: reads sideways tiles less well (the real held-out photos turned a quarter: F1 0.88 against 0.97 upright).
+#: reads sideways tiles less well.
 SIDEWAYS_OFF = 10.0
 #: How far from straight a tile counts when its turn cannot be told (the most a turn modulo a quarter can be).
 UNKNOWN_TURN = 45.0

@@ -15,9 +15,7 @@ the other half); the honba are paid by the liable player either way (Tenhou's pu
 ``RuleSet.pao_whole_hand`` says whether the liable player covers them all (Tenhou) or only the one
 it fed (000).
 
->>> t = settle_exhaustive(tenpai=(True, False, False, False), nagashi=(), dealer=0, rules=preset("standard"))
->>> t.deltas
-(3000, -1000, -1000, -1000)
+Call ``settle_ron``, ``settle_tsumo``, ``settle_exhaustive`` or ``settle_chombo`` for a ``Settlement``.
 """
 
 from __future__ import annotations
@@ -134,7 +132,12 @@ def settle_tsumo(win: WinPay, dealer: int, honba: int, sticks: int, rules: RuleS
 
 
 def settle_exhaustive(tenpai: Sequence[bool], nagashi: Sequence[int], dealer: int, rules: RuleSet) -> Settlement:
-    """Nagashi mangan (paid as a mangan tsumo, replacing the noten payments), or noten payments."""
+    """Nagashi mangan (paid as a mangan tsumo, replacing the noten payments), or noten payments.
+
+    >>> t = settle_exhaustive(tenpai=(True, False, False, False), nagashi=(), dealer=0, rules=preset("standard"))
+    >>> t.deltas
+    (3000, -1000, -1000, -1000)
+    """
     out: list[Transfer] = []
     if nagashi:
         for seat in nagashi:

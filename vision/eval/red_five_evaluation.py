@@ -2,8 +2,7 @@
 real ones.
 
 - Rendered: the labelled fives of the renderer's held-out set (:data:`~vision.eval.evaluation.EVAL_SEED`), each crop
-read
-  by the crop classifier; among those it reads as the right five (5m or 0m for a 5m ...), how often the red flag is
+  read by the crop classifier; among those it reads as the right five (5m or 0m for a 5m ...), how often the red flag is
   right as the network reads it and after the colour check.
 - Real: the fives of the real photos (held-out and training splits) and of camerash (evaluation only); none is red,
   so every red verdict is a false red.

@@ -5,17 +5,8 @@ five changes a score by one han. This check looks at the crop of a tile already 
 much of its ink is strongly red where a plain five draws in other colours, suit by suit, because a plain five is not
 free of red in most sets (:func:`check_red_five`). Where it is unsure, the networks' answer stands.
 
-Pure numpy/OpenCV: no drawing, no I/O.
-
->>> face = np.full((80, 60, 3), 235, np.uint8)
->>> plain, red = face.copy(), face.copy()
->>> for img, numeral in ((plain, (30, 30, 30)), (red, (40, 40, 210))):   # BGR
-...     img[10:35, 15:45] = numeral          # the numeral, top half
-...     img[45:70, 15:45] = (40, 40, 210)    # the red 萬, bottom half
->>> check_red_five(plain, Tile.parse("5m")).verdict, check_red_five(red, Tile.parse("5m")).verdict
-(<Verdict.PLAIN: 'plain'>, <Verdict.RED: 'red'>)
->>> check_red_five(red, Tile.parse("5m")).tile(Tile.parse("5m"))
-Tile.parse('0m')
+Pure numpy/OpenCV: no drawing, no I/O. ``check_red_five(crop, read)`` gives a :class:`RedFiveCheck` whose
+``tile(read)`` is the five to keep (an example in its docstring).
 """
 
 from __future__ import annotations
@@ -221,6 +212,16 @@ def check_red_five(crop: np.ndarray, read: Tile, options: RedFiveOptions = DEFAU
     in HSV. When the evidence is weak (a tiny crop, a dark face, a grey or washed-out image, too little ink, figures
     between the margins) the verdict is :attr:`Verdict.UNSURE` and the network's answer stands. The verdict carries the
     figure it rests on and a sentence saying why.
+
+    >>> face = np.full((80, 60, 3), 235, np.uint8)
+    >>> plain, red = face.copy(), face.copy()
+    >>> for img, numeral in ((plain, (30, 30, 30)), (red, (40, 40, 210))):   # BGR
+    ...     img[10:35, 15:45] = numeral          # the numeral, top half
+    ...     img[45:70, 15:45] = (40, 40, 210)    # the red 萬, bottom half
+    >>> check_red_five(plain, Tile.parse("5m")).verdict, check_red_five(red, Tile.parse("5m")).verdict
+    (<Verdict.PLAIN: 'plain'>, <Verdict.RED: 'red'>)
+    >>> check_red_five(red, Tile.parse("5m")).tile(Tile.parse("5m"))
+    Tile.parse('0m')
     """
     if crop.ndim != 3 or crop.shape[2] != 3 or crop.dtype != np.uint8:
         raise ValueError(f"expected a BGR uint8 crop (h, w, 3), got {crop.dtype} {crop.shape}")

@@ -7,8 +7,8 @@ With no config file the defaults apply; with no camera (``kind = "auto"``: a Pi 
 the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows the whole thing on any machine.
 A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
 
-The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the camera's reader
-(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.service.TableService.observe`; the site
+The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still table through the camera's reader
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`; the site
 (``web.create_app`` on waitress) shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
@@ -30,8 +30,8 @@ import numpy as np
 
 from device.cli import UserError
 from device.config import Config, ConfigError, find_config
-from device.loop import ChangeGate, ServiceLoop
-from device.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from device.camera.loop import ChangeGate, ServiceLoop
+from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
 from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
@@ -176,14 +176,14 @@ def make_source(config: Config) -> tuple[FrameSource, bool]:
         source.close()
         return source, False
     if cam.kind == "picamera":
-        from device.picamera import PiCameraSource
+        from device.camera.picamera import PiCameraSource
 
         return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
     usb = OpenCVSource(cam.index, width=cam.width, height=cam.height, fps=cam.fps)
     if cam.kind == "opencv":
         return usb, False
     # auto: a Pi camera, else the USB camera, else the demo
-    from device.picamera import PiCameraSource, picamera_available
+    from device.camera.picamera import PiCameraSource, picamera_available
 
     if picamera_available():
         return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
@@ -351,7 +351,7 @@ class TableRuntime:
         self.observations = 0
 
     def _make_service(self) -> Any:
-        from device.service import TableService
+        from device.table.service import TableService
         from engine.rules import preset
 
         pin = self.config.site.pin or f"{secrets.randbelow(10**4):04d}"

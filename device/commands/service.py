@@ -4,7 +4,7 @@
     jantaku bench soak [--clients 16] [--seconds 600] [--rate 4] [--json]
     jantaku bench photo [--image JPEG] [--model ONNX] [--runs 5] [--json]
 
-``serve`` runs :func:`web.create_app` over a :class:`~device.service.TableService` on waitress, with enough
+``serve`` runs :func:`web.create_app` over a :class:`~device.table.service.TableService` on waitress, with enough
 threads for every open event stream (each phone's stream holds one thread) plus some for ordinary requests.
 The table's URL and its QR code are printed on the console with the PIN.
 
@@ -68,7 +68,7 @@ def photo_reader(model: str | None) -> Reader | None:
 
 def serve_command(args: argparse.Namespace) -> int:
     from device.commands.run import Site, lan_address, print_qr
-    from device.service import TableService
+    from device.table.service import TableService
     from engine.rules import preset
     from web import create_app
 
@@ -226,7 +226,7 @@ def percentile(values: list[float], q: float) -> float:
 def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat: float = 15.0) -> dict[str, Any]:
     """Run the soak and return its figures (see the module doc)."""
     from device.commands.run import Site
-    from device.service import TableService
+    from device.table.service import TableService
     from engine.tiles import Tile
     from web import create_app
 
@@ -410,7 +410,7 @@ def multipart(field_name: str, filename: str, data: bytes, fields: dict[str, str
 
 def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any]:
     from device.commands.run import Site
-    from device.service import TableService
+    from device.table.service import TableService
     from web import create_app
 
     reader = photo_reader(model)

@@ -305,7 +305,7 @@ def labelled_stills(recording: Path) -> list:
     """The recording's frames the loop reads (held for more than one tick), each with its labels, for
     :func:`vision.eval.camera.evaluate`."""
     from device.commands.run import RecordedLabels
-    from device.sources import MANIFEST_NAME, Frame, load_manifest
+    from device.camera.sources import MANIFEST_NAME, Frame, load_manifest
     import cv2
 
     from vision.eval.camera import LabelledFrame

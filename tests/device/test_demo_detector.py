@@ -24,7 +24,7 @@ import pytest
 from device.commands.run import FrameReader, RecordedLabels
 from device.commands.vision import labelled_stills
 from device.demo import RECORDING
-from device.sources import Frame
+from device.camera.sources import Frame
 from engine.tiles import parse_tiles
 
 pytestmark = pytest.mark.slow

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from device.corrections import CorrectionStore, FrameTile, UnknownFrame
-from device.events import RESYNC, EventBus, TooManySubscribers
+from device.table.corrections import CorrectionStore, FrameTile, UnknownFrame
+from device.table.events import RESYNC, EventBus, TooManySubscribers
 from web.hand_request import BadRequest
-from device.service import PinLocked, TableService
-from device.storage import GameStore
+from device.table.service import PinLocked, TableService
+from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
@@ -344,7 +344,7 @@ def test_service_imports_an_exported_game(tmp_path):
 def test_jpeg_size_and_reduced_decode():
     import cv2
 
-    from device.service import decode_photo, jpeg_size
+    from device.table.service import decode_photo, jpeg_size
 
     img = np.zeros((1500, 4000, 3), np.uint8)
     img[:, :2000] = 255
@@ -417,7 +417,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     ],
 )
 def test_decode_photo_refuses_before_decoding(data, message):
-    from device.service import decode_photo
+    from device.table.service import decode_photo
     from vision.read.errors import UnreadableImage
 
     with pytest.raises(UnreadableImage, match=message):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from device.service import TableService
+from device.table.service import TableService
 from tests.web.conftest import PIN, ScriptedDetector, jpeg
 from web import create_app
 

@@ -22,7 +22,7 @@ import cv2
 import pytest
 
 from device.commands.run import FrameReader, RecordedLabels
-from device.commands.vision import labelled_stills
+from device.lab.vision import labelled_stills
 from device.demo import RECORDING
 from device.camera.sources import Frame
 from engine.tiles import parse_tiles

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from device.cli import UserError
+from device.commands.site import Site, print_qr, start_site
 from device.config import Config, ConfigError, find_config
 from device.camera.loop import ChangeGate, ServiceLoop
 from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
@@ -242,65 +243,6 @@ def make_readers(config: Config, *, model: str | None = None) -> tuple[Reader, R
     return Reader.from_config(camera, models=models, lock=lock), Reader.from_config(photo, models=models, lock=lock)
 
 
-# --- the site ----------------------------------------------------------------------------------------------
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-
-
-class Site:
-    """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
-
-    def __init__(self, app: Any, host: str, port: int, threads: int = 8) -> None:
-        from waitress.server import create_server
-
-        try:
-            self.server = create_server(app, host=host, port=port, threads=threads, channel_timeout=30)
-        except OSError as exc:
-            raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-        self.port = int(self.server.effective_port)  # type: ignore[union-attr]
-        self._thread = threading.Thread(target=self._serve, name="jantaku-site", daemon=True)
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except Exception:  # pragma: no cover - logged, the main thread notices the site is gone
-            log.exception("site: the web server stopped")
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def close(self, timeout: float = 3.0) -> None:
-        from waitress import wasyncore
-
-        server = self.server
-        # close every socket from inside the server's own loop (closing them from here races its select())
-        try:
-            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
-        except OSError:
-            # seen rarely under load at shutdown: the loop's wake-up pipe is already gone, so the loop cannot be
-            # asked; close the sockets from here
-            wasyncore.close_all(server._map)  # type: ignore[union-attr]
-        self._thread.join(timeout)
-        server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
-
-
-def print_qr(url: str, out: TextIO) -> None:
-    try:
-        import segno
-
-        segno.make(url, error="m").terminal(out=out, compact=True)
-    except Exception:  # a console that cannot show it: the URL is printed anyway
-        pass
-
-
 # --- the whole table ---------------------------------------------------------------------------------------
 
 
@@ -390,21 +332,13 @@ class TableRuntime:
         out = self.options.out
         if self.options.site:
             try:
-                from web import create_app
+                import web  # noqa: F401
             except ImportError as exc:  # a checkout without the site: the loop still runs
                 log.warning("the phone site is not available (%s): printing what the camera reads", exc)
                 self.options.site = False
         if self.options.site:
-            host, port = self.config.site.host, self.config.site.port
-            from device.commands.service import site_threads  # one thread per event stream, and spare ones
-
-            self.site = Site(
-                create_app(None, self.service), host, port, threads=site_threads(self.service)
-            )
-            shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-            self.url = f"http://{shown}:{self.site.port}/"
-            self.service.url = self.url
-            self.site.start()
+            self.site = start_site(self.service, self.config.site.host, self.config.site.port)
+            self.url = self.service.url
             print(f"jantaku: the table is at {self.url}  (PIN {self.pin})", file=out, flush=True)
             print_qr(self.url, out)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")

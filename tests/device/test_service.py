@@ -381,7 +381,7 @@ def test_command_errors_are_one_line(argv, message, capsys):
 
 def test_soak_bench_over_real_http():
     """A short soak through waitress: every client gets every update, quickly."""
-    from device.commands.service import soak
+    from device.lab.site_bench import soak
 
     result = soak(clients=16, seconds=2.0, rate=8.0)
     assert result["connected"] == 16 and result["lost_updates"] == 0 and not result["errors"]
@@ -394,7 +394,7 @@ def test_soak_bench_over_real_http():
 def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     import cv2
 
-    from device.commands.service import PHOTO_HAND, make_photo, multipart
+    from device.lab.site_bench import PHOTO_HAND, make_photo, multipart
     from web import create_app
 
     data = make_photo()

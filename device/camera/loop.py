@@ -13,7 +13,7 @@
 * :meth:`ServiceLoop.stop` (or the ``stop`` event) ends it within one frame or back-off step.
 
 The loop knows nothing of detectors or web pages: it is given ``read(frame) -> observation`` and
-``observe(observation)``. :func:`device.commands.run.build_pipeline` joins the real ones.
+``observe(observation)``. :class:`device.commands.run.TableRuntime` joins the real ones.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """``jantaku``: the one command line for people and for checks.
 
-Each area registers its own subcommands from ``device.commands.*``. Bad input prints one clear
-line on stderr and exits with code 2, never a traceback.
+Each area registers its own subcommands: the runtime's from ``device.commands.*`` (:data:`COMMAND_MODULES`), the
+lab's from ``device.lab.*`` (:data:`LAB_COMMAND_MODULES`: named here, imported only by name, and skipped when
+their module cannot be imported). Bad input prints one clear line on stderr and exits with code 2, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -14,16 +16,24 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 
-#: Modules that add subcommands; each has ``register(commands: Commands)``.
+#: Runtime modules that add subcommands; each has ``register(commands: Commands)``.
 COMMAND_MODULES = (
-    "device.commands.hands",  # score, waits, conformance wins, bench score
-    "device.commands.games",  # conformance games
-    "device.commands.training",  # synth, train
-    "device.commands.vision",  # read, eval detector, bench detector
-    "device.commands.classifier",  # train-classifier, eval classifier
-    "device.commands.way_up",  # train-way-up, eval way-up
-    "device.commands.service",  # serve, bench soak
+    "device.commands.hands",  # score, waits
+    "device.commands.vision",  # read
+    "device.commands.serve",  # serve
     "device.commands.run",  # run (camera loop + site)
+)
+
+#: Lab modules (what the Pi never runs), registered the same way when they import. The runtime names them here
+#: and never imports them: importing one may need the lab's packages (Pillow, torch, ultralytics).
+LAB_COMMAND_MODULES = (
+    "device.lab.hands",  # conformance wins, bench score
+    "device.lab.games",  # conformance games
+    "device.lab.training",  # synth, train, export, val-model
+    "device.lab.vision",  # eval detector/phone/camera, bench detector
+    "device.lab.classifier",  # train-classifier, blend, eval classifier
+    "device.lab.way_up",  # train-way-up, eval way-up
+    "device.lab.site_bench",  # bench soak, bench photo
 )
 
 
@@ -60,6 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)
+    for name in LAB_COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a runtime-only install: the lab's commands are absent, the runtime's all work
+            continue
+        module.register(commands)
     return parser
 
 

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from device.cli import UserError
-from device.pin import MAX_PIN_DIGITS, MIN_PIN_DIGITS, pin_problem
+from device.table.pin import MAX_PIN_DIGITS, MIN_PIN_DIGITS, pin_problem
 from engine.rules import PRESETS
 
 CAMERA_KINDS = ("auto", "picamera", "opencv", "replay", "demo")

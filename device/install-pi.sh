@@ -49,8 +49,8 @@ fi
 say "4/4 config $CONFIG and the service"
 if [[ ! -f $CONFIG ]]; then
     mkdir -p "$(dirname "$CONFIG")"
-    # 6 digits from the operating system's secure source (device/pin.py), not bash's 15-bit generator
-    PIN=$("$PREFIX/.venv/bin/python" -c 'from device.pin import new_pin; print(new_pin())')
+    # 6 digits from the operating system's secure source (device/table/pin.py), not bash's 15-bit generator
+    PIN=$("$PREFIX/.venv/bin/python" -c 'from device.table.pin import new_pin; print(new_pin())')
     cat >"$CONFIG" <<TOML
 # jantaku table config: see device/config.py for every key.
 [camera]

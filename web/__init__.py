@@ -36,7 +36,7 @@ DEFAULTS: dict[str, Any] = {
 def create_app(config: dict[str, Any] | None, service: TableServiceLike) -> Flask:
     """Build the site around ``service``; ``config`` overrides any of :data:`DEFAULTS`.
 
-    The caller builds the service (the command line: ``device.cli.site``; tests: a fixture)."""
+    The caller builds the service (the command line: ``device.commands.site.start_site``; tests: a fixture)."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config["SECRET_KEY"] = secrets.token_hex(32)

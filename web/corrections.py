@@ -2,7 +2,7 @@
 
 A correction keeps a frame on the table's disk, so it needs the table's PIN (and, like every POST, the page's
 CSRF token). The store keeps a bounded number of frames, dropping the oldest (see
-:class:`device.corrections.CorrectionStore`). The export is streamed, file by file, without holding the store's
+:class:`device.table.corrections.CorrectionStore`). The export is streamed, file by file, without holding the store's
 lock, so the table keeps answering while a large export downloads.
 """
 

@@ -10,7 +10,7 @@
   ``X-Table-PIN``. Joining opens a session on the server (:class:`web.guard.SessionTable`): "Lock this
   phone" ends it (a copy of the cookie is refused afterwards) and it ends by itself after
   ``JANTAKU_SESSION_MAX_S``. Wrong PINs are counted per client and for the whole table
-  (:class:`device.pin.PinGuard`); phones already joined keep working through a lock-out.
+  (:class:`device.table.pin.PinGuard`); phones already joined keep working through a lock-out.
 * Idempotency: a game write sent with an ``Idempotency-Key`` header answers a retry with the same key and
   body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`).
 """

@@ -7,8 +7,8 @@ With no config file the defaults apply; with no camera (``kind = "auto"``: a Pi 
 the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows the whole thing on any machine.
 A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
 
-The camera loop (:class:`device.loop.ServiceLoop`) feeds each new, still table through the camera's reader
-(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.service.TableService.observe`; the site
+The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still table through the camera's reader
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`; the site
 (``web.create_app`` on waitress) shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import signal
-import socket
 import sys
 import tempfile
 import threading
@@ -28,9 +27,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from device.cli import UserError
+from device.commands.site import Site, print_qr, start_site
 from device.config import Config, ConfigError, find_config
-from device.loop import ChangeGate, ServiceLoop
-from device.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from device.camera.loop import ChangeGate, ServiceLoop
+from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
 from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
@@ -175,14 +175,14 @@ def make_source(config: Config) -> tuple[FrameSource, bool]:
         source.close()
         return source, False
     if cam.kind == "picamera":
-        from device.picamera import PiCameraSource
+        from device.camera.picamera import PiCameraSource
 
         return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
     usb = OpenCVSource(cam.index, width=cam.width, height=cam.height, fps=cam.fps)
     if cam.kind == "opencv":
         return usb, False
     # auto: a Pi camera, else the USB camera, else the demo
-    from device.picamera import PiCameraSource, picamera_available
+    from device.camera.picamera import PiCameraSource, picamera_available
 
     if picamera_available():
         return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
@@ -241,66 +241,6 @@ def make_readers(config: Config, *, model: str | None = None) -> tuple[Reader, R
     return Reader.from_config(camera, models=models, lock=lock), Reader.from_config(photo, models=models, lock=lock)
 
 
-# --- the site ----------------------------------------------------------------------------------------------
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-
-
-class Site:
-    """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
-
-    def __init__(self, app: Any, host: str, port: int, threads: int = 8, **limits: int) -> None:
-        """``limits``: :func:`device.http_server.create_site_server`'s (``per_address`` connections ...)."""
-        from device.http_server import create_site_server
-
-        try:
-            self.server = create_site_server(app, host, port, threads=threads, **limits)
-        except OSError as exc:
-            raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-        self.port = int(self.server.effective_port)  # type: ignore[union-attr]
-        self._thread = threading.Thread(target=self._serve, name="jantaku-site", daemon=True)
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except Exception:  # pragma: no cover - logged, the main thread notices the site is gone
-            log.exception("site: the web server stopped")
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def close(self, timeout: float = 3.0) -> None:
-        from waitress import wasyncore
-
-        server = self.server
-        # close every socket from inside the server's own loop (closing them from here races its select())
-        try:
-            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
-        except OSError:
-            # seen rarely under load at shutdown: the loop's wake-up pipe is already gone, so the loop cannot be
-            # asked; close the sockets from here
-            wasyncore.close_all(server._map)  # type: ignore[union-attr]
-        self._thread.join(timeout)
-        server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
-
-
-def print_qr(url: str, out: TextIO) -> None:
-    try:
-        import segno
-
-        segno.make(url, error="m").terminal(out=out, compact=True)
-    except Exception:  # a console that cannot show it: the URL is printed anyway
-        pass
-
-
 # --- the whole table ---------------------------------------------------------------------------------------
 
 
@@ -351,10 +291,10 @@ class TableRuntime:
         self.observations = 0
 
     def _make_service(self) -> Any:
-        from device.service import TableService
+        from device.table.service import TableService
         from engine.rules import preset
 
-        from device.pin import new_pin
+        from device.table.pin import new_pin
 
         pin = self.config.site.pin or new_pin()
         self.pin = pin  # shown once, on the console of the table's own machine
@@ -392,22 +332,16 @@ class TableRuntime:
         out = self.options.out
         if self.options.site:
             try:
-                from web import create_app
+                import web  # noqa: F401
             except ImportError as exc:  # a checkout without the site: the loop still runs
                 log.warning("the phone site is not available (%s): printing what the camera reads", exc)
                 self.options.site = False
         if self.options.site:
-            host, port = self.config.site.host, self.config.site.port
-            from device.commands.service import site_threads  # one thread per event stream, and spare ones
-
-            app = create_app(
-                {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600}, self.service
+            self.site = start_site(
+                self.service, self.config.site.host, self.config.site.port,
+                {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600},
             )
-            self.site = Site(app, host, port, threads=site_threads(self.service))
-            shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-            self.url = f"http://{shown}:{self.site.port}/"
-            self.service.url = self.url
-            self.site.start()
+            self.url = self.service.url
             print(f"jantaku: the table is at {self.url}  (PIN {self.pin})", file=out, flush=True)
             print_qr(self.url, out)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
@@ -489,9 +423,9 @@ def config_from_args(args: Any) -> Config:
 
 
 def run_command(args: Any) -> int:
-    from device.memory import limit_malloc_arenas
+    from device.commands.memory import limit_malloc_arenas
 
-    limit_malloc_arenas()  # before any thread allocates (see device.memory)
+    limit_malloc_arenas()  # before any thread allocates (see device.commands.memory)
     if args.duration is not None and args.duration <= 0:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)

@@ -1,4 +1,4 @@
-"""Subcommands of the tile detector: ``read``, ``eval detector``, ``bench detector``.
+"""The tile detector's runtime subcommand, ``read`` (its lab ones, ``eval ...`` and ``bench detector``: device.lab.vision).
 
 ``jantaku read IMAGE... [--json] [--annotate OUT] [--model PATH] [--table]`` prints, per image, the face-up tiles in
 reading order (mpsz, one group per row); with ``--json`` one JSON line per image::
@@ -17,8 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,95 +45,18 @@ def register(commands) -> None:
         help="read every view of the slice pyramid, as the camera does (so does --table; default: the whole photo "
         "first, then slices or a view from afar as its tiles' size calls for)",
     )
-    _model_args(read)
+    model_args(read)
     read.set_defaults(func=cmd_read)
 
-    ev = commands.eval.add_parser("detector", help="rendered held-out set, real held-out photos, real single tiles")
-    _model_args(ev)
-    ev.add_argument("--only", default="rendered,real,crops", help="comma list of rendered, real, crops")
-    ev.add_argument(
-        "--n", type=int, default=None, help="rendered held-out images (default 1000: fewer pin mAP50 down less)"
-    )
-    ev.add_argument("--seed", type=int, default=None, help="renderer seed of the held-out set (default: the fixed one)")
-    ev.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    ev.set_defaults(func=cmd_eval)
-
-    camera = commands.eval.add_parser(
-        "camera", help="the demo's tables with the camera turned to the table: read as they are, and squared to it"
-    )
-    _model_args(camera)
-    camera.add_argument("--turns", help="turns of the camera, degrees, comma list (default 0,10,20,30,45)")
-    camera.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    camera.set_defaults(func=cmd_eval_camera)
-
-    phone = commands.eval.add_parser(
-        "phone", help="real held-out photos cut close or tiled, enlarged to phone size: the pyramid vs jantaku read"
-    )
-    _model_args(phone)
-    phone.add_argument(
-        "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45,0.6,0.8)"
-    )
-    phone.add_argument("--mosaics", help="k x k mosaics of photos, comma list (default 2,3)")
-    phone.add_argument(
-        "--turns", help="photos turned whole, degrees counter-clockwise, comma list (default 15,30,45,60,75,180)"
-    )
-    phone.add_argument("--lights", help="photos under badly balanced light, comma list (default warm,cool,dim)")
-    phone.add_argument(
-        "--squashes", help="photos squashed to these shares of their height: tiles seen lower (default 0.45,0.35)"
-    )
-    phone.add_argument(
-        "--blurs",
-        help="photos and camerash hands out of focus: blur sigma / tiles' width, comma list "
-        "(default none; try 0.03,0.05)",
-    )
-    phone.add_argument(
-        "--tilts",
-        help="photos seen by a phone tilted away: the far edge's share of the near edge's width, comma list "
-        "(default none; try 0.8,0.6)",
-    )
-    phone.add_argument(
-        "--glares",
-        help="photos and camerash hands under a lamp's reflection on glossy tiles: its strength at the centre "
-        "(1: white), comma list (default none; try 0.5,0.9)",
-    )
-    phone.add_argument(
-        "--red",
-        action="store_true",
-        help="also the photos and camerash hands that show a five, with every five's ink repainted red: red fives "
-        "to read (none of the real photos shows one)",
-    )
-    phone.add_argument("--side", type=int, default=4000, help="long side of each shot, px (default 4000)")
-    phone.add_argument("--seed", type=int, default=0, help="which tile each close-up frames (default 0)")
-    phone.add_argument("--no-camerash", action="store_true", help="skip camerash's tiles (single, and in hands)")
-    phone.add_argument(
-        "--hands", type=int, default=16, help="hands of camerash's tiles per zoom (0.06, 0.1, 0.16; default 16)"
-    )
-    phone.add_argument(
-        "--loose", type=int, default=12, help="shots of camerash's tiles lying loose and askew per zoom (default 12)"
-    )
-    phone.add_argument(
-        "--readers",
-        help="which readers, comma list of pyramid, scale (at its tiles' scale), read (jantaku read); default all. "
-        "The pyramid takes most of the run's time",
-    )
-    phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    phone.set_defaults(func=cmd_eval_phone)
-
-    bench = commands.bench.add_parser("detector", help="ms per 640x640 frame, ours beside mahjong-detector")
-    bench.add_argument("--model", metavar="PATH", help="our ONNX model (default: models/tiles.onnx)")
-    bench.add_argument("--peer", metavar="PATH", help="the peer's ONNX model (default: from mahjong-detector)")
-    bench.add_argument("--runs", type=int, default=30, help="timed runs per model (at least 20; default 30)")
-    bench.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
-    bench.set_defaults(func=cmd_bench)
 
 
-def _model_args(parser: argparse.ArgumentParser) -> None:
+def model_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="ONNX model (default: $JANTAKU_MODEL or models/tiles.onnx)")
     parser.add_argument("--conf", type=float, default=None, help="lowest confidence kept (default 0.25)")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
 
 
-def _operating_conf(args: argparse.Namespace) -> float:
+def operating_conf(args: argparse.Namespace) -> float:
     from vision.read.detector import DetectorOptions
 
     conf = DetectorOptions().conf if args.conf is None else args.conf
@@ -150,15 +71,15 @@ def _annotation_path(out: Path, image: Path, many: bool) -> Path:
     return out / f"{image.stem}.annotated.jpg"
 
 
-def _reader_config(args: argparse.Namespace, **photo) -> ReaderConfig:
+def reader_config(args: argparse.Namespace, **photo) -> ReaderConfig:
     """The photo reader's configuration the options ask for (``--model``, ``--conf``, ``--threads``)."""
     from vision.read.pipeline import ReaderConfig
 
     model = Path(args.model) if args.model else None
-    return ReaderConfig.for_photo(model, conf=_operating_conf(args), threads=args.threads, **photo)
+    return ReaderConfig.for_photo(model, conf=operating_conf(args), threads=args.threads, **photo)
 
 
-def _models(config: ReaderConfig) -> Models:
+def load_models(config: ReaderConfig) -> Models:
     from vision.read.pipeline import Models
 
     try:
@@ -167,7 +88,7 @@ def _models(config: ReaderConfig) -> Models:
         raise UserError(str(exc)) from exc
 
 
-def _reader(config: ReaderConfig, models: Models | None = None) -> Reader:
+def make_reader(config: ReaderConfig, models: Models | None = None) -> Reader:
     from vision.read.pipeline import Reader
 
     try:
@@ -182,7 +103,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     # a photo's tiles may be any size and lie turned: read it at the scale they call for, upright; an overhead photo
     # of a whole table is read as the camera reads one, where a wrong guess would lose the table
-    reader = _reader(_reader_config(args, pyramid=args.pyramid, table=args.table))
+    reader = make_reader(reader_config(args, pyramid=args.pyramid, table=args.table))
     failed = 0
     for name in args.images:
         try:
@@ -218,372 +139,3 @@ def cmd_read(args: argparse.Namespace) -> int:
     return 2 if failed else 0  # each unreadable image has had its one line on stderr
 
 
-def _progress(label: str):
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        print(f"\r{label}: {done}/{total}", end="\n" if done == total else "", file=sys.stderr, flush=True)
-
-    return show
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    from vision.eval import evaluation
-    from vision.read.labels import CLASS_NAMES
-
-    parts = [p.strip() for p in args.only.split(",") if p.strip()]
-    unknown = set(parts) - {"rendered", "real", "crops"}
-    if unknown:
-        raise UserError(f"--only takes rendered, real, crops; not {', '.join(sorted(unknown))}")
-    # AP candidates are found down to conf 0.001 inside the evaluation; P, R and single-tile top-1 count what the
-    # detector reports at the operating threshold (on a single tile, finding nothing is a miss).
-    conf = _operating_conf(args)
-    # what jantaku read --pyramid reads with (the detector and the crop classifier shipped beside it, if any), and
-    # the detector alone, on the same networks
-    config = _reader_config(args, pyramid=True)
-    models = _models(config)
-    detector = _reader(replace(config, classifier=None), replace(models, classifier=None)).detector
-    two_stage = _reader(config, models) if models.classifier is not None else None
-    report: dict = {"model": str(models.network.path), "conf": conf}
-    if models.classifier is not None:
-        report["classifier"] = str(models.classifier.path)
-    try:
-        if "rendered" in parts:
-            seed = evaluation.EVAL_SEED if args.seed is None else args.seed
-            n = evaluation.RENDERED_IMAGES if args.n is None else args.n
-            if n < 1:
-                raise UserError(f"--n is a count of rendered images: 1 or more, not {n}")
-            both = evaluation.eval_rendered(detector, n, seed, conf, _progress("rendered"), two_stage)
-            r = both.detector
-            report["rendered"] = {
-                "images": n,
-                "seed": seed,
-                "map50": round(r.map50, 4),
-                **_interval(both),
-                "map50_95": round(r.map50_95, 4),
-                "precision": round(r.precision, 4),
-                "recall": round(r.recall, 4),
-                "per_class": evaluation.class_table(r, CLASS_NAMES),
-                **_as_read(both.read),
-            }
-        if "real" in parts:
-            both = evaluation.eval_real(detector, conf_threshold=conf, progress=_progress("real"), reader=two_stage)
-            r = both.detector
-            report["real"] = {
-                "map50": round(r.map50, 4),
-                **_interval(both),
-                "map50_95": round(r.map50_95, 4),
-                "precision": round(r.precision, 4),
-                "recall": round(r.recall, 4),
-                "f1": round(r.f1, 4),
-                "per_class": evaluation.class_table(r, CLASS_NAMES),
-                **_as_read(both.read),
-            }
-        if "crops" in parts:
-            crops = {}
-            readers = [("detector", detector)] + ([("as read", two_stage)] if two_stage is not None else [])
-            for (label, who), placement in ((r, p) for r in readers for p in ("table", "as-is")):
-                c = evaluation.eval_crops(who, placement=placement, progress=_progress(f"crops {label} {placement}"))
-                crops[f"{label}, {placement}"] = {
-                    "n": c.n,
-                    "top1": round(c.top1, 4),
-                    "per_tile": {str(t): [sum(k.values()), k[t]] for t, k in c.predictions.items()},
-                    "confusions": [[str(t), str(p) if p else "none", k] for t, p, k in c.confusions()],
-                }
-            report["crops"] = crops
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from exc
-    if args.json:
-        print(json.dumps(report))
-    else:
-        _print_eval(report)
-    return 0
-
-
-def labelled_stills(recording: Path) -> list:
-    """The recording's frames the loop reads (held for more than one tick), each with its labels, for
-    :func:`vision.eval.camera.evaluate`."""
-    from device.commands.run import RecordedLabels
-    from device.sources import MANIFEST_NAME, Frame, load_manifest
-    import cv2
-
-    from vision.eval.camera import LabelledFrame
-
-    entries = load_manifest(recording)
-    if entries is None:
-        raise FileNotFoundError(f"{recording}: no {MANIFEST_NAME}")
-    labels = RecordedLabels(recording)
-    out = []
-    for entry in entries:
-        if entry.hold > 1:
-            image = cv2.imread(str(entry.path))
-            out.append(LabelledFrame(entry.path.name, image, tuple(labels(Frame(image, origin=entry.path.name)))))
-    return out
-
-
-def cmd_eval_camera(args: argparse.Namespace) -> int:
-    from vision.eval.camera import TURNS, evaluate
-    from device.demo import RECORDING
-
-    try:
-        turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
-    except ValueError as exc:
-        raise UserError(f"--turns takes numbers, comma separated: {exc}") from exc
-    # as jantaku run reads the camera, frame by frame (the evaluation squares frames to the table itself)
-    reader = _reader(_reader_config(args, pyramid=True))
-    frames = labelled_stills(RECORDING)
-    report = {
-        name: {f"{t:g}": tally.as_json() for t, tally in evaluate(reader, frames, turns, squared=sq).items()}
-        for name, sq in (("as they are", False), ("squared to the table", True))
-    }
-    if args.json:
-        print(json.dumps(report))
-        return 0
-    print("the demo's tables, the camera turned to the table (labelled tiles read, boxes more, tables read by seat):")
-    for name, by_turn in report.items():
-        print(f"  {name}:")
-        for t, r in by_turn.items():
-            print(
-                f"    {t:>5} degrees: tiles {r['right']}/{r['tiles']}, {r['other_boxes']} boxes more, tables "
-                f"{r['tables_read']}/{r['tables']}, median {r['median_s']} s a frame"
-            )
-    return 0
-
-
-#: ``jantaku eval phone --readers``: each key, and the name its figures go under.
-PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku read"}
-
-
-def cmd_eval_phone(args: argparse.Namespace) -> int:
-    from vision.eval.phone_evaluation import (
-        LIGHTS,
-        MOSAICS,
-        SQUASHES,
-        TURNS,
-        ZOOMS,
-        blurred_shot,
-        camerash_hands,
-        camerash_loose,
-        evaluate,
-        glared_hands,
-        half_turned_hand,
-        phone_shots,
-    )
-    from vision.eval.real_photos import held_out_split
-
-    try:
-        zooms = ZOOMS if args.zooms is None else [float(z) for z in args.zooms.split(",") if z.strip()]
-        mosaics = MOSAICS if args.mosaics is None else [int(k) for k in args.mosaics.split(",") if k.strip()]
-        turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
-        lights = list(LIGHTS) if args.lights is None else [t.strip() for t in args.lights.split(",") if t.strip()]
-        squashes = SQUASHES if args.squashes is None else [float(f) for f in args.squashes.split(",") if f.strip()]
-        blurs = [] if args.blurs is None else [float(f) for f in args.blurs.split(",") if f.strip()]
-        tilts = [] if args.tilts is None else [float(f) for f in args.tilts.split(",") if f.strip()]
-        glares = [] if args.glares is None else [float(f) for f in args.glares.split(",") if f.strip()]
-    except ValueError as exc:
-        raise UserError(
-            "--zooms, --squashes, --blurs, --tilts, --glares and --turns take numbers, --mosaics whole numbers, comma "
-            f"separated: {exc}"
-        ) from exc
-    if any(not 0 < f <= 1 for f in tilts):
-        raise UserError("--tilts are the far edge's share of the near edge's width: above 0, at most 1")
-    if any(not 0 < f <= 1 for f in glares):
-        raise UserError("--glares are the reflection's strength at its centre: above 0, at most 1 (white)")
-    if any(not 0 <= f <= 0.5 for f in blurs):
-        raise UserError("--blurs are shares of a tile's width: 0 to 0.5")
-    if any(not 0 < f <= 1 for f in squashes):
-        raise UserError("--squashes are above 0 and at most 1 (a share of the photo's height)")
-    if any(not 0 < z <= 1 for z in zooms) or any(k < 1 for k in mosaics) or args.side < 64 or args.hands < 0:
-        raise UserError("--zooms are above 0 and at most 1, --mosaics at least 1, --side at least 64, --hands >= 0")
-    if args.loose < 0:
-        raise UserError("--loose is a count of shots: 0 or more")
-    if unknown := [t for t in lights if t not in LIGHTS]:
-        raise UserError(f"--lights: no light {', '.join(unknown)} (there are {', '.join(LIGHTS)})")
-    wanted = list(PHONE_READERS) if args.readers is None else [r.strip() for r in args.readers.split(",") if r.strip()]
-    if not wanted or (unknown := [r for r in wanted if r not in PHONE_READERS]):
-        raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
-    read = _reader_config(args)
-    configs = {
-        "pyramid": _reader_config(args, pyramid=True),
-        # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
-        "scale": replace(read, views=()),
-        "read": read,
-    }
-    try:
-        models = _models(read)
-        makers = {key: lambda key=key: _reader(configs[key], models) for key in configs}
-        readers = {PHONE_READERS[key]: makers[key]() for key in PHONE_READERS if key in wanted}
-        photos = held_out_split()
-    except (VisionError, FileNotFoundError) as exc:
-        raise UserError(str(exc)) from exc
-    shots = phone_shots(
-        photos, zooms, mosaics, args.side, args.seed, turns, lights, squashes, blurs, tilts, glares, args.red
-    )
-    result = evaluate(readers, shots)
-    report = _tallies_json(result)
-    single, hands, hands_turned, hands_blurred, hands_glared, hands_red, loose = {}, {}, {}, {}, {}, {}, {}
-    if not args.no_camerash:  # a phone photo of one tile: camerash's close-ups as they are, the tile filling them
-        from vision.eval.evaluation import eval_bonus, eval_crops
-
-        try:
-            for name, reader in readers.items():
-                c = eval_crops(reader, placement="as-is", progress=_progress(f"camerash as-is, {name}"))
-                bonus = eval_bonus(reader)  # flowers and seasons: no riichi tile, so any tile named is wrong
-                named = sum(k for t, k in bonus.items() if t is not None)
-                single[name] = {"n": c.n, "top1": round(c.top1, 4), "bonus_read_as_tile": [named, sum(bonus.values())]}
-            if args.hands:  # another set's tiles in a row, as a phone photographs a hand (and from across)
-                read = evaluate(readers, camerash_hands(args.hands, seed=args.seed, side=args.side))
-                hands = _tallies_json(read)
-                shots = map(half_turned_hand, camerash_hands(args.hands, seed=args.seed, side=args.side))
-                hands_turned = _tallies_json(evaluate(readers, shots))
-                if blurs:  # the same hands out of focus (each hand drawn once, then blurred by each share)
-                    shots = (
-                        blurred_shot(shot, b)
-                        for shot in camerash_hands(args.hands, seed=args.seed, side=args.side)
-                        for b in blurs
-                    )
-                    hands_blurred = _tallies_json(evaluate(readers, shots))
-                if glares:  # the same hands under a lamp's reflection
-                    shots = glared_hands(camerash_hands(args.hands, seed=args.seed, side=args.side), glares, args.seed)
-                    hands_glared = _tallies_json(evaluate(readers, shots))
-                if args.red:  # the same hands that hold a five, their fives inked red
-                    shots = camerash_hands(args.hands, seed=args.seed, side=args.side, red=True)
-                    hands_red = _tallies_json(evaluate(readers, shots))
-            if args.loose:  # another set's tiles lying loose, each turned its own way
-                read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
-                loose = _tallies_json(read)
-        except FileNotFoundError as exc:
-            print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "side": args.side,
-                    "seed": args.seed,
-                    "readers": report,
-                    "camerash_as_is": single,
-                    "camerash_hands": hands,
-                    "camerash_hands_turned": hands_turned,
-                    "camerash_hands_blurred": hands_blurred,
-                    "camerash_hands_glared": hands_glared,
-                    "camerash_hands_red": hands_red,
-                    "camerash_loose": loose,
-                }
-            )
-        )
-        return 0
-    print(f"real held-out photos at phone size ({args.side} px long side), precision / recall / F1, exact shots:")
-    for name, kinds in report.items():
-        print(f"  {name}:")
-        _print_tallies(kinds)
-        if name in single:
-            one = single[name]
-            named, n = one["bonus_read_as_tile"]
-            print(f"    {'one tile filling':>16}: top-1 {one['top1']:.3f} on {one['n']} camerash photos")
-            print(f"    {'flowers, seasons':>16}: {named} of {n} camerash bonus tiles read as a riichi tile (wrong)")
-    for title, tallies in (
-        ("in rows, as a hand is photographed", hands),
-        ("in rows, photographed from across the table (to read in the owner's order)", hands_turned),
-        ("in rows, out of focus (blur / tiles' width)", hands_blurred),
-        ("in rows, under a lamp's reflection (its strength)", hands_glared),
-        ("in rows, their fives inked red", hands_red),
-        ("lying loose, each turned its own way", loose),
-    ):
-        if tallies:
-            print(f"another set's tiles (camerash's photos) {title}; tile height / shot height:")
-            for name, kinds in tallies.items():
-                print(f"  {name}:")
-                _print_tallies(kinds)
-    return 0
-
-
-def _tallies_json(result: dict) -> dict:
-    """Per reader, per kind of shot: the tally as JSON."""
-    return {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
-
-
-def _print_tallies(kinds: dict) -> None:
-    for kind, r in sorted(kinds.items(), key=lambda kv: kv[0] == "all"):  # each kind of shot, then all of them
-        print(
-            f"    {kind:>16}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
-            f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms)"
-            + (f"  in order {r['in_order']}/{r['texts']}" if r.get("texts") else "")
-        )
-
-
-def _as_read(result) -> dict:
-    """P, R and F1 of what ``jantaku read`` reports with its second stage (empty without one)."""
-    if result is None:
-        return {}
-    return {"as_read": {k: round(getattr(result, k), 4) for k in ("precision", "recall", "f1")}}
-
-
-def _interval(results) -> dict:
-    low, high = results.map50_interval
-    return {"map50_interval": [round(low, 4), round(high, 4)]}
-
-
-def _print_eval(report: dict) -> None:
-    print(f"model: {report['model']}")
-    for key, title in (("rendered", "rendered held-out set"), ("real", "real photos, held-out split")):
-        if key not in report:
-            continue
-        r = report[key]
-        extra = f" ({r['images']} images, seed {r['seed']})" if key == "rendered" else ""
-        low, high = r["map50_interval"]
-        print(
-            f"\n{title}{extra}: mAP50 {r['map50']:.4f} (95 % of image sets: {low:.4f}-{high:.4f})  "
-            f"mAP50-95 {r['map50_95']:.4f}  "
-            f"P {r['precision']:.4f}  R {r['recall']:.4f}  (P, R at conf {report['conf']}, IoU 0.5)"
-        )
-        if "as_read" in r:
-            a = r["as_read"]
-            print(
-                f"  as read (detector + crop classifier): P {a['precision']:.4f}  R {a['recall']:.4f}  F1 {a['f1']:.4f}"
-            )
-        print(f"  {'class':<6}{'n':>5}{'AP50':>8}{'AP50-95':>9}{'P':>8}{'R':>8}")
-        for row in r["per_class"]:
-            print(
-                f"  {row['class']:<6}{row['n']:>5}{row['ap50']:>8.3f}{row['ap50_95']:>9.3f}"
-                f"{row['precision']:>8.3f}{row['recall']:>8.3f}"
-            )
-    if "crops" in report:
-        print()
-        for label, c in report["crops"].items():
-            print(f"camerash single tiles ({label}): top-1 {c['top1']:.4f} on {c['n']} photos of shared kinds")
-        for label, c in report["crops"].items():
-            if not label.endswith("table"):
-                continue
-            print(f"\n  per tile ({label}): " + "  ".join(f"{t} {ok}/{n}" for t, (n, ok) in c["per_tile"].items()))
-            print(
-                f"  confusions ({label}; true -> predicted: count): "
-                + ", ".join(f"{t}->{p}: {k}" for t, p, k in c["confusions"])
-            )
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from vision.eval.bench import compare, peer_model_path
-    from vision.read.detector import default_model_path
-
-    if args.runs < 20:
-        raise UserError(f"--runs must be at least 20, not {args.runs}")
-    ours = Path(args.model) if args.model else default_model_path()
-    try:
-        peer = Path(args.peer) if args.peer else peer_model_path()
-        for path in (ours, peer):
-            if not path.is_file():
-                raise UserError(f"no model at {path}")
-        a, b = compare(ours, peer, runs=args.runs, threads=args.threads)
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
-    threads = args.threads or "onnxruntime default"
-    print(f"ms per 640x640 frame, onnxruntime CPU, {args.runs} runs each, interleaved, threads: {threads}")
-    for label, t in (("ours", a), ("peer mahjong-detector 0.0.6", b)):
-        print(
-            f"  {label:<28} median {t.median_ms:7.1f}  p10 {t.p10_ms:6.1f}  p90 {t.p90_ms:6.1f}  "
-            f"load {t.load_ms:5.0f} ms  (input {'x'.join(map(str, t.input_shape))}, {t.path.name})"
-        )
-    ratio = a.median_ms / b.median_ms
-    print(f"  ratio ours / peer: {ratio:.3f}  (target <= 1.1)")
-    return 0

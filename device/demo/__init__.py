@@ -1,7 +1,7 @@
 """The bundled demo recording: what ``jantaku run`` plays when there is no camera.
 
 ``recording/`` holds JPEG frames, ``recording.json`` (their order, how long the table stays still, what each
-shows) and ``labels/`` (exact YOLO boxes). :mod:`device.demo.make` renders it, seeded.
+shows) and ``labels/`` (exact YOLO boxes). :mod:`device.lab.demo_make` renders it, seeded.
 """
 
 from pathlib import Path

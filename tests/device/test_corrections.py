@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from device.corrections import CorrectionStore, FrameTile
+from device.table.corrections import CorrectionStore, FrameTile
 from engine.tiles import Tile
 
 TILE = FrameTile(Tile.parse("1m"), (10, 20, 50, 80), 0.9)

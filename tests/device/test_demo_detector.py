@@ -22,9 +22,9 @@ import cv2
 import pytest
 
 from device.commands.run import FrameReader, RecordedLabels
-from device.commands.vision import labelled_stills
+from device.lab.vision import labelled_stills
 from device.demo import RECORDING
-from device.sources import Frame
+from device.camera.sources import Frame
 from engine.tiles import parse_tiles
 
 pytestmark = pytest.mark.slow

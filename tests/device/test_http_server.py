@@ -13,7 +13,7 @@ from contextlib import ExitStack
 import pytest
 
 from device.commands.run import Site
-from device.http_server import CONNECTIONS_PER_ADDRESS
+from device.commands.http_server import CONNECTIONS_PER_ADDRESS
 from tests.web.conftest import detector, service  # noqa: F401 (the site's fixtures)
 from web import create_app
 

@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from device.loop import Backoff, ChangeGate, Decision, ServiceLoop
-from device.sources import FakeSource, Frame, SourceLost, SourceUnavailable
+from device.camera.loop import Backoff, ChangeGate, Decision, ServiceLoop
+from device.camera.sources import FakeSource, Frame, SourceLost, SourceUnavailable
 
 H, W = 600, 800  # non-square, like a 4:3 camera
 TILE_H, TILE_W = 48, 36  # a tile as seen from above in such a frame
@@ -258,7 +258,7 @@ def test_on_the_demo_recording_each_still_table_is_read_once_and_no_arm():
     import json
 
     from device.demo import RECORDING
-    from device.sources import FileReplaySource
+    from device.camera.sources import FileReplaySource
 
     manifest = json.loads((RECORDING / "recording.json").read_text())
     shows = {f["file"]: f["shows"] for f in manifest["frames"]}

@@ -1,4 +1,4 @@
-"""glibc's malloc arenas capped at the command's start (see device.memory)."""
+"""glibc's malloc arenas capped at the command's start (see device.commands.memory)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import ctypes, sys, threading
 if sys.argv[1] == "cap":
-    from device.memory import limit_malloc_arenas
+    from device.commands.memory import limit_malloc_arenas
     assert limit_malloc_arenas(2)
 barrier = threading.Barrier(12)
 def work():
@@ -57,10 +57,10 @@ def test_limit_malloc_arenas_caps_the_heaps_threads_make():
     ],
 )
 def test_run_and_serve_cap_the_arenas_first(monkeypatch, capsys, argv, message):
-    import device.memory
+    import device.commands.memory
     from device.cli import main
 
     calls = []
-    monkeypatch.setattr(device.memory, "limit_malloc_arenas", lambda *a: calls.append(a) or True)
+    monkeypatch.setattr(device.commands.memory, "limit_malloc_arenas", lambda *a: calls.append(a) or True)
     assert main(argv) == 2 and message in capsys.readouterr().err  # refused after the cap was set
     assert calls == [()]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from device.pin import PinGuard, new_pin, pin_problem
-from device.service import PinLocked, TableService
+from device.table.pin import PinGuard, new_pin, pin_problem
+from device.table.service import PinLocked, TableService
 
 
 @pytest.mark.parametrize(

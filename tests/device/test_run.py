@@ -22,7 +22,7 @@ from device.commands import run as run_module
 from device.commands.run import FrameReader, Observation, RunOptions, TableRuntime, recorded_reader, run_table
 from device.config import Config
 from device.demo import RECORDING
-from device.sources import FileReplaySource, Frame
+from device.camera.sources import FileReplaySource, Frame
 from engine.tiles import format_tiles, parse_tiles
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box

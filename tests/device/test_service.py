@@ -10,11 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from device.corrections import CorrectionStore, FrameTile, UnknownFrame
-from device.events import RESYNC, EventBus, TooManySubscribers
+from device.table.corrections import CorrectionStore, FrameTile, UnknownFrame
+from device.table.events import RESYNC, EventBus, TooManySubscribers
 from web.hand_request import BadRequest
-from device.service import PinLocked, TableService
-from device.storage import GameStore
+from device.table.service import PinLocked, TableService
+from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
@@ -344,7 +344,7 @@ def test_service_imports_an_exported_game(tmp_path):
 def test_jpeg_size_and_reduced_decode():
     import cv2
 
-    from device.service import decode_photo, jpeg_size
+    from device.table.service import decode_photo, jpeg_size
 
     img = np.zeros((1500, 4000, 3), np.uint8)
     img[:, :2000] = 255
@@ -381,7 +381,7 @@ def test_command_errors_are_one_line(argv, message, capsys):
 
 def test_soak_bench_over_real_http():
     """A short soak through waitress: every client gets every update, quickly."""
-    from device.commands.service import soak
+    from device.lab.site_bench import soak
 
     result = soak(clients=16, seconds=2.0, rate=8.0)
     assert result["connected"] == 16 and result["lost_updates"] == 0 and not result["errors"]
@@ -394,7 +394,7 @@ def test_soak_bench_over_real_http():
 def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     import cv2
 
-    from device.commands.service import PHOTO_HAND, make_photo, multipart
+    from device.lab.site_bench import PHOTO_HAND, make_photo, multipart
     from tests.web.conftest import Phone
     from web import create_app
 
@@ -419,7 +419,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     ],
 )
 def test_decode_photo_refuses_before_decoding(data, message):
-    from device.service import decode_photo
+    from device.table.service import decode_photo
     from vision.read.errors import UnreadableImage
 
     with pytest.raises(UnreadableImage, match=message):

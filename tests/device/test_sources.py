@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.sources import (
+from device.camera.sources import (
     EndOfStream,
     FakeSource,
     FileReplaySource,
@@ -311,13 +311,13 @@ def fake_picamera2(monkeypatch):
 
 
 def test_importing_the_pi_camera_module_does_not_import_picamera2():
-    code = "import sys, device.picamera, device.sources; print('picamera2' in sys.modules)"
+    code = "import sys, device.camera.picamera, device.camera.sources; print('picamera2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_pi_camera_without_picamera2_is_unavailable(monkeypatch):
-    from device.picamera import PiCameraSource, picamera_available
+    from device.camera.picamera import PiCameraSource, picamera_available
 
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as on a machine without it
     with pytest.raises(SourceUnavailable, match="picamera2 is not installed"):
@@ -326,7 +326,7 @@ def test_pi_camera_without_picamera2_is_unavailable(monkeypatch):
 
 
 def test_pi_camera_frames_and_loss(fake_picamera2):
-    from device.picamera import PiCameraSource, picamera_available
+    from device.camera.picamera import PiCameraSource, picamera_available
 
     assert picamera_available()
     src = PiCameraSource(0, width=W, height=H)
@@ -342,7 +342,7 @@ def test_pi_camera_frames_and_loss(fake_picamera2):
 
 
 def test_pi_camera_index_beyond_the_cameras_found(fake_picamera2):
-    from device.picamera import PiCameraSource
+    from device.camera.picamera import PiCameraSource
 
     with pytest.raises(SourceUnavailable, match=r"pi camera 1: no such camera \(1 found\)"):
         PiCameraSource(1).open()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from device.storage import GameStore, StorageError
+from device.table.storage import GameStore, StorageError
 from engine.errors import IllegalAction
 from engine.game.events import Discard, Draw, HandStart
 from engine.conformance.selfplay import SelfPlay
@@ -88,7 +88,7 @@ def test_import_rejects_bad_files(tmp_path: Path) -> None:
 
 _WRITER = r"""
 import sys
-from device.storage import GameStore
+from device.table.storage import GameStore
 from engine.conformance.selfplay import SelfPlay
 from engine.rules import preset
 store = GameStore(sys.argv[1])

@@ -1,6 +1,6 @@
 """Runtime apart from the lab: no module the table runs imports rendering, training or evaluation, not even inside a
-function. The lab is ``vision.synth``, ``vision.train`` and ``vision.eval``; the command line's lab commands
-(``device/commands``) may import them inside the command that needs them."""
+function. The lab is :data:`tests.test_architecture.LAB` (``vision.synth``, ``vision.train``, ``vision.eval``,
+``engine.conformance``, ``device.lab``); the command line's runtime commands (``device/commands``) import none of it."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_architecture import is_lab
+
 ROOT = Path(__file__).resolve().parents[2]
-LAB = ("vision.synth", "vision.train", "vision.eval")
-
-
-def is_lab(module: str) -> bool:
-    return any(module == lab or module.startswith(lab + ".") for lab in LAB)
 
 
 def imported(path: Path) -> set[str]:
@@ -34,7 +31,7 @@ def runtime_files() -> list[Path]:
     for package in ("engine", "vision", "device", "web"):
         for path in sorted((ROOT / package).rglob("*.py")):
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            if not is_lab(module) and not module.startswith("device.commands"):
+            if not is_lab(module):
                 files.append(path)
     return files
 

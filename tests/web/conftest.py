@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.service import TableService
+from device.table.service import TableService
 from engine.tiles import parse_tiles
 from vision.read.detector import Detection
 from vision.read.geometry import Box

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from device.service import TableService
+from device.table.service import TableService
 from tests.web.conftest import PIN, ScriptedDetector, jpeg
 from web import create_app
 
@@ -45,8 +45,7 @@ def browser():
 
 @pytest.fixture
 def site(tmp_path):
-    from device.commands.run import Site
-    from device.commands.service import site_threads
+    from device.commands.site import Site, site_threads
 
     service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
                            corrections_dir=str(tmp_path / "corrections"))

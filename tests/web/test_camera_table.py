@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from device.service import TableService
-from device.table_view import table_view
+from device.table.service import TableService
+from device.table.table_view import table_view
 from tests.vision.read.test_table import FRAME, FULL, lay
 from tests.web.test_events import frames
 from vision.read.table import ViewSide, read_table

@@ -9,7 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.service import TableService
+from device.table.service import TableService
 from tests.web.conftest import PIN, Phone, ScriptedDetector, jpeg
 from web import create_app
 

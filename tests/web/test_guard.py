@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from device.pin import PinGuard
-from device.service import TableService
+from device.table.pin import PinGuard
+from device.table.service import TableService
 from tests.web.conftest import PIN, Phone, jpeg
 from web import create_app
 

@@ -153,7 +153,7 @@ def test_export_round_trips(player, service, tmp_path):
 
 
 def test_the_game_survives_a_restart(player, service, detector):
-    from device.service import TableService
+    from device.table.service import TableService
 
     player.post("/api/game/win", json=WIN_RON)
     scores_before = list(service.game.game.scores)

@@ -5,7 +5,7 @@ centre, as a camera mounted turned to the table sees them (the frame keeps its s
 beyond the recording is the mat's median colour), and read by the camera's reader
 (:meth:`vision.read.pipeline.ReaderConfig.for_camera`) as it is and squared to the table, one reader (its table's
 turn kept) for the frames of each turn, as the loop keeps it. The caller hands the frames and their labels in
-(:class:`LabelledFrame`: ``device.commands.run.labelled_stills`` for the demo recording). Tally per turn: the labelled
+(:class:`LabelledFrame`: ``device.lab.vision.labelled_stills`` for the demo recording). Tally per turn: the labelled
 tiles read (as multisets of tiles per frame: a turned frame moves every box), the boxes more than those, and the tables
 read seat by seat as their labels read (hand, melds, pond, riichi tile, dora indicators; the count of wall backs aside,
 since doubled wall stacks are read apart even square). A camera turned by 45 degrees has no bottom seat: there,

@@ -13,7 +13,10 @@ import cv2
 import numpy as np
 
 from vision.read.labels import BACK_CLASS, CLASS_NAMES
-from vision.synth import art, glyphs, layout, scene
+from vision.synth.art import FACE_SIZE, back_texture, face_texture, random_back_rgb, random_style, side_texture
+from vision.synth.glyphs import can_draw, cjk_fonts, procedural_face
+from vision.synth.layout import Body, TileSize, hand_layout, loose_layout, table_layout
+from vision.synth.scene import background, cast_shadows, overlays, table_props
 from vision.synth.camera import Camera
 
 #: Output sizes (width, height): landscape, portrait, square and wide frames.
@@ -26,7 +29,7 @@ MIN_COSINE = 0.22
 #: ... and it covers at least this many pixels.
 MIN_AREA = 60.0
 
-# Faces of a body: (corner indices as [start, end, far end, far start], local normal). See layout.Body.corners.
+# Faces of a body: (corner indices as [start, end, far end, far start], local normal). See Body.corners.
 _FACES = (
     ((6, 7, 5, 4), (0, 0, 1)),  # front: glyph top-left, top-right, bottom-right, bottom-left
     ((3, 2, 0, 1), (0, 0, -1)),  # back
@@ -105,25 +108,25 @@ class _Textures:
     def __init__(self, rng: np.random.Generator, drawn: np.random.Generator | None = None) -> None:
         self.rng = rng
         self.drawn = drawn
-        self.fonts = glyphs.cjk_fonts() if drawn is not None else ()
-        self.styles = [art.random_style(rng)]
+        self.fonts = cjk_fonts() if drawn is not None else ()
+        self.styles = [random_style(rng)]
         if rng.random() < 0.15:  # a table with tiles from two sets
-            self.styles.append(art.random_style(rng))
-        self.back_rgb = art.random_back_rgb(rng)
-        self.back = art.back_texture(self.back_rgb, rng) * _edge_shading(art.FACE_SIZE[1], art.FACE_SIZE[0])
+            self.styles.append(random_style(rng))
+        self.back_rgb = random_back_rgb(rng)
+        self.back = back_texture(self.back_rgb, rng) * _edge_shading(FACE_SIZE[1], FACE_SIZE[0])
         share = float(rng.uniform(0.45, 0.75))
-        self.side = art.side_texture(np.asarray(self.styles[0].face_rgb, np.float32), self.back_rgb, share)
+        self.side = side_texture(np.asarray(self.styles[0].face_rgb, np.float32), self.back_rgb, share)
         self.faces: dict[tuple[int, int], np.ndarray] = {}
-        self.edge = _edge_shading(art.FACE_SIZE[1], art.FACE_SIZE[0])
+        self.edge = _edge_shading(FACE_SIZE[1], FACE_SIZE[0])
 
     def face(self, class_id: int, style_index: int) -> np.ndarray:
         key = (class_id, style_index)
         if key not in self.faces:
             style = self.styles[style_index]
-            if self.drawn is not None and glyphs.can_draw(class_id, self.fonts):
-                face = glyphs.procedural_face(class_id, style.face_rgb, self.drawn, self.fonts)
+            if self.drawn is not None and can_draw(class_id, self.fonts):
+                face = procedural_face(class_id, style.face_rgb, self.drawn, self.fonts)
             else:
-                face = art.face_texture(class_id, style, self.rng)
+                face = face_texture(class_id, style, self.rng)
             self.faces[key] = face * self.edge
         return self.faces[key]
 
@@ -192,9 +195,9 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
     width, height = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     kind = str(rng.choice(["table", "table", "loose", "loose", "hand"]))
     tw = float(rng.uniform(23, 28.5))
-    tsize = layout.TileSize(tw, tw * float(rng.uniform(1.26, 1.40)), tw * float(rng.uniform(0.6, 0.85)),
+    tsize = TileSize(tw, tw * float(rng.uniform(1.26, 1.40)), tw * float(rng.uniform(0.6, 0.85)),
                             float(rng.uniform(0.2, 2.0)))
-    builders = {"table": layout.table_layout, "loose": layout.loose_layout, "hand": layout.hand_layout}
+    builders = {"table": table_layout, "loose": loose_layout, "hand": hand_layout}
     bodies = builders[kind](rng, tsize)
     cam, cam_target = _choose_camera(rng, width, height, bodies, kind, tw)
     half = float(rng.uniform(480, 800))
@@ -216,10 +219,10 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
     gloss = float(rng.uniform(0.0, 0.5))
     shininess = float(rng.uniform(8, 60))
 
-    image = scene.background(rng, cam, half)
+    image = background(rng, cam, half)
     corners = [b.corners() for b in bodies]
-    scene.cast_shadows(image, cam, corners, light, rng)
-    scene.table_props(rng, image, cam, half * 0.8)
+    cast_shadows(image, cam, corners, light, rng)
+    table_props(rng, image, cam, half * 0.8)
 
     ids = np.full((height, width), -1, np.int32)
     tex = _Textures(rng, drawn)
@@ -260,7 +263,7 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
             faces[f] = (area, cosine)
         drawn[i] = faces
 
-    scene.overlays(rng, image, ids)
+    overlays(rng, image, ids)
     labels = _labels(ids, bodies, drawn, boxes)
     quality = int(rng.integers(40, 96))
     out = _camera_effects(rng, image)

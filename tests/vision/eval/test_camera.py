@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.commands.vision import labelled_stills
+from device.lab.vision import labelled_stills
 from device.demo import RECORDING
 from vision.eval.camera import evaluate, same_table, turned_frame
 from vision.read.detector import FakeDetector

@@ -374,7 +374,7 @@ def test_the_demo_recording_followed_by_its_own_labels():
     refused, never taken for discards)."""
     from device.commands.run import recorded_reader
     from device.demo import RECORDING
-    from device.sources import Frame
+    from device.camera.sources import Frame
 
     manifest = json.loads((RECORDING / "recording.json").read_text())
     reader = recorded_reader(RECORDING)

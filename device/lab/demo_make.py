@@ -1,6 +1,6 @@
 """Make the bundled demo recording: an overhead camera's view of one hand being played and won.
 
-    python -m device.demo.make [--out device/demo/recording] [--seed 2026]
+    python -m device.lab.demo_make [--out device/demo/recording] [--seed 2026]
 
 East (the seat nearest the camera, at the bottom of the frame) is dealer. The four players discard in turn
 (East, South on the right, West at the top, North on the left), each discard preceded by a frame with the
@@ -27,11 +27,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from device.demo import RECORDING
 from engine.tiles import Tile, parse_tiles
 from vision.read.labels import BACK_CLASS, class_of_tile
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = Path(__file__).resolve().parent / "recording"
+OUT = RECORDING
 
 FRAME_W, FRAME_H = 2028, 1520
 S = FRAME_W / 1600  # lengths below are given for a 1600-px frame and scaled

@@ -6,7 +6,7 @@ explicitly, so nobody has to remember which of ``shape[0]``/``shape[1]`` is whic
 
 Sources here: :class:`FileReplaySource` (a folder of images, or a video file, optionally paced and looped),
 :class:`OpenCVSource` (a USB camera by index) and :class:`FakeSource` (scripted frames and failures, for tests).
-The Raspberry Pi camera lives in :mod:`device.picamera`, the only module that imports ``picamera2``.
+The Raspberry Pi camera lives in :mod:`device.camera.picamera`, the only module that imports ``picamera2``.
 
 Failures are typed: :class:`SourceUnavailable` when a source cannot be opened (no such camera, no such file),
 :class:`SourceLost` when a camera vanishes mid-stream (the service loop closes it and reconnects with back-off),
@@ -18,7 +18,7 @@ Failures are typed: :class:`SourceUnavailable` when a source cannot be opened (n
 >>> src.read()
 Traceback (most recent call last):
 ...
-device.sources.EndOfStream: fake: end of stream after 1 frames
+device.camera.sources.EndOfStream: fake: end of stream after 1 frames
 """
 
 from __future__ import annotations

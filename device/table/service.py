@@ -3,7 +3,7 @@
 It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
 requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps
 the latest camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
-correct as labelled examples, and publishes every change on an :class:`~device.events.EventBus` for the
+correct as labelled examples, and publishes every change on an :class:`~device.table.events.EventBus` for the
 phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
 own. From ``web`` it imports only the site's contract (the errors and
 message types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
@@ -26,12 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from device.corrections import CorrectionStore, FrameTile
-from device.events import EventBus
-from device.game_session import SEAT_NAMES, GameSession
-from device.pin import PinGuard
-from device.storage import GameStore
-from device.table_view import check_camera_seat, table_view
+from device.table.corrections import CorrectionStore, FrameTile
+from device.table.events import EventBus
+from device.table.game_session import SEAT_NAMES, GameSession
+from device.table.storage import GameStore
+from device.table.table_view import check_camera_seat, table_view
+from device.table.pin import PinGuard
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
 from web.contract import Busy, NoDetector, PinLocked
@@ -139,7 +139,7 @@ class TableService:
 
     def check_pin(self, pin: Any, *, client: str = "") -> bool:
         """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``, or from
-        all clients together (see :class:`device.pin.PinGuard`)."""
+        all clients together (see :class:`device.table.pin.PinGuard`)."""
         wait = self.pin_guard.wait_s(client)
         if wait is not None:
             whom = "at this table" if self.pin_guard.table_locked else "from this phone"
@@ -526,7 +526,7 @@ def _photo_encoder(original: bytes) -> Callable[[], bytes]:
 
 
 def _open_store(db_path: str | None) -> GameStore:
-    """The game's append-only event log (``device.storage``); in memory only without a path."""
+    """The game's append-only event log (``device.table.storage``); in memory only without a path."""
     if db_path is None:
         return GameStore(":memory:")
     store = GameStore(db_path)

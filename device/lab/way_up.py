@@ -51,7 +51,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("training the way-up network needs torch (pip install torch); reading does not") from exc
     from dataclasses import asdict, replace
 
-    from device.commands.classifier import _cached
+    from device.lab.classifier import _cached
     from vision.train.classifier_training import CropSet
     from vision.train.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 

@@ -5,7 +5,7 @@ engine's own ``Ron`` or ``Tsumo`` event: the engine judges furiten, riichi, ippa
 A table without the camera (or a hand the camera lost) still needs its points moved, so the players may
 *declare* how a hand ended: the engine's declared events (``engine.game.events``: ``DeclaredWin``, ``DeclaredRon``,
 ``DeclaredDraw``, ``DeclaredAbort``, ``DeclaredRiichi``), kept in the same log, replayed and undone like any
-other. The game is stored in ``device.storage.GameStore`` (append-only; undo appends an undo row).
+other. The game is stored in ``device.table.storage.GameStore`` (append-only; undo appends an undo row).
 
 >>> from engine.rules import preset
 >>> s = GameSession(preset("standard"), ("Ann", "Bo", "Cy", "Di"))
@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from device.storage import GameStore
+from device.table.storage import GameStore
 from engine.errors import EngineError
 from engine.game.events import (
     DECLARABLE,
@@ -397,7 +397,7 @@ def _result_text(r: Any, names: tuple[str, ...]) -> str:
 class GameSession:
     """The current game and the actions the phones take on it. Thread-safe.
 
-    The game lives in a ``device.storage.GameStore`` (an append-only event log; in memory when none is given):
+    The game lives in a ``device.table.storage.GameStore`` (an append-only event log; in memory when none is given):
     every event is committed before the phone is told it happened, an undo appends an undo row, and a session
     opened on the same file finds the latest game there by replaying its log.
     """

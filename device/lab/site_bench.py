@@ -1,12 +1,7 @@
-"""``jantaku serve`` (the phone site alone) and its benches ``jantaku bench soak`` and ``jantaku bench photo``.
+"""The site's benches: ``jantaku bench soak`` and ``jantaku bench photo``.
 
-    jantaku serve [--host H] [--port P] [--pin PIN] [--db PATH] [--rules NAME] [--model ONNX] [--streams N]
     jantaku bench soak [--clients 16] [--seconds 600] [--rate 4] [--json]
     jantaku bench photo [--image JPEG] [--model ONNX] [--runs 5] [--json]
-
-``serve`` runs :func:`web.create_app` over a :class:`~device.service.TableService` on waitress, with enough
-threads for every open event stream (each phone's stream holds one thread) plus some for ordinary requests.
-The table's URL and its QR code are printed on the console with the PIN.
 
 ``bench soak`` starts the site on localhost, opens ``--clients`` event streams, and for ``--seconds`` pushes
 updates the way a table does (camera readings from the loop, game changes from a phone over HTTP, with
@@ -24,99 +19,32 @@ import http.client
 import json
 import random
 import statistics
-import sys
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from device.cli import UserError
-
-if TYPE_CHECKING:
-    from vision.read.pipeline import Reader
-
-#: Waitress threads beyond the event streams, for pages, API calls and photos.
-SPARE_THREADS = 8
-DEFAULT_STREAMS = 32
+from device.commands.serve import photo_reader
+from device.commands.site import Site, site_threads
 
 
-def site_threads(service: Any) -> int:
-    """Waitress threads a site needs: one per event stream the service allows, and spare ones."""
-    return int(service.bus.max_subscribers) + SPARE_THREADS
+def register(commands: Any) -> None:
+    s = commands.bench.add_parser("soak", help="N phones on the event stream: update latency (p95 < 250 ms)")
+    s.add_argument("--clients", type=int, default=16)
+    s.add_argument("--seconds", type=float, default=600.0, help="how long (default 10 minutes)")
+    s.add_argument("--rate", type=float, default=4.0, help="updates per second")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=soak_command)
 
-
-def photo_reader(model: str | None) -> Reader | None:
-    """The phone photos' reader (:meth:`vision.read.pipeline.ReaderConfig.for_photo`) on the model at ``model``
-    (None: the default one), or None when there is no model file."""
-    from vision.read.detector import default_model_path
-    from vision.read.errors import VisionError
-    from vision.read.pipeline import Reader, ReaderConfig
-
-    if not (Path(model).expanduser() if model else default_model_path()).is_file():
-        return None
-    try:
-        return Reader.from_config(ReaderConfig.for_photo(Path(model).expanduser() if model else None))
-    except VisionError as exc:
-        raise UserError(str(exc)) from None
-
-
-# --- serve ----------------------------------------------------------------------------------------------------
-
-
-def serve_command(args: argparse.Namespace) -> int:
-    from device.memory import limit_malloc_arenas
-
-    limit_malloc_arenas()  # before any thread allocates (see device.memory)
-    from device.commands.run import Site, lan_address, print_qr
-    from device.service import TableService
-    from engine.rules import preset
-    from web import create_app
-
-    from device.pin import new_pin, pin_problem
-
-    pin = args.pin or new_pin()
-    if pin_problem(pin):
-        raise UserError(f"--pin: {pin_problem(pin)}")
-    if not 1 <= args.streams <= 512:
-        raise UserError("--streams is 1..512")
-    reader = photo_reader(args.model)
-    if reader is None:
-        print("jantaku serve: no detector model: photos cannot be read (pass --model)", file=sys.stderr)
-    db = Path(args.db).expanduser()
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"--db: cannot create {db.parent} ({exc.strerror})") from None
-    service = TableService(
-        pin=pin,
-        rules=preset(args.rules),
-        db_path=str(db),
-        photo_reader=reader,
-        corrections_dir=str(db.parent / "corrections"),
-        max_streams=args.streams,
-    )
-    site = Site(create_app(None, service), args.host, args.port, threads=site_threads(service))
-    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    service.url = f"http://{host}:{site.port}/"
-    try:
-        site.start()
-        print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)
-        print_qr(service.url, sys.stdout)
-        sys.stdout.flush()
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.bus.close()
-        site.close()
-        service.close()
-    return 0
-
-
-# --- soak -----------------------------------------------------------------------------------------------------
+    ph = commands.bench.add_parser("photo", help="a 12 MP photo to its score over HTTP (median < 1.5 s)")
+    ph.add_argument("--image", default=None, help="a JPEG (default: a generated 4000x3000 photo of a hand)")
+    ph.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")
+    ph.add_argument("--runs", type=int, default=5)
+    ph.add_argument("--json", action="store_true")
+    ph.set_defaults(func=photo_command)
 
 
 @dataclass
@@ -229,8 +157,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat: float = 15.0) -> dict[str, Any]:
     """Run the soak and return its figures (see the module doc)."""
-    from device.commands.run import Site
-    from device.service import TableService
+    from device.table.service import TableService
     from engine.tiles import Tile
     from web import create_app
 
@@ -350,8 +277,6 @@ def soak_command(args: argparse.Namespace) -> int:
     return 0 if result["pass"] else 1
 
 
-# --- photo ----------------------------------------------------------------------------------------------------
-
 #: The hand laid out in the generated photo (a complete hand, so the read is scored).
 PHOTO_HAND = "234m567p23488s678s"
 
@@ -415,8 +340,7 @@ def multipart(field_name: str, filename: str, data: bytes, fields: dict[str, str
 
 
 def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any]:
-    from device.commands.run import Site
-    from device.service import TableService
+    from device.table.service import TableService
     from web import create_app
 
     reader = photo_reader(model)
@@ -482,29 +406,3 @@ def photo_command(args: argparse.Namespace) -> int:
         print(f"  read {result['count']} tiles: {result['tiles']!r}; score {result['score']}")
         print(f"  {'PASS' if result['pass'] else 'FAIL'}: median < 1.5 s")
     return 0 if result["pass"] else 1
-
-
-def register(commands: Any) -> None:
-    p = commands.top.add_parser("serve", help="the phone site alone (no camera): join, score, settle")
-    p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (default: a random one, printed)")
-    p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
-    p.add_argument("--rules", default="standard", choices=("standard", "wrc", "tenhou"))
-    p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")
-    p.add_argument("--streams", type=int, default=DEFAULT_STREAMS, help="most open event streams (phones)")
-    p.set_defaults(func=serve_command)
-
-    s = commands.bench.add_parser("soak", help="N phones on the event stream: update latency (p95 < 250 ms)")
-    s.add_argument("--clients", type=int, default=16)
-    s.add_argument("--seconds", type=float, default=600.0, help="how long (default 10 minutes)")
-    s.add_argument("--rate", type=float, default=4.0, help="updates per second")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=soak_command)
-
-    ph = commands.bench.add_parser("photo", help="a 12 MP photo to its score over HTTP (median < 1.5 s)")
-    ph.add_argument("--image", default=None, help="a JPEG (default: a generated 4000x3000 photo of a hand)")
-    ph.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")
-    ph.add_argument("--runs", type=int, default=5)
-    ph.add_argument("--json", action="store_true")
-    ph.set_defaults(func=photo_command)

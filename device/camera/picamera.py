@@ -15,7 +15,7 @@ import logging
 import time
 from typing import Any
 
-from device.sources import Frame, SourceLost, SourceUnavailable, to_bgr
+from device.camera.sources import Frame, SourceLost, SourceUnavailable, to_bgr
 
 log = logging.getLogger(__name__)
 

@@ -7,13 +7,13 @@
   thumbnails cell by cell, so one tile discarded in a large frame counts, while sensor noise and a global
   change of light do not.
 * Reads are rate limited (``max_reads_per_second``); a changed frame that comes too soon waits for a later one.
-* A camera that vanishes (:class:`~device.sources.SourceLost`) is closed and reopened with exponential back-off;
+* A camera that vanishes (:class:`~device.camera.sources.SourceLost`) is closed and reopened with exponential back-off;
   what the loop knows (the last table read, the counters) is kept, and the service is never touched.
 * A frame the pipeline or the service fails on is logged and counted, and the loop goes on.
 * :meth:`ServiceLoop.stop` (or the ``stop`` event) ends it within one frame or back-off step.
 
 The loop knows nothing of detectors or web pages: it is given ``read(frame) -> observation`` and
-``observe(observation)``. :func:`device.commands.run.build_pipeline` joins the real ones.
+``observe(observation)``. :class:`device.commands.run.TableRuntime` joins the real ones.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.sources import EndOfStream, Frame, FrameSource, SourceLost, SourceUnavailable
+from device.camera.sources import EndOfStream, Frame, FrameSource, SourceLost, SourceUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,95 @@
+"""The phone site's start-up, shared by ``jantaku run`` and ``jantaku serve``: the site (:func:`web.create_app`
+over a table service) on waitress in a thread, the address phones reach it at, and its QR code.
+
+    site = start_site(service, "0.0.0.0", 8000)   # serving; site.url is also the service's url
+    ...
+    site.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from typing import Any, TextIO
+
+from device.cli import UserError
+
+log = logging.getLogger("jantaku.site")
+
+#: Waitress threads beyond the event streams, for pages, API calls and photos.
+SPARE_THREADS = 8
+
+
+def site_threads(service: Any) -> int:
+    """Waitress threads a site needs: one per event stream the service allows, and spare ones."""
+    return int(service.bus.max_subscribers) + SPARE_THREADS
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+class Site:
+    """The phone site on waitress, in a thread; :meth:`close` stops it from any thread."""
+
+    def __init__(self, app: Any, host: str, port: int, threads: int = 8, **limits: int) -> None:
+        """``limits``: :func:`device.commands.http_server.create_site_server`'s (``per_address`` connections ...)."""
+        from device.commands.http_server import create_site_server
+
+        try:
+            self.server = create_site_server(app, host, port, threads=threads, **limits)
+        except OSError as exc:
+            raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+        self.port = int(self.server.effective_port)  # type: ignore[union-attr]
+        self._thread = threading.Thread(target=self._serve, name="jantaku-site", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except Exception:  # pragma: no cover - logged, the main thread notices the site is gone
+            log.exception("site: the web server stopped")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self, timeout: float = 3.0) -> None:
+        from waitress import wasyncore
+
+        server = self.server
+        # close every socket from inside the server's own loop (closing them from here races its select())
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # type: ignore[union-attr]
+        except OSError:
+            # seen rarely under load at shutdown: the loop's wake-up pipe is already gone, so the loop cannot be
+            # asked; close the sockets from here
+            wasyncore.close_all(server._map)  # type: ignore[union-attr]
+        self._thread.join(timeout)
+        server.task_dispatcher.shutdown(timeout=timeout)  # type: ignore[union-attr]
+
+
+def print_qr(url: str, out: TextIO) -> None:
+    try:
+        import segno
+
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    except Exception:  # a console that cannot show it: the URL is printed anyway
+        pass
+
+
+def start_site(service: Any, host: str, port: int, config: dict[str, Any] | None = None) -> Site:
+    """Serve the site over ``service`` on ``host:port`` (port 0: any free one) and set ``service.url`` to the
+    address the phones use (this machine's LAN address when ``host`` is every interface)."""
+    from web import create_app
+
+    site = Site(create_app(config, service), host, port, threads=site_threads(service))
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    service.url = f"http://{shown}:{site.port}/"
+    site.start()
+    return site

@@ -1,0 +1,243 @@
+"""The house's arrows run one way, and the Pi's runtime never imports the lab.
+
+Reads every module of engine, vision, device and web with ``ast`` (imports inside functions count) and checks:
+no loop between top-level folders, no loop between modules of one folder, no arrow against the allowed direction
+(:data:`ALLOWED`), no runtime module importing a lab module (:data:`LAB`). A second test imports the whole runtime
+in a fresh interpreter where the lab's packages (ultralytics, torch, torchvision, Pillow) cannot be imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "vision", "device", "web")
+
+#: The folders each top-level folder may import (besides itself).
+ALLOWED = {
+    "engine": set(),
+    "vision": {"engine"},
+    "web": {"engine", "vision"},
+    "device": {"engine", "vision", "web"},
+}
+
+#: Module prefixes of the lab: what the Pi never runs (rendering, training, evaluation, conformance, benchmarks).
+LAB = ("vision.synth", "vision.train", "vision.eval", "engine.conformance", "device.lab")
+
+#: Packages only the lab needs; the runtime must import without them.
+LAB_DEPENDENCIES = ("ultralytics", "torch", "torchvision", "PIL")
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the four packages by dotted name (a package by its own name, for its ``__init__``)."""
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _owner(name: str, modules: dict[str, Path]) -> str | None:
+    """The module of ours that ``name`` (a module, or a name inside one) lives in, if any."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the modules of ours it imports. ``from a.b import c`` imports ``a.b`` (and ``a.b.c`` when that
+    is a module): Python runs ``a.b`` first either way."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                target = _owner(name, modules)
+                if target is not None and target != module:
+                    graph[module].add(target)
+    return graph
+
+
+def loops(graph: dict[str, set[str]], nodes: set[str]) -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one node (Tarjan), each as a sorted tuple."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in nodes:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(tuple(sorted(component)))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def is_lab(module: str) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in LAB)
+
+
+def _top(module: str) -> str:
+    return module.partition(".")[0]
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(module_files())
+
+
+def test_the_walk_sees_imports_inside_functions(graph):
+    # device.commands.serve imports the table service inside serve_command only
+    assert "device.table.service" in graph["device.commands.serve"]
+
+
+def test_no_loop_between_top_level_folders(graph):
+    folders = defaultdict(set)
+    for module, targets in graph.items():
+        folders[_top(module)] |= {_top(t) for t in targets} - {_top(module)}
+    assert loops(folders, set(PACKAGES)) == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_loop_between_modules_of_one_folder(graph, package):
+    modules = {m for m in module_files() if _top(m) == package}
+    found = set(loops(graph, modules))
+    assert not found, f"import loops in {package}: {sorted(found)}"
+
+
+def test_arrows_run_the_allowed_way(graph):
+    against = sorted(
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if _top(target) != _top(module) and _top(target) not in ALLOWED[_top(module)]
+    )
+    assert not against, f"imports against the allowed direction {ALLOWED}: {against}"
+
+
+def test_the_runtime_imports_no_lab_module(graph):
+    edges = sorted((m, t) for m, targets in graph.items() for t in targets if not is_lab(m) and is_lab(t))
+    assert not edges, f"runtime modules importing the lab: {edges}"
+
+
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("vision.synth", True),
+        ("vision.synth.render", True),
+        ("device.lab.hands", True),
+        ("vision.synthesis", False),  # a prefix names a package, not the start of a word
+        ("vision.read.pipeline", False),
+        ("device.commands.hands", False),
+    ],
+)
+def test_lab_is_named_by_package_prefix(module, expected):
+    assert is_lab(module) is expected
+
+
+@pytest.mark.parametrize(
+    ("edges", "expected"),
+    [
+        ({"a": {"b"}, "b": {"a"}}, [("a", "b")]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [("a", "b", "c")]),
+        ({"a": {"b"}, "b": {"c"}}, []),
+    ],
+)
+def test_loops_finds_each_strongly_connected_component(edges, expected):
+    nodes = set(edges) | {t for ts in edges.values() for t in ts}
+    assert loops(edges, nodes) == expected
+
+
+# --- the runtime without the lab's packages ---------------------------------------------------------------------
+
+_WITHOUT_LAB = r"""
+import importlib, importlib.abc, sys
+
+BLOCKED = {blocked!r}
+
+
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ImportError(f"{{name}} is a lab dependency", name=name)
+        return None
+
+
+for name in list(sys.modules):
+    if name.partition(".")[0] in BLOCKED:
+        del sys.modules[name]
+sys.meta_path.insert(0, Absent())
+failed = []
+for module in {modules!r}:
+    try:
+        importlib.import_module(module)
+    except Exception as exc:
+        failed.append(f"{{module}}: {{type(exc).__name__}}: {{exc}}")
+from device.cli import main
+
+for argv in {commands!r}:
+    try:
+        main(argv)
+    except SystemExit as exc:
+        if exc.code:
+            failed.append(f"jantaku {{' '.join(argv)}}: exit {{exc.code}}")
+leaked = sorted(n for n in sys.modules if n.partition(".")[0] in BLOCKED)
+if leaked:
+    failed.append(f"lab packages imported: {{leaked}}")
+print("\n".join(failed))
+sys.exit(1 if failed else 0)
+"""
+
+#: The runtime's commands, each asked for its help (parsing builds every registered command's parser).
+RUNTIME_COMMANDS = [["--help"], ["run", "--help"], ["serve", "--help"], ["score", "--help"], ["waits", "--help"],
+                    ["read", "--help"]]
+
+
+def test_the_runtime_imports_and_its_commands_parse_without_the_lab_packages():
+    runtime = sorted(m for m in module_files() if not is_lab(m) and not m.startswith("tests"))
+    code = _WITHOUT_LAB.format(blocked=LAB_DEPENDENCIES, modules=runtime, commands=RUNTIME_COMMANDS)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]

@@ -1,0 +1,35 @@
+"""The table service meets the site's contract: every method the site calls exists on ``TableService`` with the
+contract's parameters, so ``create_app(config, service)`` needs nothing from ``device`` to type what it holds."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from device.table.service import TableService
+from web.contract import TableServiceLike
+
+METHODS = sorted(
+    name for name, member in vars(TableServiceLike).items() if callable(member) and not name.startswith("_")
+)
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_the_table_service_has_each_method_the_site_calls(name):
+    wanted = inspect.signature(getattr(TableServiceLike, name))
+    have = inspect.signature(getattr(TableService, name))
+    assert list(have.parameters) == list(wanted.parameters)
+    assert [p.kind for p in have.parameters.values()] == [p.kind for p in wanted.parameters.values()]
+
+
+@pytest.mark.parametrize("attribute", ["url", "bus", "corrections"])
+def test_a_table_service_holds_each_attribute_the_site_reads(attribute):
+    assert hasattr(TableService(pin="1234"), attribute)
+
+
+def test_the_contract_names_every_method_the_site_calls():
+    assert METHODS == sorted(
+        ["check_pin", "correct", "export_game", "import_game", "new_game", "preview_win", "read_image", "record",
+         "score", "state", "undo", "waits"]
+    )

@@ -2,7 +2,7 @@
 
 Each area registers its own subcommands: the runtime's from ``device.commands.*`` (:data:`COMMAND_MODULES`), the
 lab's from ``device.lab.*`` (:data:`LAB_COMMAND_MODULES`: named here, imported only by name, and skipped when
-their module cannot be imported). Bad input prints one clear line on stderr and exits with code 2, never a
+their module needs a package this install lacks). Bad input prints one clear line on stderr and exits with code 2, never a
 traceback.
 """
 
@@ -35,6 +35,10 @@ LAB_COMMAND_MODULES = (
     "device.lab.way_up",  # train-way-up, eval way-up
     "device.lab.site_bench",  # bench soak, bench photo
 )
+
+
+#: Our own top-level packages: a lab command module that fails to import one of these is broken, not absent.
+OUR_PACKAGES = ("engine", "vision", "device", "web")
 
 
 class UserError(Exception):
@@ -73,8 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name in LAB_COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
-        except ImportError:  # a runtime-only install: the lab's commands are absent, the runtime's all work
-            continue
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] in OUR_PACKAGES:  # a broken module of ours: say so
+                raise
+            continue  # an install without the lab's packages: its commands are absent, the runtime's all work
         module.register(commands)
     return parser
 

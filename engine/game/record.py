@@ -74,11 +74,24 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
     return data
 
 
+#: Options added after games were first recorded, with the behaviour every game recorded without them was played
+#: under: such a game (a saved log, an old export) replays to the points it had, not to today's preset.
+RECORDED_BEFORE: dict[str, Any] = {"noten_draw_adds_honba": True, "pao_whole_hand": False, "final_points_step": 1_000}
+
+
 def rules_from_dict(d: dict[str, Any]) -> RuleSet:
-    """A RuleSet from ``rules_to_dict``'s data (enums by value, tuples as lists)."""
+    """A RuleSet from ``rules_to_dict``'s data (enums by value, tuples as lists). An option the data lacks is the
+    preset's, except those of :data:`RECORDED_BEFORE`, which keep the rule the game was recorded under.
+
+    >>> rules_from_dict({"name": "standard"}).noten_draw_adds_honba  # recorded before the option existed
+    True
+    >>> rules_from_dict(rules_to_dict(preset("standard"))).noten_draw_adds_honba
+    False
+    """
     if not isinstance(d, dict) or "name" not in d:
         raise EngineError("rules are an object with a 'name'")
     base = preset(str(d["name"]))  # an unknown name is an error, not a rule set of defaults
+    d = {**RECORDED_BEFORE, **d}
     kwargs: dict[str, Any] = {}
     for f in fields(RuleSet):
         if f.name not in d or f.name == "name":

@@ -268,6 +268,32 @@ def test_honba_after_a_draw_with_the_dealer_noten(rules: str, options: dict[str,
     assert (g.dealer, g.honba) == (1, honba)
 
 
+@pytest.mark.parametrize(
+    ("rules", "dropped", "honba"),
+    [
+        ("standard", (), 0),  # recorded with the option: replays as played
+        ("standard", ("noten_draw_adds_honba",), 3),  # recorded before it existed: the honba was added then
+        ("wrc", ("noten_draw_adds_honba", "pao_whole_hand", "final_points_step"), 3),
+        ("tenhou", ("noten_draw_adds_honba",), 3),
+        ("tenhou", ("pao_whole_hand",), 3),  # pao paid for the fed yakuman only, as before the option
+    ],
+)
+def test_a_game_recorded_before_an_option_replays_as_it_was_played(
+    rules: str, dropped: tuple[str, ...], honba: int
+) -> None:
+    from engine.game.record import game_from_json, game_to_json
+
+    g = deal(rules, hands=UNSEEN, start=Position(0, 2, 0, 0, (30000, 30000, 30000, 30000)))
+    _empty_the_wall(g, seat0_yaochuu=False)
+    g.apply(ExhaustiveDraw((None, parse_tiles("19m19p19s1234567z"), None, None)))
+    record = game_to_json(g)
+    for option in dropped:
+        del record["rules"][option]
+    again = game_from_json(record)
+    assert (again.dealer, again.honba) == (1, honba)
+    assert again.rules.pao_whole_hand == (rules == "tenhou" and "pao_whole_hand" not in dropped)
+
+
 def test_noten_payments_and_tenpai_repeat() -> None:
     g = deal("standard", hands=UNSEEN)
     _empty_the_wall(g, seat0_yaochuu=False)

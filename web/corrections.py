@@ -50,6 +50,7 @@ def summary():
 
 
 @bp.get("/corrections/export.zip")
+@pin_required  # the players' corrected photos, and a download that holds a worker: for the table, not for guests
 def export():
     return Response(
         service().corrections.export_yolo_chunks(),

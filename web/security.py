@@ -138,6 +138,8 @@ def _replay_idempotent() -> Response | None:
     request.__dict__["stream"] = io.BytesIO(body)
     digest = IdempotencyCache.digest(request.method, request.path, body)
     cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
+    # a key is the client's own: another phone (or script) using the same key is another write
+    key = f"{session.get('sid') if joined() else 'pin@' + client_id()}:{key}"
     try:
         answer = cache.begin(key, digest)
     except KeyInUse as exc:

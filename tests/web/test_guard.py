@@ -206,3 +206,19 @@ def test_corrections_need_the_pin(phone, service):
     assert service.corrections.summary()["corrections"] == 0
     assert not list((service.corrections.root / "images").iterdir())
 
+
+
+def test_a_key_is_the_clients_own_another_phone_with_the_same_key_writes(app, player, service):
+    # two joined phones that happen to use the same key (a counter, "1") make two writes: no answer is shared
+    other = Phone(app.test_client())
+    assert other.unlock().status_code == 303
+    assert player.post("/api/game/chombo", json={"seat": 2}, headers={"Idempotency-Key": "1"}).status_code == 200
+    after_first = service.game.game.scores[2]
+    r = other.post("/api/game/chombo", json={"seat": 2}, headers={"Idempotency-Key": "1"})
+    assert r.status_code == 200 and "Idempotent-Replayed" not in r.headers
+    assert service.game.game.scores[2] < after_first  # recorded again
+
+
+def test_the_corrections_export_needs_the_pin(phone, player):
+    assert phone.get("/corrections/export.zip").status_code == 403
+    assert player.get("/corrections/export.zip").status_code == 200

@@ -260,11 +260,15 @@ class Reader:
                     log.info("the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
                              turn.turn)  # fmt: skip
             runs = (self.models.runs() if self.models else 0) - runs
+            # the kept turn may change with the next frame read: this reading's turn is taken while it holds
+            turned = turn.turn if turn is not None else 0.0
+            squared = found
+            if turn is not None and not config.report_squared:
+                found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
         table = None
-        if config.table_min_tiles is not None and len(found) >= config.table_min_tiles:
-            table = read_table(found, Size.of(frame))
+        if config.table_min_tiles is not None and len(squared) >= config.table_min_tiles:
+            table = read_table(squared, Size.of(frame))
         if turn is not None and not config.report_squared:
-            found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
             frame = image
         detections = tuple(found)
         return Reading(
@@ -272,7 +276,7 @@ class Reader:
             detections=detections,
             rows=read_tiles(detections).rows,
             table=table,
-            turn=turn.turn if turn is not None else 0.0,
+            turn=turned,
             ms=(time.perf_counter() - started) * 1000,
             runs=runs,
         )

@@ -2,6 +2,8 @@
 
 * each address holds at most ``per_address`` connections; a connection past that is closed as it is accepted, so
   idle half-sent requests from one address cannot fill the server's ``connection_limit`` and lock every phone out;
+* at ``connection_limit`` the server keeps accepting and closes the connection idle longest that owes no answer
+  (a request half sent, or none), so strangers on many addresses cannot lock the phones out either;
 * a connection idle for ``channel_timeout`` seconds (a request never finished) is closed, checked every
   ``cleanup_interval`` seconds;
 * a body larger than the app's ``MAX_CONTENT_LENGTH`` is refused (413) from its ``Content-Length`` before any
@@ -31,16 +33,32 @@ class GuardedServer(TcpWSGIServer):
         self.per_address = per_address
         super().__init__(*args, **kwargs)
 
+    def readable(self) -> bool:
+        super().readable()  # its upkeep: connections idle past channel_timeout closed every cleanup_interval
+        return bool(self.accepting)  # past connection_limit too: accept() makes room
+
     def accept(self) -> tuple[Any, Any] | None:
         pair = super().accept()
         if pair is None:
             return None
         conn, addr = pair
-        held = sum(1 for channel in list(self.active_channels.values()) if _host(channel.addr) == _host(addr))
+        channels = list(self.active_channels.values())
+        held = sum(1 for channel in channels if _host(channel.addr) == _host(addr))
         if held >= self.per_address:
             conn.close()  # over this address's share: refused at once, the others' connections untouched
             return None
+        if len(channels) >= self.adj.connection_limit:
+            idle = [channel for channel in channels if _owes_nothing(channel)]
+            if not idle:  # every connection is being answered: this one waits its turn elsewhere
+                conn.close()
+                return None
+            min(idle, key=lambda channel: channel.last_activity).handle_close()
         return pair
+
+
+def _owes_nothing(channel: Any) -> bool:
+    """Whether closing ``channel`` loses no answer: no whole request waits or runs, nothing is left to send."""
+    return not channel.requests and not getattr(channel, "total_outbufs_len", 0)
 
 
 def _host(addr: Any) -> Any:

@@ -12,7 +12,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from device.commands.run import Site
+from device.commands.site import Site
 from device.commands.http_server import CONNECTIONS_PER_ADDRESS
 from tests.web.conftest import detector, service  # noqa: F401 (the site's fixtures)
 from web import create_app
@@ -61,6 +61,23 @@ def test_half_open_requests_from_one_address_do_not_stop_another(site):
         for _ in range(110):  # more than waitress's default limit of 100 connections
             connect(site, STRANGER, stack).sendall(b"GET /api/state HTTP/1.1\r\nHost: table\r\n")  # never ends
         assert get(site, PHONE, "/api/state") == 200
+
+
+def test_half_open_requests_from_many_addresses_do_not_lock_the_phones_out(service):
+    app = create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05}, service)
+    site = Site(app, "127.0.0.1", 0, threads=8, per_address=4, connection_limit=24)
+    site.start()
+    try:
+        with ExitStack() as stack:
+            for n in range(10, 16):  # six strangers, each within its own share, together at the server's limit
+                for _ in range(4):
+                    sock = connect(site, f"127.0.0.{n}", stack)
+                    sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: table\r\n")  # never ends
+            assert get(site, PHONE, "/api/state") == 200
+            assert get(site, PHONE, "/api/state") == 200
+    finally:
+        service.bus.close()
+        site.close()
 
 
 def test_idle_event_streams_from_one_address_leave_streams_for_others(site):

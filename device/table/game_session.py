@@ -431,7 +431,7 @@ class GameSession:
         with self._lock:
             if _needs_hand_start(self.game, event):
                 _applied_to_copy(self.game, event)  # refused: nothing stored
-                self.store.append(self.game_id, HandStart())
+                return self.store.append_all(self.game_id, (HandStart(), event))
             return self.store.append(self.game_id, event)
 
     def undo(self) -> None:

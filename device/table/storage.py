@@ -24,6 +24,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,20 +145,37 @@ class GameStore:
 
     def append(self, game_id: int, event: Event) -> Any:
         """Check the event against the game, then commit it. Returns what ``Game.apply`` returned."""
+        return self.append_all(game_id, (event,))
+
+    def append_all(self, game_id: int, events: Sequence[Event]) -> Any:
+        """Check the events against the game one after another, then commit them together: all or none (a hand
+        start and the event it was made for). Returns what ``Game.apply`` returned for the last."""
         with self._lock:
             g = self.game(game_id)
+            result: Any = None
             try:
-                result = g.apply(event)  # a refused event leaves the state as it was
+                for n, event in enumerate(events):
+                    result = g.apply(event)  # a refused event leaves the state as it was ...
             except EngineError:
+                if n:  # ... but not the events before it: rebuild from the disk next time
+                    self._games.pop(game_id, None)
                 raise
             except BaseException:
                 self._games.pop(game_id, None)  # an unexpected failure: rebuild from the disk next time
                 raise
             try:
-                self._db.execute(
-                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
-                    (game_id, self._next_seq(game_id), json.dumps(event.to_dict()), time.time()),
-                )
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    seq, now = self._next_seq(game_id), time.time()
+                    for n, event in enumerate(events):
+                        self._db.execute(
+                            "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
+                            (game_id, seq + n, json.dumps(event.to_dict()), now),
+                        )
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
             except BaseException:
                 self._games.pop(game_id, None)  # the disk is the truth: replay next time
                 raise

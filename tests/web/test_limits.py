@@ -170,3 +170,30 @@ def test_a_rule_option_that_would_break_the_final_count_is_400(player, service):
     r = player.post("/api/game/new", json={"rules": {"preset": "tenhou", "final_points_step": 0}})
     assert r.status_code == 400 and "final_points_step" in r.json["error"]
     assert recorded(service) == before
+
+
+class FillsUp(FullDisk):
+    """The disk fills after one more row: the first INSERT goes through, the next ones are refused."""
+
+    def __init__(self, db, error: Exception):
+        super().__init__(db, error)
+        self.room = 1
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith("INSERT"):
+            if self.room == 0:
+                raise self.error
+            self.room -= 1
+        return self.db.execute(sql, *args)
+
+
+def test_a_disk_filling_between_a_hand_start_and_its_event_records_neither(player, service):
+    # the first riichi of a hand starts the hand too: the two rows are stored together or not at all
+    before = recorded(service)
+    store = service.game.store
+    store._db = FillsUp(store._db, sqlite3.OperationalError("database or disk is full"))
+    r = player.post("/api/game/riichi", json={"seat": 1})
+    assert r.status_code == 507, r.json
+    store._db = store._db.db
+    assert recorded(service) == before
+    assert store.events(service.game.game_id) == []

@@ -1,0 +1,84 @@
+"""``jantaku bench read`` end to end on a tiny frame, one round, a fixed-output ONNX model as ours and as the peer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from device.cli import main
+from tests.vision.fakes import constant_onnx, encode
+
+pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
+
+# two tiles in a row, in network pixels of the 256 x 320 input
+ROW = [(0, 100, 100, 30, 40, 0.9), (1, 132, 100, 30, 40, 0.8)]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    return constant_onnx(tmp_path_factory.mktemp("model") / "tiles.onnx", ROW)
+
+
+@pytest.fixture
+def frame(tmp_path) -> Path:
+    path = tmp_path / "frame.jpg"
+    path.write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))  # not square
+    return path
+
+
+def bench_json(capsys, *argv: str) -> dict:
+    assert main(["bench", "read", *argv, "--rounds", "1", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1
+    return json.loads(out[0])
+
+
+def test_bench_read_json_beside_the_peer(model, frame, capsys):
+    report = bench_json(capsys, "--model", str(model), "--peer", str(model), "--image", str(frame))
+    assert report["rounds"] == 1 and report["peer"] == str(model)
+    assert report["pi5"]["gmacs_per_s"] > 0 and "not measured on a Pi" in report["pi5"]["source"]
+    (image,) = report["images"]
+    assert (image["name"], image["size"]) == ("frame.jpg", [160, 128])
+    for who in ("camera", "photo", "peer"):
+        r = image[who]
+        assert r["runs_per_read"] == [r["runs"]] and r["best_ms"] == r["median_ms"] > 0
+        assert r["macs"] >= 0 and r["pi5_ms_estimate"] >= 0
+    assert image["peer"]["runs"] == 1
+    # each reader names what its networks took; a detector run here feeds it one image
+    detector = image["camera"]["networks"][0]
+    assert detector["model"] == "tiles.onnx" and detector["runs"] == detector["images"] == image["camera"]["runs"]
+    assert set(image["ratio_to_peer"]) == {"camera", "photo"}
+    assert image["ratio_to_peer"]["camera"] == pytest.approx(
+        image["camera"]["median_ms"] / image["peer"]["median_ms"], abs=0.01
+    )
+
+
+def test_bench_read_without_the_peer_reports_ours_alone(model, frame, capsys, monkeypatch):
+    from vision.eval import bench
+    from vision.read.errors import ModelError
+
+    def missing():
+        raise ModelError("the peer package mahjong-detector is not installed")
+
+    monkeypatch.setattr(bench, "peer_model_path", missing)
+    report = bench_json(capsys, "--model", str(model), "--image", str(frame))
+    assert report["peer"] is None and "not installed" in report["peer_missing"]
+    (image,) = report["images"]
+    assert "camera" in image and "photo" in image and "peer" not in image and "ratio_to_peer" not in image
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--pi5-gmacs", "0"], "--pi5-gmacs must be above 0"),
+        (["--image", "no-such-file.jpg"], "no-such-file.jpg"),
+    ],
+)
+def test_bench_read_refuses_bad_input(model, argv, message, capsys):
+    assert main(["bench", "read", "--model", str(model), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

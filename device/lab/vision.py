@@ -7,6 +7,7 @@ They read through the same :class:`vision.read.pipeline.Reader` as ``jantaku rea
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from dataclasses import replace
@@ -122,6 +123,21 @@ def register(commands) -> None:
     )
     read.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     read.set_defaults(func=cmd_bench_read)
+
+    views = commands.bench.add_parser(
+        "views", help="what each extra view of jantaku read adds: runs and ms, median over the real held-out photos"
+    )
+    model_args(views)
+    views.add_argument("--rounds", type=int, default=1, help="reads per photo and reader (default 1)")
+    views.add_argument(
+        "--shots",
+        choices=("photos", "phone"),
+        default="photos",
+        help="photos: the real held-out photos as they are (default); phone: eval phone's shots of them at 4000 px, "
+        "one of each kind (close-up 0.3, 2x2 mosaics, turned 180, warm light, squashed 0.35), costs per kind",
+    )
+    views.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    views.set_defaults(func=cmd_bench_views)
 
 
 def _progress(label: str):
@@ -598,5 +614,59 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
             print(
                 f"    {w:<7} {r['runs']:>3} runs  best {r['best_ms']:8.1f} ms  median {r['median_ms']:8.1f} ms  "
                 f"{r['macs'] / 1e9:7.2f} GMAC  Pi 5 ~{r['pi5_ms_estimate']:8.0f} ms{ratio}"
+            )
+    return 0
+
+
+#: ``jantaku bench views --shots phone``: one of each kind of eval phone's shots (its options --zooms 0.3
+#: --mosaics 2 --turns 180 --lights warm --squashes 0.35, at its default 4000 px).
+BENCH_VIEW_SHOTS = {"zooms": (0.3,), "mosaics": (2,), "turns": (180.0,), "lights": ("warm",), "squashes": (0.35,)}
+
+
+def cmd_bench_views(args: argparse.Namespace) -> int:
+    from vision.eval.phone_evaluation import phone_shots
+    from vision.eval.reading_bench import ReadBench, view_costs
+    from vision.eval.real_photos import held_out_split
+    from vision.read.images import load_image
+    from vision.read.pipeline import VIEWS
+
+    if args.rounds < 1:
+        raise UserError(f"--rounds must be at least 1, not {args.rounds}")
+    full = reader_config(args)
+    models = load_models(full)
+    configs = {"all": full, "none": replace(full, views=())}
+    configs |= {v: replace(full, views=tuple(w for w in VIEWS if w != v)) for v in VIEWS}
+    readers = {name: ReadBench(make_reader(config, models)) for name, config in configs.items()}
+    try:
+        photos = held_out_split()
+    except (VisionError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from exc
+    if args.shots == "phone":  # kind by kind, one kind's 12 MP shots in memory at a time
+        shots = itertools.groupby(phone_shots(photos, **BENCH_VIEW_SHOTS), key=lambda shot: shot.kind)
+        groups = ((kind, [shot.image for shot in group]) for kind, group in shots)
+    else:
+        groups = iter([("as they are", [load_image(p.image) for p in photos])])
+    report = {"shots": args.shots, "rounds": args.rounds, "threads": args.threads, "kinds": {}}
+    for kind, images in groups:
+        # "none" goes in as if it were a view: every view's cost together
+        whole, views = view_costs(readers, images, args.rounds)
+        costs = {c.view: c.as_json() for c in views}
+        report["kinds"][kind] = {
+            "images": len(images),
+            "read": whole.as_json(),
+            "all_views": costs.pop("none"),
+            "views": costs,
+        }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print("what each view adds to jantaku read on the real held-out photos: median (mean) runs and ms a read")
+    for kind, entry in report["kinds"].items():
+        read = entry["read"]
+        print(f"  {kind} ({entry['images']} images; a read: {read['runs']:g} runs, {read['ms']:.1f} ms):")
+        for view, c in (*entry["views"].items(), ("all of them", entry["all_views"])):
+            print(
+                f"    {view:<14} {c['runs']:>5g} ({c['mean_runs']:5.2f}) runs  {c['ms']:8.1f} ({c['mean_ms']:8.1f}) ms"
+                f"  adds runs on {c['images_with_runs']}/{c['images']}"
             )
     return 0

@@ -82,3 +82,39 @@ def test_bench_read_refuses_bad_input(model, argv, message, capsys):
     assert main(["bench", "read", "--model", str(model), *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+# --- eval phone --views: which views jantaku read runs, to measure one's removal ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "views"),
+    [
+        (None, ("photo_edge", "low_angle", "upside_down", "white_balance", "turned_tiles")),  # today's: all
+        ("none", ()),
+        ("turned_tiles,photo_edge", ("photo_edge", "turned_tiles")),  # in the one order they compose in
+        (" low_angle , ", ("low_angle",)),
+    ],
+)
+def test_eval_phone_views(text, views):
+    from device.lab.vision import parse_views
+
+    assert parse_views(text) == views
+
+
+@pytest.mark.parametrize("text", ["", "squash", "none,low_angle", "photo_edge,halfturn"])
+def test_eval_phone_refuses_unknown_views(text):
+    from device.cli import UserError
+    from device.lab.vision import parse_views
+
+    with pytest.raises(UserError, match="--views: none, or one or more of photo_edge"):
+        parse_views(text)
+
+
+def test_eval_phone_default_reader_runs_every_view():
+    from device.cli import build_parser
+    from device.lab.vision import parse_views
+    from vision.read.pipeline import ReaderConfig
+
+    args = build_parser().parse_args(["eval", "phone"])
+    assert parse_views(args.views) == ReaderConfig.for_photo().views

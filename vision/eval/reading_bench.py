@@ -239,3 +239,56 @@ def square_640(image: np.ndarray, side: int = 640) -> np.ndarray:
     s = min(height, width)
     top, left = (height - s) // 2, (width - s) // 2
     return cv2.resize(image[top : top + s, left : left + s], (side, side), interpolation=cv2.INTER_AREA)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewCost:
+    """What one extra view adds to a read (a read with every view, less one without this one): the medians and
+    means over images of the runs and milliseconds it adds, over how many images, and on how many it added runs."""
+
+    view: str
+    runs: float
+    ms: float
+    images: int
+    mean_runs: float = 0.0
+    mean_ms: float = 0.0
+    images_with_runs: int = 0
+
+    def as_json(self) -> dict:
+        return {
+            "runs": self.runs,
+            "ms": round(self.ms, 1),
+            "mean_runs": round(self.mean_runs, 2),
+            "mean_ms": round(self.mean_ms, 1),
+            "images": self.images,
+            "images_with_runs": self.images_with_runs,
+        }
+
+
+def view_costs(
+    readers: dict[str, ReadBench], images: Sequence[np.ndarray], rounds: int = 1
+) -> tuple[ViewCost, list[ViewCost]]:
+    """The whole read's runs and ms (as the cost of ``"all"``), and each view's cost, from ``readers`` keyed
+    ``"all"`` (every view) and by each view's name (every view but that one), each reading every image ``rounds``
+    times (its median ms per image)."""
+    names = [name for name in readers if name != "all"]
+    keys = ["all", *names]
+    pairs = [(readers[k], image) for image in images for k in keys]
+    timings = time_reads(pairs, rounds)
+    per_image = [dict(zip(keys, timings[i : i + len(keys)], strict=True)) for i in range(0, len(timings), len(keys))]
+    out = []
+    for name in ["all", *names]:
+        runs = [t["all"].runs - (t[name].runs if name != "all" else 0) for t in per_image]
+        ms = [t["all"].median_ms - (t[name].median_ms if name != "all" else 0) for t in per_image]
+        out.append(
+            ViewCost(
+                name,
+                statistics.median(runs),
+                statistics.median(ms),
+                len(per_image),
+                float(statistics.mean(runs)),
+                statistics.mean(ms),
+                sum(r > 0 for r in runs),
+            )
+        )
+    return out[0], out[1:]

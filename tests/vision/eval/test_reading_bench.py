@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.eval.reading_bench import CountingSession, NetworkCost, ReadTiming, count_macs, pi5_ms
+from vision.eval.reading_bench import CountingSession, NetworkCost, ReadTiming, count_macs, pi5_ms, view_costs
 
 onnx = pytest.importorskip("onnx", reason="building test ONNX graphs needs the onnx package")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
@@ -135,3 +135,29 @@ def test_read_timing_adds_each_networks_macs():
 @pytest.mark.parametrize(("macs", "gmacs", "ms"), [(21_000_000_000, 21.0, 1000.0), (2_100_000_000, 21.0, 100.0)])
 def test_pi5_ms(macs, gmacs, ms):
     assert pi5_ms(macs, gmacs) == pytest.approx(ms)
+
+
+class FixedBench:
+    """A reader stand-in: each read of an image takes the runs and milliseconds its table gives."""
+
+    def __init__(self, per_image: dict[int, tuple[int, float]]) -> None:
+        self.per_image = per_image
+
+    def read(self, image):
+        runs, ms = self.per_image[int(image[0, 0])]
+        return ms, runs, ()
+
+
+def test_view_costs_are_medians_of_the_differences():
+    images = [np.full((2, 2), k, np.uint8) for k in (0, 1, 2)]
+    readers = {
+        "all": FixedBench({0: (10, 100.0), 1: (12, 150.0), 2: (30, 900.0)}),
+        "photo_edge": FixedBench({0: (8, 80.0), 1: (12, 140.0), 2: (10, 100.0)}),  # adds 2, 0, 20 runs
+        "upside_down": FixedBench({0: (10, 100.0), 1: (12, 150.0), 2: (30, 900.0)}),  # adds nothing
+    }
+    whole, costs = view_costs(readers, images, rounds=2)
+    assert (whole.view, whole.runs, whole.ms, whole.mean_runs, whole.images_with_runs) == ("all", 12, 150.0, 52 / 3, 3)
+    assert [(c.view, c.runs, c.ms, c.images, c.images_with_runs) for c in costs] == [
+        ("photo_edge", 2, 20.0, 3, 2),  # medians of (2, 0, 20) runs and (20, 10, 800) ms
+        ("upside_down", 0, 0.0, 3, 0),
+    ]

@@ -18,15 +18,21 @@ ROW = [(0, 100, 100, 30, 40, 0.9), (1, 132, 100, 30, 40, 0.8)]
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory) -> Path:
-    return constant_onnx(tmp_path_factory.mktemp("model") / "tiles.onnx", ROW)
+def bench_files(tmp_path_factory) -> tuple[Path, Path]:
+    """Our model (also the peer's stand-in) and a frame, not square, to read."""
+    folder = tmp_path_factory.mktemp("bench")
+    (folder / "frame.jpg").write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))
+    return constant_onnx(folder / "tiles.onnx", ROW), folder / "frame.jpg"
 
 
-@pytest.fixture
-def frame(tmp_path) -> Path:
-    path = tmp_path / "frame.jpg"
-    path.write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))  # not square
-    return path
+@pytest.fixture(scope="module")
+def model(bench_files) -> Path:
+    return bench_files[0]
+
+
+@pytest.fixture(scope="module")
+def frame(bench_files) -> Path:
+    return bench_files[1]
 
 
 def bench_json(capsys, *argv: str) -> dict:

@@ -30,7 +30,7 @@ LAB_COMMAND_MODULES = (
     "device.lab.hands",  # conformance wins, bench score
     "device.lab.games",  # conformance games
     "device.lab.training",  # synth, train, export, val-model
-    "device.lab.vision",  # eval detector/phone/camera, bench detector
+    "device.lab.vision",  # eval detector/phone/camera, bench detector/read
     "device.lab.classifier",  # train-classifier, blend, eval classifier
     "device.lab.way_up",  # train-way-up, eval way-up
     "device.lab.site_bench",  # bench soak, bench photo

@@ -7,6 +7,7 @@ They read through the same :class:`vision.read.pipeline.Reader` as ``jantaku rea
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from dataclasses import replace
@@ -86,6 +87,11 @@ def register(commands) -> None:
         help="which readers, comma list of pyramid, scale (at its tiles' scale), read (jantaku read); default all. "
         "The pyramid takes most of the run's time",
     )
+    phone.add_argument(
+        "--views",
+        help="the extra views jantaku read runs, comma list of photo_edge, low_angle, upside_down, white_balance, "
+        "turned_tiles, or none (default: all of them, as jantaku read): to measure a view's removal",
+    )
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
 
@@ -95,6 +101,43 @@ def register(commands) -> None:
     bench.add_argument("--runs", type=int, default=30, help="timed runs per model (at least 20; default 30)")
     bench.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
     bench.set_defaults(func=cmd_bench)
+
+    read = commands.bench.add_parser(
+        "read", help="runs, ms and operations per read, camera and photo readers, beside mahjong-detector's one pass"
+    )
+    model_args(read)
+    read.add_argument(
+        "--image",
+        nargs="+",
+        metavar="F",
+        help="images to read as they are (default: a demo frame's centre cut to 640x640, and a generated "
+        "4000x3000 photo of a hand)",
+    )
+    read.add_argument("--rounds", type=int, default=5, help="timed reads per reader and image (default 5)")
+    read.add_argument("--peer", metavar="PATH", help="the peer's ONNX model (default: from mahjong-detector)")
+    read.add_argument(
+        "--pi5-gmacs",
+        type=float,
+        default=None,
+        help="assumed Raspberry Pi 5 throughput, 10^9 multiply-accumulates a second (default 21: see the output)",
+    )
+    read.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    read.set_defaults(func=cmd_bench_read)
+
+    views = commands.bench.add_parser(
+        "views", help="what each extra view of jantaku read adds: runs and ms, median over the real held-out photos"
+    )
+    model_args(views)
+    views.add_argument("--rounds", type=int, default=1, help="reads per photo and reader (default 1)")
+    views.add_argument(
+        "--shots",
+        choices=("photos", "phone"),
+        default="photos",
+        help="photos: the real held-out photos as they are (default); phone: eval phone's shots of them at 4000 px, "
+        "one of each kind (close-up 0.3, 2x2 mosaics, turned 180, warm light, squashed 0.35), costs per kind",
+    )
+    views.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    views.set_defaults(func=cmd_bench_views)
 
 
 def _progress(label: str):
@@ -282,7 +325,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     wanted = list(PHONE_READERS) if args.readers is None else [r.strip() for r in args.readers.split(",") if r.strip()]
     if not wanted or (unknown := [r for r in wanted if r not in PHONE_READERS]):
         raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
-    read = reader_config(args)
+    read = replace(reader_config(args), views=parse_views(args.views))
     configs = {
         "pyramid": reader_config(args, pyramid=True),
         # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
@@ -377,6 +420,20 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_views(text: str | None) -> tuple[str, ...]:
+    """``--views``: the views named (in :data:`~vision.read.pipeline.VIEWS`' order), ``none``, or all when None."""
+    from vision.read.pipeline import VIEWS
+
+    if text is None:
+        return VIEWS
+    names = [v.strip() for v in text.split(",") if v.strip()]
+    if names == ["none"]:
+        return ()
+    if not names or (unknown := [v for v in names if v not in VIEWS]):
+        raise UserError(f"--views: none, or one or more of {', '.join(VIEWS)}, comma separated")
+    return tuple(v for v in VIEWS if v in names)
+
+
 def _tallies_json(result: dict) -> dict:
     """Per reader, per kind of shot: the tally as JSON."""
     return {name: {kind: t.as_json() for kind, t in kinds.items()} for name, kinds in result.items()}
@@ -465,4 +522,151 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
     ratio = a.median_ms / b.median_ms
     print(f"  ratio ours / peer: {ratio:.3f}  (target <= 1.1)")
+    return 0
+
+
+#: ``jantaku bench read``: the readers measured, by the name their figures go under.
+BENCH_READERS = ("camera", "photo")
+
+
+def bench_images(paths: list[str] | None) -> list[tuple[str, str, object]]:
+    """``jantaku bench read``'s images: (name, where it came from, BGR array)."""
+    import cv2
+    import numpy as np
+
+    from vision.eval.reading_bench import square_640
+    from vision.read.images import load_image
+
+    if paths:
+        try:
+            return [(Path(p).name, p, load_image(p)) for p in paths]
+        except VisionError as exc:
+            raise UserError(str(exc)) from exc
+    from device.demo import RECORDING
+    from device.lab.site_bench import make_photo
+
+    frame = RECORDING / "000.jpg"
+    photo = cv2.imdecode(np.frombuffer(make_photo(), np.uint8), cv2.IMREAD_COLOR)
+    return [
+        ("frame_640", f"{frame}, its centre square resized to 640x640", square_640(cv2.imread(str(frame)))),
+        ("photo_12mp", "bench photo's generated 4000x3000 hand (device/lab/site_bench.py make_photo)", photo),
+    ]
+
+
+def cmd_bench_read(args: argparse.Namespace) -> int:
+    from vision.eval.bench import peer_model_path
+    from vision.eval.reading_bench import PI5_GMACS, PI5_SOURCE, PeerDetector, ReadBench, time_reads
+    from vision.read.pipeline import ReaderConfig
+
+    if args.rounds < 1:
+        raise UserError(f"--rounds must be at least 1, not {args.rounds}")
+    gmacs = PI5_GMACS if args.pi5_gmacs is None else args.pi5_gmacs
+    if gmacs <= 0:
+        raise UserError(f"--pi5-gmacs must be above 0, not {gmacs}")
+    images = bench_images(args.image)
+    model = Path(args.model) if args.model else None
+    conf = operating_conf(args)
+    configs = {
+        "camera": replace(ReaderConfig.for_camera(model, conf=conf), threads=args.threads),
+        "photo": ReaderConfig.for_photo(model, conf=conf, threads=args.threads),
+    }
+    benches = {name: ReadBench(make_reader(config)) for name, config in configs.items()}
+    peer, peer_missing = None, None
+    try:
+        peer = PeerDetector(Path(args.peer) if args.peer else peer_model_path(), args.threads)
+    except VisionError as exc:
+        peer_missing = str(exc)
+    except Exception as exc:  # onnxruntime's own errors on a file that is not a model
+        raise UserError(f"the peer model {args.peer}: {exc}") from exc
+    who = [*BENCH_READERS, *(["peer"] if peer else [])]
+    pairs = [(benches[w] if w != "peer" else peer, image) for _, _, image in images for w in who]
+    timings = iter(time_reads(pairs, args.rounds))
+    report: dict = {
+        "rounds": args.rounds,
+        "threads": args.threads,
+        "pi5": {"gmacs_per_s": gmacs, "source": PI5_SOURCE if args.pi5_gmacs is None else "given by --pi5-gmacs"},
+        "peer": str(peer.path) if peer else None,
+        **({"peer_missing": peer_missing} if peer_missing else {}),
+        "images": [],
+    }
+    for name, source, image in images:
+        entry: dict = {"name": name, "source": source, "size": [image.shape[1], image.shape[0]]}
+        for w in who:
+            entry[w] = next(timings).as_json(gmacs)
+        if peer:
+            entry["peer"].pop("networks")
+            peer_ms = entry["peer"]["median_ms"]
+            entry["ratio_to_peer"] = {w: round(entry[w]["median_ms"] / peer_ms, 2) for w in BENCH_READERS}
+        report["images"].append(entry)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    threads = args.threads or "its default"
+    print(f"per read, onnxruntime CPU, threads: {threads}, {args.rounds} rounds each, interleaved")
+    print(f"Pi 5 estimate: {report['pi5']['source']}")
+    if peer_missing:
+        print(f"no peer: {peer_missing}")
+    for entry in report["images"]:
+        print(f"  {entry['name']} ({entry['size'][0]}x{entry['size'][1]}; {entry['source']}):")
+        for w in who:
+            r = entry[w]
+            ratio = f"  {entry['ratio_to_peer'][w]}x the peer" if w in entry.get("ratio_to_peer", {}) else ""
+            print(
+                f"    {w:<7} {r['runs']:>3} runs  best {r['best_ms']:8.1f} ms  median {r['median_ms']:8.1f} ms  "
+                f"{r['macs'] / 1e9:7.2f} GMAC  Pi 5 ~{r['pi5_ms_estimate']:8.0f} ms{ratio}"
+            )
+    return 0
+
+
+#: ``jantaku bench views --shots phone``: one of each kind of eval phone's shots (its options --zooms 0.3
+#: --mosaics 2 --turns 180 --lights warm --squashes 0.35, at its default 4000 px).
+BENCH_VIEW_SHOTS = {"zooms": (0.3,), "mosaics": (2,), "turns": (180.0,), "lights": ("warm",), "squashes": (0.35,)}
+
+
+def cmd_bench_views(args: argparse.Namespace) -> int:
+    from vision.eval.phone_evaluation import phone_shots
+    from vision.eval.reading_bench import ReadBench, view_costs
+    from vision.eval.real_photos import held_out_split
+    from vision.read.images import load_image
+    from vision.read.pipeline import VIEWS
+
+    if args.rounds < 1:
+        raise UserError(f"--rounds must be at least 1, not {args.rounds}")
+    full = reader_config(args)
+    models = load_models(full)
+    configs = {"all": full, "none": replace(full, views=())}
+    configs |= {v: replace(full, views=tuple(w for w in VIEWS if w != v)) for v in VIEWS}
+    readers = {name: ReadBench(make_reader(config, models)) for name, config in configs.items()}
+    try:
+        photos = held_out_split()
+    except (VisionError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from exc
+    if args.shots == "phone":  # kind by kind, one kind's 12 MP shots in memory at a time
+        shots = itertools.groupby(phone_shots(photos, **BENCH_VIEW_SHOTS), key=lambda shot: shot.kind)
+        groups = ((kind, [shot.image for shot in group]) for kind, group in shots)
+    else:
+        groups = iter([("as they are", [load_image(p.image) for p in photos])])
+    report = {"shots": args.shots, "rounds": args.rounds, "threads": args.threads, "kinds": {}}
+    for kind, images in groups:
+        # "none" goes in as if it were a view: every view's cost together
+        whole, views = view_costs(readers, images, args.rounds)
+        costs = {c.view: c.as_json() for c in views}
+        report["kinds"][kind] = {
+            "images": len(images),
+            "read": whole.as_json(),
+            "all_views": costs.pop("none"),
+            "views": costs,
+        }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print("what each view adds to jantaku read on the real held-out photos: median (mean) runs and ms a read")
+    for kind, entry in report["kinds"].items():
+        read = entry["read"]
+        print(f"  {kind} ({entry['images']} images; a read: {read['runs']:g} runs, {read['ms']:.1f} ms):")
+        for view, c in (*entry["views"].items(), ("all of them", entry["all_views"])):
+            print(
+                f"    {view:<14} {c['runs']:>5g} ({c['mean_runs']:5.2f}) runs  {c['ms']:8.1f} ({c['mean_ms']:8.1f}) ms"
+                f"  adds runs on {c['images_with_runs']}/{c['images']}"
+            )
     return 0

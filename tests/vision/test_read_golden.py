@@ -12,7 +12,9 @@ from tests.vision import golden_reading as golden
 GOLDEN = json.loads(golden.GOLDEN.read_text(encoding="utf-8"))
 
 needs_photos = pytest.mark.skipif(
-    not golden.photo_root().is_dir(), reason="the real photos are not beside the checkout (../shared/data)"
+    not golden.photo_root().is_dir(),
+    reason=f"real photos not found at {golden.photo_root()}: the leo-miura-robot mahjong set (CC BY 4.0), from GitHub"
+    " leo-miura-robot/mahjong-detect or Roboflow Universe mahjong-bmblq, beside the checkout in ../shared/data",
 )
 
 

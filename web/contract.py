@@ -9,6 +9,7 @@ The request errors (:class:`web.hand_request.BadRequest`) live with the request 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -79,7 +80,7 @@ class CorrectionsLike(Protocol):
     """The service's store of corrected camera frames."""
 
     def summary(self) -> dict[str, Any]: ...
-    def export_yolo(self) -> bytes: ...
+    def export_yolo_chunks(self) -> Iterator[bytes]: ...
 
 
 class TableServiceLike(Protocol):

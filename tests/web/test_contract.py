@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from device.table.service import TableService
-from web.contract import TableServiceLike
+from web.contract import CorrectionsLike, EventBusLike, TableServiceLike
 
 METHODS = sorted(
     name for name, member in vars(TableServiceLike).items() if callable(member) and not name.startswith("_")
@@ -33,3 +33,19 @@ def test_the_contract_names_every_method_the_site_calls():
         ["check_pin", "correct", "export_game", "import_game", "new_game", "preview_win", "read_image", "record",
          "score", "state", "undo", "waits"]
     )
+
+
+@pytest.mark.parametrize(
+    ("contract", "name", "attribute"),
+    [
+        (CorrectionsLike, name, "corrections")
+        for name, member in vars(CorrectionsLike).items()
+        if callable(member) and not name.startswith("_")
+    ]
+    + [(EventBusLike, "subscribe", "bus")],
+)
+def test_what_the_service_holds_has_each_method_the_site_calls(contract, name, attribute):
+    held = getattr(TableService(pin="1234"), attribute)
+    assert callable(getattr(held, name, None)), f"{type(held).__name__} lacks {name}"
+    wanted = inspect.signature(getattr(contract, name))
+    assert list(inspect.signature(getattr(held, name)).parameters) == list(wanted.parameters)[1:]  # bound: no self

@@ -213,7 +213,7 @@ def reader_configs(config: Config, model: str | None = None) -> tuple[ReaderConf
     )
 
 
-def readers_around(detector: Detector, config: Config) -> tuple[Reader, Reader]:
+def readers_around(detector: Detector) -> tuple[Reader, Reader]:
     """The camera's and the photos' readers round a detector of one's own (a test's fake): the camera's squared to
     the table, the photos' read as they are, one read at a time between them."""
     from vision.read.pipeline import Reader, ReaderConfig
@@ -262,7 +262,7 @@ class TableRuntime:
         self.source, self.demo = make_source(config)
         #: The camera's reader and the phone photos' reader (None: no model), one read at a time between them.
         self.readers = (
-            make_readers(config, model=self.options.model) if detector is None else readers_around(detector, config)
+            make_readers(config, model=self.options.model) if detector is None else readers_around(detector)
         )
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self.service = self._make_service()

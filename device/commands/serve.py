@@ -28,16 +28,13 @@ DEFAULT_STREAMS = 32
 def photo_reader(model: str | None) -> Reader | None:
     """The phone photos' reader (:meth:`vision.read.pipeline.ReaderConfig.for_photo`) on the model at ``model``
     (None: the default one), or None when there is no model file."""
-    from vision.read.detector import default_model_path
-    from vision.read.errors import VisionError
-    from vision.read.pipeline import Reader, ReaderConfig
+    from device.commands.run import model_path
+    from device.commands.vision import make_reader
+    from device.config import Config
+    from vision.read.pipeline import ReaderConfig
 
-    if not (Path(model).expanduser() if model else default_model_path()).is_file():
-        return None
-    try:
-        return Reader.from_config(ReaderConfig.for_photo(Path(model).expanduser() if model else None))
-    except VisionError as exc:
-        raise UserError(str(exc)) from None
+    path = model_path(Config(), model)
+    return make_reader(ReaderConfig.for_photo(path)) if path.is_file() else None
 
 
 # --- serve ----------------------------------------------------------------------------------------------------

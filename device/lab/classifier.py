@@ -458,15 +458,13 @@ def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
     """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
     factory builds them (:mod:`vision.read.pipeline`), on one network."""
     from vision.read.classifier import TwoStageDetector
-    from vision.read.pipeline import Models, Reader, ReaderConfig
+    from device.commands.vision import make_reader
+    from vision.read.pipeline import Models, ReaderConfig
 
     config = ReaderConfig(Path(args.detector) if args.detector else None, classifier=None, conf=args.conf)
-    try:
-        alone = Reader.from_config(config)
-    except VisionError as exc:
-        raise UserError(str(exc)) from exc
+    alone = make_reader(config)
     assert alone.models is not None
-    two = Reader.from_config(config, models=Models(alone.models.network, classifier)).detector
+    two = make_reader(config, Models(alone.models.network, classifier)).detector
     assert isinstance(two, TwoStageDetector)
     return alone.detector, two
 

@@ -429,8 +429,10 @@ def parse_views(text: str | None) -> tuple[str, ...]:
     names = [v.strip() for v in text.split(",") if v.strip()]
     if names == ["none"]:
         return ()
-    if not names or (unknown := [v for v in names if v not in VIEWS]):
-        raise UserError(f"--views: none, or one or more of {', '.join(VIEWS)}, comma separated")
+    unknown = [v for v in names if v not in VIEWS]
+    if not names or unknown:
+        named = f" (not {', '.join(map(repr, unknown))})" if unknown else ""
+        raise UserError(f"--views: none, or one or more of {', '.join(VIEWS)}, comma separated{named}")
     return tuple(v for v in VIEWS if v in names)
 
 
@@ -570,7 +572,8 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
         "camera": replace(ReaderConfig.for_camera(model, conf=conf), threads=args.threads),
         "photo": ReaderConfig.for_photo(model, conf=conf, threads=args.threads),
     }
-    benches = {name: ReadBench(make_reader(config)) for name, config in configs.items()}
+    models = load_models(configs["photo"])  # one set of networks for both readers, as jantaku run shares them
+    benches = {name: ReadBench(make_reader(config, models)) for name, config in configs.items()}
     peer, peer_missing = None, None
     try:
         peer = PeerDetector(Path(args.peer) if args.peer else peer_model_path(), args.threads)

@@ -161,7 +161,7 @@ def test_runtime_on_the_demo_with_a_fake_detector_feeds_the_service_and_stops():
 
 def test_cli_runs_the_demo_and_prints_what_it_reads(monkeypatch, capsys, tmp_path):
     fake = FakeDetector(hand_detections())
-    monkeypatch.setattr(run_module, "make_readers", lambda config, model=None: run_module.readers_around(fake, config))
+    monkeypatch.setattr(run_module, "make_readers", lambda config, model=None: run_module.readers_around(fake))
     monkeypatch.setenv("JANTAKU_CONFIG", str(tmp_path / "c.toml"))
     (tmp_path / "c.toml").write_text("[camera]\nfps = 20.0\n[loop]\nmax_reads_per_second = 50.0\n")
     t0 = time.monotonic()
@@ -227,7 +227,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, c
 
 def test_a_missing_named_camera_is_waited_for(monkeypatch, capsys):
     monkeypatch.setattr(
-        run_module, "make_readers", lambda config, model=None: run_module.readers_around(FakeDetector(), config)
+        run_module, "make_readers", lambda config, model=None: run_module.readers_around(FakeDetector())
     )
     monkeypatch.delenv("JANTAKU_CONFIG", raising=False)
     monkeypatch.setattr("device.config.DEFAULT_LOCATIONS", ())
@@ -325,7 +325,7 @@ def test_the_pi_install_makes_a_six_digit_pin_with_pythons_secrets():
 
 
 def test_camera_reads_and_photo_reads_take_turns():
-    camera, photo = run_module.readers_around(FakeDetector(hand_detections()), Config())
+    camera, photo = run_module.readers_around(FakeDetector(hand_detections()))
     done = threading.Event()
     with photo.lock:  # a phone's photo is being read
         worker = threading.Thread(target=lambda: (camera.read(np.zeros((48, 64, 3), np.uint8)), done.set()))

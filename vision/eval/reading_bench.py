@@ -1,9 +1,9 @@
 """What one read costs: model runs, milliseconds and multiply-accumulates per image, for a reader configuration,
 beside the peer's single pass (``jantaku bench read``).
 
-    macs = count_macs(onnx.load(path))                    # one pass of a network, batch 1
-    timing = time_reads(ReaderConfig.for_photo(), image, rounds=5)
-    timing.runs, timing.median_ms, timing.macs
+    macs = count_macs(path)                               # one pass of a network, batch 1
+    [timing] = time_reads([(ReadBench(reader), image)], rounds=5)   # reader: a Reader built with its models
+    timing.runs, timing.median_ms
 
 Each network's multiply-accumulates come from its ONNX graph (Conv, ConvTranspose, Gemm and MatMul nodes, their
 shapes from onnx shape inference); a read's are each network's per-image count times the images it was fed (a
@@ -12,6 +12,7 @@ batched run of 8 crops counts 8). A Pi 5 estimate divides that by an assumed thr
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 import time
@@ -154,6 +155,13 @@ class ReadTiming:
         }
 
 
+
+@functools.cache
+def file_macs(path: Path) -> int:
+    """:func:`count_macs` of the network in the file at ``path``, counted once per file (every bench on one set of
+    networks asks it again)."""
+    return count_macs(path)
+
 def pi5_ms(macs: int, gmacs: float = PI5_GMACS) -> float:
     """Milliseconds ``macs`` multiply-accumulates take at ``gmacs`` 10^9 a second."""
     return macs / (gmacs * 1e9) * 1000
@@ -167,12 +175,10 @@ class ReadBench:
     def __init__(self, reader) -> None:
         self.reader = reader
         self.networks = [m for m in (reader.models.network, reader.models.classifier, reader.models.way_up) if m]
-        self._macs: dict[Path, int] = {}
         for m in self.networks:
             if not isinstance(m.session, CountingSession):
                 m.session = CountingSession(m.session)
-            if m.path not in self._macs:
-                self._macs[m.path] = count_macs(m.path)
+        self._macs = {m.path: file_macs(m.path) for m in self.networks}
 
     def read(self, image: np.ndarray) -> tuple[float, int, tuple[NetworkCost, ...]]:
         """One read of ``image``: its milliseconds, its runs and each network's cost."""
@@ -217,7 +223,7 @@ class PeerDetector:
         self.input_name = inp.name
         height, width = inp.shape[2], inp.shape[3]
         self.size = (width if isinstance(width, int) else 640, height if isinstance(height, int) else 640)
-        self.macs = count_macs(path)
+        self.macs = file_macs(path)
 
     def read(self, image: np.ndarray) -> tuple[float, int, tuple[NetworkCost, ...]]:
         """One pass over ``image`` (BGR uint8), as :meth:`ReadBench.read`: its milliseconds (preprocessing

@@ -89,7 +89,6 @@ def on_exhaustive_draw(game: Table, e: ExhaustiveDraw) -> HandResult:
         tenpai=(tenpai[0], tenpai[1], tenpai[2], tenpai[3]),
         nagashi=nagashi,
         dealer_repeats=tenpai[game.dealer],
-        honba_up=True,
     )
 
 
@@ -129,7 +128,7 @@ def on_abortive_draw(game: Table, e: AbortiveDraw, from_ron: Ron | DeclaredRon |
         game._react_resolve()
     h.riichi_pending = None
     return finish_hand(
-        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True, honba_up=True
+        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True
     )
 
 
@@ -177,7 +176,6 @@ def on_declared_draw(game: Table, e: DeclaredDraw) -> HandResult:
         tenpai=tenpai,
         nagashi=tuple(e.nagashi),
         dealer_repeats=tenpai[game.dealer],
-        honba_up=True,
     )
 
 
@@ -192,5 +190,5 @@ def on_declared_abort(game: Table, e: DeclaredAbort) -> HandResult:
         game._react_resolve()
     h.riichi_pending = None
     return finish_hand(
-        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True, honba_up=True
+        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True
     )

@@ -27,7 +27,6 @@ def finish_hand(
     abort: Abort | None = None,
     bumped: tuple[int, ...] = (),
     dealer_repeats: bool = False,
-    honba_up: bool = False,
     replay: bool = False,
     note: str = "",
 ) -> HandResult:
@@ -60,11 +59,10 @@ def finish_hand(
         if game.rules.busting and any(x < 0 for x in game.scores):
             end_game(game)
         return result
-    # after a win: one more honba if the dealer won, else none; after a draw: one more honba, unless the
-    # deal passes and the rules reset them (noten_draw_adds_honba)
-    honba_next = (game.honba + 1 if dealer_repeats else 0) if wins else game.honba + int(honba_up)
-    if honba_up and not dealer_repeats and not game.rules.noten_draw_adds_honba:
-        honba_next = 0
+    # one more honba when the dealer repeats; when the deal passes, none after a win, and after a draw as the rules
+    # say (noten_draw_adds_honba)
+    repeats_honba = dealer_repeats or (not wins and game.rules.noten_draw_adds_honba)
+    honba_next = game.honba + 1 if repeats_honba else 0
     _advance(game, dealer_repeats, honba_next)
     return result
 
@@ -89,10 +87,8 @@ def _advance(game: Table, dealer_repeats: bool, honba_next: int) -> None:
                 may_stop = True
         elif not rules.extension or reached or game.round + 1 > limit:
             ends = True
-    if dealer_repeats:
-        game.honba = honba_next
-    else:
-        game.honba = honba_next
+    game.honba = honba_next
+    if not dealer_repeats:
         game.dealer = (game.dealer + 1) % 4
         game.round += 1
     if ends:

@@ -11,9 +11,9 @@ claimant wins at all (000); the game state decides who the winners are.
 
 Pao: the liable player pays a tsumo's whole value, or half of a ron's value (the discarder pays
 the other half); the honba are paid by the liable player either way (Tenhou's published rules:
-"honba payments paid by the player to whom pao is applied"). When the hand holds more yakuman,
-``RuleSet.pao_whole_hand`` says whether the liable player covers them all (Tenhou) or only the one
-it fed (000).
+"honba payments paid by the player to whom pao is applied"). What the liable player covers is
+``WinPay.pao_base``: the yakuman it fed, or the whole hand where ``RuleSet.pao_whole_hand`` says so
+(the game sets it when it scores the win).
 
 Call ``settle_ron``, ``settle_tsumo``, ``settle_exhaustive`` or ``settle_chombo`` for a ``Settlement``.
 """
@@ -97,7 +97,7 @@ def settle_ron(
         label = w.label or "ron"
         if w.pao_seat is not None and w.pao_seat != discarder and w.pao_base:
             mult = 6 if w.seat == dealer else 4
-            covered = w.ron_points // 2 if rules.pao_whole_hand else _round100(mult * w.pao_base) // 2
+            covered = _round100(mult * w.pao_base) // 2
             out.append(Transfer(w.pao_seat, w.seat, covered + bonus, f"{label}: liability (pao), half"))
             out.append(Transfer(discarder, w.seat, w.ron_points - covered, f"{label}: discarder's share"))
         else:
@@ -115,7 +115,7 @@ def settle_tsumo(win: WinPay, dealer: int, honba: int, sticks: int, rules: RuleS
         s: (win.tsumo_points[0] if s == dealer else win.tsumo_points[1]) + bonus for s in range(4) if s != win.seat
     }
     if win.pao_seat is not None and win.pao_base:
-        if win.pao_base >= win.base_points or rules.pao_whole_hand:
+        if win.pao_base >= win.base_points:
             out.append(Transfer(win.pao_seat, win.seat, sum(shares.values()), f"{label}: liability (pao), all"))
         else:  # only the fed yakuman is covered; the rest is paid as a normal tsumo
             mult = 6 if win.seat == dealer else 4

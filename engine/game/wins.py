@@ -99,7 +99,7 @@ def _score(
         pao_base = _pao_base(result, p.pao_yakuman)
         if pao_base:
             pao_seat = p.pao
-    return result, _win_pay(seat, result, tsumo, pao_seat, pao_base)
+    return result, _win_pay(seat, result, tsumo, pao_seat, pao_base, game.rules)
 
 
 def _triple_ron_aborts(game: Table, claimants: int) -> bool:
@@ -325,7 +325,7 @@ def _score_declared(
     )
     result = _scored_win(e, c.seat, hand, ctx, game.rules)
     pao_seat, pao_base = _declared_pao(game, e, c, hand, result)
-    return result, _win_pay(c.seat, result, tsumo, pao_seat, pao_base)
+    return result, _win_pay(c.seat, result, tsumo, pao_seat, pao_base, game.rules)
 
 
 def _declared_pao(game: Table, e: Event, c: DeclaredClaim, hand: Hand, result: Any) -> tuple[int | None, int]:
@@ -378,8 +378,13 @@ def _scored_win(event: Event, seat: int, hand: Hand, ctx: Any, rules: RuleSet) -
     return result
 
 
-def _win_pay(seat: int, result: Any, tsumo: bool, pao_seat: int | None, pao_base: int) -> WinPay:
-    """What a scored win is paid, as settlement reads it."""
+def _win_pay(
+    seat: int, result: Any, tsumo: bool, pao_seat: int | None, pao_base: int, rules: RuleSet
+) -> WinPay:
+    """What a scored win is paid, as settlement reads it: with ``rules.pao_whole_hand``, the liable player covers
+    the whole hand (every yakuman in it), else the one it fed."""
+    if pao_seat is not None and pao_base and rules.pao_whole_hand:
+        pao_base = result.base_points
     return WinPay(
         seat,
         result.ron_points,

@@ -429,8 +429,7 @@ class GameSession:
         All or nothing: the event is checked (after the hand start it needs) before anything is stored.
         """
         with self._lock:
-            if _needs_hand_start(self.game, event):
-                _applied_to_copy(self.game, event)  # refused: nothing stored
+            if _needs_hand_start(self.game, event):  # the two stored together, or neither (a refused event)
                 return self.store.append_all(self.game_id, (HandStart(), event))
             return self.store.append(self.game_id, event)
 

@@ -24,7 +24,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -88,23 +89,33 @@ class GameStore:
         meta = game_to_json(game)
         events = meta.pop("events")
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 cur = self._db.execute(
                     "INSERT INTO games (created, meta) VALUES (?, ?)", (time.time(), json.dumps(meta))
                 )
                 gid = int(cur.lastrowid or 0)
-                now = time.time()
-                self._db.executemany(
-                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
-                    [(gid, i, json.dumps(e), now) for i, e in enumerate(events)],
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+                self._log_events(gid, 0, events)
             self._games[gid] = game
             return gid
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The block's writes all stored, or none (the caller holds ``_lock``)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def _log_events(self, game_id: int, first_seq: int, events: Sequence[dict[str, Any]]) -> None:
+        now = time.time()
+        for n, data in enumerate(events):
+            self._db.execute(
+                "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
+                (game_id, first_seq + n, json.dumps(data), now),
+            )
 
     def games(self) -> list[int]:
         with self._lock:
@@ -164,18 +175,8 @@ class GameStore:
                 self._games.pop(game_id, None)  # an unexpected failure: rebuild from the disk next time
                 raise
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    seq, now = self._next_seq(game_id), time.time()
-                    for n, event in enumerate(events):
-                        self._db.execute(
-                            "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'event', ?, ?)",
-                            (game_id, seq + n, json.dumps(event.to_dict()), now),
-                        )
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
+                with self._transaction():
+                    self._log_events(game_id, self._next_seq(game_id), [event.to_dict() for event in events])
             except BaseException:
                 self._games.pop(game_id, None)  # the disk is the truth: replay next time
                 raise

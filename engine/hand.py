@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine.errors import InvalidHand, InvalidNotation
 from engine.melds import Meld, MeldKind, Relative
 from engine.rules import RuleSet
-from engine.tiles import FIVE_KINDS, Tile, counts34, format_tiles, parse_tiles
+from engine.tiles import ASCII_SPACES, FIVE_KINDS, Tile, counts34, format_tiles, parse_tiles
 
 _SOURCES = {"L": Relative.LEFT, "A": Relative.ACROSS, "R": Relative.RIGHT}
 
@@ -97,9 +97,6 @@ def parse_meld(token: str) -> Meld:
     return Meld(kind, tiles, tiles[0] if tiles else None, source)
 
 
-_SEPARATORS = str.maketrans("\t\r\n", "   ")
-
-
 def parse_hand(text: str) -> Hand:
     """Parse hand notation (see the module doc). No validation beyond the melds' shapes.
 
@@ -109,8 +106,8 @@ def parse_hand(text: str) -> Hand:
     >>> h.notation()
     '234m234p11z chi:3s24s pon:5z55z/L'
     """
-    tokens = text.translate(_SEPARATORS).split(" ")  # ASCII spaces only: others are unknown characters
-    tokens = [t for t in tokens if t]
+    # split on the tile notation's own spaces (ASCII only: others are unknown characters)
+    tokens = [t for t in "".join(" " if ch in ASCII_SPACES else ch for ch in text).split(" ") if t]
     if not tokens:
         raise InvalidNotation("empty hand")
     concealed: list[Tile] = []

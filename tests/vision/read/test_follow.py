@@ -14,7 +14,8 @@ import cv2
 import pytest
 
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Draw, HandStart
-from engine.game.state import Game, Phase
+from engine.game.state import Game
+from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles

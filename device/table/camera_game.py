@@ -276,6 +276,7 @@ class CameraGame:
 
     def _step(self) -> bool:
         self.frame += 1
+        self._prune()
         game = self.session.game
         frame = self._last
         table = frame.table
@@ -579,6 +580,13 @@ class CameraGame:
                 raise ValueError(f"camera_seat is a seat 0..3 (or None), not {seat!r}")
             self.follower.camera_seat = seat
 
+    def reset(self) -> None:
+        """Forget the hand followed so far (a new game, an imported one): the next fresh deal is followed."""
+        with self._lock:
+            self._new_follower()
+            self.events, self.contradictions, self.pending = [], [], None
+            self._synced, self._dismissed = False, None
+
     def _resync(self) -> None:
         table = self._last.table
         if self.session.game.hand is None:
@@ -586,6 +594,11 @@ class CameraGame:
         elif table is not None:
             self.follower.accept(table)
         self.contradictions = []
+
+    def _prune(self) -> None:
+        """Drop the camera events the game no longer holds (a phone undid them)."""
+        events = self.session.game.events
+        self.events = [e for e in self.events if e.seq < len(events) and events[e.seq] == e.event]
 
     def _event(self, event_id: Any) -> CameraEvent:
         for e in self.events:
@@ -602,6 +615,7 @@ class CameraGame:
     def view(self) -> dict[str, Any]:
         """``{camera_seat, status, events, contradictions, pending}`` (see the service's ``state()``)."""
         with self._lock:
+            self._prune()
             following = self.session.game.hand is not None
             return {
                 "camera_seat": self.follower.camera_seat,

@@ -412,12 +412,10 @@ class CameraGame:
         h = game.hand
         if h is None:
             return
-        draw = self.pending is not None and self.pending.kind == "draw"
-        if draw or (h.live == 0 and h.phase is Phase.REACT and not _is_ron(game, reveal)):
-            self._pending_draw(game, reveal)
-            return
-        if h.phase is Phase.REACT and _is_ron(game, reveal):
+        if _is_ron(game, reveal):
             self._pending_ron(game, reveal)
+        elif h.live == 0 and h.phase is Phase.REACT:  # the wall is empty: a hand shown is tenpai at the draw
+            self._pending_draw(game, reveal)
         else:
             self._pending_tsumo(game, reveal)
 
@@ -451,9 +449,9 @@ class CameraGame:
         if reveal.apart is not None:
             candidates = [reveal.apart]
             concealed = (*reveal.hand, reveal.apart)
-        else:  # no tile set apart: the winning tile that scores best
+        else:  # no tile set apart: the winning tile that scores best, the rightmost of equals (drawn tiles go last)
             concealed = reveal.hand
-            candidates = sorted(set(reveal.hand), key=lambda t: t.kind)
+            candidates = list(dict.fromkeys(reversed(reveal.hand)))
         for tile in candidates:
             tsumo = Tsumo(reveal.seat, concealed, tile, reveal.ura)
             events_of.append((*draws_before(game, tsumo), tsumo))
@@ -634,19 +632,20 @@ def _side_name(side: ViewSide | None) -> str | None:
 
 
 def _is_ron(game: Game, reveal: Reveal) -> bool:
-    """Whether a hand laid open while a discard lies on the table wins on it: it took the tile from the pond, or it
-    is another seat than the next one to draw, or no tile is set apart (the winning tile still in the pond); with the
-    wall empty (nobody draws) a tile set apart of the discard's kind wins on it too."""
+    """Whether a hand laid open while a discard lies on the table wins on it: it took the tile from the pond; or it
+    shows one tile short of a whole hand (the winning tile still in the pond); or it is whole and another seat's than
+    the next one to draw (that one may have drawn its winning tile). With the wall empty nobody draws: a whole hand
+    wins on the discard, one a tile short is tenpai at the exhaustive draw."""
     h = game.hand
     assert h is not None
-    if h.phase is not Phase.REACT or h.discarder is None or h.last_discard is None or reveal.seat == h.discarder:
+    if h.phase is not Phase.REACT or h.discarder is None or reveal.seat == h.discarder:
         return False
     if reveal.from_pond:
         return True
-    same = reveal.apart is not None and reveal.apart.deaka() == h.last_discard.deaka()
+    whole = len(reveal.hand) + (reveal.apart is not None) > 13 - 3 * len(reveal.melds)
     if h.live == 0:
-        return same
-    return reveal.apart is None or reveal.seat != (h.discarder + 1) % 4
+        return whole
+    return not whole or reveal.seat != (h.discarder + 1) % 4
 
 
 def _points(p: PendingResult) -> int:

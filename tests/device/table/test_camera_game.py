@@ -341,6 +341,22 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
         cam.confirm()
 
 
+@pytest.mark.parametrize(
+    ("hand", "win_tile"),
+    [
+        (WIN + "+0p", "0p"),  # the winning tile set apart
+        (WIN + "0p", "0p"),  # none set apart (the gap not seen): the one that scores best, the rightmost of equals
+        ("0p" + WIN, "5p"),
+    ],
+)
+def test_a_tsumo_s_winning_tile(hand, win_tile):
+    cam = camera()
+    show(cam, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: hand})])
+    pending = cam.view()["pending"]
+    assert (pending["kind"], pending["win_tile"]) == ("tsumo", win_tile)
+    assert pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
+
+
 def test_after_a_hand_the_cleared_table_and_a_new_deal_start_the_next_hand():
     cam = camera()
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})

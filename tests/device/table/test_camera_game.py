@@ -437,35 +437,50 @@ def test_dismiss_drops_the_pending_win_and_the_hand_goes_on():
         cam.dismiss()
 
 
-def test_with_the_live_wall_empty_the_hands_laid_open_are_a_pending_exhaustive_draw():
+def wall_emptied(last: str) -> tuple[CameraGame, dict[ViewSide, str]]:
     """A hand joined with its wall nearly drawn (the service restarted mid-hand): the camera takes the table as it
-    is, sees the last discard, then the hands shown as tenpai."""
+    is, then sees the hand's last discard (``last``, by seat 1, the right side)."""
     session = GameSession(preset("standard"))
     session.apply(HandStart(dora_indicator=Tile.parse("4p")))
     kinds = [*range(34), *range(34)]  # 68 discards: two of each kind, in turn
     for n, kind in enumerate(kinds):
         session.apply(Draw(n % 4))
         session.apply(Discard(n % 4, Tile(kind)))
-    while session.game.hand.live > 1:
-        seat = len([e for e in session.game.events if isinstance(e, Discard)]) % 4
-        session.apply(Draw(seat))
-        session.apply(Discard(seat, Tile.parse("1z") if seat % 2 else Tile.parse("2z")))
+    session.apply(Draw(0))
+    session.apply(Discard(0, Tile.parse("2z")))  # the 69th: one tile left in the wall
     cam = CameraGame(session)
     ponds = {s: "" for s in ViewSide}
     for e in session.game.events:
         if isinstance(e, Discard):
             ponds[tuple(ViewSide)[e.seat]] += str(e.tile)
     show(cam, [table(ponds, dora="4p")])  # the first frame: taken as the truth
-    seat = session.game.to_act
-    last = tuple(ViewSide)[seat]
-    ponds[last] += "3z"
+    ponds[R] += last
     show(cam, [table(ponds, dora="4p")])
     assert session.game.hand.live == 0 and session.game.phase is Phase.REACT
-    assert cam.view()["pending"]["kind"] == "draw"
-    shown = "123m456p789s2345m"  # waiting on 2m-5m
+    assert cam.view()["pending"]["kind"] == "draw"  # nobody tenpai, unless hands are shown
+    return cam, ponds
+
+
+@pytest.mark.parametrize(
+    ("last", "shown", "kind"),
+    [
+        # a hand a tile short (waiting on 2m-5m) shown with the wall empty: tenpai at the exhaustive draw
+        ("3z", "123m456p789s2345m", "draw"),
+        # a whole hand with the last discard taken from its pond: a ron on the last discard (houtei)
+        ("1z", "123m345m456p789s1z+1z", "ron"),
+    ],
+)
+def test_with_the_live_wall_empty_a_hand_laid_open_is_tenpai_at_the_draw_or_a_houtei_ron(last, shown, kind):
+    cam, ponds = wall_emptied(last)
+    if kind == "ron":
+        ponds[R] = ponds[R][:-2]
     show(cam, [table(ponds, dora="4p", hands={B: shown})])
     pending = cam.view()["pending"]
-    assert pending["error"] == ""
-    assert pending["kind"] == "draw" and pending["preview"]["tenpai"] == [True, False, False, False]
+    assert pending["kind"] == kind and pending["error"] == ""
+    if kind == "draw":
+        assert pending["preview"]["tenpai"] == [True, False, False, False]
+    else:
+        yaku = {y["name"] for y in pending["preview"]["wins"][0]["score"]["yaku"]}
+        assert "Houtei Raoyui" in yaku and pending["discarder"] == 1
     cam.confirm()
-    assert session.game.history[-1].outcome.value == "exhaustive_draw"
+    assert cam.session.game.history[-1].outcome.value == ("exhaustive_draw" if kind == "draw" else "ron")

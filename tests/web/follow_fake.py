@@ -69,6 +69,7 @@ class FollowingService(TableService):
         self.camera_seat = seat
         self.follow["camera_seat"] = seat
         self.publish_follow()
+        self.publish_state()  # the camera's view names its sides by the game's seats now
         return copy.deepcopy(self.follow)
 
     def camera_action(self, action: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -380,9 +380,12 @@ const J = (() => {
       : p.kind === "tsumo" ? `Tsumo: ${seatName(p.seat)}`
         : `Ron: ${seatName(p.seat)} on ${seatName(p.discarder)}'s ${tileName(p.win_tile)}`;
     const parts = [el("h2", { text: title })];
-    if (p.hand) {
+    if (p.hand) {  // the winning tile set apart, whether or not the hand's text holds it
+      const tiles = parseTiles(p.hand);
+      const at = p.win_tile && tiles.length % 3 === 2 ? tiles.lastIndexOf(p.win_tile) : -1;
+      if (at >= 0) tiles.splice(at, 1);
       parts.push(el("div", { class: "tiles small pending-hand", role: "img", "aria-label": `hand ${p.hand}`, "data-mpsz": p.hand },
-        parseTiles(p.hand).map((t) => tile(t)), p.win_tile ? tile(p.win_tile, { cls: "win" }) : null));
+        tiles.map((t) => tile(t)), p.win_tile ? tile(p.win_tile, { cls: "win" }) : null));
     }
     if (p.furiten) {
       parts.push(el("p", { class: "warn mine-warn furiten-flag", role: "alert", text: `⚠ furiten: ${p.furiten_reason || "a ron on a furiten wait"}` }));

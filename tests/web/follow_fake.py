@@ -34,7 +34,8 @@ class FollowingService(TableService):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.follow: dict[str, Any] = {"camera_seat": None, "events": [], "contradictions": [], "pending": None}
+        self.follow: dict[str, Any] = {"camera_seat": None, "status": "following", "events": [], "contradictions": [],
+                                       "pending": None}
         self.calls: list[tuple[str, Any]] = []
         self.refuse: dict[str, str] = {}
         self._pending_body: dict[str, Any] | None = None
@@ -47,19 +48,24 @@ class FollowingService(TableService):
     def publish_follow(self) -> None:
         self.bus.publish("follow", copy.deepcopy(self.follow))
 
-    def pend_win(self, body: dict[str, Any], *, furiten_reason: str = "", auto_confirm_at: float | None = None) -> None:
-        """A win the camera saw laid out, as ``POST /api/game/win`` would take ``body``; priced by the engine."""
+    def pend_win(self, body: dict[str, Any], *, furiten_reason: str = "", auto_confirm_at: float | None = None,
+                 refused: str = "") -> None:
+        """A win the camera saw laid out, as ``POST /api/game/win`` would take ``body``; priced by the engine.
+        ``refused``: why the rules refuse it (then no preview, only the scorer's value, as the camera game gives)."""
         tsumo = bool(body.get("tsumo"))
-        self._pending_body = body
+        self._pending_body = None if refused else body
+        preview = self.preview_win(body)
         self.follow["pending"] = {
             "kind": "tsumo" if tsumo else "ron",
             "seat": body["winner"],
             "discarder": None if tsumo else body["discarder_seat"],
             "hand": body["hand"],
             "win_tile": body["win_tile"],
-            "preview": self.preview_win(body),
+            "preview": None if refused else preview,
             "furiten": bool(furiten_reason),
             "furiten_reason": furiten_reason,
+            "error": refused,
+            "score": preview["wins"][0]["score"] if refused else None,
             "auto_confirm_at": auto_confirm_at,
         }
         self.publish_follow()

@@ -157,3 +157,49 @@ def test_i_sit_here_names_the_cameras_seat_from_my_own(context, site):
     page.wait_for_function("document.querySelector('#camera-table .thead strong').textContent === 'North · Di'")
     assert site.calls == [("seat", 1), ("seat", 3)]
     assert not errors, errors
+
+
+def test_a_ron_the_rules_refuse_shows_why_and_is_dismissed(context, site):
+    errors: list[str] = []
+    site.pend_win(RON, furiten_reason="Bo: 8s was passed since the riichi", refused="Ron refused: furiten")
+    page = joined(context, site, errors)
+    card = page.locator("#follow-pending")
+    card.locator("#pending-confirm").wait_for()
+    assert card.locator(".pending-error").inner_text() == "The rules refuse it as it is: Ron refused: furiten"
+    assert card.locator(".furiten-flag").evaluate("e => getComputedStyle(e).color") == RED
+    assert card.locator(".big-num").inner_text() == "3,900"  # what the hand would be worth, from the scorer
+    assert card.locator(".deltas").count() == 0  # nothing would move
+    assert page.is_disabled("#pending-confirm")
+    page.click("#pending-dismiss")
+    page.wait_for_selector("#follow-pending", state="hidden")
+    assert site.calls == [("dismiss", {})]
+    assert not errors, errors
+
+
+#: Bo (seat 2) discards 1z, then waits on 1z and 2z: furiten by a discard of its own, judged from the game's ponds.
+PONDS = [
+    {"type": "hand_start", "dora_indicator": "9m"},
+    {"type": "draw", "seat": 0},
+    {"type": "discard", "seat": 0, "tile": "9p"},
+    {"type": "draw", "seat": 1},
+    {"type": "discard", "seat": 1, "tile": "1z"},
+    {"type": "draw", "seat": 2},
+]
+
+
+def test_my_hand_gets_its_waits_and_a_red_furiten_from_the_games_ponds(context, site):
+    errors: list[str] = []
+    page = joined(context, site, errors)
+    page.select_option("#my-seat", "1")
+    page.fill("#my-hand", "123m456p789s1122z")
+    page.click("#my-hand-form button")
+    page.wait_for_selector("#my-waits .waits li")
+    assert "furiten" not in page.inner_text("#my-waits")
+    for event in PONDS:  # as the camera game applies them: each publishes the state, and the phone asks again
+        site.record("event", event)
+    page.wait_for_selector("#my-waits .warn")
+    warn = page.locator("#my-waits .warn")
+    assert "discard furiten" in warn.inner_text() and warn.evaluate("e => getComputedStyle(e).color") == RED
+    waits = page.locator("#my-waits .waits li [data-tile]").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
+    assert waits == ["1z", "2z"]
+    assert not errors, errors

@@ -331,10 +331,11 @@ const J = (() => {
     }, { title: `Fix: ${e.text}`, head: seatBox ? el("label", { class: "row small" }, "By ", seatBox) : null });
   }
 
-  function renderEvents(events) {
+  function renderEvents(events, status) {
     const card = $("#follow-card");
     card.hidden = !events;
     if (!events) return;
+    $("#follow-status").hidden = status !== "waiting_for_deal";
     const list = [...events].reverse();  // newest first
     $("#follow-events").replaceChildren(...(list.length ? list.map((e) => {
       const t = eventTile(e.event);
@@ -380,19 +381,25 @@ const J = (() => {
       : p.kind === "tsumo" ? `Tsumo: ${seatName(p.seat)}`
         : `Ron: ${seatName(p.seat)} on ${seatName(p.discarder)}'s ${tileName(p.win_tile)}`;
     const parts = [el("h2", { text: title })];
-    if (p.hand) {  // the winning tile set apart, whether or not the hand's text holds it
+    if (p.hand && /^[0-9mpsz\s]+$/.test(p.hand)) {  // tiles in mpsz: drawn, the winning tile set apart
       const tiles = parseTiles(p.hand);
       const at = p.win_tile && tiles.length % 3 === 2 ? tiles.lastIndexOf(p.win_tile) : -1;
       if (at >= 0) tiles.splice(at, 1);
       parts.push(el("div", { class: "tiles small pending-hand", role: "img", "aria-label": `hand ${p.hand}`, "data-mpsz": p.hand },
         tiles.map((t) => tile(t)), p.win_tile ? tile(p.win_tile, { cls: "win" }) : null));
+    } else if (p.hand) {  // the hands as the camera read them, in words
+      parts.push(el("p", { class: "pending-hand-text", text: p.hand }),
+        p.win_tile ? el("div", { class: "tiles small pending-hand" }, "Winning tile ", tile(p.win_tile, { cls: "win" })) : null);
     }
     if (p.furiten) {
       parts.push(el("p", { class: "warn mine-warn furiten-flag", role: "alert", text: `⚠ furiten: ${p.furiten_reason || "a ron on a furiten wait"}` }));
     }
-    for (const w of r.wins || []) {
-      const sc = w.score;
-      if ((r.wins || []).length > 1) parts.push(el("h3", { text: seatName(w.seat) }));
+    if (p.error) parts.push(el("p", { class: "error pending-error", text: `The rules refuse it as it is: ${p.error}` }));
+    // each winner's value: the engine's result, else (the rules refuse it) what the scorer makes of the hand
+    const values = r.wins ? r.wins.map((w) => [w.seat, w.score]) : p.score ? [[p.seat, p.score]] : [];
+    for (const [seat, sc] of values) {
+      if (values.length > 1) parts.push(el("h3", { text: seatName(seat) }));
+      if (sc.is_win === false) { parts.push(el("p", { class: "error", text: `Not a win: ${sc.reason}` })); continue; }
       parts.push(el("div", { class: "row" }, el("span", { class: "big-num", text: sc.total.toLocaleString() }),
         el("span", { text: sc.limit === "yakuman" ? "" : `${sc.han} han ${sc.fu} fu` }),
         sc.limit_name ? el("span", { class: "limit", text: sc.limit_name }) : null));
@@ -408,7 +415,8 @@ const J = (() => {
     if (p.auto_confirm_at) parts.push(el("p", { class: "muted small countdown", id: "pending-countdown", "data-at": p.auto_confirm_at }));
     if (document.body.dataset.unlocked !== "yes") parts.push(el("p", { class: "muted small" }, "Confirming needs the table's PIN: ", el("a", { href: "/join", text: "join" }), "."));
     parts.push(el("div", { class: "row" },
-      el("button", { type: "button", id: "pending-confirm", class: "big", onclick: () => cameraAct("confirm", {}, "Confirmed: points moved.") },
+      el("button", { type: "button", id: "pending-confirm", class: "big", disabled: !!p.error,
+        onclick: () => cameraAct("confirm", {}, "Confirmed: points moved.") },
         p.kind === "draw" ? "Confirm the draw: move the points" : "Confirm: move the points"),
       el("button", { type: "button", id: "pending-dismiss", class: "secondary", onclick: () => cameraAct("dismiss", {}, "Dismissed.") }, "Dismiss")));
     box.replaceChildren(...parts);
@@ -427,7 +435,7 @@ const J = (() => {
     if (!$("#follow-card")) return;
     renderPending(f ? f.pending : null);
     renderClashes(f ? f.contradictions || [] : []);
-    renderEvents(f ? f.events || [] : null);
+    renderEvents(f ? f.events || [] : null, f && f.status);
   }
 
   /** Which seat is this phone's? Asked once, kept as the My hand seat. */

@@ -45,6 +45,13 @@ def _refused(exc: IllegalAction):
     return error_response(409, str(exc))
 
 
+@bp.errorhandler(ValueError)
+def _bad_value(exc: ValueError):
+    """Any other value the camera game cannot take (the contract's BadRequest, an engine error, a seat it refuses)
+    is the request's fault: a 400 that says why, never a 500."""
+    return error_response(400, str(exc))
+
+
 def _done(result: Any):
     return jsonify(ok=True, result=result, state=service().state())
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.errors import IllegalAction
 from tests.web.conftest import PIN
-from tests.web.follow_fake import FollowingService, camera_event
+from tests.web.follow_fake import CameraAction, FollowingService, camera_event
 
 #: A ron the camera saw: riichi pinfu tanyao, seat 2 on the dealer's 8s (3,900).
 RON = {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s", "flags": ["riichi"]}
@@ -134,6 +135,22 @@ def test_refused_by_the_rules_is_a_409(player, service, url, body, refused, erro
     r = player.post(url, json=body)
     assert r.status_code == 409 and r.is_json and r.json == {"error": error, "status": 409}
     assert service.export_game() == before
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (ValueError("a dora_flip has no seat to fix"), 400),  # any value the camera game cannot take
+        (IllegalAction(CameraAction("fix"), "the fixed event is refused", "5p: a fifth 5p"), 409),
+    ],
+)
+def test_what_the_camera_game_raises_is_a_json_error(player, service, monkeypatch, error, status):
+    def raising(action, body):
+        raise error
+
+    monkeypatch.setattr(service, "camera_action", raising)
+    r = player.post("/api/camera/fix", json={"id": 0, "tile": "5p", "seat": 1})
+    assert r.status_code == status and r.json == {"error": str(error), "status": status}
 
 
 def test_an_event_the_service_does_not_hold_is_refused_not_a_500(player, service):

@@ -220,7 +220,8 @@ const J = (() => {
       deadWall === seat.side ? el("span", { class: "chip", text: "dead wall" }) : null,
       seat.wall_backs ? el("span", { class: "chip muted", text: `wall ${seat.wall_backs}` }) : null,
       who.seat !== null && String(who.seat) === mine ? null
-        : el("button", { type: "button", class: "secondary sit-here", "data-side": seat.side, onclick: () => sitHere(seat.side) }, "I sit here"));
+        : el("button", { type: "button", class: "secondary sit-here", "data-side": seat.side, "aria-label": `I sit here, at ${label}`,
+          onclick: () => sitHere(seat.side) }, "I sit here"));
     const hand = parseTiles(seat.hand);
     const handRow = el("div", { class: "thand" },
       group("thtiles", `${label} hand`, seat.hand + (seat.hand_backs ? ` and ${seat.hand_backs} face down` : ""), hand.map((t) => tile(t))),

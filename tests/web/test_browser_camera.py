@@ -103,6 +103,7 @@ def test_a_camera_event_is_undone_and_another_fixed(context, site):
     clash = page.locator("#follow-clashes .clash")
     assert "Di (North): a tile left the pond" in clash.inner_text() and "frame f-9" in clash.inner_text()
     assert clash.locator(".error").evaluate("e => getComputedStyle(e).color") == RED
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     shot(page, "21-camera-events")
 
     page.click('.fevent[data-id="2"] .undo-event')
@@ -113,6 +114,7 @@ def test_a_camera_event_is_undone_and_another_fixed(context, site):
     page.click('.fevent[data-id="1"] .fix-event')
     page.wait_for_selector(".sheet .keyboard")
     assert page.input_value(".sheet .fix-seat") == "1"
+    shot(page, "21b-camera-fix")
     page.select_option(".sheet .fix-seat", "2")
     page.click('.sheet .keyboard [data-tile="0p"]')
     page.wait_for_function("document.querySelector('#follow-events .ftext').textContent === 'fixed: 0p'")
@@ -150,6 +152,7 @@ def test_i_sit_here_names_the_cameras_seat_from_my_own(context, site):
     assert page.input_value("#my-seat") == "2" and page.evaluate("localStorage.getItem('jantaku-seat')") == "2"
     right = page.locator('.tseat[data-side="right"]')
     assert right.locator(".sit-here").count() == 0 and "you" in right.locator(".thead").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "22-camera-i-sit-here")
 
     # Cy moves to the camera's left: the near seat is the one after Cy (Di)

@@ -4,8 +4,8 @@ draw it laid out).
 
 * ``POST /api/camera/seat`` ``{"seat": 0..3 | null}``: the game seat at the frame's bottom edge (null: not known).
 * ``POST /api/camera/<action>``: ``undo`` ``{"id": N}`` (the camera event), ``fix`` ``{"id": N, "tile": "5m",
-  "seat": S}`` (``seat`` optional), ``resync`` ``{}``, ``confirm`` ``{}`` (the pending win or draw), ``dismiss``
-  ``{}``.
+  "seat": S}`` (a tile, a seat or both), ``resync`` ``{}``, ``confirm`` ``{}`` (the pending win or draw),
+  ``dismiss`` ``{}``.
 
 Each changes the game, so each needs the table's PIN (and, like every POST, the CSRF token) and accepts an
 ``Idempotency-Key``. A body that is not one of these is a 400; an action the game's rules refuse (the engine's
@@ -32,7 +32,7 @@ bp = Blueprint("camera", __name__, url_prefix="/api/camera")
 #: Each action's fields: name -> required (True) or optional (False).
 ACTIONS: dict[str, dict[str, bool]] = {
     "undo": {"id": True},
-    "fix": {"id": True, "tile": True, "seat": False},
+    "fix": {"id": True, "tile": False, "seat": False},  # a tile, a seat or both: see check_action
     "resync": {},
     "confirm": {},
     "dismiss": {},
@@ -107,6 +107,8 @@ def check_action(action: str, body: dict[str, Any]) -> dict[str, Any]:
             raise BadRequest(f"tile: {exc}") from None
     if "seat" in body:
         _seat(body["seat"], "seat")
+    if action == "fix" and "tile" not in body and "seat" not in body:
+        raise BadRequest("a fix names a tile, a seat or both")
     return body
 
 

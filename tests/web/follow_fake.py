@@ -14,6 +14,7 @@ from typing import Any
 
 from device.table.service import TableService
 from engine.errors import IllegalAction
+from web.hand_request import BadRequest
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,13 @@ class FollowingService(TableService):
         if action in ("undo", "fix"):
             events = self.follow["events"]
             at = next((i for i, e in enumerate(events) if e["id"] == body["id"]), None)
-            if at is None:
-                raise IllegalAction(CameraAction(action), f"no camera event {body['id']} in this hand")
+            if at is None:  # as the device's service answers it
+                raise BadRequest(f"no camera event {body['id']} in this hand")
             fixed = events[at]
             del events[at:]  # the game goes back to before it
             if action == "fix":
-                event = {**fixed["event"], "tile": body["tile"], **({"seat": body["seat"]} if "seat" in body else {})}
-                events.append({**fixed, "text": f"fixed: {body['tile']}", "event": event})
+                event = {**fixed["event"], **{k: body[k] for k in ("tile", "seat") if k in body}}
+                events.append({**fixed, "text": f"fixed: {event.get('tile')}", "event": event})
         elif action in ("confirm", "dismiss"):
             if self.follow["pending"] is None:
                 raise IllegalAction(CameraAction(action), "nothing is pending")

@@ -120,6 +120,13 @@ def test_a_camera_event_is_undone_and_another_fixed(context, site):
     page.wait_for_function("document.querySelector('#follow-events .ftext').textContent === 'fixed: 0p'")
     assert site.calls[-1] == ("fix", {"id": 1, "tile": "0p", "seat": 2})
 
+    # Ann's 1z was Di's: only the seat
+    page.click('.fevent[data-id="0"] .fix-event')
+    page.select_option(".sheet .fix-seat", "3")
+    page.click("#fix-seat-only")
+    page.wait_for_function("document.querySelector('#follow-events .fevent').dataset.id === '0'")
+    assert site.calls[-1] == ("fix", {"id": 0, "seat": 3})
+
     page.click("#resync-btn")
     page.wait_for_selector("#follow-clashes", state="hidden")
     assert site.calls[-1] == ("resync", {})

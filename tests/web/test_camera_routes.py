@@ -20,6 +20,7 @@ WRITES = [
     ("/api/camera/undo", {"id": 1}, ("undo", {"id": 1})),
     ("/api/camera/fix", {"id": 1, "tile": "0p"}, ("fix", {"id": 1, "tile": "0p"})),
     ("/api/camera/fix", {"id": 0, "tile": "7z", "seat": 3}, ("fix", {"id": 0, "tile": "7z", "seat": 3})),
+    ("/api/camera/fix", {"id": 0, "seat": 3}, ("fix", {"id": 0, "seat": 3})),  # another seat, the same tile
     ("/api/camera/resync", {}, ("resync", {})),
     ("/api/camera/confirm", {}, ("confirm", {})),
     ("/api/camera/dismiss", {}, ("dismiss", {})),
@@ -90,7 +91,7 @@ def test_refused_without_the_pin_or_the_token(phone, player, service, url, body,
         ("/api/camera/undo", {"id": True}, "id is the camera event's id"),
         ("/api/camera/undo", {"id": -2}, "id is the camera event's id"),
         ("/api/camera/undo", {"id": 1, "tile": "5m"}, "unknown field(s) for undo: tile"),
-        ("/api/camera/fix", {"id": 1}, "fix needs tile"),
+        ("/api/camera/fix", {"id": 1}, "a fix names a tile, a seat or both"),
         ("/api/camera/fix", {"id": 1, "tile": "55m"}, "tile: expected one tile"),
         ("/api/camera/fix", {"id": 1, "tile": "8z"}, "tile: honour tiles are 1z..7z"),
         ("/api/camera/fix", {"id": 1, "tile": 5}, "tile is one tile in mpsz"),
@@ -153,9 +154,9 @@ def test_what_the_camera_game_raises_is_a_json_error(player, service, monkeypatc
     assert r.status_code == status and r.json == {"error": str(error), "status": status}
 
 
-def test_an_event_the_service_does_not_hold_is_refused_not_a_500(player, service):
+def test_an_event_the_service_does_not_hold_is_a_400_not_a_500(player, service):
     r = player.post("/api/camera/undo", json={"id": 99})
-    assert r.status_code == 409 and "no camera event 99" in r.json["error"]
+    assert r.status_code == 400 and "no camera event 99" in r.json["error"]
 
 
 def test_a_retried_confirm_with_the_same_key_confirms_once(player, service):

@@ -326,10 +326,16 @@ const J = (() => {
         el("option", { value: s, selected: s === ev.seat, text: seatName(s) })))
       : null;
     picker(current, (t) => {
-      const body = { id: e.id, tile: t };
+      const body = { id: e.id };
+      if (t !== "*seat") body.tile = t;
       if (seatBox && Number(seatBox.value) !== ev.seat) body.seat = Number(seatBox.value);
+      if (t === "*seat" && body.seat === undefined) return;  // nothing changed
       cameraAct("fix", body, "Fixed.");
-    }, { title: `Fix: ${e.text}`, head: seatBox ? el("label", { class: "row small" }, "By ", seatBox) : null });
+    }, {
+      title: `Fix: ${e.text}`,
+      head: seatBox ? el("label", { class: "row small" }, "By ", seatBox) : null,
+      extras: seatBox ? [{ id: "fix-seat-only", label: "Only the seat", value: "*seat" }] : [],
+    });
   }
 
   function renderEvents(events, status) {

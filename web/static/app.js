@@ -388,8 +388,9 @@ const J = (() => {
       : p.kind === "tsumo" ? `Tsumo: ${seatName(p.seat)}`
         : `Ron: ${seatName(p.seat)} on ${seatName(p.discarder)}'s ${tileName(p.win_tile)}`;
     const parts = [el("h2", { text: title })];
-    if (p.hand && /^[0-9mpsz\s]+$/.test(p.hand)) {  // tiles in mpsz: drawn, the winning tile set apart
-      const tiles = parseTiles(p.hand);
+    // tiles in mpsz (the tile set apart after a "+"): drawn, the winning tile apart at the right
+    if (p.hand && /^[0-9mpsz\s]+(\+\s*[0-9][mpsz])?$/.test(p.hand)) {
+      const tiles = parseTiles(p.hand.split("+")[0]);
       const at = p.win_tile && tiles.length % 3 === 2 ? tiles.lastIndexOf(p.win_tile) : -1;
       if (at >= 0) tiles.splice(at, 1);
       parts.push(el("div", { class: "tiles small pending-hand", role: "img", "aria-label": `hand ${p.hand}`, "data-mpsz": p.hand },

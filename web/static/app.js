@@ -347,7 +347,7 @@ const J = (() => {
     $("#follow-events").replaceChildren(...(list.length ? list.map((e) => {
       const t = eventTile(e.event);
       return el("li", { class: "fevent", "data-id": e.id },
-        t ? tile(t, { cls: "small-tile" }) : null, el("span", { class: "ftext", text: e.text }),
+        t ? tile(t) : null, el("span", { class: "ftext", text: e.text }),
         el("span", { class: "factions" },
           el("button", { type: "button", class: "secondary undo-event", onclick: () => cameraAct("undo", { id: e.id }, "Undone.") }, "Undo"),
           el("button", { type: "button", class: "secondary fix-event", onclick: () => fixEvent(e) }, "Fix")));

@@ -44,10 +44,10 @@ def create_app(config: dict[str, Any] | None, service: TableServiceLike) -> Flas
         app.config.update(config)
     app.extensions["jantaku"] = service
 
-    from web import api, corrections, errors, events, score, security, settle, table
+    from web import api, camera, corrections, errors, events, score, security, settle, table
 
     security.init_app(app)
     errors.init_app(app)
-    for module in (table, score, settle, api, events, corrections):
+    for module in (table, score, settle, api, events, corrections, camera):
         app.register_blueprint(module.bp)
     return app

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import shutil
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -16,6 +20,12 @@ from vision.read.labels import class_of_tile
 from web import create_app
 
 PIN = "2468"
+
+#: The browser tests (marked ``browser``) drive Debian's chromium through Playwright; screenshots go to ARTIFACTS.
+CHROMIUM = os.environ.get("JANTAKU_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-dev-shm-usage"]
 
 
 class ScriptedDetector:
@@ -109,3 +119,55 @@ def player(app):
     p = Phone(app.test_client())
     assert p.unlock().status_code == 303
     return p
+
+
+@contextlib.contextmanager
+def serving(service):
+    """The site over ``service`` on a free local port, served in threads as ``jantaku run`` serves it; the
+    service's ``url`` names it. Closes the service on leaving."""
+    from device.commands.site import Site, site_threads
+
+    app = create_app({"JANTAKU_HEARTBEAT_S": 2.0}, service)
+    site = Site(app, "127.0.0.1", 0, threads=site_threads(service))
+    site.start()
+    service.url = f"http://127.0.0.1:{site.port}/"
+    try:
+        yield service
+    finally:
+        service.bus.close()
+        site.close()
+        service.close()
+
+
+@pytest.fixture
+def browser():
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        pytest.skip(f"chromium not found at {CHROMIUM} (apt-get install -y chromium, or set JANTAKU_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pip package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def phone_context(browser):
+    """A new phone (its own cookies and storage): 390x844 CSS pixels, touch; bypass_csp only lets the test's
+    wait_for_function evaluate its checks."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True, bypass_csp=True)
+    ctx.set_default_timeout(15_000)
+    return ctx
+
+
+@pytest.fixture
+def context(browser, site):  # ``site``: each browser test module's running site
+    ctx = phone_context(browser)
+    yield ctx
+    ctx.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

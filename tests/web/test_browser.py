@@ -7,23 +7,16 @@ is missing.
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 from device.table.service import TableService
-from tests.web.conftest import PIN, ScriptedDetector, jpeg
-from web import create_app
+from tests.web.conftest import PIN, ScriptedDetector, jpeg, serving, shot
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("JANTAKU_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-dev-shm-usage"]
 # the photo is read as this hand, its first tile wrong (3m for 2m): the player fixes it
 MISREAD = "334m567p23488s678s"
 # the payments by seat the score page previews from the engine (POST /api/game/win/preview)
@@ -31,34 +24,11 @@ PAYMENTS = "(document.querySelector('#table-payments') || {textContent: ''}).tex
 
 
 @pytest.fixture
-def browser():
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        pytest.skip(f"chromium not found at {CHROMIUM} (apt-get install -y chromium, or set JANTAKU_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pip package is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
 def site(tmp_path):
-    from device.commands.site import Site, site_threads
-
     service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
                            corrections_dir=str(tmp_path / "corrections"))
-    app = create_app({"JANTAKU_HEARTBEAT_S": 2.0}, service)
-    s = Site(app, "127.0.0.1", 0, threads=site_threads(service))
-    s.start()
-    service.url = f"http://127.0.0.1:{s.port}/"
-    try:
+    with serving(service):
         yield service
-    finally:
-        service.bus.close()
-        s.close()
-        service.close()
 
 
 class _Seen:
@@ -69,21 +39,6 @@ class _Seen:
 
         self.frame, self.detections = frame, detections
         self.rows = [row.tiles for row in read_tiles(detections).rows]
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-@pytest.fixture
-def context(browser, site):
-    # a phone: 390x844 CSS pixels, touch; bypass_csp only lets the test's wait_for_function evaluate its checks
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True, bypass_csp=True)
-    ctx.set_default_timeout(15_000)
-    yield ctx
-    ctx.close()
 
 
 def test_join_photo_fix_score_settle(context, site, tmp_path):

@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from device.table.service import TableService
+from tests.web.follow_fake import FollowingService
 from web.contract import CorrectionsLike, EventBusLike, TableServiceLike
 
 METHODS = sorted(
@@ -16,9 +17,11 @@ METHODS = sorted(
 
 
 @pytest.mark.parametrize("name", METHODS)
-def test_the_table_service_has_each_method_the_site_calls(name):
+# the site's tests' stand-in for the camera game (tests/web/follow_fake.py) keeps to the contract too
+@pytest.mark.parametrize("service_class", [TableService, FollowingService], ids=["TableService", "FollowingService"])
+def test_the_table_service_has_each_method_the_site_calls(service_class, name):
     wanted = inspect.signature(getattr(TableServiceLike, name))
-    have = inspect.signature(getattr(TableService, name))
+    have = inspect.signature(getattr(service_class, name))
     assert list(have.parameters) == list(wanted.parameters)
     assert [p.kind for p in have.parameters.values()] == [p.kind for p in wanted.parameters.values()]
 

@@ -110,7 +110,7 @@ const J = (() => {
   }
 
   /* --- live updates: EventSource with heartbeat watchdog and reconnect --- */
-  function live(onState, onCamera) {
+  function live(onState, onCamera, onFollow) {
     const dot = $("#conn");
     let es = null, lastBeat = 0, lastId = null, retry = 1000;
     const mark = (ok) => { dot.className = ok ? "conn live" : "conn down"; dot.title = ok ? "live" : "reconnecting…"; };
@@ -121,6 +121,7 @@ const J = (() => {
       const seen = (e) => { lastBeat = Date.now(); if (e.lastEventId) lastId = e.lastEventId; mark(true); };
       es.addEventListener("state", (e) => { seen(e); onState(JSON.parse(e.data)); });
       es.addEventListener("camera", (e) => { seen(e); onCamera && onCamera(JSON.parse(e.data)); });
+      es.addEventListener("follow", (e) => { seen(e); onFollow && onFollow(JSON.parse(e.data)); });
       es.addEventListener("corrections", seen);
       es.addEventListener("heartbeat", (e) => { lastBeat = Date.now(); mark(true); });
       es.onerror = () => {
@@ -217,7 +218,10 @@ const J = (() => {
       who.seat !== null && String(who.seat) === mine ? el("span", { class: "chip", text: "you" }) : null,
       seat.riichi !== null && seat.riichi !== undefined ? el("span", { class: "riichi", text: "riichi" }) : null,
       deadWall === seat.side ? el("span", { class: "chip", text: "dead wall" }) : null,
-      seat.wall_backs ? el("span", { class: "chip muted", text: `wall ${seat.wall_backs}` }) : null);
+      seat.wall_backs ? el("span", { class: "chip muted", text: `wall ${seat.wall_backs}` }) : null,
+      who.seat !== null && String(who.seat) === mine ? null
+        : el("button", { type: "button", class: "secondary sit-here", "data-side": seat.side, "aria-label": `I sit here, at ${label}`,
+          onclick: () => sitHere(seat.side) }, "I sit here"));
     const hand = parseTiles(seat.hand);
     const handRow = el("div", { class: "thand" },
       group("thtiles", `${label} hand`, seat.hand + (seat.hand_backs ? ` and ${seat.hand_backs} face down` : ""), hand.map((t) => tile(t))),
@@ -299,6 +303,166 @@ const J = (() => {
     } catch (e) { if (seq === waitsSeq) box.replaceChildren(el("p", { class: "error", text: e.message })); }
   }
 
+  /* --- the camera's game: its events this hand, what it cannot square with the game, a win or draw laid out --- */
+  const SIDE_TURNS = { bottom: 0, right: 1, top: 2, left: 3 };  // seats after the camera's bottom seat, in play order
+  const F = { offset: 0 };  // the server's clock minus this phone's, in seconds (for the countdown)
+
+  /** One of the camera game's actions (POST /api/camera/...); the answer's state is shown at once. */
+  async function cameraAct(action, body, done) {
+    try {
+      const r = await api("POST", `/api/camera/${action}`, body);
+      toast(done);
+      if (r.state && r.state.camera) renderFollow(r.state.camera.follow);
+    } catch (e) { toast(e.message, true); }
+  }
+
+  /** The tile an event is about (a discard's, a kan's, a new dora indicator), if any. */
+  const eventTile = (ev) => (ev && (ev.tile || ev.indicator || ev.dora_indicator)) || null;
+
+  function fixEvent(e) {
+    const ev = e.event || {}, current = eventTile(ev) || "back";
+    const seatBox = Number.isInteger(ev.seat)
+      ? el("select", { class: "fix-seat", "aria-label": "whose" }, [0, 1, 2, 3].map((s) =>
+        el("option", { value: s, selected: s === ev.seat, text: seatName(s) })))
+      : null;
+    picker(current, (t) => {
+      const body = { id: e.id };
+      if (t !== "*seat") body.tile = t;
+      if (seatBox && Number(seatBox.value) !== ev.seat) body.seat = Number(seatBox.value);
+      if (t === "*seat" && body.seat === undefined) return;  // nothing changed
+      cameraAct("fix", body, "Fixed.");
+    }, {
+      title: `Fix: ${e.text}`,
+      head: seatBox ? el("label", { class: "row small" }, "By ", seatBox) : null,
+      extras: seatBox ? [{ id: "fix-seat-only", label: "Only the seat", value: "*seat" }] : [],
+    });
+  }
+
+  function renderEvents(events, status) {
+    const card = $("#follow-card");
+    card.hidden = !events;
+    if (!events) return;
+    $("#follow-status").hidden = status !== "waiting_for_deal";
+    const list = [...events].reverse();  // newest first
+    $("#follow-events").replaceChildren(...(list.length ? list.map((e) => {
+      const t = eventTile(e.event);
+      return el("li", { class: "fevent", "data-id": e.id },
+        t ? tile(t) : null, el("span", { class: "ftext", text: e.text }),
+        el("span", { class: "factions" },
+          el("button", { type: "button", class: "secondary undo-event", onclick: () => cameraAct("undo", { id: e.id }, "Undone.") }, "Undo"),
+          el("button", { type: "button", class: "secondary fix-event", onclick: () => fixEvent(e) }, "Fix")));
+    }) : [el("li", { class: "muted", text: "Nothing seen yet in this hand." })]));
+  }
+
+  /** A same-site path to the frame's image, else null (never another site's address or a script). */
+  const framePath = (frame) => (typeof frame === "string" && frame.startsWith("/") && !frame.startsWith("//") ? frame : null);
+
+  function renderClashes(list) {
+    const box = $("#follow-clashes");
+    box.hidden = !list.length;
+    if (!list.length) { box.replaceChildren(); return; }
+    box.replaceChildren(el("h2", { text: "The camera cannot square the table with the game" }),
+      el("ul", { class: "clash-list" }, list.map((c) => {
+        const who = Number.isInteger(c.seat) ? seatName(c.seat) : c.side ? SIDE_TEXT[c.side] || c.side : "";
+        const path = framePath(c.frame);
+        return el("li", { class: "clash", "data-frame": c.frame_id || null },
+          el("span", { class: "error", text: `${who ? who + ": " : ""}${c.detail || c.clash}` }), " ",
+          path ? el("a", { href: path, target: "_blank", rel: "noopener", class: "frame-link" },
+            el("img", { src: path, alt: `the frame ${c.frame_id || ""}`, class: "clash-frame" }))
+            : c.frame_id ? el("span", { class: "muted small", text: `(frame ${c.frame_id})` }) : null);
+      })),
+      el("p", { class: "small", text: "Put the table or the game right (undo or fix an event below), then:" }),
+      el("button", { type: "button", id: "resync-btn", onclick: () => cameraAct("resync", {}, "The camera takes the table as it is now.") },
+        "The table is right now"));
+  }
+
+  function renderPending(p) {
+    const box = $("#follow-pending");
+    const key = p ? JSON.stringify(p) : "";
+    if (box.dataset.key === key) return;  // the same result again: the card (and its countdown) stays as it is
+    box.dataset.key = key;
+    box.hidden = !p;
+    if (!p) { box.replaceChildren(); return; }
+    const r = p.preview || {};
+    const title = p.kind === "draw" ? "Exhaustive draw: the hands laid out"
+      : p.kind === "tsumo" ? `Tsumo: ${seatName(p.seat)}`
+        : `Ron: ${seatName(p.seat)} on ${seatName(p.discarder)}'s ${tileName(p.win_tile)}`;
+    const parts = [el("h2", { text: title })];
+    // tiles in mpsz (the tile set apart after a "+"): drawn, the winning tile apart at the right
+    if (p.hand && /^[0-9mpsz\s]+(\+\s*[0-9][mpsz])?$/.test(p.hand)) {
+      const tiles = parseTiles(p.hand.split("+")[0]);
+      const at = p.win_tile && tiles.length % 3 === 2 ? tiles.lastIndexOf(p.win_tile) : -1;
+      if (at >= 0) tiles.splice(at, 1);
+      parts.push(el("div", { class: "tiles small pending-hand", role: "img", "aria-label": `hand ${p.hand}`, "data-mpsz": p.hand },
+        tiles.map((t) => tile(t)), p.win_tile ? tile(p.win_tile, { cls: "win" }) : null));
+    } else if (p.hand) {  // the hands as the camera read them, in words
+      parts.push(el("p", { class: "pending-hand-text", text: p.hand }),
+        p.win_tile ? el("div", { class: "tiles small pending-hand" }, "Winning tile ", tile(p.win_tile, { cls: "win" })) : null);
+    }
+    if (p.furiten) {
+      parts.push(el("p", { class: "warn mine-warn furiten-flag", role: "alert", text: `⚠ furiten: ${p.furiten_reason || "a ron on a furiten wait"}` }));
+    }
+    if (p.error) parts.push(el("p", { class: "error pending-error", text: `The rules refuse it as it is: ${p.error}` }));
+    // each winner's value: the engine's result, else (the rules refuse it) what the scorer makes of the hand
+    const values = r.wins ? r.wins.map((w) => [w.seat, w.score]) : p.score ? [[p.seat, p.score]] : [];
+    for (const [seat, sc] of values) {
+      if (values.length > 1) parts.push(el("h3", { text: seatName(seat) }));
+      if (sc.is_win === false) { parts.push(el("p", { class: "error", text: `Not a win: ${sc.reason}` })); continue; }
+      parts.push(el("div", { class: "row" }, el("span", { class: "big-num", text: sc.total.toLocaleString() }),
+        el("span", { text: sc.limit === "yakuman" ? "" : `${sc.han} han ${sc.fu} fu` }),
+        sc.limit_name ? el("span", { class: "limit", text: sc.limit_name }) : null));
+      const { yaku, fu } = valueTables(sc);
+      parts.push(yaku);
+      if (sc.fu_items.length) parts.push(el("h3", { text: "Fu" }), fu);
+    }
+    if (r.tenpai) {
+      const ten = r.tenpai.map((t, s) => (t ? seatName(s) : null)).filter(Boolean);
+      parts.push(el("p", { text: `Tenpai: ${ten.length ? ten.join(", ") : "nobody"}` }));
+    }
+    if (r.deltas) parts.push(el("h3", { text: "Payments" }), ...paymentTables(r));
+    if (p.auto_confirm_at) parts.push(el("p", { class: "muted small countdown", id: "pending-countdown", "data-at": p.auto_confirm_at }));
+    if (document.body.dataset.unlocked !== "yes") parts.push(el("p", { class: "muted small" }, "Confirming needs the table's PIN: ", el("a", { href: "/join", text: "join" }), "."));
+    parts.push(el("div", { class: "row" },
+      el("button", { type: "button", id: "pending-confirm", class: "big", disabled: !!p.error,
+        onclick: () => cameraAct("confirm", {}, "Confirmed: points moved.") },
+        p.kind === "draw" ? "Confirm the draw: move the points" : "Confirm: move the points"),
+      el("button", { type: "button", id: "pending-dismiss", class: "secondary", onclick: () => cameraAct("dismiss", {}, "Dismissed.") }, "Dismiss")));
+    box.replaceChildren(...parts);
+    updateCountdown();
+  }
+
+  function updateCountdown() {
+    const c = $("#pending-countdown");
+    if (!c) return;
+    const left = Math.ceil(Number(c.dataset.at) - (Date.now() / 1000 + F.offset));
+    c.textContent = left > 0 ? `Confirms by itself in ${left} s unless dismissed.` : "Confirming by itself…";
+  }
+
+  /** The camera game's state (``camera.follow``); null or absent: no camera game, nothing shown. */
+  function renderFollow(f) {
+    if (!$("#follow-card")) return;
+    renderPending(f ? f.pending : null);
+    renderClashes(f ? f.contradictions || [] : []);
+    renderEvents(f ? f.events || [] : null, f && f.status);
+  }
+
+  /** Which seat is this phone's? Asked once, kept as the My hand seat. */
+  function askSeat(then) {
+    const sheet = sheetOf("your seat", "Which seat is yours?", [0, 1, 2, 3].map((s) =>
+      el("button", { type: "button", class: "secondary pick-seat", "data-seat": s, onclick: () => { sheet.remove(); then(s); } }, seatName(s))));
+  }
+
+  /** "I sit here" at a side of the camera's view: this phone's seat is at that edge of the frame. */
+  function sitHere(side) {
+    const mine = localStorage.getItem("jantaku-seat");
+    if (mine === null || mine === "") {
+      askSeat((s) => { const sel = $("#my-seat"); sel.value = String(s); sel.dispatchEvent(new Event("change")); sitHere(side); });
+      return;
+    }
+    const seat = (((Number(mine) - SIDE_TURNS[side]) % 4) + 4) % 4;
+    cameraAct("seat", { seat }, `The camera's near edge is ${seatName(seat)}.`);
+  }
+
   function initLive() {
     $("#my-hand").value = localStorage.getItem("jantaku-hand") || "";
     $("#my-hand-form").addEventListener("submit", (e) => { e.preventDefault(); checkMyHand(); });
@@ -311,10 +475,16 @@ const J = (() => {
       if ($("#my-hand").value.trim()) checkMyHand();  // the values depend on the seat: ask again
     });
     live((st) => {
-      last = st; renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
+      last = st; S.game = st.game; F.offset = st.at - Date.now() / 1000;
+      renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
+      renderFollow(st.camera ? st.camera.follow : null);
       if ($("#my-hand").value.trim()) checkMyHand();  // the table moved on: furiten may have changed
-    }, (cam) => { if (last) last.camera = cam; renderCamera(cam); });
-    setInterval(updateAge, 1000);
+    }, (cam) => {
+      if (last) last.camera = cam;
+      renderCamera(cam);
+      if (cam && "follow" in cam) renderFollow(cam.follow);
+    }, renderFollow);
+    setInterval(() => { updateAge(); updateCountdown(); }, 1000);
   }
 
   /* --- the score page --- */
@@ -343,27 +513,34 @@ const J = (() => {
     return out.filter((x) => x !== t);
   }
 
-  function picker(current, onpick) {
+  /** A sheet over the page: a heading row (its text, the caller's buttons, Cancel), then ``body``. */
+  function sheetOf(label, title, buttons, ...body) {
     const old = $(".sheet");
     if (old) old.remove();
-    const close = () => sheet.remove();
-    const kb = el("div", { class: "keyboard" });
-    keyboard(kb, (t) => { close(); onpick(t); });
-    const near = el("div", { class: "tiles hand likely" }, likely(current).map((t) => tile(t, { onclick: () => { close(); onpick(t); } })));
-    const sheet = el("div", { class: "sheet", role: "dialog", "aria-label": "fix tile" },
-      el("div", { class: "row" }, el("strong", { text: `Fix ${tileName(current)}:` }),
-        el("button", { type: "button", class: "secondary", id: "mark-win", onclick: () => { close(); onpick("*win"); } }, "★ winning tile"),
-        el("button", { type: "button", class: "secondary", onclick: () => { close(); onpick("none"); } }, "✕ not a tile"),
-        el("button", { type: "button", class: "secondary", onclick: close }, "Cancel")),
-      near, kb);
+    const sheet = el("div", { class: "sheet", role: "dialog", "aria-label": label },
+      el("div", { class: "row" }, el("strong", { text: title }), buttons,
+        el("button", { type: "button", class: "secondary", onclick: () => sheet.remove() }, "Cancel")), body);
     document.body.append(sheet);
+    return sheet;
+  }
+
+  /** The tile picker: the likely confusions of ``current`` first, then the keyboard. ``extras`` are more choices
+   *  ({label, value, id}) beside Cancel, ``head`` more content above the tiles; a choice closes it. */
+  function picker(current, onpick, { title = `Fix ${tileName(current)}:`, extras = [], head = null } = {}) {
+    const pick = (t) => { sheet.remove(); onpick(t); };
+    const kb = el("div", { class: "keyboard" });
+    keyboard(kb, pick);
+    const near = el("div", { class: "tiles hand likely" }, likely(current).map((t) => tile(t, { onclick: () => pick(t) })));
+    const buttons = extras.map((x) => el("button", { type: "button", class: "secondary", id: x.id, onclick: () => pick(x.value) }, x.label));
+    const sheet = sheetOf("fix tile", title, buttons, head, near, kb);
   }
 
   function renderHand() {
     const box = $("#hand");
     box.replaceChildren(...S.hand.map((h, i) => tile(h.tile, {
       cls: [i === S.win && "win", h.fixed && "fixed", h.conf !== undefined && h.conf < 0.5 && "low"].filter(Boolean).join(" "),
-      onclick: () => picker(h.tile, (t) => fixTile(i, t)),
+      onclick: () => picker(h.tile, (t) => fixTile(i, t), { extras: [
+        { id: "mark-win", label: "★ winning tile", value: "*win" }, { label: "✕ not a tile", value: "none" }] }),
     })));
     $("#dora-tiles").replaceChildren(...S.dora.map((t, i) => tile(t, { onclick: () => { S.dora.splice(i, 1); renderHand(); } })));
     $("#ura-tiles").replaceChildren(...S.ura.map((t, i) => tile(t, { onclick: () => { S.ura.splice(i, 1); renderHand(); } })));
@@ -414,6 +591,31 @@ const J = (() => {
     return seat ? `${seat.name} (${WIND_NAMES[wind]})` : WIND_NAMES[wind];
   }
 
+  /** A scored hand's yaku (with their han) and fu items, as tables. */
+  function valueTables(r) {
+    const yaku = el("table", { class: "yaku" }, el("tbody", {}, r.yaku.map((y) =>
+      el("tr", {}, el("td", {}, `${y.name} `, ja(y.name_ja), y.gloss ? el("span", { class: "muted small gloss", text: ` · ${y.gloss}` }) : null),
+        el("td", { class: "num", text: y.yakuman_multiple ? `${y.yakuman_multiple > 1 ? y.yakuman_multiple + "× " : ""}yakuman` : `${y.han} han` })))));
+    const fu = el("table", { class: "fu" }, el("tbody", {}, r.fu_items.map((f) =>
+      el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
+    return { yaku, fu };
+  }
+
+  /** What a hand's result moves (``HandResult.to_dict()``: transfers with reasons, deltas by seat), as tables. */
+  function paymentTables(r) {
+    const why = (t) => t.reason.replace(/^seat \d+ /, "");  // the engine names the winner by seat: the row already does
+    const rows = r.transfers.map((t) => el("tr", {},
+      el("td", {}, t.payer === null ? `riichi sticks to ${seatName(t.payee)}` : `${seatName(t.payer)} pays ${seatName(t.payee)}`,
+        el("br"), el("span", { class: "muted small", text: why(t) })),
+      el("td", { class: "num", text: t.amount.toLocaleString() })));
+    const net = r.deltas.map((d, seat) => el("tr", { "data-seat": seat }, el("td", { text: seatName(seat) }),
+      el("td", { class: "num", text: (d > 0 ? "+" : "") + d.toLocaleString() })));
+    return [
+      el("table", { class: "transfers" }, el("tbody", {}, rows)),
+      el("p", { class: "muted small", text: r.outcome === "abortive_draw" ? "Recorded as it is, this is an abortive draw (triple ron)." : "Points by seat:" }),
+      el("table", { class: "deltas" }, el("tbody", {}, net))];
+  }
+
   function renderResult(r, req) {
     const box = $("#result");
     box.hidden = false;
@@ -426,11 +628,7 @@ const J = (() => {
       el("span", { class: "big-num", text: r.total.toLocaleString() }),
       el("span", { text: r.limit === "yakuman" || r.limit_name && r.han >= 13 ? "" : `${r.han} han ${r.fu} fu` }),
       r.limit_name ? el("span", { class: "limit", text: r.limit_name }) : null);
-    const yaku = el("table", {}, el("tbody", {}, r.yaku.map((y) =>
-      el("tr", {}, el("td", {}, `${y.name} `, ja(y.name_ja), y.gloss ? el("span", { class: "muted small gloss", text: ` · ${y.gloss}` }) : null),
-        el("td", { class: "num", text: y.yakuman_multiple ? `${y.yakuman_multiple > 1 ? y.yakuman_multiple + "× " : ""}yakuman` : `${y.han} han` })))));
-    const fu = el("table", {}, el("tbody", {}, r.fu_items.map((f) =>
-      el("tr", {}, el("td", { text: f.reason }), el("td", { class: "num", text: `${f.fu} fu` })))));
+    const { yaku, fu } = valueTables(r);
     // at a table the payments are the game's own settlement (liability, honba, sticks, every winner): previewed
     // by the engine below; the scorer's, by wind, know nothing of a liable player
     const pays = S.game ? el("div", { id: "table-payments", "aria-live": "polite" })
@@ -495,17 +693,7 @@ const J = (() => {
       return;
     }
     if (seq !== previewSeq) return;  // a newer choice (liable player, discarder) was previewed since
-    const why = (t) => t.reason.replace(/^seat \d+ /, "");  // the engine names the winner by seat: the row already does
-    const rows = r.transfers.map((t) => el("tr", {},
-      el("td", {}, t.payer === null ? `riichi sticks to ${seatName(t.payee)}` : `${seatName(t.payer)} pays ${seatName(t.payee)}`,
-        el("br"), el("span", { class: "muted small", text: why(t) })),
-      el("td", { class: "num", text: t.amount.toLocaleString() })));
-    const net = r.deltas.map((d, seat) => el("tr", {}, el("td", { text: seatName(seat) }),
-      el("td", { class: "num", text: (d > 0 ? "+" : "") + d.toLocaleString() })));
-    box.replaceChildren(
-      el("table", { class: "transfers" }, el("tbody", {}, rows)),
-      el("p", { class: "muted small", text: r.outcome === "abortive_draw" ? "Recorded as it is, this is an abortive draw (triple ron)." : "Points by seat:" }),
-      el("table", { class: "deltas" }, el("tbody", {}, net)));
+    box.replaceChildren(...paymentTables(r));
   }
 
   /** The winner on the score page now, as one entry of a win: seat, hand, winning tile, flags, liable seat. */

@@ -28,18 +28,18 @@ def crop_views_arg(parser: argparse.ArgumentParser, reader: str, default: str) -
         choices=CROP_VIEWS,
         default=default,
         help=f"which crops the classifier of {reader} reads in its other views: all of them at once, or only those "
-        f"unsure as cut (the camera reader's budget) (default {default})",
+        f"its first two views leave unsure (the camera reader's budget) (default {default})",
     )
 
 
 def with_crop_views(config, choice: str):
     """``config`` with the crop classifier reading ``choice`` (:data:`CROP_VIEWS`) of the crops in their other
     views: ``unsure`` as the camera's reader reads them, ``all`` as the photos' reader does."""
-    from vision.read.classifier import SURE_AS_CUT
+    from vision.read.classifier import SURE_IN_TWO_VIEWS
     from vision.read.pipeline import CAMERA_CROP_BATCH
 
     if choice == "unsure":
-        return replace(config, crop_views_below=SURE_AS_CUT, crop_batch=CAMERA_CROP_BATCH)
+        return replace(config, crop_views_below=SURE_IN_TWO_VIEWS, crop_batch=CAMERA_CROP_BATCH)
     return replace(config, crop_views_below=None, crop_batch=None)
 
 

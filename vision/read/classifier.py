@@ -197,6 +197,20 @@ def crop_views(batch: np.ndarray) -> list[np.ndarray]:
     ]
 
 
+def views_mean(probs: np.ndarray, none: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Crops read in several views (``probs``: V, N, 38) as one reading each: which tile, the views' mean; whether
+    a tile at all, ``none`` (N,), the crop's as cut (a half tile at a frame's edge, shifted, looks more like a whole
+    one: averaging "no tile" kept two of them on the real frames). Rows sum to 1 less ``none``.
+
+    >>> probs, none = views_mean(np.array([[[0.8, 0.0]], [[0.2, 0.4]]]), np.array([0.4]))
+    >>> probs.round(3).tolist(), none.tolist()
+    ([[0.429, 0.171]], [0.4])
+    """
+    tiles = probs.sum(axis=0)
+    which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
+    return which * (1.0 - none)[:, None], none
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax.
 
@@ -332,33 +346,27 @@ class OnnxTileClassifier(OnnxCropModel):
         return self.all_probabilities(crops)[0]
 
     def all_probabilities(
-        self,
-        crops: Sequence[np.ndarray] | np.ndarray,
-        views: bool | None = None,
-        *,
-        as_cut: tuple[np.ndarray, np.ndarray] | None = None,
-        max_batch: int | None = None,
+        self, crops: Sequence[np.ndarray] | np.ndarray, views: bool | None = None, *, max_batch: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views (``views``, or
         the classifier's own choice for None), the share of each tile class is the views' mean, and "no tile" is
-        the crop's as cut (rows still sum to 1). ``as_cut``: these crops' reading as cut, already made (this
-        method's answer with ``views=False``): only the other views are read. ``max_batch``: most crops a run reads
-        (see :meth:`logits`)."""
+        the crop's as cut (rows still sum to 1: :func:`views_mean`). ``max_batch``: most crops a run reads (see
+        :meth:`logits`)."""
         batch = self.checked(crops)
         if not (self.views if views is None else views) or not len(batch):
             return self._read(to_input(batch), max_batch)
+        probs, nones = self.view_probabilities(batch, range(len(VIEW_NAMES)), max_batch)
+        return views_mean(probs, nones[0])
+
+    def view_probabilities(
+        self, crops: Sequence[np.ndarray] | np.ndarray, which: Sequence[int], max_batch: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each crop read in the views of :func:`crop_views` numbered ``which``, all in one batch (in runs of
+        ``max_batch``): probabilities (V, N, 38) in our class order and of "no tile" (V, N), view by view."""
+        batch = self.checked(crops)
         seen = crop_views(batch)
-        if as_cut is None:
-            probs, nones = self._read(to_input(np.concatenate(seen)), max_batch)  # one run for all views, in turn
-        else:
-            more, more_nones = self._read(to_input(np.concatenate(seen[1:])), max_batch)
-            probs, nones = np.concatenate([as_cut[0], more]), np.concatenate([as_cut[1], more_nones])
-        # which tile: all the views' say; whether a tile at all: the crop as cut (a half tile at a frame's edge,
-        # shifted, looks more like a whole one: averaging "no tile" kept two of them on the real frames)
-        tiles = probs.reshape(len(seen), len(batch), -1).sum(axis=0)
-        which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
-        none = nones[: len(batch)]
-        return which * (1.0 - none)[:, None], none
+        probs, nones = self._read(to_input(np.concatenate([seen[v] for v in which])), max_batch)
+        return probs.reshape(len(which), len(batch), -1), nones.reshape(len(which), len(batch))
 
     def _read(self, batch: np.ndarray, max_batch: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         logits = self.logits(batch, len(self.names), max_batch)
@@ -387,11 +395,14 @@ WEAK_TILE_PROB = 0.6
 #: probability: most weak boxes (face-down tiles of a wall, the mat) are no tile, and four views cost four reads.
 WEAK_SCREEN_PROB = 0.3
 
-#: :attr:`TwoStageDetector.views_below` of the camera's reader: a crop read as cut that names its tile at least this
-#: surely reads the same in all four views. Measured on the real held-out photos, camerash's tiles (on a table and
-#: as they are) and the demo's frames (docs/experiments/2026-12-04-reading-budget.md): the surest crop whose views
-#: changed its reading named its tile at 0.62 as cut.
-SURE_AS_CUT = 0.8
+#: The views (numbers into :func:`crop_views`) a reader on a budget reads every crop in first: as cut and a half
+#: turn (tiles lying turned are what the views change most; the shifts change least).
+FIRST_VIEWS = (0, 1)
+#: :attr:`TwoStageDetector.views_below` of the camera's reader: a crop whose :data:`FIRST_VIEWS` name its tile at
+#: least this surely reads the same in all four views. Measured on 8,323 crops of the real sets
+#: (docs/experiments/2026-12-04-reading-budget.md): the surest crop that the shifts changed was named at 0.74 in the
+#: first two views; as cut alone, crops named at 0.94 were changed.
+SURE_IN_TWO_VIEWS = 0.85
 
 
 @dataclass
@@ -426,11 +437,11 @@ class TwoStageDetector(DetectorLayer):
     #: knows (a White dragon framing a maker's mark) scores just under the detector's confidence, and the
     #: classifier names it surely (:data:`WEAK_TILE_PROB`).
     weak_tile_prob: float | None = WEAK_TILE_PROB
-    #: With a classifier that reads crops in views: every crop is first read as cut (the found boxes and the weak ones
-    #: together, one batch), and read in its other views only where that reading names its tile with less than this
-    #: probability (and shows a tile at all), or is a weak box that passes the screen (:data:`WEAK_SCREEN_PROB`):
-    #: two classifier batches a frame, the second only as large as the unsure crops. None: every found crop is read
-    #: in all its views at once (:data:`SURE_AS_CUT` for the camera's reader).
+    #: With a classifier that reads crops in views: every crop is first read in :data:`FIRST_VIEWS` (the found boxes
+    #: and the weak ones together, one batch), and in its other views only where those name its tile with less than
+    #: this probability (and it shows a tile at all), or it is a weak box that passes the screen as cut
+    #: (:data:`WEAK_SCREEN_PROB`): two classifier batches a frame, the second only as large as the unsure crops.
+    #: None: every found crop is read in all its views at once (:data:`SURE_IN_TWO_VIEWS` for the camera's reader).
     views_below: float | None = None
     #: Most crops one classifier run reads (None: the classifier's own ``max_batch``).
     batch: int | None = None
@@ -491,20 +502,20 @@ class TwoStageDetector(DetectorLayer):
         if not boxes:
             return [], []
         crops = classifier.crops(image, [d.box for d in boxes])
-        as_cut = classifier.all_probabilities(crops, views=False, max_batch=self.batch)
-        first = [TileGuess.of_probs(p, n) for p, n in zip(*as_cut, strict=True)]
-        # a crop more likely no tile than not is dropped whatever its other views say: "no tile" is the as-cut
-        # reading's, and the tile's share of the views' mean can be no more than its rest
+        probs, nones = classifier.view_probabilities(crops, FIRST_VIEWS, self.batch)
+        first = [TileGuess.of_probs(p, n) for p, n in zip(*views_mean(probs, nones[0]), strict=True)]
+        # a crop more likely no tile than not is dropped whatever its other views say ("no tile" is the crop's as
+        # cut, and the views' mean leaves a tile no more than the rest); a weak box is screened as cut, as before
         unsure = [g.none_prob <= 0.5 and g.prob < self.views_below for g in first[: len(found)]]
-        screened = [g.is_tile and g.prob >= WEAK_SCREEN_PROB for g in first[len(found) :]]
+        as_cut = [TileGuess.of_probs(p, n) for p, n in zip(probs[0][len(found) :], nones[0][len(found) :], strict=True)]
+        screened = [g.is_tile and g.prob >= WEAK_SCREEN_PROB for g in as_cut]
         again = np.flatnonzero([*unsure, *screened])
-        guesses = first
+        guesses = list(first)
         if len(again):
-            probs, none = classifier.all_probabilities(
-                crops[again], views=True, as_cut=(as_cut[0][again], as_cut[1][again]), max_batch=self.batch
-            )
-            guesses = list(first)
-            for k, p, n in zip(again, probs, none, strict=True):
+            rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
+            more, more_nones = classifier.view_probabilities(crops[again], rest, self.batch)
+            every = np.concatenate([probs[:, again], more])
+            for k, p, n in zip(again, *views_mean(every, nones[0][again]), strict=True):
                 guesses[k] = TileGuess.of_probs(p, n)
         keep = [*range(len(found)), *(len(found) + k for k, ok in enumerate(screened) if ok)]
         return [boxes[k] for k in keep], [guesses[k] for k in keep]

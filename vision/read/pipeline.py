@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import Tile
-from vision.read.classifier import SURE_AS_CUT, OnnxTileClassifier, classifier_for, with_classifier
+from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, classifier_for, with_classifier
 from vision.read.detector import Detection, Detector, DetectorOptions, Network, OnnxNetwork, SlicedDetector
 from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
@@ -62,7 +62,8 @@ SHIPPED = "shipped"
 TABLE_MIN_TILES = 30
 
 #: The camera's reading budget: onnxruntime runs a 640 frame is read in (the detector once, the crop classifier
-#: twice: every crop as cut, then the unsure ones in their other views). A bigger frame is read in more slices.
+#: twice: every crop in its first two views, then the unsure ones in the other two). A bigger frame is read in more
+#: slices.
 CAMERA_MAX_RUNS = 3
 #: Most crops one classifier run of the camera's reader reads: a whole table's tiles, and its unsure ones in three
 #: more views, each in one run.
@@ -79,8 +80,8 @@ class ReaderConfig:
     classifier: Path | str | None = BESIDE_MODEL
     #: The classifier reads each crop in several views (or once) ...
     crop_views: bool = True
-    #: ... only where, read as cut, it names its tile with less than this probability (None: every crop in every
-    #: view; :attr:`~vision.read.classifier.TwoStageDetector.views_below`).
+    #: ... all of them only where its first two name its tile with less than this probability (None: every crop in
+    #: every view; :attr:`~vision.read.classifier.TwoStageDetector.views_below`).
     crop_views_below: float | None = None
     #: Most crops one classifier run reads (None: the classifier's own chunk).
     crop_batch: int | None = None
@@ -122,13 +123,13 @@ class ReaderConfig:
         cls, model: Path | None = None, *, conf: float = DetectorOptions().conf, crop_views: bool = True
     ) -> ReaderConfig:
         """The camera loop's reader: the slice pyramid, squared to the table, seat by seat from
-        :data:`TABLE_MIN_TILES` tiles; a 640 frame in :data:`CAMERA_MAX_RUNS` runs (only the crops unsure as cut
-        read in their other views, :data:`~vision.read.classifier.SURE_AS_CUT`)."""
+        :data:`TABLE_MIN_TILES` tiles; a 640 frame in :data:`CAMERA_MAX_RUNS` runs (only the crops its first two views
+        leave unsure read in the other two, :data:`~vision.read.classifier.SURE_IN_TWO_VIEWS`)."""
         return cls(
             model,
             conf=conf,
             crop_views=crop_views,
-            crop_views_below=SURE_AS_CUT,
+            crop_views_below=SURE_IN_TWO_VIEWS,
             crop_batch=CAMERA_CROP_BATCH,
             max_runs=CAMERA_MAX_RUNS,
             square_to_table=True,

@@ -1,4 +1,4 @@
-"""The camera reader's budget: crops read once as cut and only the unsure ones in their other views
+"""The camera reader's budget: crops read in their first two views and only the unsure ones in the other two
 (:attr:`vision.read.classifier.TwoStageDetector.views_below`), in as few classifier runs as the batch allows, and the
 budget as data in :class:`vision.read.pipeline.ReaderConfig`. Hand-built colour classifiers, fake detectors."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.read.classifier import OnnxTileClassifier, TwoStageDetector
+from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, TwoStageDetector
 from vision.read.detector import Detection
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
@@ -16,7 +16,7 @@ from vision.read.pipeline import CAMERA_MAX_RUNS, ReaderConfig
 from tests.vision.fakes import colour_model
 from tests.vision.read.test_classifier import BLUE, GREEN, RED, WeakBoxesDetector, frame_with
 
-#: Red a little over green: the colour classifier names it 1m, at about 0.70 as cut (unsure under 0.8).
+#: Red a little over green and blue: the colour classifier names it 1m, at about 0.54 (unsure).
 REDDISH = (122, 122, 133)  # BGR
 
 BLOCKS = {
@@ -52,36 +52,36 @@ def read(views_below: float | None, found: list[str], weak: list[str], tmp_path,
 @pytest.mark.parametrize(
     ("found", "weak", "labels", "all_views_fed", "unsure_fed"),
     [
-        # sure crops: read once as cut, no second run
-        (["red", "green"], [], ["1m", "6z"], [8], [2]),
-        # the unsure crop alone is read in its three other views
-        (["red", "reddish", "green"], [], ["1m", "1m", "6z"], [12], [3, 3]),
-        # a crop more likely no tile than a tile is dropped after one look
-        (["red", "blue"], [], ["1m"], [8], [2]),
+        # sure crops: read in two views, no second run
+        (["red", "green"], [], ["1m", "6z"], [8], [4]),
+        # the unsure crop alone is read in its two other views
+        (["red", "reddish", "green"], [], ["1m", "1m", "6z"], [12], [6, 2]),
+        # a crop more likely no tile than a tile is dropped after the first look
+        (["red", "blue"], [], ["1m"], [8], [4]),
         # weak boxes: looked at with the found ones; the one that passes the screen is read in views, even when sure
-        (["red"], ["green", "blue"], ["1m", "6z"], [2, 8], [3, 3]),
-        (["reddish"], ["green"], ["1m", "6z"], [1, 8], [2, 6]),
+        (["red"], ["green", "blue"], ["1m", "6z"], [2, 8], [6, 2]),
+        (["reddish"], ["green"], ["1m", "6z"], [1, 8], [4, 4]),
     ],
 )
 def test_only_unsure_crops_are_read_in_views_and_the_tiles_are_those_of_all_views(
     tmp_path, found, weak, labels, all_views_fed, unsure_fed
 ):
     every, fed_every = read(None, found, weak, tmp_path)
-    unsure, fed_unsure = read(0.8, found, weak, tmp_path)
+    unsure, fed_unsure = read(SURE_IN_TWO_VIEWS, found, weak, tmp_path)
     assert every == unsure == labels
     assert fed_every == all_views_fed  # as before: the weak screen, then every crop in four views
     assert fed_unsure == unsure_fed
 
 
-@pytest.mark.parametrize(("batch", "runs"), [(None, 2), (2, 4), (1, 6)])
+@pytest.mark.parametrize(("batch", "runs"), [(None, 2), (2, 4), (1, 8)])
 def test_crop_batch_sets_the_crops_of_a_run(tmp_path, batch, runs):
-    # 3 found crops as cut, then the unsure one's 3 views: 6 crops, in runs of ``batch`` (None: the model's own 64)
-    labels, fed = read(0.8, ["red", "reddish", "green"], [], tmp_path, batch)
+    # 3 found crops in two views, then the unsure one's other 2: 8 crops, in runs of ``batch`` (None: the model's 64)
+    labels, fed = read(SURE_IN_TWO_VIEWS, ["red", "reddish", "green"], [], tmp_path, batch)
     assert labels == ["1m", "1m", "6z"]
     assert len(fed) == 2  # two passes whatever the batch ...
     clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=("1m", "none", "6z")))
     two = TwoStageDetector(WeakBoxesDetector(boxes_of(["red", "reddish", "green"], 0.9), []), clf)
-    two.views_below, two.batch = 0.8, batch
+    two.views_below, two.batch = SURE_IN_TWO_VIEWS, batch
     two.detect(frame_with(100, 400, [(COLOURS[n], b) for n, b in BLOCKS.items()]))
     assert clf.runs == runs  # ... each in ceil(crops / batch) runs
 

@@ -8,10 +8,12 @@ returns, a :class:`Reading`.
 
 The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
-composed in the one order of :data:`VIEWS`. The camera's frames are read squared to the table
-(:class:`~vision.read.table_square.TableTurn`, kept from frame to frame) and, with enough tiles, seat by seat
-(:func:`~vision.read.table.read_table`). A reader runs one read at a time (its ``lock``, shareable between readers of
-one machine). :meth:`Reader.around` puts the same reading round a detector of your own (recorded labels, a fake).
+composed in the one order of :data:`VIEWS`. The camera's reader keeps a budget of model runs
+(:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure). The
+camera's frames are read squared to the table (:class:`~vision.read.table_square.TableTurn`, kept from frame to
+frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`). A reader runs one read at a
+time (its ``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a
+detector of your own (recorded labels, a fake).
 """
 
 from __future__ import annotations
@@ -65,8 +67,8 @@ TABLE_MIN_TILES = 30
 #: twice: every crop in its first two views, then the unsure ones in the other two). A bigger frame is read in more
 #: slices.
 CAMERA_MAX_RUNS = 3
-#: Most crops one classifier run of the camera's reader reads: a whole table's tiles, and its unsure ones in three
-#: more views, each in one run.
+#: Most crops one classifier run of the camera's reader reads: a whole table's tiles in two views, and its unsure ones
+#: in the other two, each in one run.
 CAMERA_CROP_BATCH = 1024
 
 

@@ -59,7 +59,7 @@ FRAME = (1520, 2028)
 # at about 2 px/mm), a standing tile's thickness, the body's edge showing under a flat tile
 TILE_W, TILE_H, DEPTH, SIDE = 51, 68, 38, 6
 #: Where the ponds start (from the centre), the walls' middle line, the hand rows' inner edge (tile heights).
-POND_IN, WALL_AT, HAND_IN = 2.3, 6.25, 7.6
+POND_IN, WALL_AT, HAND_IN = 2.3, 6.25, 7.8
 #: Gaps along the hand row (tile widths): the tile set apart, between the hand and the melds, between melds.
 APART_GAP, MELD_GAP, BETWEEN_MELDS = 0.4, 1.0, 0.5
 #: The right end of the first meld (tile widths from the seat's middle).

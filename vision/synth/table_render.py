@@ -118,11 +118,13 @@ class TableStyle:
 
 @dataclass(frozen=True)
 class RenderedTable:
-    """A rendered frame: ``image`` (BGR uint8) and ``boxes``, the class (:mod:`vision.read.labels`) and exact box
-    in pixels of every tile lying in view."""
+    """A rendered frame: ``image`` (BGR uint8), ``boxes``, the class (:mod:`vision.read.labels`) and exact box
+    in pixels of every tile lying in view, and ``centre``, the table's centre (x, y) in the frame (for
+    ``read_table(..., centre=)``: a camera fixed over a table)."""
 
     image: np.ndarray
     boxes: tuple[tuple[int, Box], ...]
+    centre: tuple[float, float]
 
     @property
     def size(self) -> Size:
@@ -618,7 +620,11 @@ def render_table(
         rng = np.random.default_rng([seed, zlib.crc32(repr(scene).encode())])
         image = image + rng.normal(0, style.noise, image.shape).astype(np.float32)
     out = np.clip(image, 0, 255).astype(np.uint8)
-    return RenderedTable(out, tuple(b for c, k in corners_of if (b := _box(c, k, geo.size)) is not None))
+    centre = np.array([[geo.centre]], np.float32)
+    if warp is not None:
+        centre = cv2.perspectiveTransform(centre, warp)
+    boxes = tuple(b for c, k in corners_of if (b := _box(c, k, geo.size)) is not None)
+    return RenderedTable(out, boxes, (float(centre[0, 0, 0]), float(centre[0, 0, 1])))
 
 
 def _box(cls: int, corners: np.ndarray, size: tuple[int, int]) -> tuple[int, Box] | None:

@@ -181,39 +181,58 @@ def play(table: Table, game: Game, token: str, last: tuple[int, Tile] | None) ->
     return dataclasses.replace(change, events=tuple(events))
 
 
+@dataclass(frozen=True)
+class Shot:
+    """One frame of the recording: the scene, how many times it is taken, what it shows, its events."""
+
+    scene: TableScene
+    hold: int
+    shows: str
+    events: tuple[Event, ...] = ()
+
+
+def shots() -> tuple[list[Shot], Game]:
+    """The recording's frames, in order, and the game the events were applied to (each checked legal)."""
+    game = Game(preset("standard"), ("East", "South", "West", "North"))
+    table = Table()
+    start = HandStart(dora_indicator=Tile.parse(DORA_INDICATOR))
+    game.apply(start)
+    out = [Shot(table.scene(), 4, f"East 1, dealer East; hands dealt; dora indicator {DORA_INDICATOR}", (start,))]
+    last: tuple[int, Tile] | None = None
+    for token in SCRIPT:
+        before = table.scene()
+        change = play(table, game, token, last)
+        arm = dataclasses.replace(before, arm=side_of(change.seat), arm_zone=change.zone, arm_to=side_of(change.to))
+        out.append(Shot(arm, 1, f"{SEATS[change.seat]} reaches in"))
+        out.append(Shot(table.scene(), 8 if token.endswith("*") else 3, change.shows, change.events))
+        discards = [e for e in change.events if isinstance(e, Discard)]
+        last = (discards[-1].seat, discards[-1].tile) if discards else None
+    return out, game
+
+
+def scenes() -> list[TableScene]:
+    """The scenes of the recording's frames, in order."""
+    return [shot.scene for shot in shots()[0]]
+
+
 def make(out: Path, seed: int = 2026, quality: int = 88) -> dict:
     style = TableStyle()
     out.mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(exist_ok=True)
     for old in list(out.glob("*.jpg")) + list((out / "labels").glob("*.txt")):
         old.unlink()
+    recorded, game = shots()
     frames: list[dict] = []
-
-    def emit(scene: TableScene, hold: int, shows: str, events: tuple[Event, ...]) -> None:
-        rendered = render_table(scene, size=FRAME, seed=seed, style=style)
-        name = f"{len(frames):03}.jpg"
+    for k, shot in enumerate(recorded):
+        rendered = render_table(shot.scene, size=FRAME, seed=seed, style=style)
+        name = f"{k:03}.jpg"
         cv2.imwrite(str(out / name), rendered.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        (out / "labels" / f"{len(frames):03}.txt").write_text("\n".join(rendered.labels) + "\n")
-        arm = None if scene.arm is None else scene.arm.value
-        frames.append({"file": name, "hold": hold, "arm": arm, "shows": shows, "events": [e.to_dict() for e in events]})
-
-    game = Game(preset("standard"), ("East", "South", "West", "North"))
-    table = Table()
-    start = HandStart(dora_indicator=Tile.parse(DORA_INDICATOR))
-    game.apply(start)
-    emit(table.scene(), 4, f"East 1, dealer East; hands dealt; dora indicator {DORA_INDICATOR}", (start,))
-    last: tuple[int, Tile] | None = None
-    result = None
-    for token in SCRIPT:
-        before = table.scene()
-        change = play(table, game, token, last)
-        arm = dataclasses.replace(before, arm=side_of(change.seat), arm_zone=change.zone, arm_to=side_of(change.to))
-        emit(arm, 1, f"{SEATS[change.seat]} reaches in", ())
-        emit(table.scene(), 8 if token.endswith("*") else 3, change.shows, change.events)
-        discards = [e for e in change.events if isinstance(e, Discard)]
-        last = (discards[-1].seat, discards[-1].tile) if discards else None
-        result = game.history[-1] if game.history else None
-    assert result is not None, "make demo: the hand did not end"
+        (out / "labels" / f"{k:03}.txt").write_text("\n".join(rendered.labels) + "\n")
+        arm = None if shot.scene.arm is None else shot.scene.arm.value
+        events = [e.to_dict() for e in shot.events]
+        frames.append({"file": name, "hold": shot.hold, "arm": arm, "shows": shot.shows, "events": events})
+    if len(game.history) != 1:
+        raise AssertionError("make demo: the hand did not end")
     manifest = {
         "about": "jantaku demo: one whole hand of riichi mahjong seen by an overhead camera (rendered, CC0 tile art)",
         "seed": seed,
@@ -221,7 +240,7 @@ def make(out: Path, seed: int = 2026, quality: int = 88) -> dict:
         "camera_seat": CAMERA_SEAT,
         "winner": {"seat": "E", "hand": WINNER_HAND, "win_tile": WIN_TILE, "tsumo": True, "riichi": True,
                    "dora_indicators": DORA_INDICATOR + KAN_DORA, "ura_indicators": URA_INDICATORS,
-                   "deltas": list(result.deltas)},
+                   "deltas": list(game.history[0].deltas)},
         "frames": frames,
     }  # fmt: skip
     (out / "recording.json").write_text(json.dumps(manifest, indent=1) + "\n")

@@ -14,9 +14,11 @@ and on ``seed``: a tile never moves between two frames of one game. The conventi
   tops, or laid face up where they stood), the tile set apart at its right after a small gap, then after a wider
   gap the melds, the first made rightmost and each later one to its left; a meld's called tile lies sideways
   (leftmost when called from the kamicha, in the middle from the toimen, rightmost from the shimocha); an added
-  kan's fourth tile lies sideways on the called one, shifted a third of a tile towards the table's centre so that
-  both show (the reader joins it to the meld: four tiles, two of them sideways); a closed kan shows its end tiles
-  face down;
+  kan's fourth tile lies upright against the called one, a little towards the table's centre, just before it when
+  the called tile is rightmost and just after it otherwise (stacked on it, as players lay it, it would be one box
+  from above, which the reader cannot tell from the called tile; laid sideways beside it, the row's tile width
+  would be misjudged): the reader reads a meld of four whose one sideways tile keeps the place that tells where
+  it came from; a closed kan shows its end tiles face down;
 - the walls, 17 stacks a side in a pinwheel, shrinking in drawing order from the break; the dead wall's dora
   indicators face up from its third stack counted from the break; at a win the ura indicators turned face up
   and laid in the wall's row just beyond the break (where the first stacks were drawn), in order, so that the
@@ -422,7 +424,7 @@ class _Drawing:
         live, dead = order[:-7], order[-7:]
         standing = set(live[len(live) - math.ceil(scene.live_wall / 2) :]) if scene.live_wall else set()
         kans = max(0, len(scene.dora_indicators) - 1)
-        taken = {dead[-1 - k // 2] for k in range(0, kans, 2)}  # replacement tiles, two to a stack
+        taken = {dead[-1 - j] for j in range(kans // 2)}  # replacement tiles: a stack is gone after two
         standing |= set(dead) - taken
         shown = {dead[-3 - k]: str(t) for k, t in enumerate(scene.dora_indicators)}
         ura = len(scene.ura_indicators)

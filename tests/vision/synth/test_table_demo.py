@@ -106,3 +106,30 @@ def test_the_camera_reader_reads_demo_frames_as_their_labels(name):
         assert (a.pond_tiles, a.riichi, [m.text for m in a.melds], a.hand_tiles, a.drawn_tile) == (
             b.pond_tiles, b.riichi, [m.text for m in b.melds], b.hand_tiles, b.drawn_tile)  # fmt: skip
     assert by_models.dora_indicators == by_labels.dora_indicators
+
+
+@pytest.mark.slow
+def test_the_camera_reader_follows_the_pon_and_the_added_kan():
+    """The shipped models over the still frames from North's 6z to South's discard after its added kan, the
+    follower started on the table read just before: the same events as the manifest lists."""
+    import cv2
+
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    try:
+        reader = Reader.from_config(ReaderConfig.for_camera())
+    except Exception as exc:  # noqa: BLE001 - no shipped model: nothing to check
+        pytest.skip(f"no camera reader: {exc}")
+    names = [f["file"] for f in FRAMES]
+    first, last = names.index("022.jpg"), names.index("038.jpg")
+    follower = TableFollower(camera_seat=MANIFEST["camera_seat"])
+    follower.accept(reader.read(cv2.imread(str(RECORDING / names[first]))).table)
+    got, want, index = [], [], 0
+    for frame in FRAMES[first + 2 : last + 1 : 2]:  # the still tables (arm frames are never read: the gate)
+        table_read = reader.read(cv2.imread(str(RECORDING / frame["file"]))).table
+        updates = [follower.update(table_read, index)] + [follower.hold(index + k) for k in range(1, frame["hold"])]
+        index += frame["hold"]
+        got += [e for u in updates for e in u.events]
+        want += [e for e in events_of(frame) if not isinstance(e, Draw)]
+        assert [c for u in updates for c in u.contradictions] == [], frame["file"]
+    assert got == want

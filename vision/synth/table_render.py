@@ -347,9 +347,9 @@ class Geometry:
         return [(dx, -dy), (-dy, -dx), (-dx, dy), (dy, dx)][side.turns]
 
     # depths (v) of the zones, negative: towards the seat
-    def pond_slot(self, n: int, pond: tuple[Tile, ...] = (), riichi: int | None = None) -> tuple[float, float]:
-        """(u, v) of the middle of pond slot ``n``: six to a row for two rows, the third row takes the rest; a
-        sideways tile (``riichi``) takes a tile height along its row."""
+    def pond_slot(self, n: int, riichi: int | None = None) -> tuple[float, float]:
+        """(u, v) of the middle of pond slot ``n``: six to a row for two rows, the third row takes the rest (eight
+        fit before the next seat's wall); the sideways tile (index ``riichi``) takes a tile height along its row."""
         row, col = (n // 6, n % 6) if n < 12 else (2, n - 12)
         first = n - col
         wide = [riichi is not None and k == riichi for k in range(first, n + 1)]
@@ -443,7 +443,7 @@ class _Drawing:
     def pond(self, side: ViewSide, seat: SeatScene) -> None:
         g = self.geo
         for n, t in enumerate(seat.pond):
-            u, v = g.pond_slot(n, seat.pond, seat.riichi)
+            u, v = g.pond_slot(n, seat.riichi)
             self.tile(str(t), side, u, v, ("pond", side.value, n), sideways=n == seat.riichi)
         if seat.stick:
             x, y = g.at(side, 0, -(POND_IN - 0.45) * g.h)
@@ -508,7 +508,7 @@ class _Drawing:
         assert side is not None
         seat = scene.seat(side)
         if scene.arm_zone is Zone.POND:
-            return g.at(side, *g.pond_slot(len(seat.pond), (*seat.pond, Tile.parse("1z")), seat.riichi))
+            return g.at(side, *g.pond_slot(len(seat.pond), seat.riichi))
         if scene.arm_zone is Zone.MELDS:
             return g.at(side, self.melds_right(seat) - 2 * g.w - 4 * g.w * len(seat.melds), g.flat_v)
         if scene.arm_zone is Zone.HAND:

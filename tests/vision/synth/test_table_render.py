@@ -96,6 +96,8 @@ PONDS = table(
     seat("5z"),
     seat("123456789s12345z", riichi=13),  # a third row of four
 )
+#: A table mid-hand: ponds, a riichi, a pon.
+MID_HAND = table(seat("19m4z2p", riichi=3), seat("9p1s7z", melds="666z^"), seat("4z8m2p"), seat("9s3m6z"), live=50)
 
 
 @pytest.mark.parametrize("side", list(ViewSide))
@@ -175,16 +177,17 @@ CENTRE_LIMIT = pytest.mark.xfail(strict=True, reason="reader limit: read_table's
 
 
 @pytest.mark.parametrize("scene", [
-    table(seat(), seat(), seat(), seat(), live=70),  # the dealt table
-    table(seat(), seat(), seat(), seat(), live=70, wall_break=(B, 9)),
-    table(seat("12m"), seat("12m", melds="666z^"), seat("12m"), seat("12m"), live=70),  # a meld beside a gone wall
-    table(seat("19m4z2p", riichi=3), seat("9p1s7z", melds="666z^"), seat("4z8m2p"), seat("9s3m6z"), live=50),
-    pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(L, 2)), marks=CENTRE_LIMIT),
+    pytest.param(table(seat(), seat(), seat(), seat(), live=70), id="dealt"),
+    pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(B, 9)), id="dealt_break_bottom"),
+    pytest.param(table(seat("12m"), seat("12m", melds="666z^"), seat("12m"), seat("12m"), live=70), id="meld_right"),
+    pytest.param(MID_HAND, id="mid_hand"),
+    pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(L, 2)), id="dead_wall_across_two_walls",
+                 marks=CENTRE_LIMIT),
     pytest.param(table(seat("12m", melds="666z^"), seat("12m"), seat("12m"), seat("12m"), live=70),
-                 marks=CENTRE_LIMIT),  # across the meld, the top seat shows neither wall nor hand
+                 id="meld_across_a_seat_with_nothing_outer", marks=CENTRE_LIMIT),
     pytest.param(table(*(seat("19m", melds=m) for m in ("5555s<", "3333m^", "8888p>", "4444z^"))),
-                 marks=CENTRE_LIMIT),  # four kans
-    pytest.param(dataclasses.replace(PONDS, live_wall=30), marks=CENTRE_LIMIT),  # walls drawn down
+                 id="four_kans", marks=CENTRE_LIMIT),
+    pytest.param(dataclasses.replace(PONDS, live_wall=30), id="walls_drawn_down", marks=CENTRE_LIMIT),
 ])  # fmt: skip
 def test_the_reader_estimates_the_centre_of_tables(scene):
     """What read_table reads without being told the centre (as the camera loop reads today): the limits are the
@@ -214,7 +217,6 @@ def test_dora_kan_dora_and_ura_indicators_read_in_order(dora, ura, wall_break, r
 
 # --- frames and styles -----------------------------------------------------------------------------------------------
 
-MID_HAND = table(seat("19m4z2p", riichi=3), seat("9p1s7z", melds="666z^"), seat("4z8m2p"), seat("9s3m6z"), live=50)
 
 
 @pytest.mark.parametrize("size", [(720, 1280), (1200, 900), (1080, 1080)])

@@ -22,7 +22,9 @@ and on ``seed``: a tile never moves between two frames of one game. The conventi
 - the walls, 17 stacks a side in a pinwheel, shrinking in drawing order from the break; the dead wall's dora
   indicators face up from its third stack counted from the break; at a win the ura indicators turned face up
   and laid in the wall's row just beyond the break (where the first stacks were drawn), in order, so that the
-  reader reads them as indicators ahead of the dora indicators;
+  reader reads them as indicators ahead of the dora indicators; where that spot is in another wall, or would leave
+  the row mostly face up, each lies under its dora indicator instead, showing towards the centre (read right
+  after it);
 - the ponds from the centre outwards, six to a row (the third row takes the rest), the riichi tile sideways, the
   riichi stick between the pond and the centre.
 
@@ -69,6 +71,9 @@ MELD_RIGHT = 8.0
 #: How far an added kan's fourth tile is shifted from its row: towards the centre (tile depths), and along from
 #: the called tile (tile widths).
 ADDED_IN, ADDED_ALONG = 0.4, 0.12
+#: Where an ura indicator lies under its dora indicator when it cannot lie beyond the break: towards the centre
+#: (tile depths) and to the right (tile widths).
+URA_IN, URA_ALONG = 0.45, 0.15
 #: A tile at least this share under the arm is hidden: not labelled.
 HIDDEN = 0.5
 _SIDES = tuple(ViewSide)
@@ -427,19 +432,41 @@ class _Drawing:
         taken = {dead[-1 - j] for j in range(kans // 2)}  # replacement tiles: a stack is gone after two
         standing |= set(dead) - taken
         shown = {dead[-3 - k]: str(t) for k, t in enumerate(scene.dora_indicators)}
-        ura = len(scene.ura_indicators)
+        beyond = self.ura_beyond_the_break(live, standing, shown)
+        wall_from = len(self.pieces)
         for side in _SIDES:
             for i in range(WALL_STACKS):
-                if (side, i) not in standing or (side, i) in live[:ura]:
-                    continue
-                name = shown.get((side, i), "back")
-                self.tile(name, side, g.wall_u(i), g.wall_v, ("wall", side.value, i), shake=0.4)
-        # ura indicators: turned face up and laid in the wall's row beyond the break, where the first stacks were
-        # drawn (gone by any win), so that the row reads them before the dora indicators, in the same order
+                if (side, i) in standing:
+                    name = shown.get((side, i), "back")
+                    self.tile(name, side, g.wall_u(i), g.wall_v, ("wall", side.value, i), shake=0.4)
+        ura_from = len(self.pieces)
         for k, t in enumerate(scene.ura_indicators):
-            side, i = live[ura - 1 - k]
-            self.tile(str(t), side, g.wall_u(i), g.wall_v, ("ura", side.value, i), shake=0.4)
+            if beyond:  # in the wall's row where the first stacks were drawn, read ahead of the dora indicators
+                side, i = live[len(scene.ura_indicators) - 1 - k]
+                u, v = g.wall_u(i), g.wall_v
+            else:  # under their dora indicators, showing towards the centre: read each after its dora indicator
+                side, i = dead[-3 - k]
+                u, v = g.wall_u(i) + URA_ALONG * g.w, g.wall_v + URA_IN * (g.h + g.side)
+            self.tile(str(t), side, u, v, ("ura", side.value, i), shake=0.4)
+        if not beyond:  # drawn first: the wall lies over them
+            self.pieces[wall_from:] = self.pieces[ura_from:] + self.pieces[wall_from:ura_from]
 
+    def ura_beyond_the_break(
+        self, live: list[tuple[ViewSide, int]], standing: set[tuple[ViewSide, int]], shown: dict
+    ) -> bool:
+        """Whether the ura indicators lie beyond the break: where the first stacks were drawn (gone by a win) in
+        the dora indicators' own wall, which stays mostly face down with them (else the reader would not take that
+        row for a wall)."""
+        n = len(self.scene.ura_indicators)
+        if not n:
+            return False
+        side = next(iter(shown))[0]
+        slots = live[:n]
+        if any(s != side for s, _i in slots) or any(slot in standing for slot in slots):
+            return False
+        row = [slot for slot in standing if slot[0] == side]
+        face_up = sum(slot in shown for slot in row) + n
+        return len(row) + n - face_up >= face_up
     def pond(self, side: ViewSide, seat: SeatScene) -> None:
         g = self.geo
         for n, t in enumerate(seat.pond):

@@ -207,6 +207,8 @@ def test_the_reader_estimates_the_centre_of_tables(scene):
     ("4p1s7z", "", (B, 12), "4p1s7z"),
     ("4p1s", "9s2m", (L, 14), "9s2m4p1s"),  # ura indicators beyond the break: read first, in their order
     ("4p", "3z", (R, 15), "3z4p"),
+    ("4p1s", "9s2m", (L, 16), "4p9s1s2m"),  # beyond the break is the next wall: each under its dora indicator
+    ("4p1s7z", "9s2m3z", (T, 9), "4p9s1s2m7z3z"),  # beyond it, the row would be mostly face up: under them too
 ])  # fmt: skip
 def test_dora_kan_dora_and_ura_indicators_read_in_order(dora, ura, wall_break, read):
     hand = "234567m345p678s5p"

@@ -1,6 +1,6 @@
 """The shipped detector on the demo recording: what ``jantaku run`` shows on a machine without a camera.
 
-Slow (the sliced detector over 14 frames of 2028x1520 on the CPU); skipped while there is no model in ``models/``.
+Slow (the sliced detector over the 23 still frames of 2028x1520 on the CPU); skipped while there is no model in ``models/``.
 The demo is rendered, so its labels are exact: the detector's boxes are matched with them (IoU >= 0.5).
 
 Measured with the first shipped model (YOLO11n 416, 6 CPU epochs): of 650 labelled tiles (face up and face down)
@@ -10,7 +10,8 @@ did not meet were marked ``xfail`` (not strict). Since then the crop classifier 
 tile", the detector trained 11 epochs more, and boxes the classifier names the same tile that overlap are one tile
 (a weak box straddling two tiles had read one of them twice in the winning hand): 650 of 650 right, 15 boxes more
 than there are tiles (doubled wall stacks), precision 0.977, recall 1.0. All three are plain tests now. The
-detector of run 5 (512 input, GPU epochs): 650 of 650 right, 5 boxes more than tiles, precision 0.992.
+detector of run 5 (512 input, GPU epochs): 650 of 650 right, 5 boxes more than tiles, precision 0.992. On the
+demo of a whole hand (issue 32: a pon, an added kan, the ura indicators): 1132 of 1132 right, no box more.
 """
 
 from __future__ import annotations

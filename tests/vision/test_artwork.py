@@ -56,7 +56,7 @@ def test_licence_and_source_ship_with_it(name, words):
 
 @pytest.mark.parametrize("tile", ["1m", "0p", "7z", "back"])
 def test_the_demo_draws_its_tiles_from_the_shipped_artwork(tile):
-    from device.lab.demo_make import tile_art
+    from vision.synth.table_render import tile_art
 
     img = tile_art(tile, (51, 68))
     assert img.shape == (68, 51, 4) and img[:, :, 3].max() == 255  # a whole opaque tile, not an empty patch

@@ -50,5 +50,5 @@ def test_the_recordings_own_labels_read_every_tile_and_table_square():
     labels = FakeDetector(lambda image: by_image[image.tobytes()[::9973]])
     for squared in (False, True):  # the demo's tables are square: squaring them reads the same frames
         tally = evaluate(labels, frames, [0.0], squared=squared)[0.0]
-        assert tally.tables == len(frames) == 14
-        assert tally.right == tally.tiles == 650 and tally.other == 0 and tally.tables_read == 14
+        assert tally.tables == len(frames) == 23
+        assert tally.right == tally.tiles == 1132 and tally.other == 0 and tally.tables_read == 23

@@ -391,8 +391,8 @@ def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():
 def test_the_demo_recording_followed_by_its_own_labels():
     """The demo, read by the camera's reader from the recording's own labels, each frame shown ``hold`` times (the
     change gate reads it once and finds it unchanged after): its discards in order, the riichi on the third of the
-    East seat's, and no contradiction until the winning hand is laid down (which the reader lumps under one seat:
-    refused, never taken for discards)."""
+    East seat's, South's pon of North's 6z (the tile gone from North's pond), South's added kan and its kan dora,
+    and no contradiction until the winning hand is laid down (never taken for discards or calls)."""
     from device.commands.run import recorded_reader
     from device.demo import RECORDING
     from device.camera.sources import Frame
@@ -408,17 +408,19 @@ def test_the_demo_recording_followed_by_its_own_labels():
         got += [follower.hold(frame_index + k) for k in range(1, entry["hold"])]
         frame_index += entry["hold"]
         updates[entry["file"]] = got
-    before_win = [u for name, got in updates.items() if name != "026.jpg" for u in got]
+    win_frame = manifest["frames"][-1]["file"]
+    before_win = [u for name, got in updates.items() if name != win_frame for u in got]
     expected = [
-        D(0, "1z"), D(1, "9p"), D(2, "4z"), D(3, "6z"),
-        D(0, "9m"), D(1, "1s"), D(2, "8m"), D(3, "9s"),
-        D(0, "2z", riichi=True), D(1, "7z"), D(2, "2p"), D(3, "3m"),
+        D(0, "1z"), D(1, "9p"), D(2, "4z"), D(3, "9s"),
+        D(0, "9m"), D(1, "1s"), D(2, "8m"), D(3, "3m"),
+        D(0, "2z", riichi=True), D(1, "7z"), D(2, "2p"), D(3, "6z"),
+        Call(1, MeldKind.PON, parse_tiles("666z")), D(1, "1m"), D(2, "8p"), D(3, "3z"),
+        D(0, "4s"), AddedKan(1, Tile.parse("6z")), DoraFlip(Tile.parse("2m")), D(1, "5s"), D(2, "1p"), D(3, "7p"),
     ]  # fmt: skip
     assert events(before_win) == expected
-    assert played(expected).sticks == 1  # the engine takes them all: the riichi stick is on the table
+    assert played(expected[:12]).sticks == 1  # the engine takes the discards: the riichi stick is on the table
     assert [u.opening_indicator for u in before_win if u.opening_indicator] == [Tile.parse("4p")]
     assert clashes(before_win) == []
-    win = updates["026.jpg"]
-    assert events(win) == []
-    assert clashes(win)  # the lumped winning hand is refused
-    assert follower.accepted.seat(B).pond == parse_tiles("1z9m2z")
+    assert events(updates[win_frame]) == []  # the hand laid down makes no discard or call
+    assert follower.accepted.seat(B).pond == parse_tiles("1z9m2z4s")
+    assert follower.accepted.seat(L).pond == parse_tiles("9s3m3z7p")  # the 6z South called is gone

@@ -1,0 +1,101 @@
+"""A fixed camera's table geometry, kept from frame to frame: where the table's centre lies in its frames.
+
+    geometry = TableGeometry()                          # one per camera, kept from frame to frame
+    centre = geometry.observe(detections, size)         # the centre to read this frame about
+    table = read_table(detections, size, centre=centre)
+
+:func:`~vision.read.table.read_table` estimates the centre from each frame's tiles alone, and a frame can mislead
+it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
+put, so the centre is taken once the estimates of :data:`SETTLE` frames in a row agree (within :data:`AGREE` tile
+widths), then kept: a frame whose estimate lies elsewhere is read about the kept centre. It moves (a camera knocked,
+the table pushed) only when :data:`SETTLE` frames in a row agree on a new place and the kept centre reads each of
+them worse than that place (more tiles fitting no seat's rows). Until a centre is taken each frame is read about its
+own estimate, as ``read_table`` alone reads it. The camera's reader keeps one
+(:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it (the frame itself turned).
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from vision.read.detector import Detection
+from vision.read.geometry import Size
+from vision.read.table import read_table
+
+#: Frames in a row whose estimates agree before the centre is taken, or moved.
+SETTLE = 3
+#: Estimates within this many tile widths of each other agree.
+AGREE = 1.0
+
+
+def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _unassigned(detections: Sequence[Detection], size: Size | None, centre: tuple[float, float]) -> int:
+    return len(read_table(detections, size, centre=centre).unassigned)
+
+
+@dataclass
+class TableGeometry:
+    """The table's centre (x, y, pixels) in one fixed camera's frames; None until :data:`SETTLE` frames agreed.
+    ``moves`` counts the times it was taken or moved. Thread-safe: :meth:`observe` one frame at a time.
+
+    >>> from vision.read.geometry import Box
+    >>> from vision.read.labels import BACK_CLASS
+    >>> def wall(x, y, across):  # 10 face-down stacks, 30 x 40 px (40 x 30 when ``across``)
+    ...     w, h = (40, 30) if across else (30, 40)
+    ...     return [Detection.of_class(BACK_CLASS, Box(x + i * (w + 1) * (not across), y + i * (h + 1) * across,
+    ...             x + i * (w + 1) * (not across) + w, y + i * (h + 1) * across + h), 0.9) for i in range(10)]
+    >>> walls = wall(345, 290, False) + wall(345, 670, False) + wall(290, 345, True) + wall(670, 345, True)
+    >>> geometry = TableGeometry()
+    >>> [geometry.observe(walls, Size(height=1000, width=1000)) is geometry.centre for _ in range(3)]
+    [False, False, True]
+    >>> [round(v) for v in geometry.centre]
+    [500, 500]
+    """
+
+    settle: int = SETTLE
+    agree: float = AGREE
+    centre: tuple[float, float] | None = None
+    moves: int = 0
+    _pending: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def observe(self, detections: Sequence[Detection], size: Size | None = None) -> tuple[float, float] | None:
+        """The centre to read this frame's ``detections`` about (the frame of ``size``): the kept one, or until one
+        is kept this frame's own estimate; None for a frame with no tile. The frame counts towards taking or moving
+        the kept centre (the module's docstring)."""
+        good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+        if not good:
+            return self.centre
+        estimate = read_table(good, size).centre
+        near = self.agree * statistics.median(min(d.box.width, d.box.height) for d in good)
+        with self._lock:
+            kept = self.centre
+            if kept is not None and (
+                _apart(estimate, kept) <= near or _unassigned(good, size, kept) <= _unassigned(good, size, estimate)
+            ):
+                self._pending.clear()  # this frame agrees with the kept centre, or reads as well about it
+                return kept
+            if self._pending and _apart(estimate, self._pending[-1]) > near:
+                self._pending.clear()  # a run of agreeing frames broken: start a new one
+            self._pending.append(estimate)
+            if len(self._pending) >= self.settle:
+                self.centre = (
+                    statistics.median(p[0] for p in self._pending),
+                    statistics.median(p[1] for p in self._pending),
+                )
+                self.moves += 1
+                self._pending.clear()
+                return self.centre
+            return kept if kept is not None else estimate
+
+    def reset(self) -> None:
+        """Forget the centre (the camera's frames are now turned or cropped otherwise)."""
+        with self._lock:
+            self.centre = None
+            self._pending.clear()

@@ -18,7 +18,7 @@ from engine.game.state import Game
 from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
-from engine.tiles import Tile, parse_tiles
+from engine.tiles import Tile, format_tiles, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.table import TableObservation
@@ -391,8 +391,8 @@ def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():
 def test_the_demo_recording_followed_by_its_own_labels():
     """The demo, read by the camera's reader from the recording's own labels, each frame shown ``hold`` times (the
     change gate reads it once and finds it unchanged after): its discards in order, the riichi on the third of the
-    East seat's, and no contradiction until the winning hand is laid down (which the reader lumps under one seat:
-    refused, never taken for discards)."""
+    East seat's, no contradiction, and East's winning hand laid down read as its reveal (the table's centre kept, it
+    no longer jumps off the table at that frame)."""
     from device.commands.run import recorded_reader
     from device.demo import RECORDING
     from device.camera.sources import Frame
@@ -419,6 +419,8 @@ def test_the_demo_recording_followed_by_its_own_labels():
     assert [u.opening_indicator for u in before_win if u.opening_indicator] == [Tile.parse("4p")]
     assert clashes(before_win) == []
     win = updates["026.jpg"]
-    assert events(win) == []
-    assert clashes(win)  # the lumped winning hand is refused
+    assert events(win) == [] and clashes(win) == []
+    # East's winning hand laid face up, the winning tile set apart (read about the centre the reader keeps)
+    revealed = [(r.seat, format_tiles(r.hand), r.apart) for u in win for r in u.revealed]
+    assert revealed == [(0, "234567m345p678s5p", Tile.parse("0p"))]
     assert follower.accepted.seat(B).pond == parse_tiles("1z9m2z")

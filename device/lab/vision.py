@@ -18,9 +18,35 @@ from device.commands.vision import load_models, make_reader, model_args, operati
 from vision.read.errors import VisionError
 
 
+#: ``--crop-views``: which crops the classifier reads in its other views.
+CROP_VIEWS = ("all", "unsure")
+
+
+def crop_views_arg(parser: argparse.ArgumentParser, reader: str, default: str) -> None:
+    parser.add_argument(
+        "--crop-views",
+        choices=CROP_VIEWS,
+        default=default,
+        help=f"which crops the classifier of {reader} reads in its other views: all of them at once, or only those "
+        f"its first two views leave unsure (the camera reader's budget) (default {default})",
+    )
+
+
+def with_crop_views(config, choice: str):
+    """``config`` with the crop classifier reading ``choice`` (:data:`CROP_VIEWS`) of the crops in their other
+    views: ``unsure`` as the camera's reader reads them, ``all`` as the photos' reader does."""
+    from vision.read.classifier import SURE_IN_TWO_VIEWS
+    from vision.read.pipeline import CAMERA_CROP_BATCH
+
+    if choice == "unsure":
+        return replace(config, crop_views_below=SURE_IN_TWO_VIEWS, crop_batch=CAMERA_CROP_BATCH)
+    return replace(config, crop_views_below=None, crop_batch=None)
+
+
 def register(commands) -> None:
     ev = commands.eval.add_parser("detector", help="rendered held-out set, real held-out photos, real single tiles")
     model_args(ev)
+    crop_views_arg(ev, "the reader (jantaku read --pyramid)", "all")
     ev.add_argument("--only", default="rendered,real,crops", help="comma list of rendered, real, crops")
     ev.add_argument(
         "--n", type=int, default=None, help="rendered held-out images (default 1000: fewer pin mAP50 down less)"
@@ -33,6 +59,7 @@ def register(commands) -> None:
         "camera", help="the demo's tables with the camera turned to the table: read as they are, and squared to it"
     )
     model_args(camera)
+    crop_views_arg(camera, "the camera's reader", "unsure")
     camera.add_argument("--turns", help="turns of the camera, degrees, comma list (default 0,10,20,30,45)")
     camera.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     camera.set_defaults(func=cmd_eval_camera)
@@ -41,6 +68,7 @@ def register(commands) -> None:
         "phone", help="real held-out photos cut close or tiled, enlarged to phone size: the pyramid vs jantaku read"
     )
     model_args(phone)
+    crop_views_arg(phone, "the pyramid reader", "all")
     phone.add_argument(
         "--zooms", help="close-ups: tile long side / frame height, comma list (default 0.1,0.2,0.3,0.45,0.6,0.8)"
     )
@@ -106,6 +134,7 @@ def register(commands) -> None:
         "read", help="runs, ms and operations per read, camera and photo readers, beside mahjong-detector's one pass"
     )
     model_args(read)
+    crop_views_arg(read, "the camera's reader", "unsure")
     read.add_argument(
         "--image",
         nargs="+",
@@ -163,7 +192,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     conf = operating_conf(args)
     # what jantaku read --pyramid reads with (the detector and the crop classifier shipped beside it, if any), and
     # the detector alone, on the same networks
-    config = reader_config(args, pyramid=True)
+    config = with_crop_views(reader_config(args, pyramid=True), args.crop_views)
     models = load_models(config)
     detector = make_reader(replace(config, classifier=None), replace(models, classifier=None)).detector
     two_stage = make_reader(config, models) if models.classifier is not None else None
@@ -252,8 +281,12 @@ def cmd_eval_camera(args: argparse.Namespace) -> int:
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]
     except ValueError as exc:
         raise UserError(f"--turns takes numbers, comma separated: {exc}") from exc
+    from vision.read.pipeline import ReaderConfig
+
     # as jantaku run reads the camera, frame by frame (the evaluation squares frames to the table itself)
-    reader = make_reader(reader_config(args, pyramid=True))
+    model = Path(args.model) if args.model else None
+    camera = replace(ReaderConfig.for_camera(model, conf=operating_conf(args)), threads=args.threads)
+    reader = make_reader(with_crop_views(camera, args.crop_views))
     frames = labelled_stills(RECORDING)
     report = {
         name: {f"{t:g}": tally.as_json() for t, tally in evaluate(reader, frames, turns, squared=sq).items()}
@@ -327,7 +360,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
     read = replace(reader_config(args), views=parse_views(args.views))
     configs = {
-        "pyramid": reader_config(args, pyramid=True),
+        "pyramid": with_crop_views(reader_config(args, pyramid=True), args.crop_views),
         # at its tiles' scale only: what reading turned tiles upright and balancing the light add to it
         "scale": replace(read, views=()),
         "read": read,
@@ -569,7 +602,9 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
     model = Path(args.model) if args.model else None
     conf = operating_conf(args)
     configs = {
-        "camera": replace(ReaderConfig.for_camera(model, conf=conf), threads=args.threads),
+        "camera": with_crop_views(
+            replace(ReaderConfig.for_camera(model, conf=conf), threads=args.threads), args.crop_views
+        ),
         "photo": ReaderConfig.for_photo(model, conf=conf, threads=args.threads),
     }
     models = load_models(configs["photo"])  # one set of networks for both readers, as jantaku run shares them

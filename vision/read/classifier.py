@@ -197,6 +197,20 @@ def crop_views(batch: np.ndarray) -> list[np.ndarray]:
     ]
 
 
+def views_mean(probs: np.ndarray, none: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Crops read in several views (``probs``: V, N, 38) as one reading each: which tile, the views' mean; whether
+    a tile at all, ``none`` (N,), the crop's as cut (a half tile at a frame's edge, shifted, looks more like a whole
+    one: averaging "no tile" kept two of them on the real frames). Rows sum to 1 less ``none``.
+
+    >>> probs, none = views_mean(np.array([[[0.8, 0.0]], [[0.2, 0.4]]]), np.array([0.4]))
+    >>> probs.round(3).tolist(), none.tolist()
+    ([[0.429, 0.171]], [0.4])
+    """
+    tiles = probs.sum(axis=0)
+    which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
+    return which * (1.0 - none)[:, None], none
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax.
 
@@ -271,15 +285,18 @@ class OnnxCropModel:
             raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
         return batch
 
-    def logits(self, batch: np.ndarray, outputs: int) -> np.ndarray:
+    def logits(self, batch: np.ndarray, outputs: int, max_batch: int | None = None) -> np.ndarray:
         """The network's logits (N, ``outputs``) for a batch of model input (:func:`to_input`), read in chunks of
-        ``max_batch``."""
+        ``max_batch`` (None: the model's own :attr:`max_batch`; a model with a fixed batch always reads its own)."""
+        step = self.max_batch if self._fixed or max_batch is None else max_batch
+        if step < 1:
+            raise ValueError(f"max_batch must be at least 1, not {step}")
         out = []
-        for start in range(0, len(batch), self.max_batch):
-            chunk = batch[start : start + self.max_batch]
+        for start in range(0, len(batch), step):
+            chunk = batch[start : start + step]
             n = len(chunk)
-            if self._fixed and n < self.max_batch:
-                chunk = np.concatenate([chunk, np.zeros((self.max_batch - n, *chunk.shape[1:]), chunk.dtype)])
+            if self._fixed and n < step:
+                chunk = np.concatenate([chunk, np.zeros((step - n, *chunk.shape[1:]), chunk.dtype)])
             self.runs += 1
             out.append(self.session.run(None, {self.input_name: chunk})[0][:n])
         return np.concatenate(out) if out else np.zeros((0, outputs), np.float32)
@@ -329,25 +346,30 @@ class OnnxTileClassifier(OnnxCropModel):
         return self.all_probabilities(crops)[0]
 
     def all_probabilities(
-        self, crops: Sequence[np.ndarray] | np.ndarray, views: bool | None = None
+        self, crops: Sequence[np.ndarray] | np.ndarray, views: bool | None = None, *, max_batch: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """(probabilities (N, 38) in our class order, probability (N,) of "no tile"). Read in views (``views``, or
         the classifier's own choice for None), the share of each tile class is the views' mean, and "no tile" is
-        the crop's as cut (rows still sum to 1)."""
+        the crop's as cut (rows still sum to 1: :func:`views_mean`). ``max_batch``: most crops a run reads (see
+        :meth:`logits`)."""
         batch = self.checked(crops)
         if not (self.views if views is None else views) or not len(batch):
-            return self._read(to_input(batch))
-        seen = crop_views(batch)
-        probs, nones = self._read(to_input(np.concatenate(seen)))  # one run for all views, view after view
-        # which tile: all the views' say; whether a tile at all: the crop as cut (a half tile at a frame's edge,
-        # shifted, looks more like a whole one: averaging "no tile" kept two of them on the real frames)
-        tiles = probs.reshape(len(seen), len(batch), -1).sum(axis=0)
-        which = tiles / np.maximum(tiles.sum(axis=1, keepdims=True), 1e-12)
-        none = nones[: len(batch)]
-        return which * (1.0 - none)[:, None], none
+            return self._read(to_input(batch), max_batch)
+        probs, nones = self.view_probabilities(batch, range(len(VIEW_NAMES)), max_batch)
+        return views_mean(probs, nones[0])
 
-    def _read(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        logits = self.logits(batch, len(self.names))
+    def view_probabilities(
+        self, crops: Sequence[np.ndarray] | np.ndarray, which: Sequence[int], max_batch: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each crop read in the views of :func:`crop_views` numbered ``which``, all in one batch (in runs of
+        ``max_batch``): probabilities (V, N, 38) in our class order and of "no tile" (V, N), view by view."""
+        batch = self.checked(crops)
+        seen = crop_views(batch)
+        probs, nones = self._read(to_input(np.concatenate([seen[v] for v in which])), max_batch)
+        return probs.reshape(len(which), len(batch), -1), nones.reshape(len(which), len(batch))
+
+    def _read(self, batch: np.ndarray, max_batch: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        logits = self.logits(batch, len(self.names), max_batch)
         probs = softmax(logits.astype(np.float64))
         ours = np.zeros((len(probs), len(CLASS_NAMES)))
         have = self._columns >= 0
@@ -355,11 +377,14 @@ class OnnxTileClassifier(OnnxCropModel):
         none = probs[:, self._none] if self._none is not None else np.zeros(len(probs))
         return ours, none
 
-    def classify(self, image: np.ndarray, boxes: Sequence[Box], views: bool | None = None) -> list[TileGuess]:
-        """One guess per box of a frame (read in views as :meth:`all_probabilities` says)."""
+    def classify(
+        self, image: np.ndarray, boxes: Sequence[Box], views: bool | None = None, *, max_batch: int | None = None
+    ) -> list[TileGuess]:
+        """One guess per box of a frame (read in views, and in runs of ``max_batch``, as :meth:`all_probabilities`
+        says)."""
         if not boxes:
             return []
-        probs, none = self.all_probabilities(self.crops(image, boxes), views)
+        probs, none = self.all_probabilities(self.crops(image, boxes), views, max_batch=max_batch)
         return [TileGuess.of_probs(p, n) for p, n in zip(probs, none, strict=True)]
 
 
@@ -369,6 +394,15 @@ WEAK_TILE_PROB = 0.6
 #: A weak box is first read once, as cut, and read in all the views only where that reading names a tile with this
 #: probability: most weak boxes (face-down tiles of a wall, the mat) are no tile, and four views cost four reads.
 WEAK_SCREEN_PROB = 0.3
+
+#: The views (numbers into :func:`crop_views`) a reader on a budget reads every crop in first: as cut and a half
+#: turn (tiles lying turned are what the views change most; the shifts change least).
+FIRST_VIEWS = (0, 1)
+#: :attr:`TwoStageDetector.views_below` of the camera's reader: a crop whose :data:`FIRST_VIEWS` name its tile at
+#: least this surely reads the same in all four views. Measured on 8,323 crops of the real sets
+#: (docs/experiments/2026-12-04-reading-budget.md): the surest crop that the shifts changed was named at 0.74 in the
+#: first two views; as cut alone, crops named at 0.94 were changed.
+SURE_IN_TWO_VIEWS = 0.85
 
 
 @dataclass
@@ -403,6 +437,14 @@ class TwoStageDetector(DetectorLayer):
     #: knows (a White dragon framing a maker's mark) scores just under the detector's confidence, and the
     #: classifier names it surely (:data:`WEAK_TILE_PROB`).
     weak_tile_prob: float | None = WEAK_TILE_PROB
+    #: With a classifier that reads crops in views: every crop is first read in :data:`FIRST_VIEWS` (the found boxes
+    #: and the weak ones together, one batch), and in its other views only where those name its tile with less than
+    #: this probability (and it shows a tile at all), or it is a weak box that passes the screen as cut
+    #: (:data:`WEAK_SCREEN_PROB`): two classifier batches a frame, the second only as large as the unsure crops.
+    #: None: every found crop is read in all its views at once (:data:`SURE_IN_TWO_VIEWS` for the camera's reader).
+    views_below: float | None = None
+    #: Most crops one classifier run reads (None: the classifier's own ``max_batch``).
+    batch: int | None = None
     #: Milliseconds of the last call spent in the classifier (crops, network and the red-five check).
     last_classifier_ms: float = field(default=0.0, init=False)
     #: The red-five check of each detection of the last call (None for a tile that is no five, or with no check).
@@ -423,11 +465,14 @@ class TwoStageDetector(DetectorLayer):
         started = time.perf_counter()
         if self.weak_tile_prob is None:
             weak = ()
-        elif weak:
-            first = self.classifier.classify(image, [d.box for d in weak], views=False)
-            weak = [d for d, g in zip(weak, first, strict=True) if g.is_tile and g.prob >= WEAK_SCREEN_PROB]
-        boxes = [*found, *weak]
-        guesses = self.classifier.classify(image, [d.box for d in boxes])
+        if self.views_below is not None and self.classifier.views:
+            boxes, guesses = self._read_unsure_in_views(image, found, weak)
+        else:
+            if weak:
+                first = self.classifier.classify(image, [d.box for d in weak], views=False, max_batch=self.batch)
+                weak = [d for d, g in zip(weak, first, strict=True) if g.is_tile and g.prob >= WEAK_SCREEN_PROB]
+            boxes = [*found, *weak]
+            guesses = self.classifier.classify(image, [d.box for d in boxes], max_batch=self.batch)
         out = []
         for k, (det, guess) in enumerate(zip(boxes, guesses, strict=True)):
             if k >= len(found):  # a weak box: only a tile the classifier is sure of
@@ -447,6 +492,33 @@ class TwoStageDetector(DetectorLayer):
             self.last_red_checks = [None] * len(out)
         self.last_classifier_ms = (time.perf_counter() - started) * 1000
         return out
+
+    def _read_unsure_in_views(
+        self, image: np.ndarray, found: Sequence[Detection], weak: Sequence[Detection]
+    ) -> tuple[list[Detection], list[TileGuess]]:
+        """The boxes to judge (``found``, then the weak boxes that pass the screen) and the classifier's guess of
+        each, read as :attr:`views_below` says."""
+        classifier, boxes = self.classifier, [*found, *weak]
+        if not boxes:
+            return [], []
+        crops = classifier.crops(image, [d.box for d in boxes])
+        probs, nones = classifier.view_probabilities(crops, FIRST_VIEWS, self.batch)
+        first = [TileGuess.of_probs(p, n) for p, n in zip(*views_mean(probs, nones[0]), strict=True)]
+        # a crop more likely no tile than not is dropped whatever its other views say ("no tile" is the crop's as
+        # cut, and the views' mean leaves a tile no more than the rest); a weak box is screened as cut, as before
+        unsure = [g.none_prob <= 0.5 and g.prob < self.views_below for g in first[: len(found)]]
+        as_cut = [TileGuess.of_probs(p, n) for p, n in zip(probs[0][len(found) :], nones[0][len(found) :], strict=True)]
+        screened = [g.is_tile and g.prob >= WEAK_SCREEN_PROB for g in as_cut]
+        again = np.flatnonzero([*unsure, *screened])
+        guesses = list(first)
+        if len(again):
+            rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
+            more, more_nones = classifier.view_probabilities(crops[again], rest, self.batch)
+            every = np.concatenate([probs[:, again], more])
+            for k, p, n in zip(again, *views_mean(every, nones[0][again]), strict=True):
+                guesses[k] = TileGuess.of_probs(p, n)
+        keep = [*range(len(found)), *(len(found) + k for k, ok in enumerate(screened) if ok)]
+        return [boxes[k] for k in keep], [guesses[k] for k in keep]
 
 
 def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detection]:
@@ -498,13 +570,15 @@ def default_classifier_path() -> Path | None:
     return Path(value)
 
 
-def classifier_for(model: str | os.PathLike[str] | None, *, views: bool = True) -> OnnxTileClassifier | None:
+def classifier_for(
+    model: str | os.PathLike[str] | None, *, views: bool = True, threads: int | None = 1
+) -> OnnxTileClassifier | None:
     """The crop classifier to read with the detector model at ``model`` (None: the default model), or None.
 
     ``$JANTAKU_CLASSIFIER`` decides when set (a path, or ``none``). Otherwise the shipped classifier joins a detector
     model shipped beside it in ``models/`` (the default one); a detector model from elsewhere (a training run, a
     test's model) is read on its own unless ``$JANTAKU_CLASSIFIER`` asks for the classifier. ``views``: read each
-    crop in the views of :func:`crop_views` (or once).
+    crop in the views of :func:`crop_views` (or once); ``threads``: onnxruntime's intra-op threads (None: its default).
     """
     explicit = os.environ.get("JANTAKU_CLASSIFIER") is not None
     path = default_classifier_path()
@@ -515,13 +589,20 @@ def classifier_for(model: str | os.PathLike[str] | None, *, views: bool = True) 
             return None
         if not path.is_file():
             return None
-    return OnnxTileClassifier(path, views=views)
+    return OnnxTileClassifier(path, views=views, threads=threads)
 
 
-def with_classifier(detector: Detector, classifier: OnnxTileClassifier | str | os.PathLike[str] | None) -> Detector:
-    """``detector`` with ``classifier`` (a model or its path) as its second stage; ``detector`` itself for None."""
+def with_classifier(
+    detector: Detector,
+    classifier: OnnxTileClassifier | str | os.PathLike[str] | None,
+    *,
+    views_below: float | None = None,
+    batch: int | None = None,
+) -> Detector:
+    """``detector`` with ``classifier`` (a model or its path) as its second stage; ``detector`` itself for None.
+    ``views_below`` and ``batch``: as :class:`TwoStageDetector` has them."""
     if classifier is None:
         return detector
     if not isinstance(classifier, OnnxTileClassifier):
         classifier = OnnxTileClassifier(classifier)
-    return TwoStageDetector(detector, classifier)
+    return TwoStageDetector(detector, classifier, views_below=views_below, batch=batch)

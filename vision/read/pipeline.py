@@ -8,11 +8,13 @@ returns, a :class:`Reading`.
 
 The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
-composed in the one order of :data:`VIEWS`. The camera's frames are read squared to the table
-(:class:`~vision.read.table_square.TableTurn`, kept from frame to frame) and, with enough tiles, seat by seat
-(:func:`~vision.read.table.read_table`, about the centre :class:`~vision.read.table_geometry.TableGeometry` keeps
-from frame to frame). A reader runs one read at a time (its ``lock``, shareable between readers of
-one machine). :meth:`Reader.around` puts the same reading round a detector of your own (recorded labels, a fake).
+composed in the one order of :data:`VIEWS`. The camera's reader keeps a budget of model runs
+(:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure). The
+camera's frames are read squared to the table (:class:`~vision.read.table_square.TableTurn`, kept from frame to
+frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`, about the centre
+:class:`~vision.read.table_geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
+``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a detector of
+your own (recorded labels, a fake).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import Tile
-from vision.read.classifier import OnnxTileClassifier, classifier_for, with_classifier
+from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, classifier_for, with_classifier
 from vision.read.detector import Detection, Detector, DetectorOptions, Network, OnnxNetwork, SlicedDetector
 from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
@@ -63,6 +65,14 @@ SHIPPED = "shipped"
 #: A table mid-game shows far more: 4 hands or walls of 13-17 tiles, the ponds.
 TABLE_MIN_TILES = 30
 
+#: The camera's reading budget: onnxruntime runs a 640 frame is read in (the detector once, the crop classifier
+#: twice: every crop in its first two views, then the unsure ones in the other two). A bigger frame is read in more
+#: slices.
+CAMERA_MAX_RUNS = 3
+#: Most crops one classifier run of the camera's reader reads: a whole table's tiles in two views, and its unsure ones
+#: in the other two, each in one run.
+CAMERA_CROP_BATCH = 1024
+
 
 @dataclass(frozen=True, slots=True)
 class ReaderConfig:
@@ -72,12 +82,20 @@ class ReaderConfig:
     model: Path | None = None
     #: The crop classifier: a path, None for the detector's own names, or :data:`BESIDE_MODEL`.
     classifier: Path | str | None = BESIDE_MODEL
-    #: The classifier reads each crop in several views (or once).
+    #: The classifier reads each crop in several views (or once) ...
     crop_views: bool = True
+    #: ... all of them only where its first two name its tile with less than this probability (None: every crop in
+    #: every view; :attr:`~vision.read.classifier.TwoStageDetector.views_below`).
+    crop_views_below: float | None = None
+    #: Most crops one classifier run reads (None: the classifier's own chunk).
+    crop_batch: int | None = None
+    #: The reading budget: most onnxruntime runs a read is meant to take (None: no budget). A read over it is logged
+    #: (once a reader), and every :class:`Reading` says how many it took.
+    max_runs: int | None = None
     #: The way-up network of the ``upside_down`` view: a path, None, or :data:`SHIPPED`.
     way_up: Path | str | None = SHIPPED
     conf: float = DetectorOptions().conf
-    #: onnxruntime threads of the detector (None: its default).
+    #: onnxruntime threads of the detector and the crop classifier (None: onnxruntime's default).
     threads: int | None = None
     #: Read at the tiles' scale (:class:`~vision.read.scale.PhotoDetector`), else by the slice pyramid.
     at_tiles_scale: bool = False
@@ -99,14 +117,29 @@ class ReaderConfig:
             raise ConfigError(f"unknown reader view {', '.join(map(repr, unknown))}: the views are {', '.join(VIEWS)}")
         if not 0 < self.conf <= 1:
             raise ConfigError(f"conf must be above 0 and at most 1, not {self.conf}")
+        if self.crop_views_below is not None and not 0 < self.crop_views_below <= 1:
+            raise ConfigError(f"crop_views_below must be above 0 and at most 1, not {self.crop_views_below}")
+        for name in ("crop_batch", "max_runs"):
+            if (value := getattr(self, name)) is not None and value < 1:
+                raise ConfigError(f"{name} must be at least 1, not {value}")
 
     @classmethod
     def for_camera(
         cls, model: Path | None = None, *, conf: float = DetectorOptions().conf, crop_views: bool = True
     ) -> ReaderConfig:
         """The camera loop's reader: the slice pyramid, squared to the table, seat by seat from
-        :data:`TABLE_MIN_TILES` tiles."""
-        return cls(model, conf=conf, crop_views=crop_views, square_to_table=True, table_min_tiles=TABLE_MIN_TILES)
+        :data:`TABLE_MIN_TILES` tiles; a 640 frame in :data:`CAMERA_MAX_RUNS` runs (only the crops its first two views
+        leave unsure read in the other two, :data:`~vision.read.classifier.SURE_IN_TWO_VIEWS`)."""
+        return cls(
+            model,
+            conf=conf,
+            crop_views=crop_views,
+            crop_views_below=SURE_IN_TWO_VIEWS,
+            crop_batch=CAMERA_CROP_BATCH,
+            max_runs=CAMERA_MAX_RUNS,
+            square_to_table=True,
+            table_min_tiles=TABLE_MIN_TILES,
+        )
 
     @classmethod
     def for_photo(
@@ -145,9 +178,11 @@ class Models:
         path = config.model or default_model_path()
         network = OnnxNetwork(path, threads=config.threads)
         if config.classifier == BESIDE_MODEL:
-            classifier = classifier_for(config.model, views=config.crop_views)
+            classifier = classifier_for(config.model, views=config.crop_views, threads=config.threads)
         else:
-            classifier = None if config.classifier is None else OnnxTileClassifier(config.classifier)
+            classifier = None
+            if config.classifier is not None:
+                classifier = OnnxTileClassifier(config.classifier, threads=config.threads)
         way_up = None
         if "upside_down" in config.views and config.way_up is not None:
             way_up = way_up_for() if config.way_up == SHIPPED else OnnxWayUp(config.way_up)
@@ -208,6 +243,7 @@ class Reader:
     lock: threading.Lock = field(default_factory=threading.Lock)
     _table_turn: TableTurn | None = field(default=None, init=False, repr=False)
     _table_geometry: TableGeometry | None = field(default=None, init=False, repr=False)
+    _over_budget_told: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.config.square_to_table and self.config.keep_table_turn:
@@ -231,7 +267,8 @@ class Reader:
         # the upside-down view's probe: the reader inside the classifier when it reads at the tiles' scale, so that
         # its readings serve both
         probe = core if isinstance(core, PhotoDetector) else PhotoDetector(models.network, options)
-        detector = compose_views(with_classifier(core, models.classifier), config.views, probe, models.way_up)
+        staged = with_classifier(core, models.classifier, views_below=config.crop_views_below, batch=config.crop_batch)
+        detector = compose_views(staged, config.views, probe, models.way_up)
         return cls(config, detector, models, lock or threading.Lock())
 
     @classmethod
@@ -268,6 +305,10 @@ class Reader:
                     if self._table_geometry is not None:  # the squared frames now lie turned otherwise
                         self._table_geometry.reset()
             runs = (self.models.runs() if self.models else 0) - runs
+            if config.max_runs is not None and runs > config.max_runs and not self._over_budget_told:
+                self._over_budget_told = True
+                log.warning("a %dx%d image took %d model runs, over the reader's budget of %d (told once)",
+                            image.shape[1], image.shape[0], runs, config.max_runs)  # fmt: skip
             # the kept turn may change with the next frame read: this reading's turn is taken while it holds
             turned = turn.turn if turn is not None else 0.0
             squared = found

@@ -129,15 +129,17 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
         chains.setdefault(find(i), []).append(i)
     # join chains that sit at one height (a meld set apart from the hand)
     groups = list(chains.values())
+    extents = [_extent(boxes, g) for g in groups]  # kept beside the groups: only a merged group's extent changes
     merged = True
     while merged:
         merged = False
         for gi in range(len(groups)):
             for gj in range(gi + 1, len(groups)):
-                a0, a1 = _extent(boxes, groups[gi])
-                b0, b1 = _extent(boxes, groups[gj])
+                (a0, a1), (b0, b1) = extents[gi], extents[gj]
                 if _overlap(a0, a1, b0, b1) >= share * min(a1 - a0, b1 - b0):
                     groups[gi] = groups[gi] + groups.pop(gj)
+                    extents.pop(gj)
+                    extents[gi] = _extent(boxes, groups[gi])
                     merged = True
                     break
             if merged:

@@ -292,9 +292,9 @@ def test_weak_boxes_are_read_in_all_views_only_past_a_first_look(tmp_path, monke
     reads = []
     classify = clf.classify
 
-    def spy(image, boxes, views=None):
+    def spy(image, boxes, views=None, **kwargs):
         reads.append((len(boxes), views))
-        return classify(image, boxes, views)
+        return classify(image, boxes, views, **kwargs)
 
     monkeypatch.setattr(clf, "classify", spy)
     out = TwoStageDetector(WeakBoxesDetector(found, weak), clf).detect(frame)

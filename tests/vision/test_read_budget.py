@@ -1,0 +1,73 @@
+"""The camera's reader on the shipped models keeps its budget (:data:`vision.read.pipeline.CAMERA_MAX_RUNS` model
+runs a 640 frame, its table's turn already kept, as the camera loop reads frame after frame) and reads the tiles it
+read when every crop was read in every view: a whole table of the demo recording, and real held-out photos against
+the readings pinned in ``tests/vision/data/read_golden.json``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import cv2
+import pytest
+
+from tests.vision import golden_reading as golden
+from tests.vision.test_read_golden import GOLDEN, needs_photos
+from vision.read.detector import default_model_path
+from vision.read.pipeline import CAMERA_MAX_RUNS, Models, Reader, ReaderConfig
+
+pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no shipped model")
+
+
+@pytest.fixture(scope="module")
+def models() -> Models:
+    return Models.load(ReaderConfig.for_camera())
+
+
+def settled_read(config: ReaderConfig, models: Models, image):
+    """The second reading of ``image`` by a new reader: the first measures the table's turn (and may read the frame
+    again, squared), the second is a frame of a camera whose turn is kept."""
+    reader = Reader.from_config(config, models=models)
+    reader.read(image)
+    return reader.read(image)
+
+
+def demo_table_640():
+    from device.demo import RECORDING
+    from vision.eval.reading_bench import square_640
+
+    return square_640(cv2.imread(str(RECORDING / "000.jpg")))
+
+
+def test_a_640_table_is_read_within_the_budget_as_every_view_reads_it(models):
+    camera = ReaderConfig.for_camera()
+    image = demo_table_640()
+    budget = settled_read(camera, models, image)
+    every_view = settled_read(replace(camera, crop_views_below=None, crop_batch=None), models, image)
+    assert len(budget.detections) >= 30  # a whole table's tiles, not a hand
+    assert budget.runs <= CAMERA_MAX_RUNS < every_view.runs
+    assert [d.label for d in budget.detections] == [d.label for d in every_view.detections]
+    assert budget.text == every_view.text
+
+
+@needs_photos
+@pytest.mark.parametrize("pinned", range(len(golden.TABLE_PHOTOS)))
+def test_real_held_out_photos_are_read_within_the_budget_as_pinned(models, pinned):
+    from vision.read.images import load_image
+
+    photo = golden.held_out()[golden.TABLE_PHOTOS[pinned]]
+    want = GOLDEN["tables"][pinned]  # jantaku read --table: read as the camera reads, every crop in every view
+    assert photo.relative_to(golden.photo_root()).as_posix() == want["file"]
+    reading = settled_read(ReaderConfig.for_camera(), models, load_image(photo))
+    assert reading.runs <= CAMERA_MAX_RUNS
+    assert Counter(d.label for d in reading.detections) == Counter(d[0] for d in want["detections"])
+
+
+def test_a_read_over_the_budget_is_told_once(models, caplog):
+    reader = Reader.from_config(replace(ReaderConfig.for_camera(), max_runs=1), models=models)
+    image = demo_table_640()
+    with caplog.at_level("WARNING", logger="jantaku.read"):
+        runs = [reader.read(image).runs for _ in range(2)]
+    assert min(runs) > 1
+    told = [r.getMessage() for r in caplog.records if "over the reader's budget of 1" in r.getMessage()]
+    assert told == [f"a 640x640 image took {runs[0]} model runs, over the reader's budget of 1 (told once)"]

@@ -6,8 +6,8 @@
 
 :func:`~vision.read.table.read_table` estimates the centre from each frame's tiles alone, and a frame can mislead
 it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
-put, so the centre is taken once the estimates of :data:`SETTLE` frames in a row agree (within :data:`AGREE` tile
-widths), then kept: a frame whose estimate lies elsewhere is read about the kept centre. It moves (a camera knocked,
+put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once
+the estimates of :data:`SETTLE` frames in a row agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate lies elsewhere is read about the kept centre. It moves (a camera knocked,
 the table pushed) only when :data:`SETTLE` frames in a row agree on a new place and the kept centre reads each of
 them worse than that place (more tiles fitting no seat's rows). Until a centre is taken each frame is read about its
 own estimate, as ``read_table`` alone reads it. The camera's reader keeps one
@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 
 from vision.read.detector import Detection
 from vision.read.geometry import Size
-from vision.read.table import read_table
+from vision.read.table import TableObservation, read_table
 
 #: Frames in a row whose estimates agree before the centre is taken, or moved.
 SETTLE = 3
 #: Estimates within this many tile widths of each other agree.
 AGREE = 1.0
+#: Face-down stacks a seat's wall shows for a frame's walls to place the centre at once.
+WALL_STACKS = 5
 
 
 def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -37,6 +39,13 @@ def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def _unassigned(detections: Sequence[Detection], size: Size | None, centre: tuple[float, float]) -> int:
     return len(read_table(detections, size, centre=centre).unassigned)
+
+
+def _walled(table: TableObservation) -> bool:
+    """Whether a table read shows walls of :data:`WALL_STACKS` or more stacks at three seats or four and no tile
+    fitting nowhere: the walls' square places the centre (a fresh deal, before any pond; the deal takes its tiles
+    from one wall, which may be gone)."""
+    return not table.unassigned and sum(s.wall_backs >= WALL_STACKS for s in table.seats) >= 3
 
 
 @dataclass
@@ -51,11 +60,11 @@ class TableGeometry:
     ...     return [Detection.of_class(BACK_CLASS, Box(x + i * (w + 1) * (not across), y + i * (h + 1) * across,
     ...             x + i * (w + 1) * (not across) + w, y + i * (h + 1) * across + h), 0.9) for i in range(10)]
     >>> walls = wall(345, 290, False) + wall(345, 670, False) + wall(290, 345, True) + wall(670, 345, True)
-    >>> geometry = TableGeometry()
-    >>> [geometry.observe(walls, Size(height=1000, width=1000)) is geometry.centre for _ in range(3)]
-    [False, False, True]
-    >>> [round(v) for v in geometry.centre]
+    >>> geometry, size = TableGeometry(), Size(height=1000, width=1000)
+    >>> [round(v) for v in geometry.observe(walls, size)]  # the walls of a fresh deal: taken at once
     [500, 500]
+    >>> geometry.observe(walls[20:], size) == geometry.centre  # two walls (two hidden): read about the kept one
+    True
     """
 
     settle: int = SETTLE
@@ -72,10 +81,15 @@ class TableGeometry:
         good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
         if not good:
             return self.centre
-        estimate = read_table(good, size).centre
+        seen = read_table(good, size)
+        estimate = seen.centre
         near = self.agree * statistics.median(min(d.box.width, d.box.height) for d in good)
         with self._lock:
             kept = self.centre
+            if kept is None and _walled(seen):  # a fresh deal's walls square the table: taken at once
+                self.centre, self.moves = estimate, self.moves + 1
+                self._pending.clear()
+                return estimate
             if kept is not None and (
                 _apart(estimate, kept) <= near or _unassigned(good, size, kept) <= _unassigned(good, size, estimate)
             ):

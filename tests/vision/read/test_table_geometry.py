@@ -92,6 +92,17 @@ def test_an_arm_over_the_table_never_moves_the_kept_centre():
     assert max(apart(read_table(detections(DEMO[k]), size_of(DEMO[k])).centre, truth) for k in ARM_FRAMES) > unit
 
 
+def test_a_fresh_deal_takes_the_centre_at_once():
+    """The demo's first frame shows three walls (the deal took the fourth; the hands stand, unlabelled): the centre
+    is taken from it, and the next frame, an arm reaching over the table, is read about it (its own estimate lies
+    tiles off)."""
+    geometry = TableGeometry()
+    centres = followed([detections(e) for e in DEMO[:2]], size_of(DEMO[0]), geometry)
+    truth, unit = DEMO[0]["centre"], unit_of(DEMO[0])
+    assert all(apart(c, truth) <= 0.25 * unit for c in centres) and geometry.moves == 1
+    assert apart(read_table(detections(DEMO[1]), size_of(DEMO[1])).centre, truth) > unit
+
+
 #: (frames, how they lie: (dx, dy) pixels shifted from the demo's; the camera knocked at frame 8)
 KNOCKED = 8
 

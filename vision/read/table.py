@@ -866,13 +866,15 @@ def read_table(
     """Group the detections of an overhead frame of a whole table by seat and zone.
 
     ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
-    ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
+    ``centre`` overrides the estimate (a fixed camera over a fixed table: the camera's reader keeps one from frame to
+    frame, :mod:`vision.read.table_geometry`). Never raises on odd detections.
 
     Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
     seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a
     hand meets its neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
     :mod:`vision.read.rows` does; then centre again between rows of one kind at opposite seats (walls, else the ponds'
-    first rows: a hand may be seen at one seat and not at the other) and name the rows by depth and make-up. Whether
+    first rows: a hand may be seen at one seat and not at the other; a centre that lands out of the tiles' middle is
+    weighed against one found from that middle) and name the rows by depth and make-up. Whether
     the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
     be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
     nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows

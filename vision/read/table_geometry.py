@@ -6,12 +6,14 @@
 
 :func:`~vision.read.table.read_table` estimates the centre from each frame's tiles alone, and a frame can mislead
 it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
-put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once
-the estimates of :data:`SETTLE` frames in a row agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate lies elsewhere is read about the kept centre. It moves (a camera knocked,
-the table pushed) only when :data:`SETTLE` frames in a row agree on a new place and the kept centre reads each of
-them worse than that place (more tiles fitting no seat's rows). Until a centre is taken each frame is read about its
-own estimate, as ``read_table`` alone reads it. The camera's reader keeps one
-(:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it (the frame itself turned).
+put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once the
+estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate lies
+elsewhere is read about the kept centre. It moves (a camera knocked, the table pushed) only when :data:`SETTLE`
+frames agree on a new place and the kept centre reads each of them worse than that place (more tiles fitting no
+seat's rows) or otherwise (as many, in other seats or zones); a frame whose estimate agrees with the kept centre
+clears that count. Until a centre is taken each frame is read about its own estimate, as ``read_table`` alone reads
+it. The camera's reader keeps one (:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it
+(the frame itself turned).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from vision.read.detector import Detection
 from vision.read.geometry import Size
 from vision.read.table import TableObservation, read_table
 
-#: Frames in a row whose estimates agree before the centre is taken, or moved.
+#: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
+#: lay elsewhere: an arm frame between them does not break the run).
 SETTLE = 3
 #: Estimates within this many tile widths of each other agree.
 AGREE = 1.0
@@ -37,8 +40,15 @@ def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
 
 
-def _unassigned(detections: Sequence[Detection], size: Size | None, centre: tuple[float, float]) -> int:
-    return len(read_table(detections, size, centre=centre).unassigned)
+def _reads_as_well(
+    detections: Sequence[Detection], size: Size | None, kept: tuple[float, float], seen: TableObservation
+) -> bool:
+    """Whether a frame read about the ``kept`` centre reads as it does about its own estimate (``seen``), or leaves
+    fewer tiles fitting nowhere."""
+    about_kept = read_table(detections, size, centre=kept)
+    if len(about_kept.unassigned) != len(seen.unassigned):
+        return len(about_kept.unassigned) < len(seen.unassigned)
+    return [s.as_json() for s in about_kept.seats] == [s.as_json() for s in seen.seats]
 
 
 def _walled(table: TableObservation) -> bool:
@@ -50,7 +60,7 @@ def _walled(table: TableObservation) -> bool:
 
 @dataclass
 class TableGeometry:
-    """The table's centre (x, y, pixels) in one fixed camera's frames; None until :data:`SETTLE` frames agreed.
+    """The table's centre (x, y, pixels) in one fixed camera's frames; None until taken (the module's docstring).
     ``moves`` counts the times it was taken or moved. Thread-safe: :meth:`observe` one frame at a time.
 
     >>> from vision.read.geometry import Box
@@ -90,19 +100,16 @@ class TableGeometry:
                 self.centre, self.moves = estimate, self.moves + 1
                 self._pending.clear()
                 return estimate
-            if kept is not None and (
-                _apart(estimate, kept) <= near or _unassigned(good, size, kept) <= _unassigned(good, size, estimate)
-            ):
-                self._pending.clear()  # this frame agrees with the kept centre, or reads as well about it
+            if kept is not None and _apart(estimate, kept) <= near:
+                self._pending.clear()  # this frame agrees with the kept centre
                 return kept
-            if self._pending and _apart(estimate, self._pending[-1]) > near:
-                self._pending.clear()  # a run of agreeing frames broken: start a new one
-            self._pending.append(estimate)
-            if len(self._pending) >= self.settle:
-                self.centre = (
-                    statistics.median(p[0] for p in self._pending),
-                    statistics.median(p[1] for p in self._pending),
-                )
+            if kept is not None and _reads_as_well(good, size, kept, seen):
+                return kept  # no evidence either way (an arm over the table, a misread)
+            # the last few frames that lay elsewhere (an arm frame between them does not break a run)
+            self._pending = [*self._pending, estimate][-(2 * self.settle - 1) :]
+            close = [p for p in self._pending if _apart(p, estimate) <= near]
+            if len(close) >= self.settle:
+                self.centre = statistics.median(p[0] for p in close), statistics.median(p[1] for p in close)
                 self.moves += 1
                 self._pending.clear()
                 return self.centre

@@ -44,8 +44,11 @@ MELD_MIN = 3
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
 WALL_BACKS = 0.5
-#: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`).
+#: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`) ...
 CENTRE_BOUND = 0.6
+#: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
+#: nothing of the table's).
+WHOLE_TABLE = 24
 
 
 class ViewSide(enum.Enum):
@@ -844,14 +847,14 @@ def _refined(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[fl
 
 def _estimated(good: Sequence[Detection], size: Size | None) -> tuple[float, float]:
     """The centre read_table estimates: :func:`estimate_centre` refined between opposite seats' rows; where that
-    lands out of the tiles' middle (:func:`within_tiles`: a meld at one seat with nothing outer across it, a dead
-    wall across two walls drag it), weighed against the refinement from the tiles' middle: the one whose reading
-    leaves fewer tiles fitting nowhere, then the one in the middle."""
+    lands out of the middle of a whole table's tiles (:func:`within_tiles`: a meld at one seat with nothing outer
+    across it, a dead wall across two walls drag it), weighed against the refinement from the tiles' middle: the one
+    whose reading leaves fewer tiles fitting nowhere, then the one in the middle."""
     start = estimate_centre(good)
     if size is not None and not (0 <= start[0] <= size.width and 0 <= start[1] <= size.height):
         start = (size.width / 2, size.height / 2)
     found = _refined(good, start)
-    if within_tiles(found, good):
+    if len(good) < WHOLE_TABLE or within_tiles(found, good):
         return found
     again = _refined(good, tiles_middle(good))
     return min(

@@ -7,13 +7,14 @@
 :func:`~vision.read.table.read_table` estimates the centre from each frame's tiles alone, and a frame can mislead
 it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
 put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once the
-estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate lies
-elsewhere is read about the kept centre. It moves (a camera knocked, the table pushed) only when :data:`SETTLE`
-frames agree on a new place and the kept centre reads each of them worse than that place (more tiles fitting no
-seat's rows) or otherwise (as many, in other seats or zones); a frame whose estimate agrees with the kept centre
-clears that count. Until a centre is taken each frame is read about its own estimate, as ``read_table`` alone reads
-it. The camera's reader keeps one (:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it
-(the frame itself turned).
+estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate
+agrees with it is read about that estimate (finer, by a pixel or two: a frame reads as ``read_table`` alone reads
+it), one whose estimate lies elsewhere about the kept centre. It moves (a camera knocked, the table pushed) only
+when :data:`SETTLE` frames agree on a new place and the kept centre reads each of them worse than that place (more
+tiles fitting no seat's rows) or otherwise (as many, in other seats or zones); a frame whose estimate agrees with
+the kept centre clears that count. Until a centre is taken each frame is read about its own estimate, as
+``read_table`` alone reads it. The camera's reader keeps one (:class:`~vision.read.pipeline.Reader`);
+:meth:`TableGeometry.reset` forgets it (the frame itself turned).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class TableGeometry:
     >>> geometry, size = TableGeometry(), Size(height=1000, width=1000)
     >>> [round(v) for v in geometry.observe(walls, size)]  # the walls of a fresh deal: taken at once
     [500, 500]
-    >>> geometry.observe(walls[20:], size) == geometry.centre  # two walls (two hidden): read about the kept one
+    >>> bumped = wall(545, 290, False) + wall(545, 670, False) + wall(490, 345, True) + wall(870, 345, True)
+    >>> geometry.observe(bumped, size) == geometry.centre  # one frame lying elsewhere: read about the kept centre
     True
     """
 
@@ -85,8 +87,9 @@ class TableGeometry:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def observe(self, detections: Sequence[Detection], size: Size | None = None) -> tuple[float, float] | None:
-        """The centre to read this frame's ``detections`` about (the frame of ``size``): the kept one, or until one
-        is kept this frame's own estimate; None for a frame with no tile. The frame counts towards taking or moving
+        """The centre to read this frame's ``detections`` about (the frame of ``size``): its own estimate where that
+        agrees with the kept centre, or no centre is kept yet; else the kept one (None for a frame with no tile while
+        none is kept). The frame counts towards taking or moving
         the kept centre (the module's docstring)."""
         good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
         if not good:
@@ -101,8 +104,8 @@ class TableGeometry:
                 self._pending.clear()
                 return estimate
             if kept is not None and _apart(estimate, kept) <= near:
-                self._pending.clear()  # this frame agrees with the kept centre
-                return kept
+                self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer
+                return estimate
             if kept is not None and _reads_as_well(good, size, kept, seen):
                 return kept  # no evidence either way (an arm over the table, a misread)
             # the last few frames that lay elsewhere (an arm frame between them does not break a run)

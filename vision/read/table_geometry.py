@@ -89,8 +89,7 @@ class TableGeometry:
     def observe(self, detections: Sequence[Detection], size: Size | None = None) -> tuple[float, float] | None:
         """The centre to read this frame's ``detections`` about (the frame of ``size``): its own estimate where that
         agrees with the kept centre, or no centre is kept yet; else the kept one (None for a frame with no tile while
-        none is kept). The frame counts towards taking or moving
-        the kept centre (the module's docstring)."""
+        none is kept). The frame counts towards taking or moving the kept centre (the module's docstring)."""
         good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
         if not good:
             return self.centre

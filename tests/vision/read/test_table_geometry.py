@@ -107,12 +107,18 @@ def test_a_fresh_deal_takes_the_centre_at_once():
 KNOCKED = 8
 
 
-@pytest.mark.parametrize("shift", [(180.0, -90.0), (-240.0, 0.0), (0.0, 130.0), (-120.0, -120.0)])
-def test_a_camera_moved_is_followed_after_a_few_frames(shift):
+@pytest.mark.parametrize(("shift", "within"), [
+    ((180.0, -90.0), 2 * SETTLE),
+    ((-240.0, 0.0), 2 * SETTLE),
+    ((-120.0, -120.0), 2 * SETTLE),
+    # a limit: 2.5 tiles down reads with no tile unassigned about the old centre too (seats otherwise) until the
+    # ponds grow into it: followed then (a reading only otherwise is no evidence: a wrong estimate reads otherwise)
+    ((0.0, 130.0), 10),
+])  # fmt: skip
+def test_a_camera_moved_is_followed_after_a_few_frames(shift, within):
     """The camera knocked: from frame :data:`KNOCKED` on the table lies ``shift`` away in the frame (arms still
-    reaching in every other frame). The first frame after is read about the kept centre; from a few frames on every
-    frame reads as it reads about the table's new place, and the centre has moved there (once: a small shift that
-    reads alike about the old centre moves it only when the ponds grow and it no longer does)."""
+    reaching in every other frame). The first frame after is read about the kept centre; ``within`` frames on every
+    frame reads as it reads about the table's new place, and the centre has moved there (once)."""
     frames = [detections(e, shift if k >= KNOCKED else (0.0, 0.0)) for k, e in enumerate(DEMO)]
     size = size_of(DEMO[0])
     geometry = TableGeometry()
@@ -120,7 +126,7 @@ def test_a_camera_moved_is_followed_after_a_few_frames(shift):
     truth, unit = DEMO[0]["centre"], unit_of(DEMO[0])
     moved = (truth[0] + shift[0], truth[1] + shift[1])
     assert apart(centres[KNOCKED], truth) <= 0.25 * unit
-    late = range(KNOCKED + 2 * SETTLE, len(DEMO))
+    late = range(KNOCKED + within, len(DEMO))
     assert [k for k in late if seats_json(read_table(frames[k], size, centre=centres[k])) != seats_json(
         read_table(frames[k], size, centre=moved))] == []  # fmt: skip
     assert apart(geometry.centre, moved) <= 0.25 * unit and geometry.moves == 2

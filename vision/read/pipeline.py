@@ -11,9 +11,10 @@ tiles' scale for photos), the crop classifier names each box, and the extra view
 composed in the one order of :data:`VIEWS`. The camera's reader keeps a budget of model runs
 (:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure). The
 camera's frames are read squared to the table (:class:`~vision.read.table_square.TableTurn`, kept from frame to
-frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`). A reader runs one read at a
-time (its ``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a
-detector of your own (recorded labels, a fake).
+frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`, about the centre
+:class:`~vision.read.table_geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
+``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a detector of
+your own (recorded labels, a fake).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from vision.read.geometry import Size
 from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TableObservation, read_table
+from vision.read.table_geometry import TableGeometry
 from vision.read.table_square import TableTurn
 from vision.read.views.low_angle import SquatDetector
 from vision.read.views.photo_edge import SureAtEdgeDetector
@@ -101,7 +103,8 @@ class ReaderConfig:
     views: tuple[str, ...] = ()
     #: Read each frame squared to the table (:class:`~vision.read.table_square.TableTurn`) ...
     square_to_table: bool = False
-    #: ... keeping the table's turn from frame to frame (a camera), or measuring it anew for each image (photos) ...
+    #: ... keeping the table's turn (and, reading seat by seat, its centre: :class:`TableGeometry`) from frame to frame
+    #: (a camera), or measuring it anew for each image (photos) ...
     keep_table_turn: bool = True
     #: ... and report the squared frame and its boxes (a camera), or the boxes as the image shows them.
     report_squared: bool = True
@@ -239,11 +242,14 @@ class Reader:
     models: Models | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _table_turn: TableTurn | None = field(default=None, init=False, repr=False)
+    _table_geometry: TableGeometry | None = field(default=None, init=False, repr=False)
     _over_budget_told: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.config.square_to_table and self.config.keep_table_turn:
             self._table_turn = TableTurn()
+        if self.config.table_min_tiles is not None and self.config.keep_table_turn:
+            self._table_geometry = TableGeometry()
 
     @classmethod
     def from_config(
@@ -296,6 +302,8 @@ class Reader:
                 if config.keep_table_turn and turn.updates != updates:
                     log.info("the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
                              turn.turn)  # fmt: skip
+                    if self._table_geometry is not None:  # the squared frames now lie turned otherwise
+                        self._table_geometry.reset()
             runs = (self.models.runs() if self.models else 0) - runs
             if config.max_runs is not None and runs > config.max_runs and not self._over_budget_told:
                 self._over_budget_told = True
@@ -308,7 +316,9 @@ class Reader:
                 found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
         table = None
         if config.table_min_tiles is not None and len(squared) >= config.table_min_tiles:
-            table = read_table(squared, Size.of(frame))
+            size = Size.of(frame)
+            centre = self._table_geometry.observe(squared, size) if self._table_geometry is not None else None
+            table = read_table(squared, size, centre=centre)
         if turn is not None and not config.report_squared:
             frame = image
         detections = tuple(found)

@@ -44,6 +44,11 @@ MELD_MIN = 3
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
 WALL_BACKS = 0.5
+#: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`) ...
+CENTRE_BOUND = 0.6
+#: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
+#: nothing of the table's).
+WHOLE_TABLE = 24
 
 
 class ViewSide(enum.Enum):
@@ -384,9 +389,7 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     """
     if not detections:
         raise ValueError("no detections to find a table centre in")
-    xs = [d.box.center[0] for d in detections]
-    ys = [d.box.center[1] for d in detections]
-    centre = ((_percentile(xs, 0.02) + _percentile(xs, 0.98)) / 2, (_percentile(ys, 0.02) + _percentile(ys, 0.98)) / 2)
+    centre = tiles_middle(detections)
     unit = statistics.median(min(d.box.width, d.box.height) for d in detections)
     for _ in range(rounds):
         by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
@@ -809,19 +812,72 @@ def _matched_centre(
     return (centre[0] + shift[0], centre[1] + shift[1])
 
 
+def tiles_middle(detections: Sequence[Detection]) -> tuple[float, float]:
+    """The middle of the tiles' extent (x, y): between the 2nd and 98th percentiles of their centres, axis by axis
+    (a stray box does not move it)."""
+    xs = [d.box.center[0] for d in detections]
+    ys = [d.box.center[1] for d in detections]
+    return (_percentile(xs, 0.02) + _percentile(xs, 0.98)) / 2, (_percentile(ys, 0.02) + _percentile(ys, 0.98)) / 2
+
+
+def within_tiles(centre: tuple[float, float], detections: Sequence[Detection], share: float = CENTRE_BOUND) -> bool:
+    """Whether ``centre`` lies in the middle ``share`` of the tiles' extent on both axes: the table's centre has
+    rows of tiles on all four sides (walls, hands or ponds), so an estimate out near one edge of them is wrong."""
+    for axis in (0, 1):
+        values = [d.box.center[axis] for d in detections]
+        low, high = _percentile(values, 0.02), _percentile(values, 0.98)
+        middle, half = (low + high) / 2, share * (high - low) / 2
+        if abs(centre[axis] - middle) > half:
+            return False
+    return True
+
+
+def _refined(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[float, float]:
+    """``centre`` moved between rows of one kind at opposite seats (:func:`_matched_centre`) until it settles."""
+    per_seat, _ = _seat_rows(good, centre)
+    unit = statistics.median(min(d.box.width, d.box.height) for d in good)
+    for _ in range(3):
+        matched = _matched_centre(per_seat, good, centre)
+        if abs(matched[0] - centre[0]) + abs(matched[1] - centre[1]) < 0.25 * unit:
+            break
+        centre = matched
+        per_seat, _ = _seat_rows(good, centre)
+    return centre
+
+
+def _estimated(good: Sequence[Detection], size: Size | None) -> tuple[float, float]:
+    """The centre read_table estimates: :func:`estimate_centre` refined between opposite seats' rows; where that
+    lands out of the middle of a whole table's tiles (:func:`within_tiles`: a meld at one seat with nothing outer
+    across it, a dead wall across two walls drag it), weighed against the refinement from the tiles' middle: the one
+    whose reading leaves fewer tiles fitting nowhere, then the one in the middle."""
+    start = estimate_centre(good)
+    if size is not None and not (0 <= start[0] <= size.width and 0 <= start[1] <= size.height):
+        start = (size.width / 2, size.height / 2)
+    found = _refined(good, start)
+    if len(good) < WHOLE_TABLE or within_tiles(found, good):
+        return found
+    again = _refined(good, tiles_middle(good))
+    return min(
+        (found, again),
+        key=lambda c: (len(read_table(good, size, centre=c).unassigned), not within_tiles(c, good)),
+    )
+
+
 def read_table(
     detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
 ) -> TableObservation:
     """Group the detections of an overhead frame of a whole table by seat and zone.
 
     ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
-    ``centre`` overrides the estimate (a fixed camera over a fixed table). Never raises on odd detections.
+    ``centre`` overrides the estimate (a fixed camera over a fixed table: the camera's reader keeps one from frame to
+    frame, :mod:`vision.read.table_geometry`). Never raises on odd detections.
 
     Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
     seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a
     hand meets its neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
     :mod:`vision.read.rows` does; then centre again between rows of one kind at opposite seats (walls, else the ponds'
-    first rows: a hand may be seen at one seat and not at the other) and name the rows by depth and make-up. Whether
+    first rows: a hand may be seen at one seat and not at the other; a centre that lands out of the tiles' middle is
+    weighed against one found from that middle) and name the rows by depth and make-up. Whether
     the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
     be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
     nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows
@@ -853,20 +909,9 @@ def read_table(
     if not good:
         mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
         return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
-    estimated = centre is None
     if centre is None:
-        centre = estimate_centre(good)
-        if size is not None and not (0 <= centre[0] <= size.width and 0 <= centre[1] <= size.height):
-            centre = (size.width / 2, size.height / 2)
+        centre = _estimated(good, size)
     per_seat, unassigned = _seat_rows(good, centre)
-    if estimated:  # walls make a square about the centre, ponds lie just inside it: centre between them
-        unit = statistics.median(min(d.box.width, d.box.height) for d in good)
-        for _ in range(3):
-            matched = _matched_centre(per_seat, good, centre)
-            if abs(matched[0] - centre[0]) + abs(matched[1] - centre[1]) < 0.25 * unit:
-                break
-            centre = matched
-            per_seat, unassigned = _seat_rows(good, centre)
     # how far out hands lie, from the seat whose outer row lies farthest (walls never lie beyond hands, and a
     # hand standing face to its player may be seen only by its top edge, which no detector labels)
     # walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the

@@ -18,7 +18,7 @@ from engine.game.state import Game
 from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
-from engine.tiles import Tile, parse_tiles
+from engine.tiles import Tile, format_tiles, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.table import TableObservation
@@ -392,7 +392,7 @@ def test_the_demo_recording_followed_by_its_own_labels():
     """The demo, read by the camera's reader from the recording's own labels, each frame shown ``hold`` times (the
     change gate reads it once and finds it unchanged after): its discards in order, the riichi on the third of the
     East seat's, South's pon of North's 6z (the tile gone from North's pond), South's added kan and its kan dora,
-    and no contradiction until the winning hand is laid down (never taken for discards or calls)."""
+    no contradiction, and East's winning hand laid down read as its reveal (the table's centre kept)."""
     from device.commands.run import recorded_reader
     from device.demo import RECORDING
     from device.camera.sources import Frame
@@ -421,6 +421,10 @@ def test_the_demo_recording_followed_by_its_own_labels():
     assert played(expected[:12]).sticks == 1  # the engine takes the discards: the riichi stick is on the table
     assert [u.opening_indicator for u in before_win if u.opening_indicator] == [Tile.parse("4p")]
     assert clashes(before_win) == []
-    assert events(updates[win_frame]) == []  # the hand laid down makes no discard or call
+    win = updates[win_frame]
+    assert events(win) == [] and clashes(win) == []  # the hand laid down makes no discard or call
+    # East's winning hand laid face up, the winning tile set apart (read about the centre the reader keeps)
+    revealed = {(r.seat, format_tiles(r.hand), r.apart) for u in win for r in u.revealed}
+    assert revealed == {(0, "234567m345p678s5p", Tile.parse("0p"))}  # in the order laid
     assert follower.accepted.seat(B).pond == parse_tiles("1z9m2z4s")
     assert follower.accepted.seat(L).pond == parse_tiles("9s3m3z7p")  # the 6z South called is gone

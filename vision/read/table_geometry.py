@@ -1,0 +1,121 @@
+"""A fixed camera's table geometry, kept from frame to frame: where the table's centre lies in its frames.
+
+    geometry = TableGeometry()                          # one per camera, kept from frame to frame
+    centre = geometry.observe(detections, size)         # the centre to read this frame about
+    table = read_table(detections, size, centre=centre)
+
+:func:`~vision.read.table.read_table` estimates the centre from each frame's tiles alone, and a frame can mislead
+it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
+put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once the
+estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate
+agrees with it is read about that estimate (finer, by a pixel or two: a frame reads as ``read_table`` alone reads
+it), one whose estimate lies elsewhere about the kept centre. It moves (a camera knocked, the table pushed) only
+when :data:`SETTLE` frames agree on a new place and the kept centre reads each of them worse than that place (more
+tiles fitting no seat's rows); a frame whose estimate agrees with the kept centre clears that count. Until a centre
+is taken each frame is read about its own estimate, as ``read_table`` alone reads it. The camera's reader keeps one
+(:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it (the frame itself turned).
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from vision.read.detector import Detection
+from vision.read.geometry import Size
+from vision.read.table import TableObservation, read_table
+
+#: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
+#: lay elsewhere: an arm frame between them does not break the run).
+SETTLE = 3
+#: Estimates within this many tile widths of each other agree.
+AGREE = 1.0
+#: Face-down stacks a seat's wall shows for a frame's walls to place the centre at once.
+WALL_STACKS = 5
+
+
+def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _reads_as_well(
+    detections: Sequence[Detection], size: Size | None, kept: tuple[float, float], seen: TableObservation
+) -> bool:
+    """Whether a frame read about the ``kept`` centre leaves no more tiles fitting nowhere than about its own
+    estimate (``seen``). A reading only otherwise is no evidence: an estimate can be wrong the same way frame after
+    frame (a meld at one seat drags it), and would move a right centre."""
+    return len(read_table(detections, size, centre=kept).unassigned) <= len(seen.unassigned)
+
+
+def _walled(table: TableObservation) -> bool:
+    """Whether a table read shows walls of :data:`WALL_STACKS` or more stacks at three seats or four and no tile
+    fitting nowhere: the walls' square places the centre (a fresh deal, before any pond; the deal takes its tiles
+    from one wall, which may be gone)."""
+    return not table.unassigned and sum(s.wall_backs >= WALL_STACKS for s in table.seats) >= 3
+
+
+@dataclass
+class TableGeometry:
+    """The table's centre (x, y, pixels) in one fixed camera's frames; None until taken (the module's docstring).
+    ``moves`` counts the times it was taken or moved. Thread-safe: :meth:`observe` one frame at a time.
+
+    >>> from vision.read.geometry import Box
+    >>> from vision.read.labels import BACK_CLASS
+    >>> def wall(x, y, across):  # 10 face-down stacks, 30 x 40 px (40 x 30 when ``across``)
+    ...     w, h = (40, 30) if across else (30, 40)
+    ...     return [Detection.of_class(BACK_CLASS, Box(x + i * (w + 1) * (not across), y + i * (h + 1) * across,
+    ...             x + i * (w + 1) * (not across) + w, y + i * (h + 1) * across + h), 0.9) for i in range(10)]
+    >>> walls = wall(345, 290, False) + wall(345, 670, False) + wall(290, 345, True) + wall(670, 345, True)
+    >>> geometry, size = TableGeometry(), Size(height=1000, width=1000)
+    >>> [round(v) for v in geometry.observe(walls, size)]  # the walls of a fresh deal: taken at once
+    [500, 500]
+    >>> bumped = wall(545, 290, False) + wall(545, 670, False) + wall(490, 345, True) + wall(870, 345, True)
+    >>> geometry.observe(bumped, size) == geometry.centre  # one frame lying elsewhere: read about the kept centre
+    True
+    """
+
+    settle: int = SETTLE
+    agree: float = AGREE
+    centre: tuple[float, float] | None = None
+    moves: int = 0
+    _pending: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def observe(self, detections: Sequence[Detection], size: Size | None = None) -> tuple[float, float] | None:
+        """The centre to read this frame's ``detections`` about (the frame of ``size``): its own estimate where that
+        agrees with the kept centre, or no centre is kept yet; else the kept one (None for a frame with no tile while
+        none is kept). The frame counts towards taking or moving the kept centre (the module's docstring)."""
+        good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+        if not good:
+            return self.centre
+        seen = read_table(good, size)
+        estimate = seen.centre
+        near = self.agree * statistics.median(min(d.box.width, d.box.height) for d in good)
+        with self._lock:
+            kept = self.centre
+            if kept is None and _walled(seen):  # a fresh deal's walls square the table: taken at once
+                self.centre, self.moves = estimate, self.moves + 1
+                self._pending.clear()
+                return estimate
+            if kept is not None and _apart(estimate, kept) <= near:
+                self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer
+                return estimate
+            if kept is not None and _reads_as_well(good, size, kept, seen):
+                return kept  # no evidence either way (an arm over the table, a misread)
+            # the last few frames that lay elsewhere (an arm frame between them does not break a run)
+            self._pending = [*self._pending, estimate][-(2 * self.settle - 1) :]
+            close = [p for p in self._pending if _apart(p, estimate) <= near]
+            if len(close) >= self.settle:
+                self.centre = statistics.median(p[0] for p in close), statistics.median(p[1] for p in close)
+                self.moves += 1
+                self._pending.clear()
+                return self.centre
+            return kept if kept is not None else estimate
+
+    def reset(self) -> None:
+        """Forget the centre (the camera's frames are now turned or cropped otherwise)."""
+        with self._lock:
+            self.centre = None
+            self._pending.clear()

@@ -1,6 +1,7 @@
 """The service loop: camera frames in, table observations out.
 
-``source -> gate -> pipeline (detector, sliced; reader) -> observe(observation)``
+``source -> gate -> pipeline (detector, sliced; reader) -> observe(observation)``, and ``hold()`` for each frame
+the gate finds unchanged since the last read (a follower of the game counts still frames to settle a change).
 
 * The :class:`ChangeGate` keeps the detector for frames worth reading: the table must have changed since the
   last frame that was read, and must be still (no arm moving over it). It compares small blurred grey
@@ -167,8 +168,9 @@ class ServiceLoop:
     """Runs ``source -> gate -> read -> observe`` until stopped or the recording ends.
 
     ``read(frame)`` turns a frame into an observation (detector + reader); ``observe(observation)`` hands it
-    to the table service. ``poll_fps`` caps how often frames are taken from the source (None: as fast as it
-    delivers); ``on_frame(frame, result)`` sees every frame (a live preview).
+    to the table service. ``hold()`` (optional) is called for each frame the gate finds unchanged once something
+    has been read: the table reads as last read for one frame more. ``poll_fps`` caps how often frames are taken
+    from the source (None: as fast as it delivers); ``on_frame(frame, result)`` sees every frame (a live preview).
     """
 
     def __init__(
@@ -184,6 +186,7 @@ class ServiceLoop:
         stop: threading.Event | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_frame: Callable[[Frame, GateResult], Any] | None = None,
+        hold: Callable[[], Any] | None = None,
     ) -> None:
         if max_reads_per_second <= 0:
             raise ValueError("max_reads_per_second must be positive")
@@ -197,6 +200,7 @@ class ServiceLoop:
         self.stop_event = stop or threading.Event()
         self.clock = clock
         self.on_frame = on_frame
+        self.hold = hold
         self.stats = LoopStats()
         self._last_read_at: float | None = None
         self._last_poll_at: float | None = None
@@ -302,6 +306,8 @@ class ServiceLoop:
                 self.stats.moving += 1
             else:
                 self.stats.unchanged += 1
+                if self.hold is not None and self.stats.reads:
+                    self._guard("hold", self.hold)
             log.debug(
                 "loop: frame %d %s (change %.1f, motion %.1f)",
                 frame.index,

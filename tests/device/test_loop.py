@@ -208,6 +208,39 @@ def test_a_failing_service_does_not_stop_the_loop():
     assert seen == [0, 6] and stats.errors == 2
 
 
+@pytest.mark.parametrize(
+    ("frames", "fail_on", "expected"),
+    [
+        # read, held twice, an arm (no hold while it moves), the new table read, held once
+        (script_of_a_discard(), frozenset(), ["read 0", "hold", "hold", "read 6", "hold"]),
+        # nothing read yet (the first read failed): no hold until a frame is read
+        ([felt(0), felt(1), felt(2)], frozenset({0}), ["read 1", "hold"]),
+    ],
+)
+def test_each_unchanged_frame_after_a_read_is_a_hold(frames, fail_on, expected):
+    rec = Recorder(fail_on=fail_on)
+    calls: list[str] = []
+    loop = make_loop(
+        FakeSource(frames),
+        rec,
+        hold=lambda: calls.append("hold"),
+    )
+    loop.observe = lambda obs: calls.append(f"read {obs.split('#')[1]}")
+    stats = loop.run()
+    assert calls == expected
+    assert stats.unchanged == expected.count("hold")
+
+
+def test_a_failing_hold_is_counted_and_the_loop_goes_on():
+    def hold():
+        raise ValueError("follower refused")
+
+    rec = Recorder()
+    stats = make_loop(FakeSource(script_of_a_discard()), rec, hold=hold).run()
+    assert rec.observed == ["fake#0", "fake#6"]
+    assert stats.errors == 3 and "hold: ValueError: follower refused" in stats.last_error
+
+
 def test_stop_from_another_thread_is_prompt():
     source = FakeSource([felt(0), with_tile(felt(1))], loop=True)
     rec = Recorder()

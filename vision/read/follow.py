@@ -12,6 +12,10 @@ is the next seat). Without a ``camera_seat``, seat numbers are the sides' own (b
 
 The change gate passes a still frame once; when it finds the table unchanged, call :meth:`TableFollower.hold`
 (the last observation holds another frame), or a change never holds ``settle`` frames.
+
+A hand laid face up (a win, or tenpai at an exhaustive draw) is a :class:`Reveal` once it has settled: the
+concealed tiles, the tile set apart at their right (the winning tile), the seat's melds, and the indicators turned
+beside the dora indicators meanwhile (the ura indicators: no contradiction while a hand lies open).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ VANISH = 8
 _SIDES = tuple(ViewSide)
 #: The zone index of the dora indicators (zones 0..3 are the seats, by side).
 _DORA = 4
+#: The zone index of the bottom seat's concealed hand, when it lies face up (5..8: the seats' hands, by side).
+_HAND = 5
 
 
 class Clash(enum.Enum):
@@ -76,14 +82,38 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class Reveal:
+    """A hand laid face up and settled: whose (game ``seat``, frame ``side``), its concealed tiles face up (the tile
+    set apart not among them), the tile set apart at their right (None: none apart), the seat's melds, the ura
+    indicators turned so far, and whether the last discard has left its pond since (taken as a ron's tile)."""
+
+    seat: int
+    side: ViewSide
+    hand: tuple[Tile, ...]
+    apart: Tile | None
+    melds: tuple[MeldView, ...] = ()
+    ura: tuple[Tile, ...] = ()
+    from_pond: bool = False
+
+    @property
+    def text(self) -> str:
+        shown = format_tiles(self.hand) + (f" + {self.apart}" if self.apart is not None else "")
+        return shown + "".join(f" {m.text}" for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
 class FollowUpdate:
     """What one frame brought: the engine events taken (in the order to apply them), the contradictions first
-    seen, the zones still waiting, and the hand's first dora indicator when it was just taken."""
+    seen, the zones still waiting, the hand's first dora indicator when it was just taken, the hands laid face up
+    that settled (or changed: more ura indicators, the ron tile taken) this frame, and the sides (None: the dora
+    indicators) whose reported contradictions no longer hold (the zone reads as accepted again)."""
 
     events: tuple[Event, ...] = ()
     contradictions: tuple[Contradiction, ...] = ()
     pending: tuple[Pending, ...] = ()
     opening_indicator: Tile | None = None
+    revealed: tuple[Reveal, ...] = ()
+    resolved: tuple[ViewSide | None, ...] = ()
 
 
 # --- what is compared between frames ------------------------------------------------------------------------
@@ -126,21 +156,49 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenHand:
+    """A concealed hand read face up: its tiles and the one set apart at their right (None: none apart)."""
+
+    tiles: tuple[Tile, ...]
+    apart: Tile | None = None
+
+    @classmethod
+    def of(cls, seat: SeatObservation) -> OpenHand | None:
+        """The seat's hand when it lies face up: at least the tiles a waiting hand holds (13, three fewer per meld)
+        read face up, more of them than face down; else None (standing, face down, or not seen)."""
+        tiles, apart = seat.hand_tiles, seat.drawn_tile
+        shown = len(tiles) + (apart is not None)
+        if shown < 13 - 3 * len(seat.melds) or len(tiles) <= seat.hand_backs:
+            return None
+        return cls(tiles, apart)
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
-    """The whole table as compared between frames: four seats (by side) and the dora indicators."""
+    """The whole table as compared between frames: four seats (by side), the dora indicators, and the hands that
+    lie face up (by side; None where a hand is not open)."""
 
     seats: tuple[SeatView, ...] = (SeatView(),) * 4
     indicators: tuple[Tile, ...] = ()
+    hands: tuple[OpenHand | None, ...] = (None,) * 4
 
     @classmethod
     def of(cls, table: TableObservation) -> TableView:
-        return cls(tuple(SeatView.of(table.seat(s)) for s in _SIDES), table.dora_indicators)
+        seats = [table.seat(s) for s in _SIDES]
+        return cls(tuple(SeatView.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats))
 
     def seat(self, side: ViewSide) -> SeatView:
         return self.seats[side.turns]
 
-    def zone(self, index: int) -> SeatView | tuple[Tile, ...]:
+    def zone(self, index: int) -> SeatView | tuple[Tile, ...] | OpenHand | None:
+        if index >= _HAND:
+            return self.hands[index - _HAND]
         return self.indicators if index == _DORA else self.seats[index]
+
+    @property
+    def open_hand(self) -> bool:
+        """Whether any hand lies face up (a win or a draw is being shown)."""
+        return any(h is not None for h in self.hands)
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -293,7 +351,13 @@ class TableFollower:
     declared: list[bool] = field(default_factory=lambda: [False] * 4)
     #: The last discard taken: its side and tile (None after a call took it, or after :meth:`accept`).
     last_discard: tuple[ViewSide, Tile] | None = None
-    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(5)], repr=False)
+    #: Indicators turned while a hand lies open (the ura indicators), and whether the last discard left its pond
+    #: meanwhile (a ron's tile set apart by the winner).
+    ura: tuple[Tile, ...] = ()
+    ron_taken: bool = False
+    #: The hands reported open, by side.
+    revealed: dict[ViewSide, Reveal] = field(default_factory=dict)
+    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(_HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
@@ -316,7 +380,8 @@ class TableFollower:
         self.accepted = view
         self.declared = [s.riichi is not None for s in view.seats]
         self.last_discard = None
-        self._runs = [_Run(view.zone(i), self.settle) for i in range(5)]
+        self.ura, self.ron_taken, self.revealed = (), False, {}
+        self._runs = [_Run(view.zone(i), self.settle) for i in range(_HAND + 4)]
         self._hidden = [0] * 5
         self._reported = {}
         self._last, self._seen = observation, True
@@ -359,6 +424,7 @@ class _Step:
     clashes: list[Contradiction] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
     opening: Tile | None = None
+    resolved: list[ViewSide | None] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         return self.follower._runs[zone].frames >= self.follower.settle
@@ -394,10 +460,11 @@ class _Step:
         for side in _SIDES:
             zone, now = side.turns, self.view.seat(side)
             if now == was.seat(side):
-                f._hidden[zone] = 0
-                f._reported.pop(zone, None)
+                self.settle_zone(zone)
                 continue
             pond, meld = _pond_change(now, was.seat(side)), _meld_change(now, was.seat(side))
+            if pond is _Pond.TAKEN and self._ron_tile_taken(side, seats):
+                continue
             if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):
@@ -416,7 +483,53 @@ class _Step:
         self._dora(seats)
         self._discards(seats, ponds)
         f.accepted = TableView(tuple(seats), f.accepted.indicators)
-        return FollowUpdate(tuple(self.events), tuple(self.clashes), tuple(self.pending), self.opening)
+        revealed = self._reveals()
+        return FollowUpdate(
+            tuple(self.events),
+            tuple(self.clashes),
+            tuple(self.pending),
+            self.opening,
+            revealed,
+            tuple(self.resolved),
+        )
+
+    def settle_zone(self, zone: int) -> None:
+        """The zone reads as accepted: nothing hidden, its contradictions (if any were reported) no longer hold."""
+        f = self.follower
+        f._hidden[zone] = 0
+        if f._reported.pop(zone, None):
+            self.resolved.append(None if zone == _DORA else _SIDES[zone])
+
+    # -- hands laid face up
+    def _ron_tile_taken(self, side: ViewSide, seats: list[SeatView]) -> bool:
+        """The last discard left its pond while a hand lies open: the winner took it (a ron). Taken once settled."""
+        f = self.follower
+        if f.last_discard is None or f.last_discard[0] is not side or not self.view.open_hand:
+            return False
+        if self.settled(side.turns):
+            old = seats[side.turns]
+            riichi = None if old.riichi == len(old.pond) - 1 else old.riichi
+            seats[side.turns] = SeatView(old.pond[:-1], riichi, old.melds)
+            f.ron_taken = True
+            self.settle_zone(side.turns)
+        return True
+
+    def _reveals(self) -> tuple[Reveal, ...]:
+        f, out = self.follower, []
+        for side in _SIDES:
+            zone = _HAND + side.turns
+            hand = f._runs[zone].value
+            if not self.settled(zone):
+                continue
+            if not isinstance(hand, OpenHand):
+                f.revealed.pop(side, None)
+                continue
+            seat = f.accepted.seat(side)
+            reveal = Reveal(f.seat_of(side), side, hand.tiles, hand.apart, seat.melds, f.ura, f.ron_taken)
+            if f.revealed.get(side) != reveal:
+                f.revealed[side] = reveal
+                out.append(reveal)
+        return tuple(out)
 
     # -- calls and kans
     def _melds(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond], melds: dict[ViewSide, _Melds]) -> None:
@@ -478,14 +591,14 @@ class _Step:
         f._hidden[source.turns] = 0
         self.pending = [p for p in self.pending if p.side is not source]
         f.last_discard = None
+        self.expected_seat = f.seat_of(side)  # the caller discards next (maybe in this same change)
 
     # -- dora indicators
     def _dora(self, seats: list[SeatView]) -> None:
         f = self.follower
         was, now = f.accepted.indicators, self.view.indicators
         if now == was:
-            f._hidden[_DORA] = 0
-            f._reported.pop(_DORA, None)
+            self.settle_zone(_DORA)
             return
         new = _minus(now, was)
         if new is None and _minus(was, now) is not None:
@@ -497,6 +610,9 @@ class _Step:
             return
         if new is None:
             self.clash(_DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
+            return
+        if was and self.view.open_hand:  # indicators turned while a hand lies open: the ura indicators
+            f.ura = tuple(new)
             return
         kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
         if len(now) > 1 + kans:  # one indicator per kan after the first: the others are no kan dora

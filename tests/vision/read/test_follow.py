@@ -20,7 +20,7 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from vision.read.detector import Detection
-from vision.read.follow import VANISH, Clash, FollowUpdate, TableFollower
+from vision.read.follow import VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.geometry import Box
 from vision.read.labels import class_of_tile
 from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
@@ -49,19 +49,23 @@ def table(
     ponds: dict[ViewSide, str] | None = None,
     melds: dict[ViewSide, tuple[tuple[str, int | None], ...]] | None = None,
     dora: str = "",
+    hands: dict[ViewSide, str] | None = None,
 ) -> TableObservation:
-    """A table read: each side's pond (``^`` before the sideways tile), melds, and the dora indicators (face up in
-    the left seat's wall among face-down stacks)."""
-    ponds, melds = ponds or {}, melds or {}
+    """A table read: each side's pond (``^`` before the sideways tile), melds, the dora indicators (face up in
+    the left seat's wall among face-down stacks), and hands laid face up (``+`` before the tile set apart)."""
+    ponds, melds, hands = ponds or {}, melds or {}, hands or {}
     seats = []
     for side in ViewSide:
         before, _, after = ponds.get(side, "").partition("^")
         tiles = list(parse_tiles(before + after))
         riichi = len(parse_tiles(before)) if "^" in ponds.get(side, "") else None
         wall = _row([None, None, *parse_tiles(dora), None]) if side is L else ()
+        shown, _, apart = hands.get(side, "").partition("+")
         seats.append(
             SeatObservation(
                 side,
+                hand=_row(list(parse_tiles(shown))),
+                drawn=_row(list(parse_tiles(apart)))[0] if apart else None,
                 pond=_row(tiles, riichi),
                 riichi=riichi,
                 melds=tuple(_meld(side, text, called) for text, called in melds.get(side, ())),
@@ -363,6 +367,73 @@ def test_a_closed_kan_and_its_indicator_in_one_change():
     updates = follow([table(melds={B: (("5p5p", None),)}, dora="4p1s")] * 2, follower)
     assert events(updates) == [ClosedKan(0, parse_tiles("5555p")), DoraFlip(Tile.parse("1s"))]
     assert played(events(updates)).dora_indicators == parse_tiles("4p1s")
+
+
+# --- hands laid face up -----------------------------------------------------------------------------------------
+
+PONDS = {B: "1z9m^2z", R: "9p1s", T: "4z8m", L: "6z9s3m"}
+WIN = "234m567m345p678s5p"  # 13 tiles: waiting on 5p
+
+
+@pytest.mark.parametrize(
+    ("frames", "expected"),
+    [
+        # a tsumo: the hand laid face up, the winning tile set apart
+        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * 2, [Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"))]),
+        # one frame is no reveal (a hand being laid down, a misread)
+        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"}), table(PONDS, dora="4p")] * 2, []),
+        # then the ura indicator turned beside the dora indicator: the reveal again, with it; no contradiction
+        (
+            [table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * 2
+            + [table(PONDS, dora="4p7z", hands={B: WIN + "+0p"})] * 2,
+            [
+                Reveal(0, B, parse_tiles(WIN), Tile.parse("0p")),
+                Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"), ura=parse_tiles("7z")),
+            ],
+        ),
+        # a hand of 12 face-up tiles is no open hand (13 at least, 3 fewer per meld)
+        ([table(PONDS, dora="4p", hands={B: WIN[:-2]})] * 3, []),
+    ],
+)
+def test_a_hand_laid_face_up_is_revealed_once_settled(frames, expected):
+    follower = started(table(PONDS, dora="4p"))
+    updates = follow(frames, follower)
+    assert [r for u in updates for r in u.revealed] == expected
+    assert events(updates) == [] and clashes(updates) == []
+
+
+def test_a_ron_takes_the_last_discard_out_of_its_pond_and_sets_it_apart():
+    follower = started(table(PONDS, dora="4p"))
+    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * 2, follower)  # the left seat discards 5p
+    won = table(PONDS, dora="4p", hands={B: WIN + "+5p"})  # the tile leaves the left pond, set apart at the bottom
+    updates = follow([won] * (VANISH + 3), follower)
+    assert [r for u in updates for r in u.revealed] == [Reveal(0, B, parse_tiles(WIN), Tile.parse("5p"), from_pond=True)]
+    assert events(updates) == [] and clashes(updates) == []  # no vanished tile: the winner took it
+
+
+def test_without_an_open_hand_the_last_discard_leaving_is_still_a_contradiction():
+    follower = started(table(PONDS, dora="4p"))
+    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * 2, follower)
+    updates = follow([table(PONDS, dora="4p")] * VANISH, follower)
+    assert clashes(updates) == [Clash.VANISHED]
+
+
+def test_a_contradiction_that_no_longer_holds_is_resolved():
+    follower = started(table({B: "1z9m"}))
+    reported = follow([table({B: "1z8m"})] * 2, follower)
+    assert clashes(reported) == [Clash.POND_CHANGED]
+    back = follow([table({B: "1z9m"})] * 2, follower)
+    assert [s for u in back for s in u.resolved] == [B]
+
+
+def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():
+    """The engine expects the seat after the discarder to discard; a pon by the seat across takes the turn."""
+    follower = started(table({B: "1z", R: "9p"}))
+    follow([table({B: "1z5p", R: "9p"})] * 2, follower)
+    meld = {T: (("5p5p5p", 1),)}
+    updates = [follower.update(table({B: "1z", R: "9p", T: "2s"}, meld), i, expected_seat=1) for i in range(2)]
+    assert events(updates) == [Call(2, MeldKind.PON, parse_tiles("555p")), D(2, "2s")]
+    assert clashes(updates) == []
 
 
 # --- the bundled demo -----------------------------------------------------------------------------------------

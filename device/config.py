@@ -25,6 +25,8 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     db = "~/.local/share/jantaku/jantaku.db"
     camera_seat = 0      # the seat (1..4) at the bottom edge of the camera's frame; 0: not known (the
                          # phones then name the seats the camera reads near, right, far and left)
+    auto_confirm_s = 0.0 # a win or draw the camera saw laid down settles itself after this many seconds;
+                         # 0: never (a phone confirms it with the PIN). The demo settles after a few seconds
 
     [site]
     host = "0.0.0.0"
@@ -120,11 +122,14 @@ class GameConfig:
     db: str = "~/.local/share/jantaku/jantaku.db"
     #: The seat (1..4, as the phones number them) at the bottom edge of the camera's frame; 0: not known.
     camera_seat: int = 0
+    #: Seconds after which a result the camera saw (a win, a draw) settles itself; 0: only a phone confirms it.
+    auto_confirm_s: float = 0.0
 
     def problems(self) -> dict[str, str | None]:
         return {
             "rules": _check(self.rules in PRESETS, f"expected one of {', '.join(PRESETS)}"),
             "camera_seat": _check(0 <= self.camera_seat <= 4, "expected 1..4 (0: not known)"),
+            "auto_confirm_s": _check(0 <= self.auto_confirm_s <= 3600, "expected 0 (never) to 3600 seconds"),
         }
 
     @property

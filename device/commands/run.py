@@ -8,8 +8,11 @@ the bundled demo recording plays, so ``pip install -e . && jantaku run`` shows t
 A camera asked for by name that is not there yet is waited for (with back-off), the site running meanwhile.
 
 The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still table through the camera's reader
-(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`; the site
-(``web.create_app`` on waitress) shows it. SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
+(:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`, and
+tells :meth:`~device.table.service.TableService.hold` of each frame that shows the same table: the service plays what
+it sees into the game (a discard settles over a few frames). The site (``web.create_app`` on waitress) shows it.
+The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set).
+SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ if TYPE_CHECKING:  # vision is imported when a table is started, not for every c
     from vision.read.table import TableObservation
 
 log = logging.getLogger("jantaku.run")
+
+#: Seconds after which the demo's win settles itself (points move) when the config sets no ``auto_confirm_s``.
+DEMO_AUTO_CONFIRM_S = 3.0
 
 
 # --- from a frame to an observation ------------------------------------------------------------------------
@@ -285,6 +291,7 @@ class TableRuntime:
                 max_reads_per_second=lc.max_reads_per_second,
                 poll_fps=None if isinstance(self.source, FileReplaySource) else config.camera.fps,
                 stop=self.stop_event,
+                hold=self.service.hold,
             )
         self.site: Site | None = None
         self.url = ""
@@ -318,6 +325,7 @@ class TableRuntime:
             photo_reader=self.readers[1] if self.readers is not None else None,
             corrections_dir=str(corrections),
             camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
+            auto_confirm_s=self.config.game.auto_confirm_s or (DEMO_AUTO_CONFIRM_S if self.demo else 0.0),
         )
 
     def _observe(self, observation: Observation) -> None:

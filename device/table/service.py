@@ -2,9 +2,10 @@
 
 It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
 requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps
-the latest camera observation pushed by the device loop (:meth:`TableService.observe`), keeps the frames players
-correct as labelled examples, and publishes every change on an :class:`~device.table.events.EventBus` for the
-phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
+the latest camera observation pushed by the device loop (:meth:`TableService.observe`, :meth:`TableService.hold`) and
+plays what it shows into the game (:class:`~device.table.camera_game.CameraGame`: the phones undo, fix, resync and
+confirm through :meth:`TableService.camera_action`), keeps the frames players correct as labelled examples, and
+publishes every change on an :class:`~device.table.events.EventBus` for the phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
 own. From ``web`` it imports only the site's contract (the errors and
 message types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
 
@@ -18,6 +19,7 @@ True
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -26,16 +28,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from device.table.camera_game import CameraGame
 from device.table.corrections import CorrectionStore, FrameTile
 from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.storage import GameStore
 from device.table.table_view import check_camera_seat, table_view
 from device.table.pin import PinGuard
+from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
 from web.contract import Busy, NoDetector, PinLocked
 from web.hand_request import BadRequest, parse_rules, parse_score_request
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from vision.read.detector import Detection, Detector
@@ -107,6 +113,8 @@ class TableService:
         pin_guard: PinGuard | None = None,
         max_pending_reads: int = 3,
         camera_seat: int | None = None,
+        auto_confirm_s: float = 0.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
             raise ValueError("the table PIN is 4 to 12 digits")
@@ -134,6 +142,11 @@ class TableService:
         self._detect_lock = threading.Lock()  # one read at a time by ``detector``
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
+        #: What the camera sees, played into the game (``auto_confirm_s``: a result laid down settles itself after
+        #: that many seconds; 0: a phone confirms it).
+        self.camera_game = CameraGame(
+            self.game, camera_seat=self.camera_seat, auto_confirm_s=auto_confirm_s, correct=self._keep_fix, clock=clock
+        )
 
     # --- PIN ---------------------------------------------------------------------------------------------
 
@@ -267,6 +280,8 @@ class TableService:
     def observe(self, observation: Reading | Any) -> None:
         """The device loop reports what the camera sees now: the camera reader's
         :class:`~vision.read.pipeline.Reading` of a frame (its rows, detections, frame and table, kept as read).
+        A reading with a table (:attr:`~vision.read.pipeline.Reading.table`) is played into the game by the camera
+        game; what that changes is published (``state`` and ``follow``).
 
         Or, from elsewhere, an object with ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally
         ``zones`` (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (vision ``Detection`` s, in reading
@@ -315,17 +330,99 @@ class TableService:
             table = table.as_json()
         view = CameraView(rows, time.time(), frame_id, zones, read, table if isinstance(table, dict) else None)
         table_view(view.table, None, None)  # a table whose dora indicators are not tiles is refused here
+        read_table = getattr(observation, "table", None)
+        changed = False
+        if isinstance(observation, Reading) and read_table is not None:
+            changed = self.camera_game.observe(read_table, frame_id, dets)
         with self._lock:
             self._camera = view
             g = self.game.game
             data = self._camera_dict(view, [{"wind": g.seat_wind(s).letter, "name": g.seats[s]} for s in range(4)])
         self.bus.publish("camera", data)
+        if changed:
+            self._publish_follow()
+
+    def hold(self) -> None:
+        """The camera sees the table as in the last frame for one frame more (the loop's gate found it unchanged):
+        the camera game counts it (a change must hold a few frames; a result may confirm itself)."""
+        if self.camera_game.hold():
+            self._publish_follow()
+
+    def _publish_follow(self) -> None:
+        self.publish_state()
+        self.bus.publish("follow", self.camera_game.view())
+
+    def set_camera_seat(self, seat: Any) -> dict[str, Any]:
+        """The game seat (0..3; None: not known) at the bottom edge of the camera's frame. Returns the camera game's
+        view (``state()["camera"]["follow"]``). Raises BadRequest for another value."""
+        try:
+            seat = check_camera_seat(seat)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        with self._lock:
+            self.camera_seat = seat
+            self.camera_game.set_camera_seat(seat)
+        self._publish_follow()
+        return self.camera_game.view()
+
+    def camera_action(self, action: str, body: Any) -> dict[str, Any]:
+        """A phone's answer to what the camera proposed: ``undo`` ``{"id": N}`` (a camera event, and every event
+        after it), ``fix`` ``{"id": N, "tile": "5m", "seat": S}`` (tile and/or seat), ``resync`` ``{}`` (the table as
+        seen now is right), ``confirm`` ``{}`` (the pending win or draw: points move), ``dismiss`` ``{}``.
+
+        Returns the camera game's view (``state()["camera"]["follow"]``); ``confirm`` adds ``"result"`` (the
+        engine's ``HandResult.to_dict()``). Raises BadRequest for an unknown action or a bad body, the engine's
+        IllegalAction for what the rules refuse (:class:`~device.table.camera_game.NothingPending` when there is
+        nothing to confirm or dismiss).
+        """
+        fields = {"undo": {"id"}, "fix": {"id", "tile", "seat"}, "resync": set(), "confirm": set(), "dismiss": set()}
+        if action not in fields:
+            raise BadRequest(f"unknown camera action {action!r} (undo, fix, resync, confirm, dismiss)")
+        if not isinstance(body, dict):
+            raise BadRequest("the request is a JSON object")
+        unknown = sorted(str(k) for k in set(body) - fields[action])
+        if unknown:
+            raise BadRequest(f"unknown field(s) for {action}: {', '.join(unknown)}")
+        cam, extra = self.camera_game, {}
+        if action in ("undo", "fix"):
+            event_id = body.get("id")
+            if isinstance(event_id, bool) or not isinstance(event_id, int):
+                raise BadRequest(f"id is a camera event's id (a number), not {event_id!r}")
+            try:
+                if action == "undo":
+                    cam.undo(event_id)
+                else:
+                    tile, seat = _fix_fields(body)
+                    extra["event"] = cam.fix(event_id, tile, seat).to_dict()
+            except KeyError:
+                raise BadRequest(f"no camera event {event_id} in this hand") from None
+            except ValueError as exc:  # a fix that names nothing, or a field an event does not have
+                if isinstance(exc, EngineError):
+                    raise
+                raise BadRequest(str(exc)) from None
+        elif action == "confirm":
+            extra["result"] = cam.confirm()
+        else:
+            getattr(cam, action)()
+        self._publish_follow()
+        return {**cam.view(), **extra}
+
+    def _keep_fix(self, frame_id: str, index: int, tile: Tile) -> None:
+        """A camera event fixed on a phone: the stored frame's tile corrected too (a training example)."""
+        try:
+            self.correct(frame_id, index, tile)
+        except (LookupError, ValueError) as exc:  # the frame is no longer held: the game's fix stands
+            log.info("camera fix of frame %s tile %d not kept: %s", frame_id, index, exc)
 
     def _camera_dict(self, view: CameraView | None, seats: list[dict[str, Any]] | None) -> dict[str, Any] | None:
         """The camera view for the phones: as read, and ``table_view`` (seat names, dora; None without a table)."""
         if view is None:
             return None
-        return {**view.to_dict(), "table_view": table_view(view.table, seats, self.camera_seat)}
+        return {
+            **view.to_dict(),
+            "table_view": table_view(view.table, seats, self.camera_seat),
+            "follow": self.camera_game.view(),
+        }
 
     @property
     def camera(self) -> CameraView | None:
@@ -349,6 +446,7 @@ class TableService:
         seats = tuple(n.strip() or default for n, default in zip(names, defaults, strict=True))
         self.game.new(rules, seats)
         self.rules = rules
+        self.camera_game.reset()
         self.publish_state()
         return {"rules": rules.name, "seats": list(seats)}
 
@@ -394,6 +492,7 @@ class TableService:
         """Make a game file (``export_game`` output) the table's game: stored as a new game, every event checked."""
         self.game.import_game(data)
         self.rules = self.game.game.rules
+        self.camera_game.reset()
         self.publish_state()
         return {"imported": True, "events": len(self.game.game.events)}
 
@@ -484,6 +583,23 @@ def decode_photo(data: bytes, max_side: int) -> Any:
         scale = max_side / max(h, w)
         image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     return image
+
+
+def _fix_fields(body: dict[str, Any]) -> tuple[Tile | None, int | None]:
+    """A fix's tile (one tile in mpsz) and seat (0..3), each optional; raises BadRequest."""
+    tile, seat = body.get("tile"), body.get("seat")
+    if tile is not None:
+        try:
+            tile = Tile.parse(tile) if isinstance(tile, str) else None
+        except ValueError:
+            tile = None
+        if tile is None:
+            raise BadRequest(f"tile is one tile in mpsz (5m, 0p, 7z), not {body.get('tile')!r}")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3):
+        raise BadRequest(f"seat is 0..3, not {seat!r}")
+    if tile is None and seat is None:
+        raise BadRequest("a fix names a tile or a seat")
+    return tile, seat
 
 
 def _as_tiles(value: Any) -> Iterable[Tile]:

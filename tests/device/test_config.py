@@ -85,6 +85,8 @@ def test_the_documented_example_is_valid(tmp_path):
         ("[loop]\nmax_reads_per_second = 0", "loop.max_reads_per_second: expected more than 0"),
         ('[game]\nrules = "mleague"', "game.rules: expected one of standard, wrc, tenhou, got 'mleague'"),
         ("[game]\ncamera_seat = 5", "game.camera_seat: expected 1..4 (0: not known), got 5"),
+        ("[game]\nauto_confirm_s = -1", "game.auto_confirm_s: expected 0 (never) to 3600 seconds, got -1.0"),
+        ('[game]\nauto_confirm_s = "5"', "game.auto_confirm_s: expected a number, got '5'"),
         ("[site]\nport = 70000", "site.port: expected 0..65535, got 70000"),
         ('[site]\nport = "80"', "site.port: expected an integer, got '80'"),
         ("[site]\npin = 1234", "site.pin: expected a string, got 1234"),

@@ -19,60 +19,9 @@ from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.read.detector import Detection
+from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import VANISH, Clash, FollowUpdate, Reveal, TableFollower
-from vision.read.geometry import Box
-from vision.read.labels import class_of_tile
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
-
-B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
-W, H = 28.0, 38.0  # px: a tile lying upright; a sideways one is H along by W deep
-
-
-def _row(tiles: list[Tile | None], sideways: int | None = None) -> tuple[Detection, ...]:
-    out, x = [], 0.0
-    for i, tile in enumerate(tiles):
-        along, deep = (H, W) if i == sideways else (W, H)
-        out.append(Detection.of_class(class_of_tile(tile), Box(x, 0.0, x + along, deep), 0.9))
-        x += along + 1.0
-    return tuple(out)
-
-
-def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
-    tiles: list[Tile | None] = list(parse_tiles(text))
-    if called is None:  # a closed kan: the two middle tiles shown, the ends face down
-        tiles = [None, *tiles[:2], None]
-    return MeldObservation(_row(tiles, called), called, side)
-
-
-def table(
-    ponds: dict[ViewSide, str] | None = None,
-    melds: dict[ViewSide, tuple[tuple[str, int | None], ...]] | None = None,
-    dora: str = "",
-    hands: dict[ViewSide, str] | None = None,
-) -> TableObservation:
-    """A table read: each side's pond (``^`` before the sideways tile), melds, the dora indicators (face up in
-    the left seat's wall among face-down stacks), and hands laid face up (``+`` before the tile set apart)."""
-    ponds, melds, hands = ponds or {}, melds or {}, hands or {}
-    seats = []
-    for side in ViewSide:
-        before, _, after = ponds.get(side, "").partition("^")
-        tiles = list(parse_tiles(before + after))
-        riichi = len(parse_tiles(before)) if "^" in ponds.get(side, "") else None
-        wall = _row([None, None, *parse_tiles(dora), None]) if side is L else ()
-        shown, _, apart = hands.get(side, "").partition("+")
-        seats.append(
-            SeatObservation(
-                side,
-                hand=_row(list(parse_tiles(shown))),
-                drawn=_row(list(parse_tiles(apart)))[0] if apart else None,
-                pond=_row(tiles, riichi),
-                riichi=riichi,
-                melds=tuple(_meld(side, text, called) for text, called in melds.get(side, ())),
-                wall=wall,
-            )
-        )
-    return TableObservation(tuple(seats), (400.0, 300.0))
+from vision.read.table import TableObservation
 
 
 def follow(frames: list[TableObservation], follower: TableFollower | None = None) -> list[FollowUpdate]:

@@ -1,0 +1,159 @@
+"""The table service follows the game from the camera: ``observe(reading)`` with a table and ``hold()`` feed its
+camera game, ``set_camera_seat`` and ``camera_action`` answer the phones, ``state()["camera"]["follow"]`` and the
+``follow`` message show it. Readings are real ``Reading`` s of an 800x600 frame whose table is built from mpsz
+text (``tests/vision/read/table_frames.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from device.table.camera_game import NothingPending
+from device.table.service import TableService
+from engine.errors import IllegalAction
+from engine.game.events import Discard, Draw, HandStart
+from engine.tiles import Tile
+from tests.device.table.test_camera_game import FIRST_GO, WIN, Clock, detections_of, ponds_of, script
+from tests.vision.read.table_frames import B, table
+from vision.read.pipeline import Reading
+from vision.read.rows import read_tiles
+from vision.read.table import TableObservation
+from web.hand_request import BadRequest
+
+
+def reading(frame: TableObservation | None) -> Reading:
+    detections = detections_of(frame)
+    return Reading(np.zeros((600, 800, 3), np.uint8), detections, read_tiles(detections).rows, frame)
+
+
+def play(svc: TableService, frames: list[TableObservation | None]) -> None:
+    for frame in frames:
+        svc.observe(reading(frame))
+        svc.hold()
+
+
+@pytest.fixture
+def svc(tmp_path):
+    service = TableService(pin="1234", corrections_dir=str(tmp_path / "corrections"))
+    yield service
+    service.close()
+
+
+def follow(svc: TableService) -> dict:
+    return svc.state()["camera"]["follow"]
+
+
+def test_readings_with_a_table_play_the_hand_into_the_game(svc):
+    sub = svc.bus.subscribe()
+    play(svc, script("B:1z R:9p"))
+    game = svc.game.game
+    assert game.events == [HandStart(dora_indicator=Tile.parse("4p")), Draw(0), Discard(0, Tile.parse("1z")),
+                           Draw(1), Discard(1, Tile.parse("9p"))]
+    state = follow(svc)
+    assert [e["text"] for e in state["events"]] == [
+        "East 1: a new deal, dora indicator 4p", "Seat 1 (E) discards 1z", "Seat 2 (S) discards 9p"]
+    assert state["events"][1]["frame_id"] is not None  # the stored frame it was read in
+    messages = sub.next(timeout=0)
+    kinds = [m.kind for m in messages]
+    assert kinds.count("camera") == 3 and kinds.count("follow") == 3  # a frame each; a message per change
+    assert [m.data for m in messages if m.kind == "follow"][-1] == state
+    assert svc.state()["game"]["seats"][0]["pond"][0]["tile"] == "1z"
+
+
+def test_a_reading_without_a_table_leaves_the_game_alone(svc):
+    play(svc, [None, None])
+    assert svc.game.game.events == [] and svc.state()["camera"]["follow"]["events"] == []
+
+
+@pytest.mark.parametrize(
+    ("seat", "error"),
+    [(2, None), (None, None), (4, "0..3"), ("x", "0..3"), (True, "0..3")],
+)
+def test_the_camera_seat_set_from_a_phone(svc, seat, error):
+    if error:
+        with pytest.raises(BadRequest, match=error):
+            svc.set_camera_seat(seat)
+        return
+    assert svc.set_camera_seat(seat)["camera_seat"] == seat
+    play(svc, script("T:1z" if seat == 2 else "B:1z"))  # the dealer (seat 0) sits across from seat 2
+    assert svc.game.game.events[-1] == Discard(0, Tile.parse("1z"))
+    assert follow(svc)["camera_seat"] == seat
+    named = svc.state()["camera"]["table_view"]
+    assert named["named_by"] == ("camera" if seat is None else "game")
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "message"),
+    [
+        ("shuffle", {}, "unknown camera action"),
+        ("undo", [], "JSON object"),
+        ("undo", {"id": "1"}, "id is a camera event"),
+        ("undo", {"id": 99}, "no camera event 99"),
+        ("undo", {"id": 1, "tile": "5m"}, "unknown field"),
+        ("fix", {"id": 2}, "a fix names a tile or a seat"),
+        ("fix", {"id": 2, "tile": "5x"}, "tile is one tile"),
+        ("fix", {"id": 2, "seat": 7}, "seat is 0..3"),
+        ("fix", {"id": 1, "seat": 2}, "no seat to fix"),  # the hand start
+        ("resync", {"id": 1}, "unknown field"),
+    ],
+)
+def test_bad_camera_actions_are_bad_requests(svc, action, body, message):
+    play(svc, script("B:1z"))
+    with pytest.raises(BadRequest, match=message):
+        svc.camera_action(action, body)
+
+
+def test_undo_and_fix_from_a_phone(svc):
+    play(svc, script("B:1z R:9p"))
+    ids = [e["id"] for e in follow(svc)["events"]]
+    fixed = svc.camera_action("fix", {"id": ids[2], "tile": "8p"})
+    assert fixed["event"]["event"] == {"type": "discard", "seat": 1, "tile": "8p", "tsumogiri": None,
+                                       "riichi": False, "open_riichi": False}
+    assert svc.game.game.events[-1] == Discard(1, Tile.parse("8p"))
+    assert svc.corrections.summary()["corrections"] == 1  # the frame's tile fixed too: a training example
+    undone = svc.camera_action("undo", {"id": ids[1]})
+    assert [e["id"] for e in undone["events"]] == ids[:1]
+    assert svc.game.game.events == [HandStart(dora_indicator=Tile.parse("4p"))]
+
+
+def test_a_win_confirmed_from_a_phone_moves_the_points(svc):
+    play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+    pending = follow(svc)["pending"]
+    assert pending["kind"] == "tsumo" and pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
+    assert svc.camera_action("dismiss", {})["pending"] is None
+    with pytest.raises(NothingPending):
+        svc.camera_action("dismiss", {})
+    play(svc, [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+    assert follow(svc)["pending"] is None  # dismissed: the same hand does not propose it again
+    svc.camera_action("resync", {})  # the table as it is now: the hand laid open is seen afresh
+    play(svc, [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+    confirmed = svc.camera_action("confirm", {})
+    assert confirmed["result"]["deltas"] == [25000, -8000, -8000, -8000]
+    game = svc.state()["game"]
+    assert [s["points"] for s in game["seats"]] == [49000, 17000, 17000, 17000]
+    assert game["history"][-1]["outcome"] == "tsumo"
+    with pytest.raises(IllegalAction):
+        svc.camera_action("confirm", {})
+
+
+def test_the_service_confirms_a_win_by_itself_after_auto_confirm_s(tmp_path):
+    clock = Clock()
+    svc = TableService(pin="1234", auto_confirm_s=3.0, clock=clock)
+    try:
+        play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+        assert follow(svc)["pending"]["auto_confirm_at"] == clock.now + 3.0
+        clock.now += 3.0
+        svc.hold()
+        assert svc.state()["game"]["history"][-1]["deltas"] == [25000, -8000, -8000, -8000]
+    finally:
+        svc.close()
+
+
+def test_a_new_game_forgets_the_hand_followed(svc):
+    play(svc, script("B:1z"))
+    svc.new_game({})
+    assert follow(svc)["events"] == [] and follow(svc)["status"] == "waiting_for_deal"
+    play(svc, [table({}, dora="4p"), table({B: "1z"}, dora="4p")])  # the next deal, seen afresh
+    assert svc.game.game.events[-1] == Discard(0, Tile.parse("1z"))
+    assert [e["event"]["type"] for e in follow(svc)["events"]] == ["hand_start", "discard"]

@@ -126,7 +126,7 @@ def game_style(seed: int) -> Any:
     """One table's look (felt, light, camera pose), drawn from ``seed``."""
     from vision.synth.table_render import TableStyle
 
-    return TableStyle.random(np.random.default_rng(seed))
+    return TableStyle.seeded(seed)
 
 
 def camera_reader(kind: str, source: FilmSource, model: Path | None = None) -> Any:

@@ -157,6 +157,8 @@ class Watch:
     seen: int = 0
     #: (seconds on ``clock``, event) for every event the engine received, in order.
     arrived: list[tuple[float, Any]] = field(default_factory=list)
+    #: Every contradiction the camera game reported, in order (as ``state()["camera"]["follow"]`` shows them).
+    clashes: list[dict[str, Any]] = field(default_factory=list)
     clock: Callable[[], float] = time.perf_counter
 
     def observe(self, observation: Any) -> None:
@@ -174,6 +176,7 @@ class Watch:
         now = self.clock()
         self.arrived += [(now, e) for e in events[self.seen :]]
         self.seen = len(events)
+        self.clashes += [c for c in self.service.camera_game.contradictions if c not in self.clashes]
 
 
 # --- comparing with the record -----------------------------------------------------------------------------------
@@ -234,6 +237,8 @@ class GameFilmed:
     wins_scored_right: int
     missed: list[str] = field(default_factory=list)
     made_up: list[str] = field(default_factory=list)
+    #: The contradictions the camera game reported (``clash seat: detail``).
+    clashes: list[str] = field(default_factory=list)
     #: Seconds from each discard's landing frame being taken to its event reaching the engine.
     latencies: list[float] = field(default_factory=list)
 
@@ -282,18 +287,19 @@ def film_game(script: Any, *, reader: str = "labels", seed: int = 0, style: Any 
     wins, right = wins_scored(script, service.game.game.history)
     return GameFilmed(
         script.source,
-        len(script.hands),
-        stats.frames,
-        stats.reads,
-        seconds,
-        events,
-        recovered,
-        false,
-        wins,
-        right,
-        missed,
-        made_up,
-        discard_latencies(script, source.landings, taken, watch.arrived),
+        hands=len(script.hands),
+        frames=stats.frames,
+        reads=stats.reads,
+        seconds=seconds,
+        events=events,
+        recovered=recovered,
+        false=false,
+        wins=wins,
+        wins_scored_right=right,
+        missed=missed,
+        made_up=made_up,
+        clashes=[f"{c['clash']} seat {c['seat']} frame {c['frame']}: {c['detail']}" for c in watch.clashes],
+        latencies=discard_latencies(script, source.landings, taken, watch.arrived),
     )
 
 
@@ -382,6 +388,8 @@ def _cmd_video(args: argparse.Namespace) -> int:
             print(f"    missed {line}")
         for line in g.made_up[:5]:
             print(f"    false  {line}")
+        for line in g.clashes[:5]:
+            print(f"    clash  {line}")
     share = total["recovered"] / total["events"] if total["events"] else 0.0
     print(
         f"games {total['games']}: {total['recovered']}/{total['events']} events recovered ({share:.2%}), "

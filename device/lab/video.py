@@ -260,11 +260,14 @@ def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int
 # --- one game through the loop -------------------------------------------------------------------------------------
 
 
-def film_game(script: Any, *, reader: str = "labels", seed: int = 0, style: Any = None, model: Path | None = None) -> GameFilmed:
+def film_game(
+    script: Any, *, reader: str = "labels", seed: int = 0, style: Any = None, model: Path | None = None,
+    size: tuple[int, int] = FRAME_SIZE,
+) -> GameFilmed:  # fmt: skip
     """Play one filmed game through the loop into a fresh service; its figures."""
     from device.camera.loop import ServiceLoop
 
-    source = FilmSource(script, renderer(style, seed))
+    source = FilmSource(script, renderer(style, seed, size))
     read = camera_reader(reader, source, model)
     service = table_service(script.start_game().rules)
     watch = Watch(service)
@@ -345,18 +348,26 @@ def scripts_of(paths: list[str], games: int | None) -> list[Any]:
 
 def run_video(
     paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
-    model: Path | None = None,
+    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int = 1,
 ) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
     """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
-    and each game's."""
+    and each game's; ``jobs`` games filmed at once (each in its own process)."""
     scripts = scripts_of(paths, games)
     if not scripts:
         raise UserError("no game with a hand in the given logs")
     style_seed = seed if style_seed is None else style_seed
-    filmed = [
-        film_game(s, reader=reader, seed=seed + 1000 * i, style=game_style(style_seed + i), model=model)
+    calls = [
+        {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i), "model": model,
+         "size": size}  # fmt: skip
         for i, s in enumerate(scripts)
     ]
+    if jobs == 1:
+        filmed = [film_game(**call) for call in calls]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            filmed = list(pool.map(_film_game, calls))
     total = {
         "games": len(filmed),
         "events": sum(g.events for g in filmed),
@@ -368,12 +379,29 @@ def run_video(
     return total, filmed
 
 
+def _film_game(call: dict[str, Any]) -> GameFilmed:
+    return film_game(**call)
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    """``HEIGHTxWIDTH`` pixels, e.g. ``1520x2028``."""
+    try:
+        height, width = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"a frame size is HEIGHTxWIDTH pixels (e.g. 1520x2028), not {text!r}") from None
+    if not (240 <= height <= 4000 and 320 <= width <= 6000):
+        raise UserError(f"a frame size of 240x320 to 4000x6000 pixels, not {text}")
+    return height, width
+
+
 def _cmd_video(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         raise UserError(f"--games must be at least 1, not {args.games}")
+    if args.jobs < 1:
+        raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     total, filmed = run_video(
         args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
-        model=Path(args.model) if args.model else None,
+        model=Path(args.model) if args.model else None, size=frame_size(args.size), jobs=args.jobs,
     )  # fmt: skip
     if args.json:
         print(json.dumps(total))
@@ -410,6 +438,9 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the rendering's seed (default 0)")
     p.add_argument("--style-seed", type=int, default=None, metavar="S",
                    help="the seed each game's table style is drawn from (default: --seed)")  # fmt: skip
+    p.add_argument("--size", default="x".join(map(str, FRAME_SIZE)), metavar="HxW",
+                   help="the frames' height x width in pixels (default %(default)s, the demo camera's)")  # fmt: skip
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="games filmed at once, one process each")
     p.set_defaults(func=_cmd_video)
 
     b = commands.bench.add_parser(

@@ -106,3 +106,22 @@ def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:
     assert all(f.image[0, 0, 0] == int(boxes[0].split()[-1]) for f, boxes in frames)
     landed = [script.hands[0].events[landing.event] for _, landing in sorted(source.landings.items())]
     assert landed == [e for e in script.hands[0].events if not isinstance(e, Draw)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["conformance", "video", "no/such.mjlog"], "no such file or folder"),
+        (["conformance", "video", "x.mjlog", "--games", "0"], "--games must be at least 1"),
+        (["conformance", "video", "x.mjlog", "--jobs", "0"], "--jobs must be at least 1"),
+        (["conformance", "video", "x.mjlog", "--size", "12"], "HEIGHTxWIDTH"),
+        (["bench", "camera", "x.mjlog", "--turn-s", "0"], "--turn-s must be above 0"),
+        (["bench", "camera", "x.mjlog", "--pi5-gmacs", "-1"], "--pi5-gmacs must be above 0"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from device.cli import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

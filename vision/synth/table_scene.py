@@ -14,6 +14,7 @@ the order of play: bottom, right, top, left.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from engine.tiles import Tile, format_tiles
@@ -23,6 +24,19 @@ from vision.read.table import ViewSide
 WALL_TILES = 136
 #: The dead wall's tiles (7 stacks of two).
 DEAD_WALL_TILES = 14
+#: Stacks in each seat's wall.
+WALL_STACKS = 17
+
+
+class Zone(enum.Enum):
+    """A part of the table an arm reaches for: a seat's pond (where its next discard goes), its melds (where the
+    next one is laid), its hand, the live wall (where the next tile is drawn), the dead wall (its indicators)."""
+
+    POND = "pond"
+    MELDS = "melds"
+    HAND = "hand"
+    WALL = "wall"
+    DEAD_WALL = "dead_wall"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +100,14 @@ class SeatScene:
 @dataclass(frozen=True, slots=True)
 class TableScene:
     """The whole table: the seats by side, the tiles left in the live wall, the dora indicators shown on the dead
-    wall (ura indicators too, once turned at a win), and an arm reaching in from one side (None: no arm)."""
+    wall (ura indicators too, once turned at a win), and an arm reaching in from one side (None: no arm) towards
+    ``arm_zone`` of the seat at ``arm_to`` (None: its own).
+
+    ``wall_break``: the side whose wall was broken and the stack (0..16, counted from that wall's right end as its
+    player sees it) the live wall is drawn from; tiles are drawn clockwise seen from above (towards that player's
+    left), and the dead wall is the 7 stacks before the break (to its right). Dora indicators lie face up from the
+    dead wall's third stack counted from the break, kan dora one stack further each; ura indicators under them.
+    """
 
     seats: tuple[SeatScene, SeatScene, SeatScene, SeatScene] = field(
         default_factory=lambda: (SeatScene(), SeatScene(), SeatScene(), SeatScene())
@@ -95,6 +116,9 @@ class TableScene:
     dora_indicators: tuple[Tile, ...] = ()
     ura_indicators: tuple[Tile, ...] = ()
     arm: ViewSide | None = None
+    arm_zone: Zone = Zone.POND
+    arm_to: ViewSide | None = None
+    wall_break: tuple[ViewSide, int] = (ViewSide.LEFT, 14)
 
     def __post_init__(self) -> None:
         if len(self.seats) != 4:
@@ -103,6 +127,10 @@ class TableScene:
             raise ValueError(f"the live wall holds 0..{WALL_TILES - DEAD_WALL_TILES} tiles, not {self.live_wall}")
         if not 0 <= len(self.dora_indicators) <= 5:
             raise ValueError("the dead wall shows 0 to 5 dora indicators")
+        if len(self.ura_indicators) > len(self.dora_indicators):
+            raise ValueError("an ura indicator lies under each dora indicator, no more")
+        if self.wall_break[1] not in range(WALL_STACKS):
+            raise ValueError(f"the wall breaks at a stack 0..{WALL_STACKS - 1}, not {self.wall_break[1]}")
 
     def seat(self, side: ViewSide) -> SeatScene:
         return self.seats[side.turns]

@@ -1,0 +1,640 @@
+"""Drawing a :class:`~vision.synth.table_scene.TableScene` as a camera above the table sees it (lab only).
+
+``render_table(scene, seed=...)`` gives a :class:`RenderedTable`: the frame (BGR), the exact box of every tile
+lying in view (face up, or ``back`` for a face-down one; standing tiles show only their tops and are not labelled,
+as the camera's reader does not read them; a tile at least half under the arm is not labelled either), as YOLO
+label lines and as :class:`~vision.read.detector.Detection` s, the "labels reader".
+
+Tiles are the CC0 FluffyStuff artwork (``vision/synth/artwork``) on a felt mat in a wooden frame. Every still tile
+lies at a place that depends only on where it is (which seat's pond, which slot; which wall stack; which meld)
+and on ``seed``: a tile never moves between two frames of one game. The conventions drawn are the ones
+:func:`vision.read.table.read_table` reads:
+
+- seats by the frame edge they sit at; each seat's hand row farthest out: the concealed hand (standing tiles'
+  tops, or laid face up where they stood), the tile set apart at its right after a small gap, then after a wider
+  gap the melds, the first made rightmost and each later one to its left; a meld's called tile lies sideways
+  (leftmost when called from the kamicha, in the middle from the toimen, rightmost from the shimocha); an added
+  kan's fourth tile lies sideways on the called one, shifted a third of a tile towards the table's centre so that
+  both show (the reader joins it to the meld: four tiles, two of them sideways); a closed kan shows its end tiles
+  face down;
+- the walls, 17 stacks a side in a pinwheel, shrinking in drawing order from the break; the dead wall's dora
+  indicators face up from its third stack counted from the break; at a win the ura indicators turned face up
+  and laid in the wall's row just beyond the break (where the first stacks were drawn), in order, so that the
+  reader reads them as indicators ahead of the dora indicators;
+- the ponds from the centre outwards, six to a row (the third row takes the rest), the riichi tile sideways, the
+  riichi stick between the pond and the centre.
+
+A :class:`TableStyle` (``TableStyle.seeded(n)``) varies the felt's colour, the light, the white balance, the
+camera's pose (straight above, or at an angle from one side: a perspective warp), blur and sensor noise.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from vision.synth.table_scene import SeatScene, TableScene
+    >>> scene = TableScene(seats=(SeatScene(pond=parse_tiles("19m")),) + (SeatScene(),) * 3,
+    ...                    dora_indicators=parse_tiles("4p"))
+    >>> frame = render_table(scene, size=(380, 507), seed=1)
+    >>> frame.image.shape, sorted(d.label for d in frame.detections() if not d.is_back)
+    ((380, 507, 3), ['1m', '4p', '9m'])
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import zlib
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.tiles import Tile
+from vision.read.detector import Detection
+from vision.read.geometry import Box, Size
+from vision.read.labels import BACK_CLASS, class_of_tile
+from vision.read.table import ViewSide
+from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene, Zone
+
+#: The frame drawn unless told otherwise (height, width): a Pi HQ camera's binned mode, non-square.
+FRAME = (1520, 2028)
+# lengths in pixels of the default frame (other sizes scale them): a tile lying flat seen from above (26 x 35 mm
+# at about 2 px/mm), a standing tile's thickness, the body's edge showing under a flat tile
+TILE_W, TILE_H, DEPTH, SIDE = 51, 68, 38, 6
+#: Where the ponds start (from the centre), the walls' middle line, the hand rows' inner edge (tile heights).
+POND_IN, WALL_AT, HAND_IN = 2.3, 6.25, 7.8
+#: Gaps along the hand row (tile widths): the tile set apart, between the hand and the melds, between melds.
+APART_GAP, MELD_GAP, BETWEEN_MELDS = 0.4, 1.0, 0.5
+#: The right end of the first meld (tile widths from the seat's middle).
+MELD_RIGHT = 8.0
+#: How far an added kan's fourth tile is shifted from its row: towards the centre (tile depths), and along from
+#: the called tile (tile widths).
+ADDED_IN, ADDED_ALONG = 0.4, 0.12
+#: A tile at least this share under the arm is hidden: not labelled.
+HIDDEN = 0.5
+_SIDES = tuple(ViewSide)
+
+
+@dataclass(frozen=True, slots=True)
+class TableStyle:
+    """How the table and the camera look: felt colour (BGR), light falloff (0: even) from ``light_at`` (shares of
+    the frame's width and height), overall gain and white balance (B, G, R factors), the camera's pose (``camera``
+    None: straight above; a side: at an angle from that side, the far edge ``tilt`` shorter than the near one),
+    Gaussian blur (sigma, pixels) and sensor noise (sigma, grey levels). ``TableStyle()`` is the bundled demo's."""
+
+    felt: tuple[int, int, int] = (58, 112, 46)
+    light: float = 0.0
+    light_at: tuple[float, float] = (0.45, 0.4)
+    gain: float = 1.0
+    white: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    camera: ViewSide | None = None
+    tilt: float = 0.0
+    blur: float = 0.0
+    noise: float = 1.6
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.tilt < 0.5:
+            raise ValueError(f"a camera's tilt shortens the far edge by 0 to 0.5 of the near one, not {self.tilt}")
+        if self.blur < 0 or self.noise < 0 or self.gain <= 0:
+            raise ValueError("blur and noise are at least 0, gain above 0")
+
+    @classmethod
+    def seeded(cls, seed: int) -> TableStyle:
+        """A style drawn at random from ``seed``: one of a few felt colours, light, white balance, a camera
+        straight above (half the time) or at a mild angle from one side, some blur and noise."""
+        rng = np.random.default_rng([seed, 0x57])
+        felts = ((58, 112, 46), (40, 90, 30), (110, 70, 30), (60, 50, 120), (80, 85, 80))
+        felt = np.array(felts[rng.integers(len(felts))], float) * rng.uniform(0.85, 1.15)
+        overhead = rng.random() < 0.5
+        return cls(
+            felt=tuple(int(v) for v in np.clip(felt, 0, 255)),
+            light=float(rng.uniform(0.0, 0.35)),
+            light_at=(float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.3, 0.7))),
+            gain=float(rng.uniform(0.8, 1.12)),
+            white=tuple(float(v) for v in rng.uniform(0.9, 1.1, 3)),
+            camera=None if overhead else _SIDES[rng.integers(4)],
+            tilt=0.0 if overhead else float(rng.uniform(0.03, 0.12)),
+            blur=float(rng.choice([0.0, rng.uniform(0.3, 1.2)])),
+            noise=float(rng.uniform(1.0, 4.0)),
+        )
+
+
+@dataclass(frozen=True)
+class RenderedTable:
+    """A rendered frame: ``image`` (BGR uint8), ``boxes``, the class (:mod:`vision.read.labels`) and exact box
+    in pixels of every tile lying in view, and ``centre``, the table's centre (x, y) in the frame (for
+    ``read_table(..., centre=)``: a camera fixed over a table)."""
+
+    image: np.ndarray
+    boxes: tuple[tuple[int, Box], ...]
+    centre: tuple[float, float]
+
+    @property
+    def size(self) -> Size:
+        return Size.of(self.image)
+
+    @property
+    def labels(self) -> list[str]:
+        """YOLO label lines: class, box centre x and y, width and height, each a share of the frame's."""
+        h, w = self.image.shape[:2]
+        return [
+            f"{c} {(b.x1 + b.x2) / 2 / w:.6f} {(b.y1 + b.y2) / 2 / h:.6f} {b.width / w:.6f} {b.height / h:.6f}"
+            for c, b in self.boxes
+        ]
+
+    def detections(self) -> tuple[Detection, ...]:
+        """The boxes as detections of full confidence: what a perfect detector would report."""
+        return tuple(Detection.of_class(c, b, 1.0) for c, b in self.boxes)
+
+
+# --- the artwork -------------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _art(name: str) -> np.ndarray:
+    from vision.synth.art import art_dir
+
+    path = art_dir() / "Export" / "Regular" / f"{name}.png"
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise FileNotFoundError(f"cannot read {path} (the CC0 tile artwork of vision/synth/artwork)")
+    return img
+
+
+def tile_art(name: str, size: tuple[int, int]) -> np.ndarray:
+    """The tile picture (BGRA) at ``size`` = (width, height): the artwork's glyph over its blank front, or its back."""
+    from vision.synth.art import art_name
+
+    if name == "back":
+        img = _art("Back")
+    else:
+        glyph = _art(art_name(class_of_tile(Tile.parse(name)))).astype(np.float32)
+        front = _art("Front").astype(np.float32)
+        a = glyph[:, :, 3:] / 255
+        bgr = glyph[:, :, :3] * a + front[:, :, :3] * (1 - a)
+        alpha = 255 * a + front[:, :, 3:] * (1 - a)
+        img = np.concatenate([bgr, alpha], axis=2).round().astype(np.uint8)
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+
+
+@functools.cache
+def flat_tile(name: str, width: int, height: int, side: int) -> np.ndarray:
+    """A tile lying flat (face up, or ``back``) seen from above, with its body's edge showing below it (BGRA)."""
+    face = tile_art(name, (width, height))
+    patch = np.zeros((height + side, width, 4), np.uint8)
+    patch[side:, :, :3] = (70, 140, 225) if name == "back" else (200, 215, 225)
+    patch[side:, :, 3] = 255
+    patch[height - 4 :, :, :3] = (60, 125, 215)  # the back layer of the body
+    alpha = face[:, :, 3:4].astype(np.float32) / 255
+    top = patch[:height].astype(np.float32)
+    top[:, :, :3] = face[:, :, :3] * alpha + top[:, :, :3] * (1 - alpha)
+    top[:, :, 3] = np.maximum(top[:, :, 3], face[:, :, 3])
+    patch[:height] = top.astype(np.uint8)
+    return patch
+
+
+@functools.cache
+def standing_tile(width: int, depth: int) -> np.ndarray:
+    """A standing tile seen from above: its top edge, the back colour towards the centre and ivory towards its
+    player (BGRA)."""
+    patch = np.zeros((depth, width, 4), np.uint8)
+    patch[:, :, 3] = 255
+    patch[: depth * 2 // 5, :, :3] = (60, 125, 225)
+    patch[depth * 2 // 5 :, :, :3] = (212, 226, 234)
+    patch[depth * 2 // 5 - 1, :, :3] = (150, 160, 170)
+    cv2.rectangle(patch, (0, 0), (width - 1, depth - 1), (120, 130, 140, 255), 1)
+    return patch
+
+
+@functools.cache
+def riichi_stick(length: int, thickness: int) -> np.ndarray:
+    """A 1000-point riichi stick (white with a red dot), BGRA."""
+    patch = np.zeros((thickness, length, 4), np.uint8)
+    cv2.rectangle(patch, (0, 0), (length - 1, thickness - 1), (238, 240, 242, 255), -1)
+    cv2.circle(patch, (length // 2, thickness // 2), max(1, thickness * 5 // 14), (40, 40, 210, 255), -1)
+    return patch
+
+
+@functools.lru_cache(maxsize=4)
+def felt(height: int, width: int, colour: tuple[int, int, int], seed: int) -> np.ndarray:
+    """A felt mat with texture and a light falling off to the edges, in a wooden frame (BGR)."""
+    rng = np.random.default_rng([seed, 0xFE17])
+    h, w, s = height, width, min(height / FRAME[0], width / FRAME[1])
+    base = np.empty((h, w, 3), np.float32)
+    base[:] = colour
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), max(0.5, 3 * s)) * 18
+    blotch = cv2.resize(rng.normal(0, 1, (12, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC) * 4
+    base += (grain + blotch)[:, :, None]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    base *= (1.08 - 0.22 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2) * 2.2)[:, :, None]
+    rim = round(58 * s)
+    wood = np.empty((h, w, 3), np.float32)
+    wood[:] = (40, 75, 120)
+    wood += (cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (41, 1), 0) * 30)[:, :, None]
+    inside = np.zeros((h, w), bool)
+    inside[rim:-rim, rim:-rim] = True
+    return np.clip(np.where(inside[:, :, None], base, wood), 0, 255).astype(np.uint8)
+
+
+# --- compositing -----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Placed:
+    """A patch (BGRA) placed at a centre, turned by quarter turns (counter-clockwise) and a small tilt (degrees);
+    ``cls`` names the tile for its label (None: not labelled)."""
+
+    patch: np.ndarray
+    cx: float
+    cy: float
+    quarters: int = 0
+    tilt: float = 0.0
+    cls: int | None = None
+
+
+def turned(patch: np.ndarray, quarters: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """The patch turned by quarter turns and a tilt (degrees); and the corners of its face, turned."""
+    p = np.rot90(patch, quarters % 4).copy() if quarters % 4 else patch
+    h, w = p.shape[:2]
+    diag = math.ceil(math.hypot(w, h)) + 4
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), tilt, 1.0)
+    m[0, 2] += (diag - w) / 2
+    m[1, 2] += (diag - h) / 2
+    out = cv2.warpAffine(p, m, (diag, diag), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    return out, corners @ m[:, :2].T + m[:, 2]
+
+
+def blend(canvas: np.ndarray, rgb: np.ndarray, a: np.ndarray, x0: int, y0: int) -> None:
+    """Paint ``rgb`` (float) over ``canvas`` with alpha ``a`` (0..1) at the offset (x0, y0), clipped to the canvas."""
+    h, w = a.shape
+    cy0, cx0 = max(0, y0), max(0, x0)
+    cy1, cx1 = min(canvas.shape[0], y0 + h), min(canvas.shape[1], x0 + w)
+    if cy1 <= cy0 or cx1 <= cx0:
+        return
+    sub = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+    aa = a[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, None]
+    sub = rgb[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] * aa + sub * (1 - aa)
+    canvas[cy0:cy1, cx0:cx1] = np.clip(sub, 0, 255).astype(np.uint8)
+
+
+def compose(pieces: list[Placed], background: np.ndarray) -> tuple[np.ndarray, list[tuple[int, np.ndarray]]]:
+    """Draw the pieces in order, each with a soft shadow down and to the right; returns the image and, for each
+    labelled piece, its class and the four corners of its face in the frame."""
+    canvas = background.copy()
+    corners_of: list[tuple[int, np.ndarray]] = []
+    for p in pieces:
+        img, corners = turned(p.patch, p.quarters, p.tilt)
+        x0 = round(p.cx - img.shape[1] / 2)
+        y0 = round(p.cy - img.shape[0] / 2)
+        alpha = img[:, :, 3].astype(np.float32) / 255
+        shadow = cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35
+        blend(canvas, np.zeros((*alpha.shape, 3), np.float32), shadow, x0 + 4, y0 + 5)
+        blend(canvas, img[:, :, :3].astype(np.float32), alpha, x0, y0)
+        if p.cls is not None:
+            corners_of.append((p.cls, corners + np.array([x0, y0], np.float64)))
+    return canvas, corners_of
+
+
+def jitter(seed: int, *key: object) -> float:
+    """A small tilt in degrees, the same for the same tile place (``key``) in every frame of a game (``seed``)."""
+    return float(np.random.default_rng(zlib.crc32(repr((seed, *key)).encode())).normal(0, 1.2))
+
+
+# --- where things lie ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The table's layout in a frame of ``size`` (height, width): lengths scale with the frame."""
+
+    size: tuple[int, int]
+
+    @property
+    def scale(self) -> float:
+        return min(self.size[0] / FRAME[0], self.size[1] / FRAME[1])
+
+    def px(self, length: float) -> int:
+        """A length of the default frame, in this frame's pixels (at least 1)."""
+        return max(1, round(length * self.scale))
+
+    @property
+    def w(self) -> int:
+        return self.px(TILE_W)
+
+    @property
+    def h(self) -> int:
+        return self.px(TILE_H)
+
+    @property
+    def side(self) -> int:
+        return self.px(SIDE)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.size[1] / 2, self.size[0] / 2 + 12.7 * self.scale
+
+    def at(self, side: ViewSide, u: float, v: float) -> tuple[float, float]:
+        """A point in a seat's own frame (``u`` to that player's right, ``v`` from the centre away from them:
+        negative towards them) in frame pixels."""
+        dx, dy = [(u, -v), (-v, -u), (-u, v), (v, u)][side.turns]
+        cx, cy = self.centre
+        return cx + dx, cy + dy
+
+    def seat_frame(self, side: ViewSide, x: float, y: float) -> tuple[float, float]:
+        """The inverse of :meth:`at`: (u, v) of a frame point in a seat's frame."""
+        cx, cy = self.centre
+        dx, dy = x - cx, y - cy
+        return [(dx, -dy), (-dy, -dx), (-dx, dy), (dy, dx)][side.turns]
+
+    # depths (v) of the zones, negative: towards the seat
+    def pond_slot(self, n: int, pond: tuple[Tile, ...] = (), riichi: int | None = None) -> tuple[float, float]:
+        """(u, v) of the middle of pond slot ``n``: six to a row for two rows, the third row takes the rest; a
+        sideways tile (``riichi``) takes a tile height along its row."""
+        row, col = (n // 6, n % 6) if n < 12 else (2, n - 12)
+        first = n - col
+        wide = [riichi is not None and k == riichi for k in range(first, n + 1)]
+        u = -3 * self.w + sum(self.h if s else self.w for s in wide[:-1]) + (self.h if wide[-1] else self.w) / 2
+        v = -(POND_IN * self.h + row * (self.h + self.side) + (self.h + self.side) / 2)
+        return u, v
+
+    @property
+    def wall_v(self) -> float:
+        return -WALL_AT * self.h
+
+    def wall_u(self, stack: int) -> float:
+        """The middle of a wall stack (0..16 from the wall's right end as its player sees it); the walls make a
+        pinwheel, each shifted to its player's left so the corners do not overlap."""
+        return WALL_STACKS * self.w / 2 - self.w * (stack + 0.5) - (self.h + self.px(4))
+
+    @property
+    def flat_v(self) -> float:
+        """The middle of a flat tile in the hand row."""
+        return -(HAND_IN * self.h + (self.h + self.side) / 2)
+
+    @property
+    def standing_v(self) -> float:
+        return -(HAND_IN * self.h + self.px(DEPTH) / 2)
+
+    def hand_u(self, k: int) -> float:
+        return -7.5 * self.w + k * self.w
+
+    def apart_u(self, n: int) -> float:
+        return self.hand_u(n) + APART_GAP * self.w
+
+
+def stacks_in_drawing_order(wall_break: tuple[ViewSide, int]) -> list[tuple[ViewSide, int]]:
+    """Every wall stack (side, stack from that wall's right end) in drawing order, from the break clockwise (seen
+    from above); the last 7 are the dead wall, its last stack the one beside the break."""
+    clockwise = (ViewSide.BOTTOM, ViewSide.LEFT, ViewSide.TOP, ViewSide.RIGHT)
+    order = [(s, i) for s in clockwise for i in range(WALL_STACKS)]
+    start = order.index(wall_break)
+    return order[start:] + order[:start]
+
+
+# --- the scene, piece by piece ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Drawing:
+    scene: TableScene
+    geo: Geometry
+    seed: int
+    pieces: list[Placed] = field(default_factory=list)
+
+    def tile(self, name: str, side: ViewSide, u: float, v: float, key: tuple, *, sideways: bool = False,
+             shake: float = 1.0) -> None:  # fmt: skip
+        g = self.geo
+        x, y = g.at(side, u, v)
+        cls = BACK_CLASS if name == "back" else class_of_tile(Tile.parse(name))
+        patch = flat_tile(name, g.w, g.h, g.side)
+        self.pieces.append(Placed(patch, x, y, side.turns + sideways, jitter(self.seed, *key) * shake, cls))
+
+    def draw(self) -> list[Placed]:
+        self.walls()
+        for side in _SIDES:
+            seat = self.scene.seat(side)
+            self.pond(side, seat)
+            self.hand(side, seat)
+            self.melds(side, seat)
+        return self.pieces
+
+    def walls(self) -> None:
+        g, scene = self.geo, self.scene
+        order = stacks_in_drawing_order(scene.wall_break)
+        live, dead = order[:-7], order[-7:]
+        standing = set(live[len(live) - math.ceil(scene.live_wall / 2) :]) if scene.live_wall else set()
+        kans = max(0, len(scene.dora_indicators) - 1)
+        taken = {dead[-1 - k // 2] for k in range(0, kans, 2)}  # replacement tiles, two to a stack
+        standing |= set(dead) - taken
+        shown = {dead[-3 - k]: str(t) for k, t in enumerate(scene.dora_indicators)}
+        ura = len(scene.ura_indicators)
+        for side in _SIDES:
+            for i in range(WALL_STACKS):
+                if (side, i) not in standing or (side, i) in live[:ura]:
+                    continue
+                name = shown.get((side, i), "back")
+                self.tile(name, side, g.wall_u(i), g.wall_v, ("wall", side.value, i), shake=0.4)
+        # ura indicators: turned face up and laid in the wall's row beyond the break, where the first stacks were
+        # drawn (gone by any win), so that the row reads them before the dora indicators, in the same order
+        for k, t in enumerate(scene.ura_indicators):
+            side, i = live[ura - 1 - k]
+            self.tile(str(t), side, g.wall_u(i), g.wall_v, ("ura", side.value, i), shake=0.4)
+
+    def pond(self, side: ViewSide, seat: SeatScene) -> None:
+        g = self.geo
+        for n, t in enumerate(seat.pond):
+            u, v = g.pond_slot(n, seat.pond, seat.riichi)
+            self.tile(str(t), side, u, v, ("pond", side.value, n), sideways=n == seat.riichi)
+        if seat.stick:
+            x, y = g.at(side, 0, -(POND_IN - 0.45) * g.h)
+            stick = riichi_stick(g.px(190), g.px(18))
+            self.pieces.append(Placed(stick, x, y, side.turns, jitter(self.seed, "stick", side.value) * 0.5))
+
+    def hand(self, side: ViewSide, seat: SeatScene) -> None:
+        g = self.geo
+        if isinstance(seat.hand, int):
+            n = seat.hand
+            for k in range(n + (seat.apart is True)):
+                u = g.hand_u(k) if k < n else g.apart_u(n)
+                x, y = g.at(side, u, g.standing_v)
+                shake = jitter(self.seed, "hand", side.value, k) * 0.3
+                self.pieces.append(Placed(standing_tile(g.w, g.px(DEPTH)), x, y, side.turns, shake))
+        else:
+            n = len(seat.hand)
+            for k, t in enumerate(seat.hand):
+                self.tile(str(t), side, g.hand_u(k), g.flat_v, ("shown", side.value, k), shake=0.3)
+        if isinstance(seat.apart, Tile):
+            self.tile(str(seat.apart), side, g.apart_u(n), g.flat_v, ("apart", side.value), shake=0.3)
+
+    def meld_lengths(self, meld: MeldScene) -> list[float]:
+        return [self.geo.h if k == meld.called else self.geo.w for k in range(len(meld.tiles))]
+
+    def melds_right(self, seat: SeatScene) -> float:
+        """The right end of the first meld: fixed, unless the melds would reach the hand (then they lie further
+        right)."""
+        g = self.geo
+        n = seat.hand if isinstance(seat.hand, int) else len(seat.hand)
+        hand_end = g.apart_u(n) + g.w / 2 if seat.apart is not None else g.hand_u(n) - g.w / 2
+        total = sum(sum(self.meld_lengths(m)) for m in seat.melds) + BETWEEN_MELDS * g.w * (len(seat.melds) - 1)
+        return max(MELD_RIGHT * g.w, hand_end + MELD_GAP * g.w + total)
+
+    def melds(self, side: ViewSide, seat: SeatScene) -> None:
+        g = self.geo
+        right = self.melds_right(seat)
+        for j, meld in enumerate(seat.melds):
+            lengths = self.meld_lengths(meld)
+            u = right - sum(lengths)
+            for k, t in enumerate(meld.tiles):
+                key = ("meld", side.value, j, k)
+                name = "back" if meld.closed and k in (0, 3) else str(t)
+                if k == meld.called:
+                    v = g.flat_v - (g.h + g.side) / 2 + g.w / 2  # lying across, its edge in line with the others'
+                    self.tile(name, side, u + lengths[k] / 2, v, key, sideways=True, shake=0.3)
+                    if meld.added is not None:
+                        # before the called tile when that one is rightmost, else after it: the reader then takes
+                        # the called tile's place in the row of four for the direction it came from
+                        along = (-1 if k == len(meld.tiles) - 1 else 1) * ADDED_ALONG * g.w
+                        inward = g.flat_v + ADDED_IN * (g.h + g.side)
+                        self.tile(str(meld.added), side, u + lengths[k] / 2 + along, inward, (*key, "added"), shake=0.3)
+                else:
+                    self.tile(name, side, u + lengths[k] / 2, g.flat_v, key, shake=0.3)
+                u += lengths[k]
+            right -= sum(lengths) + BETWEEN_MELDS * g.w
+
+    def arm_target(self) -> tuple[float, float]:
+        """Where the arm's hand reaches: the zone that changes (frame pixels)."""
+        g, scene = self.geo, self.scene
+        side = scene.arm_to or scene.arm
+        assert side is not None
+        seat = scene.seat(side)
+        if scene.arm_zone is Zone.POND:
+            return g.at(side, *g.pond_slot(len(seat.pond), (*seat.pond, Tile.parse("1z")), seat.riichi))
+        if scene.arm_zone is Zone.MELDS:
+            return g.at(side, self.melds_right(seat) - 2 * g.w - 4 * g.w * len(seat.melds), g.flat_v)
+        if scene.arm_zone is Zone.HAND:
+            return g.at(side, 0, g.flat_v)
+        order = stacks_in_drawing_order(scene.wall_break)
+        if scene.arm_zone is Zone.WALL:
+            live = order[:-7]
+            wall_side, i = live[max(0, len(live) - math.ceil(scene.live_wall / 2))]
+        else:
+            wall_side, i = order[-3 - max(0, len(scene.dora_indicators) - 1)]
+        return g.at(wall_side, g.wall_u(i), g.wall_v)
+
+
+def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: int):
+    """A player's forearm and hand reaching from their edge of the frame to ``target``: a function painting it on
+    a canvas, and its mask (float 0..1)."""
+    u, _v = geo.seat_frame(side, *target)
+    sx, sy = geo.at(side, u * 0.6 + geo.px(150), -geo.px(1140))
+    tx, ty = target
+    tone = np.array((120, 160, 205), np.float32) + np.random.default_rng([seed, side.turns]).normal(0, 8, 3)
+    h, w = geo.size
+    layer = np.zeros((h, w), np.uint8)
+    cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, geo.px(120))
+    cv2.ellipse(layer, (round(tx), round(ty)), (geo.px(78), geo.px(68)), 0, 0, 360, 255, -1)
+    soft = cv2.GaussianBlur(layer, (0, 0), 4).astype(np.float32) / 255
+
+    def paint(canvas: np.ndarray) -> None:
+        shade = cv2.GaussianBlur(layer, (0, 0), 25).astype(np.float32) / 255
+        colour = np.empty(canvas.shape, np.float32)
+        colour[:] = tone
+        colour *= (0.75 + 0.3 * shade)[:, :, None]
+        dark = np.zeros_like(soft)
+        dy, dx = geo.px(23), geo.px(18)
+        dark[dy:, dx:] = soft[:-dy, :-dx] * 0.45  # the arm's shadow, down and to the right
+        blend(canvas, np.zeros(canvas.shape, np.float32), dark, 0, 0)
+        blend(canvas, colour, soft, 0, 0)
+
+    return paint, soft
+
+
+def _hidden(corners: np.ndarray, mask: np.ndarray) -> bool:
+    x1, y1 = np.floor(corners.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
+    h, w = mask.shape
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    return x2 > x1 and y2 > y1 and float(mask[y1:y2, x1:x2].mean()) >= HIDDEN
+
+
+# --- the camera ---------------------------------------------------------------------------------------------------
+
+
+def camera_warp(size: tuple[int, int], style: TableStyle) -> np.ndarray | None:
+    """The homography of a camera at an angle from ``style.camera``'s side: that edge of the frame widened and the
+    far one narrowed by half the tilt each (None: straight above)."""
+    if style.camera is None or style.tilt == 0:
+        return None
+    h, w = size
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    near, far = 1 + style.tilt / 2, 1 - style.tilt / 2
+    # the corners as a camera at the bottom sees them (near: the bottom edge), turned for the other sides
+    scaled = {
+        ViewSide.BOTTOM: [(0, far), (1, far), (2, near), (3, near)],
+        ViewSide.TOP: [(0, near), (1, near), (2, far), (3, far)],
+        ViewSide.RIGHT: [(0, far), (1, near), (2, near), (3, far)],
+        ViewSide.LEFT: [(0, near), (1, far), (2, far), (3, near)],
+    }[style.camera]
+    dst = src.copy()
+    horizontal = style.camera in (ViewSide.BOTTOM, ViewSide.TOP)
+    for corner, k in scaled:
+        if horizontal:
+            dst[corner, 0] = w / 2 + (src[corner, 0] - w / 2) * k
+        else:
+            dst[corner, 1] = h / 2 + (src[corner, 1] - h / 2) * k
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _lit(image: np.ndarray, style: TableStyle) -> np.ndarray:
+    h, w = image.shape[:2]
+    out = image.astype(np.float32) * (style.gain * np.array(style.white, np.float32))
+    if style.light:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        fx, fy = style.light_at
+        out *= (1 - style.light * (((xx - w * fx) / w) ** 2 + ((yy - h * fy) / h) ** 2) * 2)[:, :, None]
+    return out
+
+
+def render_table(
+    scene: TableScene, *, size: tuple[int, int] = FRAME, seed: int, style: TableStyle | None = None
+) -> RenderedTable:
+    """Draw ``scene`` as seen from above in a frame of ``size`` (height, width). ``seed`` fixes the felt's texture,
+    each still tile's small tilt (by its place), the arm's skin tone and the sensor noise (with the scene): render a
+    game's frames with one seed and one ``style`` (default: :class:`TableStyle` ()) and still tiles never move."""
+    style = style or TableStyle()
+    geo = Geometry((int(size[0]), int(size[1])))
+    drawing = _Drawing(scene, geo, seed)
+    background = felt(geo.size[0], geo.size[1], style.felt, seed)
+    canvas, corners_of = compose(drawing.draw(), background)
+    if scene.arm is not None:
+        paint, mask = arm_layer(geo, scene.arm, drawing.arm_target(), seed)
+        paint(canvas)
+        corners_of = [(c, k) for c, k in corners_of if not _hidden(k, mask)]
+    image = _lit(canvas, style)
+    warp = camera_warp(geo.size, style)
+    if warp is not None:
+        h, w = geo.size
+        image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
+    if style.blur:
+        image = cv2.GaussianBlur(image, (0, 0), style.blur)
+    if style.noise:
+        rng = np.random.default_rng([seed, zlib.crc32(repr(scene).encode())])
+        image = image + rng.normal(0, style.noise, image.shape).astype(np.float32)
+    out = np.clip(image, 0, 255).astype(np.uint8)
+    centre = np.array([[geo.centre]], np.float32)
+    if warp is not None:
+        centre = cv2.perspectiveTransform(centre, warp)
+    boxes = tuple(b for c, k in corners_of if (b := _box(c, k, geo.size)) is not None)
+    return RenderedTable(out, boxes, (float(centre[0, 0, 0]), float(centre[0, 0, 1])))
+
+
+def _box(cls: int, corners: np.ndarray, size: tuple[int, int]) -> tuple[int, Box] | None:
+    """The class and the frame-clipped box around a tile's corners; None when less than half of it is in view."""
+    h, w = size
+    x1, y1 = corners.min(axis=0)
+    x2, y2 = corners.max(axis=0)
+    whole = (x2 - x1) * (y2 - y1)
+    cx1, cy1, cx2, cy2 = max(0.0, x1), max(0.0, y1), min(float(w), x2), min(float(h), y2)
+    if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.5 * whole:
+        return None
+    return cls, Box(float(cx1), float(cy1), float(cx2), float(cy2))
+

@@ -280,6 +280,7 @@ class CameraGame:
         game = self.session.game
         frame = self._last
         table = frame.table
+        changed = False
         if game.hand is None:  # between hands: a cleared table (a fresh deal) is followed afresh
             changed = self.pending is not None
             self.pending = None
@@ -287,15 +288,15 @@ class CameraGame:
                 return changed
             if self.follower.accepted != TableView():
                 self._new_follower()
-        elif not self._synced:
-            if table is not None:
-                self.follower.accept(table)
+        elif not self._synced:  # a hand in progress when the camera starts: the table as first seen is its state
+            if table is None:
+                return self.tick()
+            self.follower.accept(table)
             self._synced = True
             return self.tick()
         self._synced = True
         before = copy.deepcopy(self.follower, {id(self.follower._last): self.follower._last})
         update = self.follower.update(table, self.frame, expected_seat(game))
-        changed = False
         for side in update.resolved:
             kept = [c for c in self.contradictions if not (c["side"] == _side_name(side) and c["clash"] != "refused")]
             changed |= len(kept) != len(self.contradictions)
@@ -360,6 +361,8 @@ class CameraGame:
         kept = CameraEvent(self._next_id, frame_id, self.frame if frame is None else frame, before + len(events) - 1,
                            text, event, before, detection)
         self._next_id += 1
+        if self.pending is not None and self.pending.kind != "draw" and not isinstance(event, DoraFlip):
+            self.pending = None  # the hand went on: the win laid down was not one
         self.events = [*self.events, kept][-MAX_EVENTS:]
         return True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -220,11 +221,8 @@ def test_a_failing_service_does_not_stop_the_loop():
 def test_each_unchanged_frame_after_a_read_is_a_hold(frames, fail_on, expected):
     rec = Recorder(fail_on=fail_on)
     calls: list[str] = []
-    loop = make_loop(
-        FakeSource(frames),
-        rec,
-        hold=lambda: calls.append("hold"),
-    )
+    seconds = itertools.count()  # a second between frames: no read is deferred by the rate limit
+    loop = make_loop(FakeSource(frames), rec, hold=lambda: calls.append("hold"), clock=lambda: float(next(seconds)))
     loop.observe = lambda obs: calls.append(f"read {obs.split('#')[1]}")
     stats = loop.run()
     assert calls == expected

@@ -317,8 +317,12 @@ class TableFollower:
       a new meld of four with face-down ends: ``ClosedKan``;
     - one more dora indicator, where a kan on the table (a meld of four) allows it: ``DoraFlip`` (the hand's first
       indicator is the engine's ``HandStart``'s; the follower gives it apart, as
-      :attr:`FollowUpdate.opening_indicator`). More indicators than kans allow (ura indicators turned at a win, or an
-      added kan whose fourth tile the reader sees stacked, as one box) are a contradiction.
+      :attr:`FollowUpdate.opening_indicator`). Indicators turned while a hand lies face up are the ura indicators
+      (they go with the :class:`Reveal`); otherwise more indicators than kans allow (an added kan whose fourth tile
+      the reader sees stacked, as one box) are a contradiction;
+    - a concealed hand laid face up (at least 13 tiles, three fewer per meld, read face up): a :class:`Reveal` once it
+      has settled, again when it changes (ura indicators turned, the ron tile taken from its pond); the last discard
+      leaving its pond while a hand lies open is that ron tile, no contradiction.
 
     Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
     been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event

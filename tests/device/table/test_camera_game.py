@@ -12,7 +12,7 @@ import pytest
 from device.table.camera_game import CameraGame, NothingPending
 from device.table.game_session import GameSession
 from engine.errors import IllegalAction
-from engine.game.events import AddedKan, Call, Discard, DoraFlip, Draw, HandStart, Ron, RonClaim, Tsumo
+from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Draw, HandStart, Ron, RonClaim, Tsumo
 from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
@@ -249,6 +249,19 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
     assert game.dora_indicators == parse_tiles("4p1s")
     assert [m.notation() for m in game.melds(1)] == ["kakan:7s777s/L"]  # the called 7s from the left
     assert [e["event"]["type"] for e in cam.view()["events"]][-4:] == ["discard", "added_kan", "dora_flip", "discard"]
+
+
+def test_a_closed_kan_its_dora_flip_and_the_replacement_draw():
+    cam = camera()
+    kan = {R: (("7m7m", None),)}  # the two middle tiles shown, the ends face down
+    show(cam, script("B:1z") + [table({B: "1z"}, kan, "4p1s"), table({B: "1z", R: "2p"}, kan, "4p1s")])
+    assert game_events(cam)[3:] == [
+        Draw(1),
+        ClosedKan(1, parse_tiles("7777m")),
+        DoraFlip(Tile.parse("1s")),
+        Draw(1),  # the kan's replacement tile
+        D(1, "2p"),
+    ]
 
 
 # --- undo and fix -----------------------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ Seats: the camera's own seat (``camera_seat``, 0) sits at the frame's bottom edg
 the order of play (right is the next seat). Each change at the table is filmed as an arm frame (the table as it was,
 an arm reaching in from the acting seat's side) followed by the changed table held still for ``still`` frames;
 the first still frame is where the change "lands" (``Shot.lands``: the index of the event it shows in
-``HandScript.events``). The changes:
+``HandScript.events``). The arm reaches for the zone that changes (``TableScene.arm_zone``, ``arm_to``): its own
+pond for a discard, the discarder's pond for a call, its melds for a kan, the dead wall for an indicator, its hand
+for a win. Each hand's wall is broken where the dealer's dice (seeded by the record and the hand) say. The changes:
 
 - a deal: the table cleared (no tiles: the tiles go into the machine), then the fresh deal: 13 standing tiles per
   seat, the live wall full (70), the first dora indicator face up;
@@ -36,6 +38,7 @@ engine's own inference, and the hands' ends are compared by the points they move
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,7 +64,7 @@ from engine.game.events import (
 from engine.rules import RuleSet
 from engine.tiles import Tile
 from vision.read.table import ViewSide
-from vision.synth.table_scene import DEAD_WALL_TILES, WALL_TILES, MeldScene, SeatScene, TableScene
+from vision.synth.table_scene import DEAD_WALL_TILES, WALL_TILES, MeldScene, SeatScene, TableScene, Zone
 
 #: Frames the changed table is held still after each change (the gate passes the second, the follower settles on
 #: the third).
@@ -134,7 +137,8 @@ def script_game(logged: LoggedGame, *, still: int = STILL, camera_seat: int = 0)
         if isinstance(step, DealCheck):
             hand = HandScript(f"{'ESWN'[step.round // 4 % 4]}{step.round % 4 + 1}-{step.honba}", step)
             out.hands.append(hand)
-            film = _Film(hand, still, camera_seat)
+            dice = random.Random(f"{logged.source}#{len(out.hands)}")
+            film = _Film(hand, still, camera_seat, dice.randint(1, 6) + dice.randint(1, 6))
         elif isinstance(step, EndCheck):
             if out.hands:
                 out.hands[-1].end = step
@@ -223,10 +227,12 @@ def _closed_kan(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
 class _Film:
     """The table of one hand as events change it, and the shots that show each change."""
 
-    def __init__(self, hand: HandScript, still: int, camera_seat: int) -> None:
+    def __init__(self, hand: HandScript, still: int, camera_seat: int, dice: int) -> None:
         self.hand = hand
         self.still = still
         self.camera_seat = camera_seat
+        # the dealer's dice: the wall in front of the seat they count to is broken that many stacks from its right
+        self.wall_break = (self.side((hand.deal.dealer + dice - 1) % 4), dice)
         self.counts = [13] * 4  # concealed tiles standing
         self.shown: dict[int, tuple[tuple[Tile, ...], Tile | None]] = {}  # seat -> (tiles face up, set apart)
         self.melds: list[list[MeldScene]] = [[] for _ in range(4)]
@@ -260,16 +266,19 @@ class _Film:
             stick=self.sticks[seat],
         )
 
-    def film(self, actor: int | None, lands: int) -> None:
-        """The change just made: an arm over the table as it was, then the new table held still."""
+    def film(self, actor: int | None, lands: int, zone: Zone = Zone.POND, at: int | None = None) -> None:
+        """The change just made: an arm from ``actor``'s side over ``zone`` of seat ``at`` (None: the actor's own;
+        the dead wall: where the wall was broken) on the table as it was, then the new table held still."""
         if actor is not None:
-            self.hand.shots.append(Shot(replace(self.scene, arm=self.side(actor))))
+            to = self.wall_break[0] if zone is Zone.DEAD_WALL else None if at is None else self.side(at)
+            self.hand.shots.append(Shot(replace(self.scene, arm=self.side(actor), arm_zone=zone, arm_to=to)))
         seats = tuple(self.seat_scene((self.camera_seat + turns) % 4) for turns in range(4))
         self.scene = TableScene(
             seats=seats,  # type: ignore[arg-type]
             live_wall=self.live,
             dora_indicators=tuple(self.dora),
             ura_indicators=self.ura,
+            wall_break=self.wall_break,
         )
         self.hand.shots.append(Shot(self.scene, self.still, lands))
 
@@ -305,13 +314,13 @@ class _Film:
             self.counts[event.seat] -= 4
             self.melds[event.seat].append(MeldScene(_closed_kan(event.tiles)))
             self.kan_seat = event.seat
-            self.film(event.seat, self.record(event))
+            self.film(event.seat, self.record(event), Zone.MELDS)
         elif isinstance(event, DoraFlip):
             self.dora.append(event.indicator)
-            self.film(self.kan_seat, self.record(event))
+            self.film(self.kan_seat, self.record(event), Zone.DEAD_WALL)
         elif isinstance(event, Tsumo):
             self.show(event.seat, _minus_one(event.hand, event.win_tile), event.win_tile)
-            self.film(event.seat, self.record(event))
+            self.film(event.seat, self.record(event), Zone.HAND)
             self.turn_ura(event.seat, event.ura_indicators)
         elif isinstance(event, Ron):
             self.ron(event)
@@ -320,12 +329,12 @@ class _Film:
             for seat, tiles in enumerate(event.hands):
                 if tiles is not None:
                     self.show(seat, tuple(tiles), None)
-            self.film(None, self.record(event))
+            self.film(None, self.record(event), Zone.HAND)
         elif isinstance(event, AbortiveDraw):
             self.passed()
             if event.reason is Abort.NINE_TERMINALS and event.seat is not None and event.hand is not None:
                 self.show(event.seat, tuple(event.hand), None)
-                self.film(event.seat, self.record(event))
+                self.film(event.seat, self.record(event), Zone.HAND)
             else:
                 self.record(event)
 
@@ -358,7 +367,7 @@ class _Film:
         self.counts[s] -= len(event.tiles) - 1
         self.last_discard = None
         self.kan_seat = s
-        self.film(s, self.record(event))
+        self.film(s, self.record(event), Zone.POND, source)  # the arm takes the tile from the discarder's pond
 
     def added_kan(self, event: AddedKan) -> None:
         s = event.seat
@@ -370,7 +379,7 @@ class _Film:
         self.melds[s][at] = replace(self.melds[s][at], added=event.tile)
         self.counts[s] -= 1
         self.last_added, self.kan_seat = (s, at), s
-        self.film(s, self.record(event))
+        self.film(s, self.record(event), Zone.MELDS)
 
     def ron(self, event: Ron) -> None:
         if self.last_added is not None:  # 搶槓: the added tile is robbed, the kan goes back to a pon
@@ -389,10 +398,10 @@ class _Film:
         for i, claim in enumerate(event.claims):
             concealed = _minus_one(claim.hand, tile) if len(claim.hand) % 3 == 2 else tuple(claim.hand)
             self.show(claim.seat, concealed, tile if i == 0 else None)  # one tile: set apart by the first winner
-        self.film(event.claims[0].seat, self.record(event))
+        self.film(event.claims[0].seat, self.record(event), Zone.HAND)
         self.turn_ura(event.claims[0].seat, event.ura_indicators)
 
     def turn_ura(self, seat: int, ura: tuple[Tile, ...]) -> None:
         if ura:
             self.ura = tuple(ura)
-            self.film(seat, len(self.hand.events) - 1)
+            self.film(seat, len(self.hand.events) - 1, Zone.DEAD_WALL)

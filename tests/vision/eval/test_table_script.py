@@ -20,6 +20,7 @@ from vision.eval.table_script import (
     script_game,
 )
 from vision.read.table import ViewSide
+from vision.synth.table_scene import Zone
 
 GAMES = TENHOU / "games"
 needs_data = pytest.mark.skipif(not GAMES.is_dir(), reason=TENHOU_MISSING)
@@ -97,6 +98,8 @@ def test_a_called_tile_lies_sideways_towards_the_discarder(caller: int, discarde
     kind, tiles = (MeldKind.CHI, "3m24m") if caller == 1 else (MeldKind.PON, "333m")
     shots = _film(Draw(discarder), Discard(discarder, _t("3m")), Call(caller, kind, parse_tiles(tiles)))
     seat = _still(shots).scene.seats[caller]
+    arm = shots[-2].scene
+    assert (arm.arm, arm.arm_zone, arm.arm_to) == (list(ViewSide)[caller], Zone.POND, list(ViewSide)[discarder])
     (meld,) = seat.melds
     assert meld.called == called_index and meld.tiles[called_index] == _t("3m")
     assert _still(shots).scene.seats[discarder].pond == ()

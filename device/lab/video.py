@@ -22,11 +22,13 @@ median and worst; with a Raspberry Pi 5 estimate from the reads' measured multip
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 import statistics
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -112,11 +114,12 @@ class LabelsDetector:
 
 
 def renderer(style: Any, seed: int, size: tuple[int, int] = FRAME_SIZE) -> Callable[[Any, int], tuple]:
-    """``render(scene, index) -> (image, detections)`` with the synth table renderer, in one style."""
+    """``render(scene, index) -> (image, detections)`` with the synth table renderer, in one style and one seed for
+    the whole game (the felt's texture and each still tile's place stay put from frame to frame)."""
     from vision.synth.table_render import render_table
 
     def render(scene: Any, index: int) -> tuple[np.ndarray, tuple]:
-        drawn = render_table(scene, size=size, seed=seed + index, style=style)
+        drawn = render_table(scene, size=size, seed=seed, style=style)
         return drawn.image, tuple(drawn.detections())
 
     return render
@@ -349,9 +352,10 @@ def scripts_of(paths: list[str], games: int | None) -> list[Any]:
 def run_video(
     paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
     model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int = 1,
+    progress: Callable[[GameFilmed], Any] | None = None,
 ) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
     """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
-    and each game's; ``jobs`` games filmed at once (each in its own process)."""
+    and each game's; ``jobs`` games filmed at once (each in its own process); ``progress`` sees each game filmed."""
     scripts = scripts_of(paths, games)
     if not scripts:
         raise UserError("no game with a hand in the given logs")
@@ -361,13 +365,18 @@ def run_video(
          "size": size}  # fmt: skip
         for i, s in enumerate(scripts)
     ]
-    if jobs == 1:
-        filmed = [film_game(**call) for call in calls]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
+    filmed: list[GameFilmed] = []
+    with contextlib.ExitStack() as stack:
+        if jobs == 1:
+            games_filmed: Iterable[GameFilmed] = map(_film_game, calls)
+        else:
+            from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(jobs) as pool:
-            filmed = list(pool.map(_film_game, calls))
+            games_filmed = stack.enter_context(ProcessPoolExecutor(jobs)).map(_film_game, calls)
+        for game in games_filmed:
+            filmed.append(game)
+            if progress is not None:
+                progress(game)
     total = {
         "games": len(filmed),
         "events": sum(g.events for g in filmed),
@@ -402,6 +411,7 @@ def _cmd_video(args: argparse.Namespace) -> int:
     total, filmed = run_video(
         args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
         model=Path(args.model) if args.model else None, size=frame_size(args.size), jobs=args.jobs,
+        progress=_progress,
     )  # fmt: skip
     if args.json:
         print(json.dumps(total))
@@ -424,6 +434,16 @@ def _cmd_video(args: argparse.Namespace) -> int:
         f"{total['false']} false, wins scored right {total['wins_scored_right']}/{total['wins']}"
     )
     return 0
+
+
+def _progress(game: GameFilmed) -> None:
+    """One line on stderr per game filmed (a long run shows how it goes; stdout keeps the figures)."""
+    print(
+        f"{Path(game.source).name}: {game.recovered}/{game.events} recovered, {game.false} false, "
+        f"wins {game.wins_scored_right}/{game.wins}, {game.hands} hands, {game.reads} reads, {game.seconds:.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def register(commands: Any) -> None:

@@ -43,7 +43,10 @@ from device.lab.games import _files
 FRAME_SIZE = (1520, 2028)
 #: The PIN of the service under test (nobody types it).
 PIN = "2468"
-READERS = ("labels", "models")
+#: ``labels``: the renderer's exact boxes, read as the camera reads them (the table's centre estimated in each
+#: frame); ``labels-centred``: the same, read about the table's true centre (a camera fixed over a fixed table: the
+#: following and the engine alone); ``models``: the shipped camera reader.
+READERS = ("labels", "labels-centred", "models")
 
 
 # --- the filmed game as frames ---------------------------------------------------------------------------------
@@ -59,8 +62,9 @@ class Landing:
 
 class FilmSource:
     """A :class:`~device.camera.sources.FrameSource` playing a :class:`~vision.eval.table_script.GameScript`'s shots:
-    each rendered once (``render(scene, shot_index) -> (image, detections)``) and held for its frames. ``current``:
-    the renderer's exact boxes of the frame last read; ``landings``: frame index -> the change landing there."""
+    each rendered once (``render(scene, shot_index) -> (image, detections, centre)``) and held for its frames.
+    ``current`` and ``centre``: the renderer's exact boxes and the table's true centre (x, y) in the frame last read;
+    ``landings``: frame index -> the change landing there."""
 
     name = "film"
 
@@ -72,6 +76,7 @@ class FilmSource:
         self.frames = sum(shot.frames for _, _, shot in self.plan)
         self.landings: dict[int, Landing] = {}
         self.current: tuple = ()
+        self.centre: tuple[float, float] | None = None
         self._at = -1  # the shot being shown
         self._left = 0  # its frames still to show
         self._count = 0
@@ -90,7 +95,7 @@ class FilmSource:
             if self._at >= len(self.plan):
                 raise EndOfStream(f"{self.name}: end of the game after {self._count} frames")
             hand, _, shot = self.plan[self._at]
-            self._image, self.current = self.render(shot.scene, self._shots)
+            self._image, self.current, self.centre = self.render(shot.scene, self._shots)
             self._shots += 1
             self._left = shot.frames
             if shot.lands is not None:
@@ -114,13 +119,13 @@ class LabelsDetector:
 
 
 def renderer(style: Any, seed: int, size: tuple[int, int] = FRAME_SIZE) -> Callable[[Any, int], tuple]:
-    """``render(scene, index) -> (image, detections)`` with the synth table renderer, in one style and one seed for
-    the whole game (the felt's texture and each still tile's place stay put from frame to frame)."""
+    """``render(scene, index) -> (image, detections, centre)`` with the synth table renderer, in one style and one
+    seed for the whole game (the felt's texture and each still tile's place stay put from frame to frame)."""
     from vision.synth.table_render import render_table
 
-    def render(scene: Any, index: int) -> tuple[np.ndarray, tuple]:
+    def render(scene: Any, index: int) -> tuple[np.ndarray, tuple, tuple[float, float]]:
         drawn = render_table(scene, size=size, seed=seed, style=style)
-        return drawn.image, tuple(drawn.detections())
+        return drawn.image, tuple(drawn.detections()), drawn.centre
 
     return render
 
@@ -132,14 +137,33 @@ def game_style(seed: int) -> Any:
     return TableStyle.seeded(seed)
 
 
-def camera_reader(kind: str, source: FilmSource, model: Path | None = None) -> Any:
-    """The camera's :class:`~vision.read.pipeline.Reader`: around the renderer's boxes (``labels``; not squared to
-    the table: the boxes are the frame's own) or the shipped networks (``models``)."""
+def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
+    """The camera's reader (``read(image) -> Reading``): around the renderer's boxes (``labels``; not squared to the
+    table: the boxes are the frame's own), the same read about the table's true centre (``labels-centred``), or the
+    shipped networks (``models``)."""
     from vision.read.pipeline import Reader, ReaderConfig
 
-    if kind == "labels":
-        return Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
-    return Reader.from_config(ReaderConfig.for_camera(model))
+    if kind == "models":
+        return Reader.from_config(ReaderConfig.for_camera(model))
+    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
+    return reader if kind == "labels" else CentredReader(reader, source)
+
+
+@dataclass
+class CentredReader:
+    """A reader whose table is read about the centre the source tells (``source.centre``)."""
+
+    reader: Any
+    source: Any
+
+    def read(self, image: np.ndarray) -> Any:
+        from vision.read.geometry import Size
+        from vision.read.table import read_table
+
+        reading = self.reader.read(image)
+        if reading.table is None:
+            return reading
+        return replace(reading, table=read_table(reading.detections, Size.of(image), centre=self.source.centre))
 
 
 # --- the service under test --------------------------------------------------------------------------------------
@@ -490,21 +514,22 @@ class CameraClock:
 
     def __init__(
         self,
-        shots: Sequence[tuple[np.ndarray, tuple, Any]],
+        shots: Sequence[tuple[np.ndarray, tuple, tuple[float, float], Any]],
         *,
         turn_s: float,
         arm_s: float,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.shots = shots  # (image, detections, Shot)
+        self.shots = shots  # (image, detections, centre, Shot)
         self.clock = clock
         self.starts: list[float] = []
         at = 0.0
-        for _, _, shot in shots:
+        for *_, shot in shots:
             self.starts.append(at)
             at += arm_s if shot.lands is None else turn_s
         self.length = at
         self.current: tuple = ()
+        self.centre: tuple[float, float] | None = None
         self._t0: float | None = None
         self._count = 0
 
@@ -525,7 +550,7 @@ class CameraClock:
         if now >= self.length:
             raise EndOfStream(f"{self.name}: the hand is over")
         at = max(i for i, start in enumerate(self.starts) if start <= now)
-        image, self.current, _ = self.shots[at]
+        image, self.current, self.centre, _ = self.shots[at]
         frame = Frame(image, index=self._count, timestamp=time.time(), origin=f"shot#{at}")
         self._count += 1
         return frame

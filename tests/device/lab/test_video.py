@@ -93,7 +93,7 @@ def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:
 
     def render(scene, index):
         drawn.append(index)
-        return np.full((8, 8, 3), index, np.uint8), (f"boxes of {index}",)
+        return np.full((8, 8, 3), index, np.uint8), (f"boxes of {index}",), (4.0, 4.0)
 
     source = FilmSource(script, render)
     frames = []
@@ -125,3 +125,40 @@ def test_bad_input_is_one_line_and_exit_2(args: list, message: str, capsys: pyte
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+# --- filmed hands through the real loop, reader (the renderer's boxes), service and camera game ------------------
+
+
+def test_a_deal_and_a_discard_reach_the_engine() -> None:
+    from device.lab.video import film_game, game_style
+
+    script = _script(HandStart(_t("1z")), Draw(0), Discard(0, _t("9m")))
+    filmed = film_game(script, style=game_style(3))
+    assert (filmed.events, filmed.recovered, filmed.false) == (2, 2, 0), filmed.clashes
+    assert len(filmed.latencies) == 1  # the discard's landing frame to its event
+
+
+CALL_AND_RIICHI = (
+    HandStart(_t("1z")),
+    Draw(0),
+    Discard(0, _t("9m")),
+    Draw(1),
+    Discard(1, _t("1p")),
+    Call(2, MeldKind.PON, parse_tiles("111p")),
+    Discard(2, _t("5z")),
+    Draw(3),
+    Discard(3, _t("3s"), riichi=True),
+)
+#: read_table's centre estimate lands far off the table once the top seat has a meld and the ponds hold a tile or two
+#: (tests/vision/synth/test_table_render.py pins the same limit: "across from a meld ..."): the boxes go to wrong seats.
+CENTRE_LIMIT = pytest.mark.xfail(strict=True, reason="reader limit: read_table's centre estimate after the first call")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reader", ["labels-centred", pytest.param("labels", marks=CENTRE_LIMIT)])
+def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
+    from device.lab.video import film_game, game_style
+
+    filmed = film_game(_script(*CALL_AND_RIICHI), reader=reader, style=game_style(5))
+    assert (filmed.events, filmed.recovered, filmed.false) == (6, 6, 0), (filmed.missed, filmed.clashes)

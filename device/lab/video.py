@@ -566,6 +566,9 @@ class CameraBench:
     discards: int
     macs_per_read: float
     read_ms: list[float]
+    #: The engine events received, and the camera game's contradictions, for a run that saw fewer discards than shown.
+    received: list[str] = field(default_factory=list)
+    clashes: list[str] = field(default_factory=list)
 
     def as_json(self, gmacs: float) -> dict[str, Any]:
         from vision.eval.reading_bench import pi5_ms
@@ -585,6 +588,8 @@ class CameraBench:
                 "worst": round(lat[-1], 2) if lat else None,
             },
             "macs_per_read": round(self.macs_per_read),
+            "received": self.received,
+            "contradictions": self.clashes,
             "pi5": {
                 "gmacs_per_s": gmacs,
                 "read_ms": round(pi5_read, 1),
@@ -645,7 +650,16 @@ def bench_camera(
             came = arrival(event, source.landed(i), watch.arrived)
             latencies += [] if came is None else [came]
     reads = len(read_ms)
-    return CameraBench(reads, sum(read_ms) / 1000, latencies, discards, macs / reads if reads else 0.0, read_ms)
+    return CameraBench(
+        reads,
+        sum(read_ms) / 1000,
+        latencies,
+        discards,
+        macs / reads if reads else 0.0,
+        read_ms,
+        [str(e) for _, e in watch.arrived],
+        [f"{c['clash']} seat {c['seat']}: {c['detail']}" for c in watch.clashes],
+    )
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

@@ -233,19 +233,25 @@ def align(expected: Sequence, got: Sequence) -> list[tuple[int, int]]:
     return pairs
 
 
-def wins_scored(script: Any, history: Sequence[Any]) -> tuple[int, int]:
-    """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did)."""
+def wins_scored(script: Any, history: Sequence[Any]) -> tuple[int, int, list[str]]:
+    """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did, and for
+    each other win what the record moved and what the engine did)."""
     from engine.game.events import Ron, Tsumo
 
     results = {(r.round, r.honba): r for r in history}
     wins = right = 0
+    wrong = []
     for hand in script.hands:
         if hand.end is None or not any(isinstance(e, Ron | Tsumo) for e in hand.events):
             continue
         wins += 1
         got = results.get((hand.deal.round, hand.deal.honba))
-        right += got is not None and tuple(got.deltas) == hand.end.deltas
-    return wins, right
+        if got is not None and tuple(got.deltas) == hand.end.deltas:
+            right += 1
+        else:
+            engine = "no result" if got is None else f"{got.summary()} {tuple(got.deltas)}"
+            wrong.append(f"{hand.label} {type(hand.events[-1]).__name__}: the record moved {hand.end.deltas}, {engine}")
+    return wins, right, wrong
 
 
 @dataclass
@@ -266,6 +272,8 @@ class GameFilmed:
     made_up: list[str] = field(default_factory=list)
     #: The contradictions the camera game reported (``clash seat: detail``).
     clashes: list[str] = field(default_factory=list)
+    #: The wins not scored as the record scored them: what the record moved, what the engine did.
+    wrong_wins: list[str] = field(default_factory=list)
     #: Seconds from each discard's landing frame being taken to its event reaching the engine.
     latencies: list[float] = field(default_factory=list)
 
@@ -314,7 +322,7 @@ def film_game(
     seconds = time.perf_counter() - started
     service.close()
     events, recovered, false, missed, made_up = compare(script, watch.arrived)
-    wins, right = wins_scored(script, service.game.game.history)
+    wins, right, wrong = wins_scored(script, service.game.game.history)
     return GameFilmed(
         script.source,
         hands=len(script.hands),
@@ -329,6 +337,7 @@ def film_game(
         missed=missed,
         made_up=made_up,
         clashes=[f"{c['clash']} seat {c['seat']} frame {c['frame']}: {c['detail']}" for c in watch.clashes],
+        wrong_wins=wrong,
         latencies=discard_latencies(script, source.landings, taken, watch.arrived),
     )
 
@@ -452,6 +461,8 @@ def _cmd_video(args: argparse.Namespace) -> int:
             print(f"    false  {line}")
         for line in g.clashes[:5]:
             print(f"    clash  {line}")
+        for line in g.wrong_wins:
+            print(f"    win    {line}")
     share = total["recovered"] / total["events"] if total["events"] else 0.0
     print(
         f"games {total['games']}: {total['recovered']}/{total['events']} events recovered ({share:.2%}), "

@@ -66,6 +66,9 @@ class _Result:
     def __init__(self, round_: int, honba: int, deltas: tuple) -> None:
         self.round, self.honba, self.deltas = round_, honba, deltas
 
+    def summary(self) -> str:
+        return "East 1 0 honba: ..."
+
 
 @pytest.mark.parametrize(
     ("history", "right"),
@@ -79,7 +82,8 @@ class _Result:
 def test_a_win_is_right_when_it_moves_the_recorded_points(history: list, right: int) -> None:
     end = EndCheck((3900, -1300, -1300, -1300), (28900, 23700, 23700, 23700))
     script = _script(HandStart(_t("1z")), Draw(0), Tsumo(0, parse_tiles("123456789m11222p"), _t("2p")), end=end)
-    assert wins_scored(script, history) == (1, right)
+    wins, scored_right, wrong = wins_scored(script, history)
+    assert (wins, scored_right, len(wrong)) == (1, right, 1 - right)
 
 
 def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:

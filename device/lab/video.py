@@ -169,11 +169,28 @@ class CentredReader:
 # --- the service under test --------------------------------------------------------------------------------------
 
 
-def table_service(rules: Any) -> Any:
-    """A fresh table service playing ``rules``: no storage, the camera at seat 0, wins confirmed by themselves."""
+def table_service(rules: Any, clock: Callable[[], float] = time.time) -> Any:
+    """A fresh table service playing ``rules``: no storage, the camera at seat 0, a win or draw laid down confirmed by
+    itself after the demo's pause (:data:`device.commands.run.DEMO_AUTO_CONFIRM_S`) on ``clock``."""
+    from device.commands.run import DEMO_AUTO_CONFIRM_S
     from device.table.service import TableService
 
-    return TableService(pin=PIN, rules=rules, camera_seat=0, auto_confirm_s=1e-9)
+    return TableService(pin=PIN, rules=rules, camera_seat=0, auto_confirm_s=DEMO_AUTO_CONFIRM_S, clock=clock)
+
+
+class FrameClock:
+    """Seconds as a camera's frames count them: each frame read moves it on by one frame's time (a film played faster
+    than real time keeps the table's pauses, such as the wait before a result confirms itself)."""
+
+    def __init__(self, fps: float) -> None:
+        self.step = 1.0 / fps
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self) -> None:
+        self.now += self.step
 
 
 @dataclass
@@ -302,9 +319,12 @@ def film_game(
     """Play one filmed game through the loop into a fresh service; its figures."""
     from device.camera.loop import ServiceLoop
 
+    from device.config import CameraConfig
+
     source = FilmSource(script, renderer(style, seed, size))
     read = camera_reader(reader, source, model)
-    service = table_service(script.start_game().rules)
+    clock = FrameClock(CameraConfig().fps)
+    service = table_service(script.start_game().rules, clock)
     watch = Watch(service)
     taken: dict[int, float] = {}
 
@@ -312,6 +332,7 @@ def film_game(
         return read.read(frame.image)
 
     def on_frame(frame: Frame, _result: Any) -> None:
+        clock.tick()
         taken[frame.index] = watch.clock()
 
     loop = ServiceLoop(
@@ -699,7 +720,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(report))
         return 0
     lat, pi5 = report["discard_to_bus_s"], report["pi5"]
-    print(f"{report['game']}: first hand, {args.changes} changes, camera {fps} frames/s, each change still {args.turn_s} s")
+    print(f"{report['game']}: first hand, {args.changes} changes, {fps} frames/s, each change still {args.turn_s} s")
     print(
         f"  here:  {report['changed_frames_per_s']} changed frames/s (read median {report['read_ms_median']} ms, "
         f"{report['reads']} reads); discard to the bus: median {lat['median']} s, worst {lat['worst']} s "
@@ -707,7 +728,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     )
     print(
         f"  Pi 5:  ~{pi5['changed_frames_per_s']} changed frames/s (read ~{pi5['read_ms']} ms for "
-        f"{report['macs_per_read'] / 1e9:.2f} GMAC); discard to the bus: median ~{pi5['discard_to_bus_s']['median']} s, "
-        f"worst ~{pi5['discard_to_bus_s']['worst']} s  ({report['pi5_source']})"
+        f"{report['macs_per_read'] / 1e9:.2f} GMAC); discard to the bus: "
+        f"median ~{pi5['discard_to_bus_s']['median']} s, worst ~{pi5['discard_to_bus_s']['worst']} s"
+    )
+    print(f"  ({report['pi5_source']})"
     )
     return 0

@@ -69,6 +69,9 @@ from vision.synth.table_scene import DEAD_WALL_TILES, WALL_TILES, MeldScene, Sea
 #: Frames the changed table is held still after each change (the gate passes the second, the follower settles on
 #: the third).
 STILL = 4
+#: Frames a finished hand lies still (its points counted) before the table is cleared: longer than a camera game
+#: waits before a result laid down confirms itself (3 s at the camera's 2 frames a second).
+END_STILL = 12
 #: The engine events a camera's events are compared with, in order.
 COMPARED = (HandStart, Discard, Call, AddedKan, ClosedKan, DoraFlip)
 #: The events that end a hand (compared by the points they move).
@@ -121,16 +124,25 @@ class GameScript:
         return starting_game(self.logged, self.hands[0].deal) if self.hands else None
 
 
-def script_file(path: str | Path, *, still: int = STILL, camera_seat: int = 0) -> list[GameScript]:
+def script_file(
+    path: str | Path, *, still: int = STILL, end_still: int = END_STILL, camera_seat: int = 0
+) -> list[GameScript]:
     """Every replayable game of a Tenhou mjlog XML file, filmed (games the engine cannot play, such as
     three-player ones, are left out)."""
-    return [script_game(g, still=still, camera_seat=camera_seat) for g in parse_file(path) if not g.skipped]
+    return [
+        script_game(g, still=still, end_still=end_still, camera_seat=camera_seat)
+        for g in parse_file(path)
+        if not g.skipped
+    ]
 
 
-def script_game(logged: LoggedGame, *, still: int = STILL, camera_seat: int = 0) -> GameScript:
-    """One logged game filmed hand by hand (a hand the record stops in the middle of is kept as far as it goes)."""
-    if still < 1:
-        raise ValueError(f"a change is held still for at least one frame, not {still}")
+def script_game(
+    logged: LoggedGame, *, still: int = STILL, end_still: int = END_STILL, camera_seat: int = 0
+) -> GameScript:
+    """One logged game filmed hand by hand (a hand the record stops in the middle of is kept as far as it goes); a
+    hand's last scene (its end laid down) is held ``end_still`` frames."""
+    if still < 1 or end_still < still:
+        raise ValueError(f"a change lies still at least one frame, a hand's end as long: not {still}, {end_still}")
     out = GameScript(logged.source, logged)
     film: _Film | None = None
     for step in logged.steps:
@@ -142,6 +154,8 @@ def script_game(logged: LoggedGame, *, still: int = STILL, camera_seat: int = 0)
         elif isinstance(step, EndCheck):
             if out.hands:
                 out.hands[-1].end = step
+                shots = out.hands[-1].shots
+                shots[-1] = replace(shots[-1], frames=max(shots[-1].frames, end_still))
         elif isinstance(step, Event) and film is not None:
             film.take(step)
     return out
@@ -371,10 +385,11 @@ class _Film:
 
     def added_kan(self, event: AddedKan) -> None:
         s = event.seat
+        kind = event.tile.deaka()
         at = next(
             i
             for i, m in enumerate(self.melds[s])
-            if m.added is None and m.called is not None and len(m.tiles) == 3 and m.tiles[0].deaka() == event.tile.deaka()
+            if m.added is None and m.called is not None and len(m.tiles) == 3 and m.tiles[0].deaka() == kind
         )
         self.melds[s][at] = replace(self.melds[s][at], added=event.tile)
         self.counts[s] -= 1

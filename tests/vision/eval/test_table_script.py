@@ -11,6 +11,8 @@ from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.shared_data import TENHOU, TENHOU_MISSING
 from vision.eval.table_script import (
+    END_STILL,
+    STILL,
     Shot,
     compared,
     event_key,
@@ -81,6 +83,7 @@ def test_each_change_lands_once_on_a_still_frame() -> None:
         shown = [i for i, e in enumerate(hand.events) if not isinstance(e, Draw)]
         assert sorted(set(landed)) == shown  # ura indicators land a second time on their win
         assert all(s.frames == 1 for s in hand.shots if s.scene.arm is not None)
+        assert hand.shots[-1].frames == (END_STILL if hand.end is not None else STILL)  # a result lies a while
 
 
 # --- made-up hands: each change drawn as the table conventions say --------------------------------------------

@@ -166,3 +166,35 @@ def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
 
     filmed = film_game(_script(*CALL_AND_RIICHI), reader=reader, style=game_style(5))
     assert (filmed.events, filmed.recovered, filmed.false) == (6, 6, 0), (filmed.missed, filmed.clashes)
+
+
+def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:
+    import numpy as np
+
+    from device.camera.sources import EndOfStream
+    from device.lab.video import CameraClock
+    from vision.eval.table_script import Shot
+
+    now = [0.0]
+    arm, still = Shot(None), Shot(None, 4, lands=1)  # an arm frame (0.5 s), then a change lying still (3 s)
+    shots = [(np.full((4, 4, 3), i, np.uint8), (f"boxes {i}",), (2.0, 2.0), shot) for i, shot in enumerate([arm, still])]
+    source = CameraClock(shots, turn_s=3.0, arm_s=0.5, clock=lambda: now[0])
+    source.open()
+    seen = []
+    for t in (0.0, 0.4, 0.5, 3.4):
+        now[0] = t
+        seen.append((int(source.read().image[0, 0, 0]), source.current))
+    assert seen == [(0, ("boxes 0",)), (0, ("boxes 0",)), (1, ("boxes 1",)), (1, ("boxes 1",))]
+    assert source.landed(1) == 0.5
+    now[0] = 3.5
+    with pytest.raises(EndOfStream):
+        source.read()
+
+
+def test_the_frame_clock_counts_frames() -> None:
+    from device.lab.video import FrameClock
+
+    clock = FrameClock(2.0)
+    for _ in range(6):
+        clock.tick()
+    assert clock() == 3.0  # six frames at two a second: the demo's pause before a result confirms itself

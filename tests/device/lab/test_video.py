@@ -177,7 +177,7 @@ def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:
 
     now = [0.0]
     arm, still = Shot(None), Shot(None, 4, lands=1)  # an arm frame (0.5 s), then a change lying still (3 s)
-    shots = [(np.full((4, 4, 3), i, np.uint8), (f"boxes {i}",), (2.0, 2.0), shot) for i, shot in enumerate([arm, still])]
+    shots = [(np.full((4, 4, 3), i, np.uint8), (f"boxes {i}",), (2.0, 2.0), s) for i, s in enumerate([arm, still])]
     source = CameraClock(shots, turn_s=3.0, arm_s=0.5, clock=lambda: now[0])
     source.open()
     seen = []

@@ -68,8 +68,15 @@ class FilmSource:
 
     name = "film"
 
-    def __init__(self, script: Any, render: Callable[[Any, int], tuple[np.ndarray, tuple]]) -> None:
+    def __init__(
+        self,
+        script: Any,
+        render: Callable[[Any, int], tuple[np.ndarray, tuple, Any]],
+        between_hands: Callable[[int], Any] | None = None,
+    ) -> None:
         self.render = render
+        #: Called with a hand's index before its first shot (the table cleared), from the second hand on.
+        self.between_hands = between_hands
         self.plan: list[tuple[int, int, Any]] = [
             (h, n, shot) for h, hand in enumerate(script.hands) for n, shot in enumerate(hand.shots)
         ]
@@ -94,7 +101,9 @@ class FilmSource:
             self._at += 1
             if self._at >= len(self.plan):
                 raise EndOfStream(f"{self.name}: end of the game after {self._count} frames")
-            hand, _, shot = self.plan[self._at]
+            hand, number, shot = self.plan[self._at]
+            if number == 0 and hand > 0 and self.between_hands is not None:
+                self.between_hands(hand)
             self._image, self.current, self.centre = self.render(shot.scene, self._shots)
             self._shots += 1
             self._left = shot.frames
@@ -250,23 +259,53 @@ def align(expected: Sequence, got: Sequence) -> list[tuple[int, int]]:
     return pairs
 
 
-def wins_scored(script: Any, history: Sequence[Any]) -> tuple[int, int, list[str]]:
+def settle_by_hand(service: Any, script: Any, hand: int) -> str:
+    """Before hand ``hand``'s deal, finish what the camera game left of the hand before, as the players would on a
+    phone: its recorded end entered when the engine takes it, else the game re-entered from the record up to the
+    new deal. Returns what was done ("" when the engine had finished the hand itself)."""
+    from engine.errors import EngineError
+    from vision.eval.table_script import ENDINGS
+
+    game = service.game.game
+    if game.hand is None:
+        return ""
+    end = script.hands[hand - 1].events[-1]
+    if isinstance(end, ENDINGS):
+        try:
+            service.apply_event(end)
+            return f"the hand's end entered by hand ({end.type})"
+        except EngineError:
+            pass
+    data = service.export_game()
+    data["events"] = [e.to_dict() for h in script.hands[:hand] for e in h.events]
+    for key in ("history", "final", "scores"):
+        data.pop(key, None)
+    service.import_game(data)
+    return "the game re-entered from the record"
+
+
+def wins_scored(
+    script: Any, history: Sequence[Any], settled: Iterable[int] = ()
+) -> tuple[int, int, list[str]]:
     """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did, and for
-    each other win what the record moved and what the engine did)."""
+    each other win what the record moved and what the engine did). ``settled``: the hands (by index) a person
+    finished, never scored right."""
     from engine.game.events import Ron, Tsumo
 
     results = {(r.round, r.honba): r for r in history}
     wins = right = 0
     wrong = []
-    for hand in script.hands:
+    by_hand = set(settled)
+    for i, hand in enumerate(script.hands):
         if hand.end is None or not any(isinstance(e, Ron | Tsumo) for e in hand.events):
             continue
         wins += 1
-        got = results.get((hand.deal.round, hand.deal.honba))
+        got = None if i in by_hand else results.get((hand.deal.round, hand.deal.honba))
         if got is not None and tuple(got.deltas) == hand.end.deltas:
             right += 1
         else:
             engine = "no result" if got is None else f"{got.summary()} {tuple(got.deltas)}"
+            engine = "settled by hand" if i in by_hand else engine
             wrong.append(f"{hand.label} {type(hand.events[-1]).__name__}: the record moved {hand.end.deltas}, {engine}")
     return wins, right, wrong
 
@@ -291,6 +330,8 @@ class GameFilmed:
     clashes: list[str] = field(default_factory=list)
     #: The wins not scored as the record scored them: what the record moved, what the engine did.
     wrong_wins: list[str] = field(default_factory=list)
+    #: The hands the camera game did not finish, settled as a person would on a phone before the next deal.
+    by_hand: list[str] = field(default_factory=list)
     #: Seconds from each discard's landing frame being taken to its event reaching the engine.
     latencies: list[float] = field(default_factory=list)
 
@@ -321,11 +362,21 @@ def film_game(
 
     from device.config import CameraConfig
 
-    source = FilmSource(script, renderer(style, seed, size))
-    read = camera_reader(reader, source, model)
     clock = FrameClock(CameraConfig().fps)
     service = table_service(script.start_game().rules, clock)
     watch = Watch(service)
+    by_hand: list[str] = []
+    settled: list[int] = []
+
+    def between_hands(hand: int) -> None:
+        done = settle_by_hand(service, script, hand)
+        if done:
+            by_hand.append(f"{script.hands[hand - 1].label}: {done}")
+            settled.append(hand - 1)
+        watch.seen = len(service.game.game.events)  # what a person entered is no camera event
+
+    source = FilmSource(script, renderer(style, seed, size), between_hands)
+    read = camera_reader(reader, source, model)
     taken: dict[int, float] = {}
 
     def read_frame(frame: Frame) -> Any:
@@ -343,7 +394,7 @@ def film_game(
     seconds = time.perf_counter() - started
     service.close()
     events, recovered, false, missed, made_up = compare(script, watch.arrived)
-    wins, right, wrong = wins_scored(script, service.game.game.history)
+    wins, right, wrong = wins_scored(script, service.game.game.history, settled)
     return GameFilmed(
         script.source,
         hands=len(script.hands),
@@ -359,6 +410,7 @@ def film_game(
         made_up=made_up,
         clashes=[f"{c['clash']} seat {c['seat']} frame {c['frame']}: {c['detail']}" for c in watch.clashes],
         wrong_wins=wrong,
+        by_hand=by_hand,
         latencies=discard_latencies(script, source.landings, taken, watch.arrived),
     )
 
@@ -484,6 +536,8 @@ def _cmd_video(args: argparse.Namespace) -> int:
             print(f"    clash  {line}")
         for line in g.wrong_wins:
             print(f"    win    {line}")
+        for line in g.by_hand:
+            print(f"    fixed  {line}")
     share = total["recovered"] / total["events"] if total["events"] else 0.0
     print(
         f"games {total['games']}: {total['recovered']}/{total['events']} events recovered ({share:.2%}), "

@@ -84,6 +84,7 @@ def test_a_win_is_right_when_it_moves_the_recorded_points(history: list, right: 
     script = _script(HandStart(_t("1z")), Draw(0), Tsumo(0, parse_tiles("123456789m11222p"), _t("2p")), end=end)
     wins, scored_right, wrong = wins_scored(script, history)
     assert (wins, scored_right, len(wrong)) == (1, right, 1 - right)
+    assert wins_scored(script, history, settled=[0])[:2] == (1, 0)  # a hand a person finished is never right
 
 
 def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:

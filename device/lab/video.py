@@ -335,6 +335,16 @@ class GameFilmed:
     #: Seconds from each discard's landing frame being taken to its event reaching the engine.
     latencies: list[float] = field(default_factory=list)
 
+    def details(self, most: int = 8) -> list[str]:
+        """The first ``most`` events missed, false events and contradictions, and every wrong win and fixed hand."""
+        return [
+            *(f"    missed {line}" for line in self.missed[:most]),
+            *(f"    false  {line}" for line in self.made_up[:most]),
+            *(f"    clash  {line}" for line in self.clashes[:most]),
+            *(f"    win    {line}" for line in self.wrong_wins),
+            *(f"    fixed  {line}" for line in self.by_hand),
+        ]
+
 
 def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int, int, list[str], list[str]]:
     """(expected events, recovered, false, the missed ones, the made-up ones) of a game's events against its
@@ -528,16 +538,8 @@ def _cmd_video(args: argparse.Namespace) -> int:
             f"{Path(g.source).name[:48]:<48} {g.hands:>5} {g.frames:>6} {g.reads:>5} {g.seconds:>6.0f} {g.events:>6} "
             f"{g.recovered:>6} {g.false:>5} {g.wins_scored_right}/{g.wins}"
         )
-        for line in g.missed[:5]:
-            print(f"    missed {line}")
-        for line in g.made_up[:5]:
-            print(f"    false  {line}")
-        for line in g.clashes[:5]:
-            print(f"    clash  {line}")
-        for line in g.wrong_wins:
-            print(f"    win    {line}")
-        for line in g.by_hand:
-            print(f"    fixed  {line}")
+        for line in g.details():
+            print(line)
     share = total["recovered"] / total["events"] if total["events"] else 0.0
     print(
         f"games {total['games']}: {total['recovered']}/{total['events']} events recovered ({share:.2%}), "
@@ -547,10 +549,12 @@ def _cmd_video(args: argparse.Namespace) -> int:
 
 
 def _progress(game: GameFilmed) -> None:
-    """One line on stderr per game filmed (a long run shows how it goes; stdout keeps the figures)."""
+    """On stderr, each game as it is filmed (a long run shows how it goes; stdout keeps the figures)."""
     print(
         f"{Path(game.source).name}: {game.recovered}/{game.events} recovered, {game.false} false, "
         f"wins {game.wins_scored_right}/{game.wins}, {game.hands} hands, {game.reads} reads, {game.seconds:.0f} s",
+        *game.details(),
+        sep="\n",
         file=sys.stderr,
         flush=True,
     )

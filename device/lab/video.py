@@ -5,13 +5,18 @@ renderer, fed through the camera loop into a table service, and the engine's eve
 one :class:`~vision.synth.table_render.TableStyle` per game (felt, light, camera pose), and played as frames, as fast
 as they are processed, through the real :class:`~device.camera.loop.ServiceLoop` (change gate, reader,
 ``TableService.observe`` and ``hold``) into a real :class:`~device.table.service.TableService` whose camera game
-applies what it sees and confirms wins by itself. Then the events the engine received are aligned, in order, with
+applies what it sees and confirms a result laid down by itself after the demo's pause (3 s, counted in frames of
+the camera's 2 a second: :class:`FrameClock`). Then the events the engine received are aligned, in order, with
 the record's (:func:`vision.eval.table_script.compared`: hand starts, discards with riichi, calls, kans, dora
 flips): ``recovered`` are the record's events matched, ``false`` the engine's that match none; a win is scored
-right when the engine's result for that hand moved each seat's points as the record did.
+right when the engine's result for that hand moved each seat's points as the record did. A hand the camera game
+leaves unfinished is settled before the next deal as the players would on a phone (:func:`settle_by_hand`), so
+that one lost hand does not lose the game's rest; its win never counts as scored right.
 
-``--reader labels`` reads the renderer's exact boxes (the following and the engine under test, fast); ``--reader
-models`` the shipped camera reader (the detector too; slow on a CPU).
+``--reader labels`` reads the renderer's exact boxes as the camera reads a frame (fast: the following, the table
+reading and the engine under test); ``labels-centred`` the same about the table's true centre (the following and
+the engine alone); ``models`` the shipped camera reader (the detector too; slow on a CPU). The renderer takes most
+of the time (about a second a frame here): ``--jobs`` films games side by side.
 
 ``bench camera``: one filmed hand played in real time (a camera of ``--fps`` frames a second, each change held
 still ``--turn-s`` seconds) through the loop with the camera reader: changed frames read per second of reading,
@@ -24,9 +29,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 import statistics
-import threading
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace

@@ -199,3 +199,30 @@ def test_the_frame_clock_counts_frames() -> None:
     for _ in range(6):
         clock.tick()
     assert clock() == 3.0  # six frames at two a second: the demo's pause before a result confirms itself
+
+
+@pytest.mark.parametrize(
+    ("seen", "done"),
+    [
+        ([], ""),  # the camera game never started the hand: nothing to finish
+        ([HandStart(_t("1z")), Draw(0)], "the hand's end entered by hand (tsumo)"),
+        ([HandStart(_t("1z")), Draw(0), Discard(0, _t("2p"))], "the game re-entered from the record"),  # diverged
+    ],
+)
+def test_a_hand_left_unfinished_is_settled_as_players_would(seen: list, done: str) -> None:
+    from device.lab.video import settle_by_hand, table_service
+
+    win = Tsumo(0, parse_tiles("123456789m11222p"), _t("2p"))
+    end = EndCheck((0,) * 4, (25_000,) * 4)
+    second = (DealCheck(0, 1, 0, 0, (25_000,) * 4), HandStart(_t("2z")))
+    script = _script(HandStart(_t("1z")), Draw(0), win, end, *second)
+    assert len(script.hands) == 2
+    service = table_service(preset("tenhou"))
+    try:
+        for event in seen:
+            service.apply_event(event)
+        assert settle_by_hand(service, script, 1) == done
+        if done:
+            assert service.game.game.hand is None and service.game.game.events[-1] == win
+    finally:
+        service.close()

@@ -149,7 +149,7 @@ def script_game(
         if isinstance(step, DealCheck):
             hand = HandScript(f"{'ESWN'[step.round // 4 % 4]}{step.round % 4 + 1}-{step.honba}", step)
             out.hands.append(hand)
-            dice = random.Random(f"{logged.source}#{len(out.hands)}")
+            dice = random.Random(f"{Path(logged.source).name}#{len(out.hands)}")  # the same wherever the file lies
             film = _Film(hand, still, camera_seat, dice.randint(1, 6) + dice.randint(1, 6))
         elif isinstance(step, EndCheck):
             if out.hands:

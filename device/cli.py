@@ -29,6 +29,7 @@ COMMAND_MODULES = (
 LAB_COMMAND_MODULES = (
     "device.lab.hands",  # conformance wins, bench score
     "device.lab.games",  # conformance games
+    "device.lab.video",  # conformance video, bench camera
     "device.lab.training",  # synth, train, export, val-model
     "device.lab.vision",  # eval detector/phone/camera, bench detector/read
     "device.lab.classifier",  # train-classifier, blend, eval classifier

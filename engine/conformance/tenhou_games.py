@@ -375,6 +375,23 @@ class ReplayReport:
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
 
+def starting_game(logged: LoggedGame, deal: DealCheck) -> Any:
+    """The engine's ``Game`` for a logged game whose first deal is ``deal``: the lobby's rules, with the start
+    points the scores show (and a ratio lobby's return points), joined part-way when the record starts mid-game."""
+    from engine.game.state import Game
+    from engine.game.table import Position
+
+    rules = logged.rules
+    if len(set(deal.scores)) == 1 and deal.round == 0 and deal.scores[0] != rules.start_points:
+        rules = rules.with_options(start_points=deal.scores[0])
+    if rules.return_points == 0:  # a ratio lobby counts from the start
+        rules = rules.with_options(return_points=rules.start_points)
+    if (deal.round, deal.honba, deal.sticks) != (0, 0, 0) or len(set(deal.scores)) != 1:
+        position = Position(deal.round, deal.honba, deal.sticks, deal.dealer, deal.scores)
+        return Game(rules, logged.names, logged.first_dealer, position)
+    return Game(rules, logged.names, logged.first_dealer)
+
+
 def replay(logged: LoggedGame) -> ReplayReport:
     """Replay a logged game through the engine and compare every hand with the server's record.
 
@@ -412,14 +429,7 @@ def replay(logged: LoggedGame) -> ReplayReport:
             failed = False
             pos = Position(step.round, step.honba, step.sticks, step.dealer, step.scores)
             if game is None:
-                rules = logged.rules
-                if len(set(step.scores)) == 1 and step.round == 0 and step.scores[0] != rules.start_points:
-                    rules = rules.with_options(start_points=step.scores[0])
-                if rules.return_points == 0:  # a ratio lobby counts from the start
-                    rules = rules.with_options(return_points=rules.start_points)
-                game = Game(rules, logged.names, logged.first_dealer)
-                if (step.round, step.honba, step.sticks) != (0, 0, 0) or len(set(step.scores)) != 1:
-                    game = Game(rules, logged.names, logged.first_dealer, pos)
+                game = starting_game(logged, step)
             elif resync:
                 game = Game(game.rules, logged.names, logged.first_dealer, pos)
             elif game.over or (game.round, game.honba, game.sticks, game.dealer, tuple(game.scores)) != (

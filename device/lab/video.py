@@ -1,0 +1,798 @@
+"""``jantaku conformance video GAME_LOG...`` and ``jantaku bench camera``: real game records filmed by the synth
+renderer, fed through the camera loop into a table service, and the engine's events compared with the record.
+
+``conformance video``: each Tenhou mjlog XML is filmed hand by hand (:mod:`vision.eval.table_script`), drawn with
+one :class:`~vision.synth.table_render.TableStyle` per game (felt, light, camera pose), and played as frames, as fast
+as they are processed, through the real :class:`~device.camera.loop.ServiceLoop` (change gate, reader,
+``TableService.observe`` and ``hold``) into a real :class:`~device.table.service.TableService` whose camera game
+applies what it sees and confirms a result laid down by itself after the demo's pause (3 s, counted in frames of
+the camera's 2 a second: :class:`FrameClock`). Then the events the engine received are aligned, in order, with
+the record's (:func:`vision.eval.table_script.compared`: hand starts, discards with riichi, calls, kans, dora
+flips): ``recovered`` are the record's events matched, ``false`` the engine's that match none; a win is scored
+right when the engine's result for that hand moved each seat's points as the record did. A hand the camera game
+leaves unfinished is settled before the next deal as the players would on a phone (:func:`settle_by_hand`), so
+that one lost hand does not lose the game's rest; its win never counts as scored right.
+
+``--reader labels`` reads the renderer's exact boxes as the camera reads a frame (fast: the following, the table
+reading and the engine under test); ``labels-centred`` the same about the table's true centre (the following and
+the engine alone); ``models`` the shipped camera reader (the detector too; slow on a CPU). The renderer takes most
+of the time (about a second a frame here): ``--jobs`` films games side by side.
+
+``bench camera``: one filmed hand played in real time (a camera of ``--fps`` frames a second, each change held
+still ``--turn-s`` seconds) through the loop with the camera reader: changed frames read per second of reading,
+and the seconds from a discard landing (the first frame after the arm left) to its event on the service's bus,
+median and worst; with a Raspberry Pi 5 estimate from the reads' measured multiply-accumulates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from device.camera.sources import EndOfStream, Frame
+from device.cli import UserError
+from device.lab.games import _files
+
+#: The table's size in the frames, (height, width), as the renderer draws by default.
+FRAME_SIZE = (1520, 2028)
+#: The PIN of the service under test (nobody types it).
+PIN = "2468"
+#: ``labels``: the renderer's exact boxes, read as the camera reads them (the table's centre estimated in each
+#: frame); ``labels-centred``: the same, read about the table's true centre (a camera fixed over a fixed table: the
+#: following and the engine alone); ``models``: the shipped camera reader.
+READERS = ("labels", "labels-centred", "models")
+
+
+# --- the filmed game as frames ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Landing:
+    """A frame where a change lands (the first still frame after the arm): the hand and the event it shows."""
+
+    hand: int
+    event: int
+
+
+class FilmSource:
+    """A :class:`~device.camera.sources.FrameSource` playing a :class:`~vision.eval.table_script.GameScript`'s shots:
+    each rendered once (``render(scene, shot_index) -> (image, detections, centre)``) and held for its frames.
+    ``current`` and ``centre``: the renderer's exact boxes and the table's true centre (x, y) in the frame last read;
+    ``landings``: frame index -> the change landing there."""
+
+    name = "film"
+
+    def __init__(
+        self,
+        script: Any,
+        render: Callable[[Any, int], tuple[np.ndarray, tuple, Any]],
+        between_hands: Callable[[int], Any] | None = None,
+    ) -> None:
+        self.render = render
+        #: Called with a hand's index before its first shot (the table cleared), from the second hand on.
+        self.between_hands = between_hands
+        self.plan: list[tuple[int, int, Any]] = [
+            (h, n, shot) for h, hand in enumerate(script.hands) for n, shot in enumerate(hand.shots)
+        ]
+        self.frames = sum(shot.frames for _, _, shot in self.plan)
+        self.landings: dict[int, Landing] = {}
+        self.current: tuple = ()
+        self.centre: tuple[float, float] | None = None
+        self._at = -1  # the shot being shown
+        self._left = 0  # its frames still to show
+        self._count = 0
+        self._image: np.ndarray | None = None
+        self._shots = 0
+
+    def open(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def read(self) -> Frame:
+        if self._left == 0:
+            self._at += 1
+            if self._at >= len(self.plan):
+                raise EndOfStream(f"{self.name}: end of the game after {self._count} frames")
+            hand, number, shot = self.plan[self._at]
+            if number == 0 and hand > 0 and self.between_hands is not None:
+                self.between_hands(hand)
+            self._image, self.current, self.centre = self.render(shot.scene, self._shots)
+            self._shots += 1
+            self._left = shot.frames
+            if shot.lands is not None:
+                self.landings[self._count] = Landing(hand, shot.lands)
+        self._left -= 1
+        assert self._image is not None
+        frame = Frame(self._image, index=self._count, timestamp=time.time(), origin=f"film#{self._count}")
+        self._count += 1
+        return frame
+
+
+class LabelsDetector:
+    """A :class:`~vision.read.detector.Detector` giving the renderer's exact boxes of the frame the source showed
+    last (the loop reads the frame it was just given)."""
+
+    def __init__(self, source: FilmSource) -> None:
+        self.source = source
+
+    def detect(self, image: np.ndarray) -> list:
+        return list(self.source.current)
+
+
+def renderer(style: Any, seed: int, size: tuple[int, int] = FRAME_SIZE) -> Callable[[Any, int], tuple]:
+    """``render(scene, index) -> (image, detections, centre)`` with the synth table renderer, in one style and one
+    seed for the whole game (the felt's texture and each still tile's place stay put from frame to frame)."""
+    from vision.synth.table_render import render_table
+
+    def render(scene: Any, index: int) -> tuple[np.ndarray, tuple, tuple[float, float]]:
+        drawn = render_table(scene, size=size, seed=seed, style=style)
+        return drawn.image, tuple(drawn.detections()), drawn.centre
+
+    return render
+
+
+def game_style(seed: int) -> Any:
+    """One table's look (felt, light, camera pose), drawn from ``seed``."""
+    from vision.synth.table_render import TableStyle
+
+    return TableStyle.seeded(seed)
+
+
+def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
+    """The camera's reader (``read(image) -> Reading``): around the renderer's boxes (``labels``; not squared to the
+    table: the boxes are the frame's own), the same read about the table's true centre (``labels-centred``), or the
+    shipped networks (``models``)."""
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    if kind == "models":
+        return Reader.from_config(ReaderConfig.for_camera(model))
+    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
+    return reader if kind == "labels" else CentredReader(reader, source)
+
+
+@dataclass
+class CentredReader:
+    """A reader whose table is read about the centre the source tells (``source.centre``)."""
+
+    reader: Any
+    source: Any
+
+    def read(self, image: np.ndarray) -> Any:
+        from vision.read.geometry import Size
+        from vision.read.table import read_table
+
+        reading = self.reader.read(image)
+        if reading.table is None:
+            return reading
+        return replace(reading, table=read_table(reading.detections, Size.of(image), centre=self.source.centre))
+
+
+# --- the service under test --------------------------------------------------------------------------------------
+
+
+def table_service(rules: Any, clock: Callable[[], float] = time.time) -> Any:
+    """A fresh table service playing ``rules``: no storage, the camera at seat 0, a win or draw laid down confirmed by
+    itself after the demo's pause (:data:`device.commands.run.DEMO_AUTO_CONFIRM_S`) on ``clock``."""
+    from device.commands.run import DEMO_AUTO_CONFIRM_S
+    from device.table.service import TableService
+
+    return TableService(pin=PIN, rules=rules, camera_seat=0, auto_confirm_s=DEMO_AUTO_CONFIRM_S, clock=clock)
+
+
+class FrameClock:
+    """Seconds as a camera's frames count them: each frame read moves it on by one frame's time (a film played faster
+    than real time keeps the table's pauses, such as the wait before a result confirms itself)."""
+
+    def __init__(self, fps: float) -> None:
+        self.step = 1.0 / fps
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def tick(self) -> None:
+        self.now += self.step
+
+
+@dataclass
+class Watch:
+    """Wraps the service's ``observe`` and ``hold``: after each, the engine events new since, and when they came."""
+
+    service: Any
+    seen: int = 0
+    #: (seconds on ``clock``, event) for every event the engine received, in order.
+    arrived: list[tuple[float, Any]] = field(default_factory=list)
+    #: Every contradiction the camera game reported, in order (as ``state()["camera"]["follow"]`` shows them).
+    clashes: list[dict[str, Any]] = field(default_factory=list)
+    clock: Callable[[], float] = time.perf_counter
+
+    def observe(self, observation: Any) -> None:
+        self.service.observe(observation)
+        self._collect()
+
+    def hold(self) -> None:
+        self.service.hold()
+        self._collect()
+
+    def _collect(self) -> None:
+        events = self.service.game.game.events
+        if len(events) < self.seen:  # an undo: the engine's list is the truth
+            self.seen = len(events)
+        now = self.clock()
+        self.arrived += [(now, e) for e in events[self.seen :]]
+        self.seen = len(events)
+        self.clashes += [c for c in self.service.camera_game.contradictions if c not in self.clashes]
+
+
+# --- comparing with the record -----------------------------------------------------------------------------------
+
+
+def align(expected: Sequence, got: Sequence) -> list[tuple[int, int]]:
+    """The longest common subsequence of two sequences of keys, as (expected index, got index) pairs in order.
+
+    >>> align("abcde", "xbcyd")
+    [(1, 1), (2, 2), (3, 4)]
+    """
+    n, m = len(expected), len(got)
+    length = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = length[i], length[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if expected[i] == got[j] else max(below[j], row[j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if expected[i] == got[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif length[i + 1][j] >= length[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def settle_by_hand(service: Any, script: Any, hand: int) -> str:
+    """Before hand ``hand``'s deal, finish what the camera game left of the hand before, as the players would on a
+    phone: its recorded end entered when the engine takes it, else the game re-entered from the record up to the
+    new deal. Returns what was done ("" when the engine had finished the hand itself)."""
+    from engine.errors import EngineError
+    from vision.eval.table_script import ENDINGS
+
+    game = service.game.game
+    if game.hand is None:
+        return ""
+    end = script.hands[hand - 1].events[-1]
+    if isinstance(end, ENDINGS):
+        try:
+            service.apply_event(end)
+            return f"the hand's end entered by hand ({end.type})"
+        except EngineError:
+            pass
+    data = service.export_game()
+    data["events"] = [e.to_dict() for h in script.hands[:hand] for e in h.events]
+    for key in ("history", "final", "scores"):
+        data.pop(key, None)
+    service.import_game(data)
+    return "the game re-entered from the record"
+
+
+def wins_scored(
+    script: Any, history: Sequence[Any], settled: Iterable[int] = ()
+) -> tuple[int, int, list[str]]:
+    """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did, and for
+    each other win what the record moved and what the engine did). ``settled``: the hands (by index) a person
+    finished, never scored right."""
+    from engine.game.events import Ron, Tsumo
+
+    results = {(r.round, r.honba): r for r in history}
+    wins = right = 0
+    wrong = []
+    by_hand = set(settled)
+    for i, hand in enumerate(script.hands):
+        if hand.end is None or not any(isinstance(e, Ron | Tsumo) for e in hand.events):
+            continue
+        wins += 1
+        got = None if i in by_hand else results.get((hand.deal.round, hand.deal.honba))
+        if got is not None and tuple(got.deltas) == hand.end.deltas:
+            right += 1
+        else:
+            engine = "no result" if got is None else f"{got.summary()} {tuple(got.deltas)}"
+            engine = "settled by hand" if i in by_hand else engine
+            wrong.append(f"{hand.label} {type(hand.events[-1]).__name__}: the record moved {hand.end.deltas}, {engine}")
+    return wins, right, wrong
+
+
+@dataclass
+class GameFilmed:
+    """One game's figures, and the first events missed and made up (for the readable table)."""
+
+    source: str
+    hands: int
+    frames: int
+    reads: int
+    seconds: float
+    events: int
+    recovered: int
+    false: int
+    wins: int
+    wins_scored_right: int
+    missed: list[str] = field(default_factory=list)
+    made_up: list[str] = field(default_factory=list)
+    #: The contradictions the camera game reported (``clash seat: detail``).
+    clashes: list[str] = field(default_factory=list)
+    #: The wins not scored as the record scored them: what the record moved, what the engine did.
+    wrong_wins: list[str] = field(default_factory=list)
+    #: The hands the camera game did not finish, settled as a person would on a phone before the next deal.
+    by_hand: list[str] = field(default_factory=list)
+    #: Seconds from each discard's landing frame being taken to its event reaching the engine.
+    latencies: list[float] = field(default_factory=list)
+
+    def details(self, most: int = 8) -> list[str]:
+        """The first ``most`` events missed, false events and contradictions, and every wrong win and fixed hand."""
+        return [
+            *(f"    missed {line}" for line in self.missed[:most]),
+            *(f"    false  {line}" for line in self.made_up[:most]),
+            *(f"    clash  {line}" for line in self.clashes[:most]),
+            *(f"    win    {line}" for line in self.wrong_wins),
+            *(f"    fixed  {line}" for line in self.by_hand),
+        ]
+
+
+def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int, int, list[str], list[str]]:
+    """(expected events, recovered, false, the missed ones, the made-up ones) of a game's events against its
+    record's, each missed or made-up event written with its hand."""
+    from vision.eval.table_script import compared, event_key
+
+    expected = [(hand.label, e) for hand in script.hands for e in compared(hand.events)]
+    got = compared(e for _, e in arrived)
+    pairs = align([event_key(e) for _, e in expected], [event_key(e) for e in got])
+    matched_e, matched_g = {i for i, _ in pairs}, {j for _, j in pairs}
+    missed = [f"{label} {e}" for i, (label, e) in enumerate(expected) if i not in matched_e]
+    made_up = [str(e) for j, e in enumerate(got) if j not in matched_g]
+    return len(expected), len(pairs), len(got) - len(pairs), missed, made_up
+
+
+# --- one game through the loop -------------------------------------------------------------------------------------
+
+
+def film_game(
+    script: Any, *, reader: str = "labels", seed: int = 0, style: Any = None, model: Path | None = None,
+    size: tuple[int, int] = FRAME_SIZE,
+) -> GameFilmed:  # fmt: skip
+    """Play one filmed game through the loop into a fresh service; its figures."""
+    from device.camera.loop import ServiceLoop
+
+    from device.config import CameraConfig
+
+    clock = FrameClock(CameraConfig().fps)
+    service = table_service(script.start_game().rules, clock)
+    watch = Watch(service)
+    by_hand: list[str] = []
+    settled: list[int] = []
+
+    def between_hands(hand: int) -> None:
+        done = settle_by_hand(service, script, hand)
+        if done:
+            by_hand.append(f"{script.hands[hand - 1].label}: {done}")
+            settled.append(hand - 1)
+        watch.seen = len(service.game.game.events)  # what a person entered is no camera event
+
+    source = FilmSource(script, renderer(style, seed, size), between_hands)
+    read = camera_reader(reader, source, model)
+    taken: dict[int, float] = {}
+
+    def read_frame(frame: Frame) -> Any:
+        return read.read(frame.image)
+
+    def on_frame(frame: Frame, _result: Any) -> None:
+        clock.tick()
+        taken[frame.index] = watch.clock()
+
+    loop = ServiceLoop(
+        source, read_frame, watch.observe, hold=watch.hold, max_reads_per_second=1e9, on_frame=on_frame
+    )
+    started = time.perf_counter()
+    stats = loop.run()
+    seconds = time.perf_counter() - started
+    service.close()
+    events, recovered, false, missed, made_up = compare(script, watch.arrived)
+    wins, right, wrong = wins_scored(script, service.game.game.history, settled)
+    return GameFilmed(
+        script.source,
+        hands=len(script.hands),
+        frames=stats.frames,
+        reads=stats.reads,
+        seconds=seconds,
+        events=events,
+        recovered=recovered,
+        false=false,
+        wins=wins,
+        wins_scored_right=right,
+        missed=missed,
+        made_up=made_up,
+        clashes=[f"{c['clash']} seat {c['seat']} frame {c['frame']}: {c['detail']}" for c in watch.clashes],
+        wrong_wins=wrong,
+        by_hand=by_hand,
+        latencies=discard_latencies(script, source.landings, taken, watch.arrived),
+    )
+
+
+def discard_latencies(
+    script: Any, landings: dict[int, Landing], taken: dict[int, float], arrived: Sequence[tuple[float, Any]]
+) -> list[float]:
+    """Seconds from each discard's landing frame being taken to its event reaching the engine."""
+    from engine.game.events import Discard
+
+    out = []
+    for frame, landing in sorted(landings.items()):
+        event = script.hands[landing.hand].events[landing.event]
+        came = arrival(event, taken[frame], arrived) if isinstance(event, Discard) and frame in taken else None
+        if came is not None:
+            out.append(came)
+    return out
+
+
+def arrival(event: Any, at: float, arrived: Sequence[tuple[float, Any]]) -> float | None:
+    """Seconds from ``at`` to the first event the engine received at or after it that recovers ``event``."""
+    from vision.eval.table_script import event_key
+
+    key = event_key(event)
+    return next((t - at for t, e in arrived if t >= at and event_key(e) == key), None)
+
+
+# --- the commands ----------------------------------------------------------------------------------------------------
+
+
+def scripts_of(paths: list[str], games: int | None) -> list[Any]:
+    from vision.eval.table_script import script_file
+
+    out = []
+    for f in _files(paths):
+        try:
+            out += [s for s in script_file(f) if s.hands]
+        except (ValueError, KeyError, IndexError) as exc:
+            raise UserError(f"{f}: not a Tenhou game log ({exc})") from None
+        if games is not None and len(out) >= games:
+            return out[:games]
+    return out
+
+
+def run_video(
+    paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
+    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int = 1,
+    progress: Callable[[GameFilmed], Any] | None = None,
+) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
+    """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
+    and each game's; ``jobs`` games filmed at once (each in its own process); ``progress`` sees each game filmed."""
+    scripts = scripts_of(paths, games)
+    if not scripts:
+        raise UserError("no game with a hand in the given logs")
+    style_seed = seed if style_seed is None else style_seed
+    calls = [
+        {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i), "model": model,
+         "size": size}  # fmt: skip
+        for i, s in enumerate(scripts)
+    ]
+    filmed: list[GameFilmed] = []
+    with contextlib.ExitStack() as stack:
+        if jobs == 1:
+            games_filmed: Iterable[GameFilmed] = map(_film_game, calls)
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+
+            games_filmed = stack.enter_context(ProcessPoolExecutor(jobs)).map(_film_game, calls)
+        for game in games_filmed:
+            filmed.append(game)
+            if progress is not None:
+                progress(game)
+    total = {
+        "games": len(filmed),
+        "events": sum(g.events for g in filmed),
+        "recovered": sum(g.recovered for g in filmed),
+        "false": sum(g.false for g in filmed),
+        "wins_scored_right": sum(g.wins_scored_right for g in filmed),
+        "wins": sum(g.wins for g in filmed),
+    }
+    return total, filmed
+
+
+def _film_game(call: dict[str, Any]) -> GameFilmed:
+    return film_game(**call)
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    """``HEIGHTxWIDTH`` pixels, e.g. ``1520x2028``."""
+    try:
+        height, width = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"a frame size is HEIGHTxWIDTH pixels (e.g. 1520x2028), not {text!r}") from None
+    if not (240 <= height <= 4000 and 320 <= width <= 6000):
+        raise UserError(f"a frame size of 240x320 to 4000x6000 pixels, not {text}")
+    return height, width
+
+
+def _cmd_video(args: argparse.Namespace) -> int:
+    if args.games is not None and args.games < 1:
+        raise UserError(f"--games must be at least 1, not {args.games}")
+    if args.jobs < 1:
+        raise UserError(f"--jobs must be at least 1, not {args.jobs}")
+    total, filmed = run_video(
+        args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
+        model=Path(args.model) if args.model else None, size=frame_size(args.size), jobs=args.jobs,
+        progress=_progress,
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(total))
+        return 0
+    print(f"{'game':<48} {'hands':>5} {'frames':>6} {'reads':>5} {'s':>6} {'events':>6} {'recov':>6} {'false':>5} wins")
+    for g in filmed:
+        print(
+            f"{Path(g.source).name[:48]:<48} {g.hands:>5} {g.frames:>6} {g.reads:>5} {g.seconds:>6.0f} {g.events:>6} "
+            f"{g.recovered:>6} {g.false:>5} {g.wins_scored_right}/{g.wins}"
+        )
+        for line in g.details():
+            print(line)
+    share = total["recovered"] / total["events"] if total["events"] else 0.0
+    print(
+        f"games {total['games']}: {total['recovered']}/{total['events']} events recovered ({share:.2%}), "
+        f"{total['false']} false, wins scored right {total['wins_scored_right']}/{total['wins']}"
+    )
+    return 0
+
+
+def _progress(game: GameFilmed) -> None:
+    """On stderr, each game as it is filmed (a long run shows how it goes; stdout keeps the figures)."""
+    print(
+        f"{Path(game.source).name}: {game.recovered}/{game.events} recovered, {game.false} false, "
+        f"wins {game.wins_scored_right}/{game.wins}, {game.hands} hands, {game.reads} reads, {game.seconds:.0f} s",
+        *game.details(),
+        sep="\n",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def register(commands: Any) -> None:
+    p = commands.conformance.add_parser(
+        "video", help="film Tenhou game logs with the synth renderer, follow them through the camera loop, compare"
+    )
+    p.add_argument("paths", nargs="+", metavar="GAME_LOG", help="mjlog XML files or folders of them")
+    p.add_argument("--json", action="store_true", help="one JSON object of the figures")
+    p.add_argument("--reader", choices=READERS, default="labels", help="the renderer's boxes (default) or the models")
+    p.add_argument("--model", metavar="PATH", help="with --reader models: the detector (default: the shipped one)")
+    p.add_argument("--games", type=int, default=None, metavar="N", help="the first N games only")
+    p.add_argument("--seed", type=int, default=0, help="the rendering's seed (default 0)")
+    p.add_argument("--style-seed", type=int, default=None, metavar="S",
+                   help="the seed each game's table style is drawn from (default: --seed)")  # fmt: skip
+    p.add_argument("--size", default="x".join(map(str, FRAME_SIZE)), metavar="HxW",
+                   help="the frames' height x width in pixels (default %(default)s, the demo camera's)")  # fmt: skip
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="games filmed at once, one process each")
+    p.set_defaults(func=_cmd_video)
+
+    b = commands.bench.add_parser(
+        "camera", help="changed frames per second through the camera loop, and seconds from a discard to the bus"
+    )
+    b.add_argument("path", metavar="GAME_LOG", help="a Tenhou mjlog XML: its first hand is filmed")
+    b.add_argument("--changes", type=int, default=16, help="changes at the table to play (default 16)")
+    b.add_argument("--fps", type=float, default=None, help="the camera's frames a second (default: the config's)")
+    b.add_argument("--turn-s", type=float, default=3.0, help="seconds each change lies still (default 3)")
+    b.add_argument("--arm-s", type=float, default=0.5, help="seconds an arm hides the table (default 0.5)")
+    b.add_argument("--seed", type=int, default=0, help="the table style's and rendering's seed")
+    b.add_argument("--model", metavar="PATH", help="the detector (default: the shipped one)")
+    b.add_argument("--pi5-gmacs", type=float, default=None, help="assumed Raspberry Pi 5 10^9 MAC/s (default 21)")
+    b.add_argument("--json", action="store_true", help="one JSON object")
+    b.set_defaults(func=_cmd_bench)
+
+
+# --- bench camera: one hand in real time ---------------------------------------------------------------------------
+
+
+class CameraClock:
+    """A :class:`~device.camera.sources.FrameSource` showing pre-rendered shots on a timeline, as a camera would: each
+    arm frame for ``arm_s`` seconds, each still scene ``turn_s``; ``read()`` gives what is in front of the lens now
+    (the loop paces itself at the camera's frame rate). ``landed[i]``: when the ``i``-th landing's scene came up."""
+
+    name = "camera-clock"
+
+    def __init__(
+        self,
+        shots: Sequence[tuple[np.ndarray, tuple, tuple[float, float], Any]],
+        *,
+        turn_s: float,
+        arm_s: float,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.shots = shots  # (image, detections, centre, Shot)
+        self.clock = clock
+        self.starts: list[float] = []
+        at = 0.0
+        for *_, shot in shots:
+            self.starts.append(at)
+            at += arm_s if shot.lands is None else turn_s
+        self.length = at
+        self.current: tuple = ()
+        self.centre: tuple[float, float] | None = None
+        self._t0: float | None = None
+        self._count = 0
+
+    def open(self) -> None:
+        self._t0 = self.clock()
+
+    def close(self) -> None:
+        pass
+
+    def landed(self, index: int) -> float:
+        """When (on the clock) shot ``index`` came up."""
+        assert self._t0 is not None
+        return self._t0 + self.starts[index]
+
+    def read(self) -> Frame:
+        assert self._t0 is not None, "open() first"
+        now = self.clock() - self._t0
+        if now >= self.length:
+            raise EndOfStream(f"{self.name}: the hand is over")
+        at = max(i for i, start in enumerate(self.starts) if start <= now)
+        image, self.current, self.centre, _ = self.shots[at]
+        frame = Frame(image, index=self._count, timestamp=time.time(), origin=f"shot#{at}")
+        self._count += 1
+        return frame
+
+
+@dataclass
+class CameraBench:
+    """``bench camera``'s figures."""
+
+    reads: int
+    read_seconds: float
+    latencies: list[float]
+    discards: int
+    macs_per_read: float
+    read_ms: list[float]
+    #: The engine events received, and the camera game's contradictions, for a run that saw fewer discards than shown.
+    received: list[str] = field(default_factory=list)
+    clashes: list[str] = field(default_factory=list)
+
+    def as_json(self, gmacs: float) -> dict[str, Any]:
+        from vision.eval.reading_bench import pi5_ms
+
+        median_read = statistics.median(self.read_ms) if self.read_ms else 0.0
+        pi5_read = pi5_ms(round(self.macs_per_read), gmacs)
+        # on the Pi the read takes its operations' time; the rest of the path (gate, follower, engine) is taken as here
+        lat = sorted(self.latencies)
+        return {
+            "reads": self.reads,
+            "changed_frames_per_s": round(self.reads / self.read_seconds, 2) if self.read_seconds else None,
+            "read_ms_median": round(median_read, 1),
+            "discards": self.discards,
+            "discards_seen": len(lat),
+            "discard_to_bus_s": {
+                "median": round(statistics.median(lat), 2) if lat else None,
+                "worst": round(lat[-1], 2) if lat else None,
+            },
+            "macs_per_read": round(self.macs_per_read),
+            "received": self.received,
+            "contradictions": self.clashes,
+            "pi5": {
+                "gmacs_per_s": gmacs,
+                "read_ms": round(pi5_read, 1),
+                "changed_frames_per_s": round(1000 / pi5_read, 2) if pi5_read else None,
+                "discard_to_bus_s": {
+                    "median": round(statistics.median(lat) + (pi5_read - median_read) / 1000, 2) if lat else None,
+                    "worst": round(lat[-1] + (pi5_read - median_read) / 1000, 2) if lat else None,
+                },
+            },
+        }
+
+
+def bench_camera(
+    script: Any, *, changes: int, fps: float, turn_s: float, arm_s: float, seed: int, model: Path | None,
+    max_reads_per_second: float,
+) -> CameraBench:  # fmt: skip
+    """The first hand's first ``changes`` changes of ``script`` played in real time through the loop, the service and
+    the camera reader (the shipped networks, their operations counted)."""
+    from device.camera.loop import ServiceLoop
+    from vision.eval.reading_bench import ReadBench, file_macs
+    from vision.read.pipeline import Reader, ReaderConfig
+
+    hand = script.hands[0]
+    shots, landed = [], 0
+    for shot in hand.shots[1:]:  # the cleared table before the deal is not part of a hand
+        landed += shot.lands is not None
+        if landed > changes:
+            break
+        shots.append(shot)
+    render = renderer(game_style(seed), seed)
+    source = CameraClock(
+        [(*render(shot.scene, i), shot) for i, shot in enumerate(shots)], turn_s=turn_s, arm_s=arm_s
+    )
+    reader = Reader.from_config(ReaderConfig.for_camera(model))
+    counted = ReadBench(reader)  # counts the images each network is fed
+    service = table_service(script.start_game().rules)
+    watch = Watch(service)
+    read_ms: list[float] = []
+
+    def read_frame(frame: Frame) -> Any:
+        reading = reader.read(frame.image)
+        read_ms.append(reading.ms)
+        return reading
+
+    loop = ServiceLoop(
+        source, read_frame, watch.observe, hold=watch.hold, poll_fps=fps, max_reads_per_second=max_reads_per_second
+    )
+    loop.run()
+    service.close()
+    macs = sum(file_macs(m.path) * m.session.images for m in counted.networks)
+    from engine.game.events import Discard
+
+    latencies, discards = [], 0
+    for i, shot in enumerate(shots):
+        event = hand.events[shot.lands] if shot.lands is not None else None
+        if isinstance(event, Discard):
+            discards += 1
+            came = arrival(event, source.landed(i), watch.arrived)
+            latencies += [] if came is None else [came]
+    reads = len(read_ms)
+    return CameraBench(
+        reads,
+        sum(read_ms) / 1000,
+        latencies,
+        discards,
+        macs / reads if reads else 0.0,
+        read_ms,
+        [str(e) for _, e in watch.arrived],
+        [f"{c['clash']} seat {c['seat']}: {c['detail']}" for c in watch.clashes],
+    )
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from device.config import LoopConfig, CameraConfig
+    from vision.eval.reading_bench import PI5_GMACS, PI5_SOURCE
+
+    for name in ("changes", "fps", "turn_s", "arm_s"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            raise UserError(f"--{name.replace('_', '-')} must be above 0")
+    gmacs = PI5_GMACS if args.pi5_gmacs is None else args.pi5_gmacs
+    if gmacs <= 0:
+        raise UserError(f"--pi5-gmacs must be above 0, not {gmacs}")
+    scripts = scripts_of([args.path], 1)
+    if not scripts:
+        raise UserError(f"no game with a hand in {args.path}")
+    fps = args.fps or CameraConfig().fps
+    bench = bench_camera(
+        scripts[0], changes=args.changes, fps=fps, turn_s=args.turn_s, arm_s=args.arm_s, seed=args.seed,
+        model=Path(args.model) if args.model else None, max_reads_per_second=LoopConfig().max_reads_per_second,
+    )  # fmt: skip
+    report = {
+        "game": scripts[0].source, "fps": fps, "turn_s": args.turn_s, "arm_s": args.arm_s,
+        "pi5_source": PI5_SOURCE if args.pi5_gmacs is None else "given by --pi5-gmacs", **bench.as_json(gmacs),
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    lat, pi5 = report["discard_to_bus_s"], report["pi5"]
+    print(f"{report['game']}: first hand, {args.changes} changes, {fps} frames/s, each change still {args.turn_s} s")
+    print(
+        f"  here:  {report['changed_frames_per_s']} changed frames/s (read median {report['read_ms_median']} ms, "
+        f"{report['reads']} reads); discard to the bus: median {lat['median']} s, worst {lat['worst']} s "
+        f"({report['discards_seen']}/{report['discards']} discards seen)"
+    )
+    print(
+        f"  Pi 5:  ~{pi5['changed_frames_per_s']} changed frames/s (read ~{pi5['read_ms']} ms for "
+        f"{report['macs_per_read'] / 1e9:.2f} GMAC); discard to the bus: "
+        f"median ~{pi5['discard_to_bus_s']['median']} s, worst ~{pi5['discard_to_bus_s']['worst']} s"
+    )
+    print(f"  ({report['pi5_source']})"
+    )
+    return 0

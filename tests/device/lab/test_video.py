@@ -1,0 +1,228 @@
+"""``jantaku conformance video`` and ``bench camera`` (:mod:`device.lab.video`): the comparison with the record, and
+a filmed hand through the real loop, reader, service and camera game."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.lab.video import align, compare, wins_scored
+from engine.conformance.tenhou_games import DealCheck, EndCheck, LoggedGame
+from engine.game.events import Call, Discard, DoraFlip, Draw, HandStart, Tsumo
+from engine.melds import MeldKind
+from engine.rules import preset
+from engine.tiles import Tile, parse_tiles
+from vision.eval.table_script import script_game
+
+
+def _t(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("expected", "got", "pairs"),
+    [
+        ("abc", "abc", [(0, 0), (1, 1), (2, 2)]),
+        ("abc", "ac", [(0, 0), (2, 1)]),  # one missed
+        ("abc", "axbc", [(0, 0), (1, 2), (2, 3)]),  # one made up
+        ("abc", "cba", [(2, 0)]),  # out of order: only one in order
+        ("", "ab", []),
+    ],
+)
+def test_align_pairs_the_longest_run_in_order(expected: str, got: str, pairs: list) -> None:
+    assert align(expected, got) == pairs
+
+
+HAND = [
+    HandStart(_t("1z")),
+    Draw(0),
+    Discard(0, _t("3m")),
+    Call(1, MeldKind.CHI, parse_tiles("3m24m")),
+    Discard(1, _t("9s"), riichi=True),
+    DoraFlip(_t("2p")),
+]
+
+
+def _script(*events, end=None):
+    steps = [DealCheck(0, 0, 0, 0, (25_000,) * 4), *events] + ([end] if end else [])
+    return script_game(LoggedGame("made-up", preset("tenhou"), ("a", "b", "c", "d"), 0, steps))
+
+
+@pytest.mark.parametrize(
+    ("got", "recovered", "false", "missed"),
+    [
+        (HAND, 5, 0, []),
+        ([HAND[0], Draw(0), HAND[2], HAND[4], HAND[5]], 4, 0, ["E1-0 " + str(HAND[3])]),  # the call missed
+        ([HAND[0], Discard(0, _t("3m"), tsumogiri=True), *HAND[3:]], 5, 0, []),  # tsumogiri is not compared
+        ([HAND[0], HAND[2], Discard(2, _t("3m")), *HAND[3:]], 5, 1, []),  # one made up
+        ([HAND[0], HAND[2], HAND[3], Discard(1, _t("9s")), HAND[5]], 4, 1, ["E1-0 " + str(HAND[4])]),  # no riichi
+    ],
+)
+def test_compare_counts_recovered_and_false(got: list, recovered: int, false: int, missed: list) -> None:
+    arrived = [(float(i), e) for i, e in enumerate(got)]
+    assert compare(_script(*HAND), arrived)[:4] == (5, recovered, false, missed)
+
+
+class _Result:
+    def __init__(self, round_: int, honba: int, deltas: tuple) -> None:
+        self.round, self.honba, self.deltas = round_, honba, deltas
+
+    def summary(self) -> str:
+        return "East 1 0 honba: ..."
+
+
+@pytest.mark.parametrize(
+    ("history", "right"),
+    [
+        ([_Result(0, 0, (3900, -1300, -1300, -1300))], 1),
+        ([_Result(0, 0, (3900, -3900, 0, 0))], 0),  # points moved otherwise
+        ([_Result(1, 0, (3900, -1300, -1300, -1300))], 0),  # another hand's
+        ([], 0),  # the engine never ended it
+    ],
+)
+def test_a_win_is_right_when_it_moves_the_recorded_points(history: list, right: int) -> None:
+    end = EndCheck((3900, -1300, -1300, -1300), (28900, 23700, 23700, 23700))
+    script = _script(HandStart(_t("1z")), Draw(0), Tsumo(0, parse_tiles("123456789m11222p"), _t("2p")), end=end)
+    wins, scored_right, wrong = wins_scored(script, history)
+    assert (wins, scored_right, len(wrong)) == (1, right, 1 - right)
+    assert wins_scored(script, history, settled=[0])[:2] == (1, 0)  # a hand a person finished is never right
+
+
+def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:
+    import numpy as np
+
+    from device.camera.sources import EndOfStream
+    from device.lab.video import FilmSource
+
+    script = _script(*HAND)
+    drawn = []
+
+    def render(scene, index):
+        drawn.append(index)
+        return np.full((8, 8, 3), index, np.uint8), (f"boxes of {index}",), (4.0, 4.0)
+
+    source = FilmSource(script, render)
+    frames = []
+    with pytest.raises(EndOfStream):
+        while True:
+            frames.append((source.read(), source.current))
+    shots = script.hands[0].shots
+    assert len(frames) == source.frames == sum(s.frames for s in shots)
+    assert drawn == list(range(len(shots)))  # each shot rendered once, however long it is held
+    assert all(f.image[0, 0, 0] == int(boxes[0].split()[-1]) for f, boxes in frames)
+    landed = [script.hands[0].events[landing.event] for _, landing in sorted(source.landings.items())]
+    assert landed == [e for e in script.hands[0].events if not isinstance(e, Draw)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["conformance", "video", "no/such.mjlog"], "no such file or folder"),
+        (["conformance", "video", "x.mjlog", "--games", "0"], "--games must be at least 1"),
+        (["conformance", "video", "x.mjlog", "--jobs", "0"], "--jobs must be at least 1"),
+        (["conformance", "video", "x.mjlog", "--size", "12"], "HEIGHTxWIDTH"),
+        (["bench", "camera", "x.mjlog", "--turn-s", "0"], "--turn-s must be above 0"),
+        (["bench", "camera", "x.mjlog", "--pi5-gmacs", "-1"], "--pi5-gmacs must be above 0"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from device.cli import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+# --- filmed hands through the real loop, reader (the renderer's boxes), service and camera game ------------------
+
+
+def test_a_deal_and_a_discard_reach_the_engine() -> None:
+    from device.lab.video import film_game, game_style
+
+    script = _script(HandStart(_t("1z")), Draw(0), Discard(0, _t("9m")))
+    filmed = film_game(script, style=game_style(3))
+    assert (filmed.events, filmed.recovered, filmed.false) == (2, 2, 0), filmed.clashes
+    assert len(filmed.latencies) == 1  # the discard's landing frame to its event
+
+
+CALL_AND_RIICHI = (
+    HandStart(_t("1z")),
+    Draw(0),
+    Discard(0, _t("9m")),
+    Draw(1),
+    Discard(1, _t("1p")),
+    Call(2, MeldKind.PON, parse_tiles("111p")),
+    Discard(2, _t("5z")),
+    Draw(3),
+    Discard(3, _t("3s"), riichi=True),
+)
+#: read_table's centre estimate lands far off the table once the top seat has a meld and the ponds hold a tile or two
+#: (tests/vision/synth/test_table_render.py pins the same limit: "across from a meld ..."): the boxes go to wrong seats.
+CENTRE_LIMIT = pytest.mark.xfail(strict=True, reason="reader limit: read_table's centre estimate after the first call")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reader", ["labels-centred", pytest.param("labels", marks=CENTRE_LIMIT)])
+def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
+    from device.lab.video import film_game, game_style
+
+    filmed = film_game(_script(*CALL_AND_RIICHI), reader=reader, style=game_style(5))
+    assert (filmed.events, filmed.recovered, filmed.false) == (6, 6, 0), (filmed.missed, filmed.clashes)
+
+
+def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:
+    import numpy as np
+
+    from device.camera.sources import EndOfStream
+    from device.lab.video import CameraClock
+    from vision.eval.table_script import Shot
+
+    now = [0.0]
+    arm, still = Shot(None), Shot(None, 4, lands=1)  # an arm frame (0.5 s), then a change lying still (3 s)
+    shots = [(np.full((4, 4, 3), i, np.uint8), (f"boxes {i}",), (2.0, 2.0), s) for i, s in enumerate([arm, still])]
+    source = CameraClock(shots, turn_s=3.0, arm_s=0.5, clock=lambda: now[0])
+    source.open()
+    seen = []
+    for t in (0.0, 0.4, 0.5, 3.4):
+        now[0] = t
+        seen.append((int(source.read().image[0, 0, 0]), source.current))
+    assert seen == [(0, ("boxes 0",)), (0, ("boxes 0",)), (1, ("boxes 1",)), (1, ("boxes 1",))]
+    assert source.landed(1) == 0.5
+    now[0] = 3.5
+    with pytest.raises(EndOfStream):
+        source.read()
+
+
+def test_the_frame_clock_counts_frames() -> None:
+    from device.lab.video import FrameClock
+
+    clock = FrameClock(2.0)
+    for _ in range(6):
+        clock.tick()
+    assert clock() == 3.0  # six frames at two a second: the demo's pause before a result confirms itself
+
+
+@pytest.mark.parametrize(
+    ("seen", "done"),
+    [
+        ([], ""),  # the camera game never started the hand: nothing to finish
+        ([HandStart(_t("1z")), Draw(0)], "the hand's end entered by hand (tsumo)"),
+        ([HandStart(_t("1z")), Draw(0), Discard(0, _t("2p"))], "the game re-entered from the record"),  # diverged
+    ],
+)
+def test_a_hand_left_unfinished_is_settled_as_players_would(seen: list, done: str) -> None:
+    from device.lab.video import settle_by_hand, table_service
+
+    win = Tsumo(0, parse_tiles("123456789m11222p"), _t("2p"))
+    end = EndCheck((0,) * 4, (25_000,) * 4)
+    second = (DealCheck(0, 1, 0, 0, (25_000,) * 4), HandStart(_t("2z")))
+    script = _script(HandStart(_t("1z")), Draw(0), win, end, *second)
+    assert len(script.hands) == 2
+    service = table_service(preset("tenhou"))
+    try:
+        for event in seen:
+            service.apply_event(event)
+        assert settle_by_hand(service, script, 1) == done
+        if done:
+            assert service.game.game.hand is None and service.game.game.events[-1] == win
+    finally:
+        service.close()

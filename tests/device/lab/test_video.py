@@ -155,13 +155,8 @@ CALL_AND_RIICHI = (
     Draw(3),
     Discard(3, _t("3s"), riichi=True),
 )
-#: read_table's centre estimate lands far off the table once the top seat has a meld and the ponds hold a tile or two
-#: (tests/vision/synth/test_table_render.py pins the same limit: "across from a meld ..."): the boxes go to wrong seats.
-CENTRE_LIMIT = pytest.mark.xfail(strict=True, reason="reader limit: read_table's centre estimate after the first call")
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("reader", ["labels-centred", pytest.param("labels", marks=CENTRE_LIMIT)])
+@pytest.mark.parametrize("reader", ["labels-centred", "labels"])
 def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
     from device.lab.video import film_game, game_style
 

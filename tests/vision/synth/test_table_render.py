@@ -9,8 +9,8 @@ its called tile came from (``<`` the kamicha: leftmost, ``^`` the toimen: middle
 The conventions are read about the table's true centre (a camera fixed over the table): how the reader estimates
 the centre is tested apart, on tables it reads and tables it does not yet. Reader limits these tests pin (each an
 ``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): a closed kan beside a standing
-hand (no boxes) is read as the hand; the centre estimate fails on a dead wall across two walls, across from a meld
-where a seat shows neither wall nor hand, with four kans, and with the walls drawn down.
+hand (no boxes) is read as the hand. The centre estimate is checked on the tables that once dragged it off: a dead
+wall across two walls, a meld across from a seat showing neither wall nor hand, four kans, the walls drawn down.
 """
 
 from __future__ import annotations
@@ -173,25 +173,20 @@ def test_a_closed_kan_beside_a_standing_hand():
 
 # --- the centre, as the reader estimates it -----------------------------------------------------------------------
 
-CENTRE_LIMIT = pytest.mark.xfail(strict=True, reason="reader limit: read_table's centre estimate lands tiles away")
-
-
 @pytest.mark.parametrize("scene", [
     pytest.param(table(seat(), seat(), seat(), seat(), live=70), id="dealt"),
     pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(B, 9)), id="dealt_break_bottom"),
     pytest.param(table(seat("12m"), seat("12m", melds="666z^"), seat("12m"), seat("12m"), live=70), id="meld_right"),
     pytest.param(MID_HAND, id="mid_hand"),
-    pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(L, 2)), id="dead_wall_across_two_walls",
-                 marks=CENTRE_LIMIT),
+    pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(L, 2)), id="dead_wall_across_two_walls"),
     pytest.param(table(seat("12m", melds="666z^"), seat("12m"), seat("12m"), seat("12m"), live=70),
-                 id="meld_across_a_seat_with_nothing_outer", marks=CENTRE_LIMIT),
+                 id="meld_across_a_seat_with_nothing_outer"),
     pytest.param(table(*(seat("19m", melds=m) for m in ("5555s<", "3333m^", "8888p>", "4444z^"))),
-                 id="four_kans", marks=CENTRE_LIMIT),
-    pytest.param(dataclasses.replace(PONDS, live_wall=30), id="walls_drawn_down", marks=CENTRE_LIMIT),
+                 id="four_kans"),
+    pytest.param(dataclasses.replace(PONDS, live_wall=30), id="walls_drawn_down"),
 ])  # fmt: skip
 def test_the_reader_estimates_the_centre_of_tables(scene):
-    """What read_table reads without being told the centre (as the camera loop reads today): the limits are the
-    reader's, listed in its docstring and in this module's."""
+    """What read_table reads without being told the centre: each seat's pond and melds, as about the true centre."""
     obs = seen(scene, estimate=True)
     for side in ViewSide:
         assert obs.seat(side).pond_tiles == scene.seat(side).pond

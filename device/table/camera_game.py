@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from device.table.game_session import GameSession
+from device.table.game_session import GameSession, applied_to_copy
 from engine.errors import EngineError, IllegalAction
 from engine.game.events import (
     AddedKan,
@@ -493,11 +493,8 @@ class CameraGame:
 
     def _score(self, game: Game, p: PendingResult) -> None:
         """The engine's result of ``p`` on a copy of the game (the preview), or why it refuses it."""
-        trial = copy.deepcopy(game)
         try:
-            result = None
-            for event in p.events:
-                result = trial.apply(event)
+            result = applied_to_copy(game, *p.events)
             p.preview = None if result is None else result.to_dict()
         except EngineError as exc:
             p.preview, p.error = None, str(exc)

@@ -207,12 +207,16 @@ def _needs_hand_start(game: Game, event: Event) -> bool:
     return game.hand is None and not isinstance(event, HandStart | DealerStops) and not game.over
 
 
-def _applied_to_copy(game: Game, event: Event) -> Any:
-    """The result of ``event`` (after the hand start it needs) on a copy of ``game``; ``game`` is unchanged."""
+def applied_to_copy(game: Game, *events: Event) -> Any:
+    """The result of ``events`` in turn (after the hand start the first needs) on a copy of ``game``, the last
+    event's; ``game`` is unchanged. Raises the engine's error for an event the rules refuse."""
     trial = copy.deepcopy(game)
-    if _needs_hand_start(trial, event):
+    if events and _needs_hand_start(trial, events[0]):
         trial.apply(HandStart())
-    return trial.apply(event)
+    result = None
+    for event in events:
+        result = trial.apply(event)
+    return result
 
 
 # --- game files ----------------------------------------------------------------------------------------
@@ -457,7 +461,7 @@ class GameSession:
         (liability included) are the ones confirming the win would move.
         """
         with self._lock:
-            return _applied_to_copy(self.game, _win_event(self.game, body))
+            return applied_to_copy(self.game, _win_event(self.game, body))
 
     def draw(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),

@@ -1,7 +1,7 @@
 """The table's centre: the estimate of one frame (:func:`vision.read.table.read_table`) on tables that used to drag
 it off the table, and the centre a fixed camera keeps from frame to frame (:class:`TableGeometry`, the camera's
-reader's): taken once frames agree, kept through an arm over the table and one odd frame, moved when the camera
-is moved and several frames agree on the new place.
+reader's): taken once frames agree, kept through an arm over the table, part of it misread and estimates off the
+same way frame after frame, moved with the tiles when the camera is knocked.
 
 The frames are the exact boxes of tables drawn by the scene branch's renderer (``data/rendered_tables.json`` says
 which), in non-square frames (2028 x 1520 and 1600 x 900).
@@ -107,41 +107,69 @@ def test_a_fresh_deal_takes_the_centre_at_once():
 KNOCKED = 8
 
 
-@pytest.mark.parametrize(("shift", "within"), [
-    ((180.0, -90.0), 2 * SETTLE),
-    ((-240.0, 0.0), 2 * SETTLE),
-    ((-120.0, -120.0), 2 * SETTLE),
-    # a limit: 2.5 tiles down reads with no tile unassigned about the old centre too (seats otherwise) until the
-    # ponds grow into it: followed then (a reading only otherwise is no evidence: a wrong estimate reads otherwise)
-    ((0.0, 130.0), 10),
-])  # fmt: skip
-def test_a_camera_moved_is_followed_after_a_few_frames(shift, within):
+SHIFTS = [(180.0, -90.0), (-240.0, 0.0), (-120.0, -120.0), (0.0, 130.0), (25.0, -20.0)]
+
+
+@pytest.mark.parametrize("shift", SHIFTS)
+def test_a_camera_moved_is_followed_at_once(shift):
     """The camera knocked: from frame :data:`KNOCKED` on the table lies ``shift`` away in the frame (arms still
-    reaching in every other frame). The first frame after is read about the kept centre; ``within`` frames on every
-    frame reads as it reads about the table's new place, and the centre has moved there (once)."""
+    reaching in every other frame). The tiles moved together, so that frame is read about the table's new place
+    already, and so is every frame after; the centre moved once."""
     frames = [detections(e, shift if k >= KNOCKED else (0.0, 0.0)) for k, e in enumerate(DEMO)]
     size = size_of(DEMO[0])
     geometry = TableGeometry()
     centres = followed(frames, size, geometry)
     truth, unit = DEMO[0]["centre"], unit_of(DEMO[0])
     moved = (truth[0] + shift[0], truth[1] + shift[1])
-    assert apart(centres[KNOCKED], truth) <= 0.25 * unit
-    late = range(KNOCKED + within, len(DEMO))
-    assert [k for k in late if seats_json(read_table(frames[k], size, centre=centres[k])) != seats_json(
-        read_table(frames[k], size, centre=moved))] == []  # fmt: skip
-    assert apart(geometry.centre, moved) <= 0.25 * unit and geometry.moves == 2
+    assert [k for k in range(KNOCKED, len(DEMO)) if apart(centres[k], moved) > 0.25 * unit] == []
+    assert geometry.moves == 2
 
 
 @pytest.mark.parametrize("odd", [1, SETTLE - 1])
 @pytest.mark.parametrize("shift", [(180.0, -90.0), (0.0, 130.0)])
-def test_a_few_odd_frames_do_not_move_it(odd, shift):
-    """Fewer than :data:`SETTLE` frames lying elsewhere (a bump, a misread): the centre stays."""
+def test_a_bump_is_followed_there_and_back(odd, shift):
+    """The camera bumped for a frame or two and back: each frame is read about where the table lies in it."""
     frames = [detections(e, shift if KNOCKED <= k < KNOCKED + odd else (0.0, 0.0)) for k, e in enumerate(DEMO)]
+    geometry = TableGeometry()
+    centres = followed(frames, size_of(DEMO[0]), geometry)
+    truth, unit = DEMO[0]["centre"], unit_of(DEMO[0])
+    where = [(truth[0] + shift[0], truth[1] + shift[1]) if KNOCKED <= k < KNOCKED + odd else truth
+             for k in range(len(DEMO))]  # fmt: skip
+    assert [k for k, c in enumerate(centres) if k >= 2 and apart(c, where[k]) > 0.25 * unit] == []
+    assert geometry.moves == 3
+
+
+@pytest.mark.parametrize("share", [3, 4])
+def test_part_of_the_table_misread_elsewhere_does_not_move_it(share):
+    """Every ``share``-th tile read a few tiles off for several frames (not the whole table moving): the centre
+    stays."""
+    shift = (180.0, -90.0)
+    frames = [
+        [replace(d, box=Box(d.box.x1 + shift[0], d.box.y1 + shift[1], d.box.x2 + shift[0], d.box.y2 + shift[1]))
+         if KNOCKED <= k < KNOCKED + 2 * SETTLE and i % share == 0 else d for i, d in enumerate(detections(e))]
+        for k, e in enumerate(DEMO)
+    ]  # fmt: skip
     geometry = TableGeometry()
     centres = followed(frames, size_of(DEMO[0]), geometry)
     truth, unit = DEMO[0]["centre"], unit_of(DEMO[0])
     assert all(apart(c, truth) <= 0.25 * unit for c in centres[KNOCKED - 2 :])
     assert geometry.moves == 1
+
+
+DRIFT = json.loads((Path(__file__).parent / "data" / "drifting_estimate.json").read_text())["frames"]
+
+
+def test_an_estimate_off_the_same_way_frame_after_frame_does_not_move_it():
+    """A real game's hand (``data/drifting_estimate.json``): with two walls drawn away and the hands standing
+    unseen, each frame's own estimate lies a tile and a half off the same way; the table never moved, so the kept
+    centre stays (it once moved there, and the ponds were read at the wrong seats)."""
+    frames = [detections(e) for e in DRIFT]
+    size, truth, unit = size_of(DRIFT[1]), DRIFT[1]["centre"], unit_of(DRIFT[1])
+    off = [k for k, f in enumerate(frames) if f and apart(read_table(f, size).centre, truth) > unit]
+    assert len(off) >= SETTLE  # the frames would move it, were their estimates trusted
+    geometry = TableGeometry()
+    centres = followed(frames, size, geometry)
+    assert [k for k, c in enumerate(centres) if k >= 1 and apart(c, truth) > 0.25 * unit] == []
 
 
 def test_frames_with_no_tile_leave_it_as_it_was():

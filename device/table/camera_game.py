@@ -12,7 +12,9 @@ A :class:`CameraGame` joins a :class:`~vision.read.follow.TableFollower` (frames
 - a refused event (by the follower: a :class:`~vision.read.follow.Contradiction`; by the rules: ``"refused"``) is
   reported with the frame it was seen in and never guessed over; the game stays as it was;
 - a hand laid face up becomes a **pending result**: a tsumo (the seat to play; the tile set apart wins), a ron (the
-  last discard wins), or, with the live wall empty, the tenpai hands of an exhaustive draw. The engine scores it from
+  last discard wins), or, with the live wall empty, the tenpai hands of an exhaustive draw; a first-turn hand shown
+  with nine kinds of terminals and honours is its seat's nine-terminals draw, and an abortive draw the rules find
+  due from what was seen (four winds, four riichi, four kans) is pending too. The engine scores it from
   its own game (seat and round winds, riichi, ippatsu, dora; the ura indicators turned) as a preview; a ron on a
   furiten wait is flagged. :meth:`CameraGame.confirm` applies it (points move), :meth:`CameraGame.dismiss` drops it,
   and with ``auto_confirm_s`` it confirms itself that long after it was first seen (:meth:`CameraGame.tick`).
@@ -39,7 +41,10 @@ from typing import Any
 
 from device.table.game_session import GameSession, applied_to_copy
 from engine.errors import EngineError, IllegalAction
+from engine.game.draws import abort_due
 from engine.game.events import (
+    Abort,
+    AbortiveDraw,
     AddedKan,
     Call,
     ClosedKan,
@@ -54,7 +59,7 @@ from engine.game.events import (
     Tsumo,
 )
 from engine.game.furiten import judge
-from engine.game.shape import kind_counts
+from engine.game.shape import YAOCHUU_KINDS, is_complete, kind_counts
 from engine.game.state import Game
 from engine.game.table import Phase
 from engine.game.wins import win_context
@@ -68,6 +73,14 @@ from vision.read.table import TableObservation, ViewSide
 MAX_EVENTS = 200
 #: The most contradictions kept at once (the oldest dropped first).
 MAX_CONTRADICTIONS = 20
+#: The phones' name of each abortive draw.
+ABORT_NAMES = {
+    Abort.NINE_TERMINALS: "Nine terminals",
+    Abort.FOUR_WINDS: "Four winds",
+    Abort.FOUR_KANS: "Four kans",
+    Abort.TRIPLE_RON: "Triple ron",
+    Abort.FOUR_RIICHI: "Four riichi",
+}
 
 
 class NothingPending(IllegalAction):
@@ -108,9 +121,10 @@ class CameraEvent:
 
 @dataclass
 class PendingResult:
-    """A hand laid down and not yet confirmed: a tsumo, a ron (one or more winners) or an exhaustive draw."""
+    """A hand laid down and not yet confirmed: a tsumo, a ron (one or more winners), an exhaustive draw or an
+    abortive one."""
 
-    kind: str  # "tsumo" | "ron" | "draw"
+    kind: str  # "tsumo" | "ron" | "draw" | "abort"
     seat: int | None
     discarder: int | None
     hand: str
@@ -318,7 +332,7 @@ class CameraGame:
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True
-        changed |= self._draw_due()
+        changed |= self._draw_due() or self._abort_due()
         return changed | self.tick()
 
     def _new_follower(self) -> None:
@@ -416,7 +430,7 @@ class CameraGame:
             self._pending_ron(game, reveal)
         elif h.live == 0 and h.phase is Phase.REACT:  # the wall is empty: a hand shown is tenpai at the draw
             self._pending_draw(game, reveal)
-        else:
+        elif not self._pending_nine_terminals(game, reveal):
             self._pending_tsumo(game, reveal)
 
     def _draw_due(self) -> bool:
@@ -428,6 +442,38 @@ class CameraGame:
         if self._dismissed == len(game.events):
             return False
         self._pending_draw(self.session.game, None)
+        return True
+
+    def _abort_due(self) -> bool:
+        """An abortive draw the rules find due from the events seen (four winds, four riichi, four kans) is pending:
+        the camera sees no more than the players stopping."""
+        game = self.session.game
+        if self.pending is not None or game.hand is None or self._dismissed == len(game.events):
+            return False
+        reason = abort_due(game)
+        if reason is None:
+            return False
+        pending = PendingResult("abort", None, None, ABORT_NAMES[reason], None, (AbortiveDraw(reason),), None)
+        self._score(game, pending)
+        self._set_pending(pending, game)
+        return True
+
+    def _pending_nine_terminals(self, game: Game, reveal: Reveal) -> bool:
+        """A hand shown on its seat's first turn with nine kinds of terminals and honours: that seat's
+        nine-terminals draw is pending, when the rules take it. Returns whether it was."""
+        hand = (*reveal.hand, *([reveal.apart] if reveal.apart is not None else []))
+        if len({t.kind for t in hand if t.kind in YAOCHUU_KINDS}) < 9 or is_complete(kind_counts(hand)):
+            return False  # a complete hand (thirteen orphans on the first draw) is a win
+        h = game.hand
+        assert h is not None
+        draw = (Draw(reveal.seat),) if h.phase in (Phase.REACT, Phase.DRAW) else ()
+        pending = PendingResult("abort", reveal.seat, None, f"{ABORT_NAMES[Abort.NINE_TERMINALS]}: {reveal.text}",
+                                None, (*draw, AbortiveDraw(Abort.NINE_TERMINALS, reveal.seat, hand)), None,
+                                reveals={reveal.seat: reveal})  # fmt: skip
+        self._score(game, pending)
+        if pending.preview is None:
+            return False
+        self._set_pending(pending, game)
         return True
 
     def _pending_draw(self, game: Game, reveal: Reveal | None) -> None:

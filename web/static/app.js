@@ -385,6 +385,7 @@ const J = (() => {
     if (!p) { box.replaceChildren(); return; }
     const r = p.preview || {};
     const title = p.kind === "draw" ? "Exhaustive draw: the hands laid out"
+      : p.kind === "abort" ? `Abortive draw: ${p.hand.split(":")[0]}`
       : p.kind === "tsumo" ? `Tsumo: ${seatName(p.seat)}`
         : `Ron: ${seatName(p.seat)} on ${seatName(p.discarder)}'s ${tileName(p.win_tile)}`;
     const parts = [el("h2", { text: title })];
@@ -425,7 +426,8 @@ const J = (() => {
     parts.push(el("div", { class: "row" },
       el("button", { type: "button", id: "pending-confirm", class: "big", disabled: !!p.error,
         onclick: () => cameraAct("confirm", {}, "Confirmed: points moved.") },
-        p.kind === "draw" ? "Confirm the draw: move the points" : "Confirm: move the points"),
+        p.kind === "draw" ? "Confirm the draw: move the points"
+          : p.kind === "abort" ? "Confirm the draw: the hand is replayed" : "Confirm: move the points"),
       el("button", { type: "button", id: "pending-dismiss", class: "secondary", onclick: () => cameraAct("dismiss", {}, "Dismissed.") }, "Dismiss")));
     box.replaceChildren(...parts);
     updateCountdown();

@@ -484,3 +484,50 @@ def test_with_the_live_wall_empty_a_hand_laid_open_is_tenpai_at_the_draw_or_a_ho
         assert "Houtei Raoyui" in yaku and pending["discarder"] == 1
     cam.confirm()
     assert cam.session.game.history[-1].outcome.value == ("exhaustive_draw" if kind == "draw" else "ron")
+
+
+# --- abortive draws ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("moves", "reason"),
+    [
+        ("B:1z R:1z T:1z L:1z", "four_winds"),  # the same wind by all four on the first go-around
+        ("B:^9m R:^9p T:^1s L:^1m", "four_riichi"),  # the fourth riichi discard passed
+        ("B:1z R:1z T:1z L:2z", None),  # four winds, not the same
+        ("B:1z R:1z T:1z", None),  # three so far
+    ],
+)
+def test_an_abortive_draw_due_from_what_was_seen_is_pending_and_replays_the_hand(moves, reason):
+    cam = camera()
+    show(cam, script(moves))
+    pending = cam.view()["pending"]
+    if reason is None:
+        assert pending is None
+        return
+    assert pending["kind"] == "abort" and pending["error"] == ""
+    assert pending["preview"]["outcome"] == "abortive_draw" and pending["preview"]["deltas"][:4] == [0, 0, 0, 0]
+    cam.confirm()
+    game = cam.session.game
+    assert game.hand is None and game.history[-1].abort.value == reason and game.dealer == 0
+
+
+#: 13 tiles dealt to the bottom seat and its first draw: nine kinds of terminals and honours (or not), all shown.
+@pytest.mark.parametrize(
+    ("shown", "kind"),
+    [
+        ("19m19p19s1234z556m+7m", "abort"),  # nine terminals: ten kinds
+        ("19m19p1s1234z5567m+6m", "abort"),  # nine kinds exactly
+        ("19m19p1s123z55567m+6m", "tsumo"),  # eight kinds: no draw (a tsumo the rules refuse)
+        ("19m19p19s1234567z+1m", "tsumo"),  # thirteen orphans on the first draw: a win, not a draw
+    ],
+)
+def test_a_first_turn_hand_with_nine_kinds_of_terminals_shown_is_a_nine_terminals_draw(shown, kind):
+    cam = camera()
+    show(cam, [table({}, dora="4p"), table({}, dora="4p", hands={B: shown})])
+    pending = cam.view()["pending"]
+    assert pending["kind"] == kind
+    if kind == "abort":
+        assert pending["seat"] == 0 and pending["preview"]["outcome"] == "abortive_draw"
+        cam.confirm()
+        assert cam.session.game.history[-1].abort.value == "nine_terminals"

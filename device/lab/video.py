@@ -16,7 +16,7 @@ that one lost hand does not lose the game's rest; its win never counts as scored
 ``--reader labels`` reads the renderer's exact boxes as the camera reads a frame (fast: the following, the table
 reading and the engine under test); ``labels-centred`` the same about the table's true centre (the following and
 the engine alone); ``models`` the shipped camera reader (the detector too; slow on a CPU). The renderer takes most
-of the time (about a second a frame here): ``--jobs`` films games side by side.
+of the time (about a second a frame here): games are filmed side by side, one a core (``--jobs``).
 
 ``bench camera``: one filmed hand played in real time (a camera of ``--fps`` frames a second, each change held
 still ``--turn-s`` seconds) through the loop with the camera reader: changed frames read per second of reading,
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -471,11 +472,12 @@ def scripts_of(paths: list[str], games: int | None) -> list[Any]:
 
 def run_video(
     paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
-    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int = 1,
+    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int | None = 1,
     progress: Callable[[GameFilmed], Any] | None = None,
 ) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
     """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
-    and each game's; ``jobs`` games filmed at once (each in its own process); ``progress`` sees each game filmed."""
+    and each game's; ``jobs`` games filmed at once (each in its own process; None: one a core this process may use,
+    at most one a game); ``progress`` sees each game filmed."""
     scripts = scripts_of(paths, games)
     if not scripts:
         raise UserError("no game with a hand in the given logs")
@@ -487,6 +489,8 @@ def run_video(
     ]
     filmed: list[GameFilmed] = []
     with contextlib.ExitStack() as stack:
+        if jobs is None:
+            jobs = max(1, min(len(os.sched_getaffinity(0)), len(calls)))
         if jobs == 1:
             games_filmed: Iterable[GameFilmed] = map(_film_game, calls)
         else:
@@ -526,7 +530,7 @@ def frame_size(text: str) -> tuple[int, int]:
 def _cmd_video(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         raise UserError(f"--games must be at least 1, not {args.games}")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise UserError(f"--jobs must be at least 1, not {args.jobs}")
     total, filmed = run_video(
         args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
@@ -578,7 +582,8 @@ def register(commands: Any) -> None:
                    help="the seed each game's table style is drawn from (default: --seed)")  # fmt: skip
     p.add_argument("--size", default="x".join(map(str, FRAME_SIZE)), metavar="HxW",
                    help="the frames' height x width in pixels (default %(default)s, the demo camera's)")  # fmt: skip
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="games filmed at once, one process each")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="games filmed at once, one process each (default: one a core, at most one a game)")  # fmt: skip
     p.set_defaults(func=_cmd_video)
 
     b = commands.bench.add_parser(

@@ -21,10 +21,12 @@ from __future__ import annotations
 import statistics
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from vision.read.detector import Detection
-from vision.read.geometry import Size
+from vision.read.geometry import Box, Size
 from vision.read.table import TableObservation, read_table
 
 #: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
@@ -34,6 +36,10 @@ SETTLE = 3
 AGREE = 1.0
 #: Face-down stacks a seat's wall shows for a frame's walls to place the centre at once.
 WALL_STACKS = 5
+#: Tiles' apparent sizes varying by this share or more across a frame show a camera at an angle ...
+TILT = 0.08
+#: ... in a frame of this many tiles or more (fewer say little of how sizes vary).
+PERSPECTIVE_MIN_TILES = 24
 
 
 def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -54,6 +60,76 @@ def _walled(table: TableObservation) -> bool:
     fitting nowhere: the walls' square places the centre (a fresh deal, before any pond; the deal takes its tiles
     from one wall, which may be gone)."""
     return not table.unassigned and sum(s.wall_backs >= WALL_STACKS for s in table.seats) >= 3
+
+
+@dataclass(frozen=True)
+class Perspective:
+    """A camera at an angle, as its frames show it: a tile's apparent size grows linearly across the frame, from the
+    far side to the near one (``w = 1 + g (x - x0) + h (y - y0)``, 1 at ``(x0, y0)``). A frame's points are taken
+    to a view from straight above (the same tiles at one size, the table's lines still straight and its parallels
+    parallel) by :meth:`unwarped`, and back by :meth:`in_frame`.
+
+    A homography's area scale is its denominator cubed, and the denominator of the frame -> table map is linear in
+    the frame's coordinates: the cube root of the tiles' areas, fitted linearly over the frame, is ``w`` up to a
+    factor (:meth:`of`).
+    """
+
+    x0: float
+    y0: float
+    g: float
+    h: float
+
+    @classmethod
+    def of(cls, detections: Sequence[Detection]) -> Perspective | None:
+        """The perspective the tiles' sizes show, or None when their sizes vary by less than :data:`TILT` across
+        them (a camera straight above), or there are too few (under :data:`PERSPECTIVE_MIN_TILES`)."""
+        if len(detections) < PERSPECTIVE_MIN_TILES:
+            return None
+        centres = np.array([d.box.center for d in detections], float)
+        size = np.array([d.box.area for d in detections], float) ** (1 / 3)
+        x0, y0 = (float(v) for v in np.median(centres, axis=0))
+        design = np.column_stack([np.ones(len(size)), centres[:, 0] - x0, centres[:, 1] - y0])
+        keep = np.ones(len(size), bool)
+        for _ in range(2):  # fitted again without the sizes far off the fit (a box cut by the frame's edge, a misread)
+            coef = np.linalg.lstsq(design[keep], size[keep], rcond=None)[0]
+            residual = np.abs(design @ coef - size)
+            keep = residual <= max(3 * float(np.median(residual[keep])), 1e-9)
+        a, b, c = (float(v) for v in coef)
+        if a <= 0:
+            return None
+        w = 1 + design[:, 1] * b / a + design[:, 2] * c / a
+        if w.min() <= 0 or w.max() / w.min() < 1 + TILT:
+            return None
+        return cls(x0, y0, b / a, c / a)
+
+    def unwarped(self, detections: Sequence[Detection]) -> list[Detection]:
+        """The detections as a camera straight above would see them (each box around its corners taken there)."""
+        out = []
+        for d in detections:
+            xs, ys = zip(*(self._up(x, y) for x, y in d.box.corners), strict=True)
+            out.append(replace(d, box=Box(min(xs), min(ys), max(xs), max(ys))))
+        return out
+
+    def _up(self, x: float, y: float) -> tuple[float, float]:
+        dx, dy = x - self.x0, y - self.y0
+        w = 1 + self.g * dx + self.h * dy
+        return self.x0 + dx / w, self.y0 + dy / w
+
+    def in_frame(self, point: tuple[float, float]) -> tuple[float, float]:
+        """A point of the view from above (:meth:`unwarped`) where the frame shows it."""
+        ux, uy = point[0] - self.x0, point[1] - self.y0
+        w = 1 / (1 - self.g * ux - self.h * uy)
+        return self.x0 + ux * w, self.y0 + uy * w
+
+
+def centre_estimate(detections: Sequence[Detection], size: Size | None) -> tuple[float, float]:
+    """The table's centre in one frame: :func:`~vision.read.table.read_table` 's estimate, made from the view from
+    straight above when the tiles' sizes show a camera at an angle (:class:`Perspective`): seen at an angle, the
+    middle between the near rows and the far ones lies nearer the far ones than their midpoint in the frame."""
+    perspective = Perspective.of(detections)
+    if perspective is None:
+        return read_table(detections, size).centre
+    return perspective.in_frame(read_table(perspective.unwarped(detections)).centre)
 
 
 @dataclass
@@ -90,8 +166,8 @@ class TableGeometry:
         good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
         if not good:
             return self.centre
-        seen = read_table(good, size)
-        estimate = seen.centre
+        estimate = centre_estimate(good, size)
+        seen = read_table(good, size, centre=estimate)
         near = self.agree * statistics.median(min(d.box.width, d.box.height) for d in good)
         with self._lock:
             kept = self.centre

@@ -9,6 +9,7 @@ which), in non-square frames (2028 x 1520 and 1600 x 900).
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 from dataclasses import replace
@@ -20,8 +21,12 @@ import pytest
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.pipeline import Reader, ReaderConfig
-from vision.read.table import read_table
-from vision.read.table_geometry import SETTLE, TableGeometry
+from tests.vision.synth.test_table_render import melds_of, wanted_melds
+from tests.vision.synth.test_table_render import seat as scene_seat
+from tests.vision.synth.test_table_render import table as scene_table
+from vision.read.table import ViewSide, read_table
+from vision.read.table_geometry import SETTLE, Perspective, TableGeometry
+from vision.synth.table_render import TableStyle, render_table
 
 DATA = json.loads((Path(__file__).parent / "data" / "rendered_tables.json").read_text())
 DEMO = DATA["demo"]
@@ -165,6 +170,110 @@ class Replay:
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         return next(self.frames)
+
+
+# --- a camera at an angle from a side -----------------------------------------------------------------------------
+
+#: A hand as the camera sees it: the deal (three walls, the hands standing), an arm reaching in, the first discard,
+#: ponds with a riichi and a pon, then a kan and a hand laid open with its tile set apart.
+ANGLED_HAND = [
+    scene_table(scene_seat(), scene_seat(), scene_seat(), scene_seat(), live=70),
+    replace(scene_table(scene_seat(), scene_seat(), scene_seat(), scene_seat(), live=69), arm=ViewSide.BOTTOM),
+    scene_table(scene_seat("1z"), scene_seat(), scene_seat(), scene_seat(), live=69),
+    scene_table(scene_seat("19m4z2p", riichi=3), scene_seat("9p1s7z", melds="666z^"), scene_seat("4z8m2p"),
+                scene_seat("9s3m6z"), live=50),
+    scene_table(scene_seat("19m4z2p3s", riichi=3), scene_seat("9p1s7z2s", melds="666z^ 3333m<"),
+                scene_seat("4z8m2p1p"), scene_seat("9s3m6z5z", hand="234567m345p67s", apart="8s"), live=40,
+                dora="4p1s"),
+]  # fmt: skip
+
+
+#: The melds of :data:`ANGLED_HAND`'s frames, by frame and seat (as its scenes write them).
+ANGLED_MELDS = {3: {ViewSide.RIGHT: "666z^"}, 4: {ViewSide.RIGHT: "666z^ 3333m<"}}
+
+
+def misplaced(table, scene, melds: dict[ViewSide, str]) -> list[str]:
+    """What a table read puts in another seat or zone than ``scene`` has it: each seat's pond (in order, and its
+    riichi tile), melds (tiles, and whence the called tile came), hand laid open and tile set apart, a face-up tile
+    read in a standing hand (seen from above it shows none), and the dora indicators."""
+    out = []
+    for side in ViewSide:
+        read, truth = table.seat(side), scene.seat(side)
+        if (read.pond_tiles, read.riichi) != (truth.pond, truth.riichi):
+            out.append(f"{side.value} pond {read.pond_text} (riichi {read.riichi})")
+        if melds_of(table, side) != wanted_melds(melds.get(side, "")):
+            out.append(f"{side.value} melds {melds_of(table, side)}")
+        hand = (truth.hand, truth.apart) if truth.revealed else ((), None)
+        if (read.hand_tiles, read.drawn_tile) != hand:
+            out.append(f"{side.value} hand {read.hand_text} + {read.drawn_tile}")
+    if table.dora_indicators != scene.dora_indicators:
+        out.append(f"indicators {table.dora_indicators}")
+    return out
+
+
+@functools.cache
+def angled(camera: ViewSide, tilt: float, size: tuple[int, int]) -> tuple:
+    """:data:`ANGLED_HAND` drawn by the renderer with its camera at an angle from ``camera``'s side."""
+    style = TableStyle(camera=camera, tilt=tilt, noise=0.0)
+    return tuple(render_table(scene, size=size, seed=3, style=style) for scene in ANGLED_HAND)
+
+
+@pytest.mark.parametrize(("camera", "tilt", "size"), [
+    (ViewSide.BOTTOM, 0.15, (1520, 2028)),
+    (ViewSide.RIGHT, 0.3, (900, 1600)),
+    (ViewSide.TOP, 0.3, (1440, 1080)),  # a frame standing on its end
+    (ViewSide.LEFT, 0.3, (1520, 2028)),
+    (ViewSide.BOTTOM, 0.45, (900, 1600)),
+    # the far edge 0.45 shorter than the near one: the midpoint between the near rows and the far ones in the frame
+    # lay a tile off the table's middle, and the first discard was read in the next seat's pond
+    (ViewSide.RIGHT, 0.45, (1520, 2028)),
+    (ViewSide.RIGHT, 0.45, (1440, 1080)),
+    (ViewSide.TOP, 0.45, (1520, 2028)),
+])  # fmt: skip
+def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt, size):
+    """The camera's reader (its kept centre) over the renderer's exact boxes of a hand seen at an angle from a side:
+    every frame but the arm's reads each seat's pond, melds, hand and the indicators as the scene lays them, and
+    leaves no more tiles fitting no seat than a read about the table's true centre does."""
+    frames = angled(camera, tilt, size)
+    reader = Reader.around(Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(),
+                                                                             square_to_table=False))
+    wrong = {}
+    for k, (scene, frame) in enumerate(zip(ANGLED_HAND, frames, strict=True)):
+        table = reader.read(np.zeros((*size, 3), np.uint8)).table
+        if scene.arm is not None:
+            continue
+        truth = read_table(frame.detections(), frame.size, centre=frame.centre)
+        assert len(table.unassigned) <= len(truth.unassigned), k
+        if misplaced(table, scene, ANGLED_MELDS.get(k, {})):
+            wrong[k] = misplaced(table, scene, ANGLED_MELDS.get(k, {}))
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(("camera", "tilt"), [(None, 0.0), (ViewSide.RIGHT, 0.03)])
+def test_a_camera_straight_above_or_nearly_shows_no_perspective(camera, tilt):
+    """Tiles of one size across the frame (within :data:`~vision.read.table_geometry.TILT`): the frame's centre is
+    :func:`~vision.read.table.read_table` 's own."""
+    frame = render_table(ANGLED_HAND[3], size=(1520, 2028), seed=3, style=TableStyle(camera=camera, tilt=tilt))
+    assert Perspective.of(frame.detections()) is None
+
+
+@pytest.mark.parametrize("camera", list(ViewSide))
+def test_the_perspective_is_read_from_the_tiles_sizes(camera):
+    """The far side's tiles look smaller: the view from above (:meth:`Perspective.unwarped`) shows them all at about
+    one size, and a point taken there and back lies where it was."""
+    frame = angled(camera, 0.3, (1520, 2028))[3]
+    dets = frame.detections()
+    perspective = Perspective.of(dets)
+    assert perspective is not None
+
+    def spread(ds) -> float:
+        areas = sorted(d.box.area for d in ds)
+        return areas[int(0.9 * len(areas))] / areas[int(0.1 * len(areas))]
+
+    assert spread(dets) > 1.4 and spread(perspective.unwarped(dets)) < 1.2
+    there = perspective.in_frame(perspective.unwarped(dets[:1])[0].box.center)
+    assert apart(there, dets[0].box.center) < 0.2 * unit_of({"boxes": [(0, *d.box.corners[0], *d.box.corners[2])
+                                                                       for d in dets]})
 
 
 @pytest.mark.parametrize(("config", "kept"), [

@@ -10,16 +10,24 @@ put, so the centre is taken from a frame that shows the walls (a fresh deal: the
 estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate
 agrees with it is read about that estimate (finer, by a pixel or two: a frame reads as ``read_table`` alone reads
 it), one whose estimate lies elsewhere about the kept centre. It moves (a camera knocked, the table pushed) only
-when :data:`SETTLE` frames agree on a new place and the kept centre reads each of them worse than that place (more
-tiles fitting no seat's rows); a frame whose estimate agrees with the kept centre clears that count. Until a centre
-is taken each frame is read about its own estimate, as ``read_table`` alone reads it. The camera's reader keeps one
-(:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it (the frame itself turned).
+when :data:`SETTLE` frames agree on a new place and either their tiles all moved by one shift from the last frame
+that agreed with it (:func:`registered_shift`: the place is the kept centre moved by that shift), or the kept centre
+reads each of them worse than their own estimate (more tiles fitting no seat's rows); a frame whose estimate agrees
+with the kept centre clears that count. Until a centre is taken each frame is read about its own estimate, as
+``read_table`` alone reads it. The camera's reader keeps one (:class:`~vision.read.pipeline.Reader`);
+:meth:`TableGeometry.reset` forgets it (the frame itself turned).
+
+A camera at an angle from a side shows the far tiles smaller, and the table's middle nearer the far rows than their
+midpoint in the frame: a frame's estimate is made in the view from straight above that the tiles' sizes give
+(:class:`Perspective`, :func:`centre_estimate`) and taken back into the frame.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import threading
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -27,6 +35,7 @@ import numpy as np
 
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
+from vision.read.labels import BACK_CLASS
 from vision.read.table import TableObservation, read_table
 
 #: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
@@ -36,6 +45,12 @@ SETTLE = 3
 AGREE = 1.0
 #: Face-down stacks a seat's wall shows for a frame's walls to place the centre at once.
 WALL_STACKS = 5
+#: A frame's tiles lie as a still frame's, moved by one shift, when this share of them (of the fewer of the two frames')
+#: finds a tile of its kind there, within :data:`REGISTER_NEAR` tile widths ...
+REGISTER_SHARE = 0.6
+REGISTER_NEAR = 0.3
+#: ... and at least this many do.
+REGISTER_MIN = 8
 #: Tiles' apparent sizes varying by this share or more across a frame show a camera at an angle ...
 TILT = 0.08
 #: ... in a frame of this many tiles or more (fewer say little of how sizes vary).
@@ -122,6 +137,65 @@ class Perspective:
         return self.x0 + ux * w, self.y0 + uy * w
 
 
+#: A tile as :func:`registered_shift` matches it: its class (:mod:`vision.read.labels`) and its box's centre.
+Placed = tuple[int, float, float]
+
+
+def placed(detections: Sequence[Detection]) -> list[Placed]:
+    return [(d.class_id, *d.box.center) for d in detections]
+
+
+def registered_shift(before: Sequence[Placed], after: Sequence[Placed], unit: float) -> tuple[float, float] | None:
+    """The shift (x, y, pixels) that lays ``after``'s tiles on ``before``'s, tile for tile of the same kind, when most
+    of them agree on one (:data:`REGISTER_SHARE`, :data:`REGISTER_MIN`); None when they do not (a frame unlike the
+    other, an arm over most of the table). ``unit``: a tile's width. Where both frames show enough face-up tiles only
+    those count: a wall's face-down stacks moved along the wall lie on each other.
+
+    >>> tiles = [(k % 3, 40.0 * k, 30.0 * (k % 4)) for k in range(12)]
+    >>> registered_shift(tiles, [(c, x + 100, y - 20) for c, x, y in tiles], 30.0)
+    (100.0, -20.0)
+    >>> registered_shift(tiles, [(c, x + 100 * (k % 2), y) for k, (c, x, y) in enumerate(tiles)], 30.0) is None
+    True
+    """
+    if not before or not after:
+        return None
+    face_up = [[t for t in tiles if t[0] != BACK_CLASS] for tiles in (before, after)]
+    if min(len(tiles) for tiles in face_up) >= REGISTER_MIN:
+        before, after = face_up
+    near = REGISTER_NEAR * unit
+    grid: dict[tuple[int, int, int], list[tuple[float, float]]] = defaultdict(list)
+    for c, x, y in before:
+        grid[c, math.floor(x / near), math.floor(y / near)].append((x, y))
+    by_class: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for c, x, y in before:
+        by_class[c].append((x, y))
+    # the shifts between tiles of one kind, face-up kinds first (few of each), voted for on a grid of ``near``
+    pairs = [(c, x, y) for c, x, y in after if len(by_class[c]) <= 4] or list(after[:8])
+    votes = Counter(
+        (round((x - bx) / near), round((y - by) / near)) for c, x, y in pairs for bx, by in by_class[c]
+    )
+    best: list[tuple[float, float]] = []
+    for cell, _ in votes.most_common(5):
+        dx, dy = cell[0] * near, cell[1] * near
+        moved = []
+        for c, x, y in after:
+            gx, gy = math.floor((x - dx) / near), math.floor((y - dy) / near)
+            found = [
+                (x - bx, y - by)
+                for i in (-1, 0, 1)
+                for j in (-1, 0, 1)
+                for bx, by in grid.get((c, gx + i, gy + j), ())
+                if abs(x - dx - bx) <= near and abs(y - dy - by) <= near
+            ]
+            if found:
+                moved.append(found[0])
+        if len(moved) > len(best):
+            best = moved
+    if len(best) < max(REGISTER_MIN, REGISTER_SHARE * min(len(before), len(after))):
+        return None
+    return statistics.median(d[0] for d in best), statistics.median(d[1] for d in best)
+
+
 def centre_estimate(detections: Sequence[Detection], size: Size | None) -> tuple[float, float]:
     """The table's centre in one frame: :func:`~vision.read.table.read_table` 's estimate, made from the view from
     straight above when the tiles' sizes show a camera at an angle (:class:`Perspective`): seen at an angle, the
@@ -157,6 +231,9 @@ class TableGeometry:
     centre: tuple[float, float] | None = None
     moves: int = 0
     _pending: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    #: The tiles of the last frame read about the kept centre (its own estimate agreeing with it), where a frame
+    #: whose tiles all moved by one shift is registered.
+    _still: list[Placed] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def observe(self, detections: Sequence[Detection], size: Size | None = None) -> tuple[float, float] | None:
@@ -168,17 +245,25 @@ class TableGeometry:
             return self.centre
         estimate = centre_estimate(good, size)
         seen = read_table(good, size, centre=estimate)
-        near = self.agree * statistics.median(min(d.box.width, d.box.height) for d in good)
+        unit = statistics.median(min(d.box.width, d.box.height) for d in good)
+        near = self.agree * unit
         with self._lock:
             kept = self.centre
             if kept is None and _walled(seen):  # a fresh deal's walls square the table: taken at once
                 self.centre, self.moves = estimate, self.moves + 1
                 self._pending.clear()
+                self._still = placed(good)
                 return estimate
             if kept is not None and _apart(estimate, kept) <= near:
                 self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer
+                self._still = placed(good)
                 return estimate
-            if kept is not None and _reads_as_well(good, size, kept, seen):
+            shift = registered_shift(self._still, placed(good), unit) if kept is not None else None
+            if kept is not None and shift is not None and math.hypot(*shift) > near:
+                # the tiles all moved as one (the camera knocked, the table pushed): the table lies there, whatever
+                # reading about the kept centre makes of the frame
+                estimate = (kept[0] + shift[0], kept[1] + shift[1])
+            elif kept is not None and _reads_as_well(good, size, kept, seen):
                 return kept  # no evidence either way (an arm over the table, a misread)
             # the last few frames that lay elsewhere (an arm frame between them does not break a run)
             self._pending = [*self._pending, estimate][-(2 * self.settle - 1) :]
@@ -187,6 +272,7 @@ class TableGeometry:
                 self.centre = statistics.median(p[0] for p in close), statistics.median(p[1] for p in close)
                 self.moves += 1
                 self._pending.clear()
+                self._still = placed(good)
                 return self.centre
             return kept if kept is not None else estimate
 
@@ -195,3 +281,4 @@ class TableGeometry:
         with self._lock:
             self.centre = None
             self._pending.clear()
+            self._still = []

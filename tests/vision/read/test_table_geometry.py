@@ -254,29 +254,35 @@ def misplaced(table, scene, melds: dict[ViewSide, str]) -> list[str]:
 
 
 @functools.cache
-def angled(camera: ViewSide, tilt: float, size: tuple[int, int]) -> tuple:
-    """:data:`ANGLED_HAND` drawn by the renderer with its camera at an angle from ``camera``'s side."""
+def angled(camera: ViewSide, tilt: float, size: tuple[int, int], wall_break=None, seed: int = 3) -> tuple:
+    """:data:`ANGLED_HAND` (its walls broken at ``wall_break``, else the left seat's 14th stack) drawn by the
+    renderer with its camera at an angle from ``camera``'s side."""
     style = TableStyle(camera=camera, tilt=tilt, noise=0.0)
-    return tuple(render_table(scene, size=size, seed=3, style=style) for scene in ANGLED_HAND)
+    scenes = [s if wall_break is None else replace(s, wall_break=wall_break) for s in ANGLED_HAND]
+    return tuple(render_table(scene, size=size, seed=seed, style=style) for scene in scenes)
 
 
-@pytest.mark.parametrize(("camera", "tilt", "size"), [
-    (ViewSide.BOTTOM, 0.15, (1520, 2028)),
-    (ViewSide.RIGHT, 0.3, (900, 1600)),
-    (ViewSide.TOP, 0.3, (1440, 1080)),  # a frame standing on its end
-    (ViewSide.LEFT, 0.3, (1520, 2028)),
-    (ViewSide.BOTTOM, 0.45, (900, 1600)),
+@pytest.mark.parametrize(("camera", "tilt", "size", "wall_break"), [
+    (ViewSide.BOTTOM, 0.15, (1520, 2028), None),
+    (ViewSide.RIGHT, 0.3, (900, 1600), None),
+    (ViewSide.TOP, 0.3, (1440, 1080), None),  # a frame standing on its end
+    (ViewSide.LEFT, 0.3, (1520, 2028), None),
+    (ViewSide.BOTTOM, 0.45, (900, 1600), None),
+    (ViewSide.LEFT, 0.45, (1520, 2028), (ViewSide.BOTTOM, 9)),
     # the far edge 0.45 shorter than the near one: the midpoint between the near rows and the far ones in the frame
     # lay a tile off the table's middle, and the first discard was read in the next seat's pond
-    (ViewSide.RIGHT, 0.45, (1520, 2028)),
-    (ViewSide.RIGHT, 0.45, (1440, 1080)),
-    (ViewSide.TOP, 0.45, (1520, 2028)),
+    (ViewSide.RIGHT, 0.45, (1520, 2028), None),
+    (ViewSide.RIGHT, 0.45, (1440, 1080), None),
+    (ViewSide.TOP, 0.45, (1520, 2028), None),
+    pytest.param(ViewSide.BOTTOM, 0.45, (1520, 2028), (ViewSide.TOP, 14), marks=pytest.mark.xfail(strict=True, reason=(
+        "limit: the deal's three walls, the far one missing, place the centre a tile off (the view from above keeps "
+        "the table's foreshortening); the hand laid open at the left is then read about it, into the pond"))),
 ])  # fmt: skip
-def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt, size):
+def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt, size, wall_break):
     """The camera's reader (its kept centre) over the renderer's exact boxes of a hand seen at an angle from a side:
     every frame but the arm's reads each seat's pond, melds, hand and the indicators as the scene lays them, and
     leaves no more tiles fitting no seat than a read about the table's true centre does."""
-    frames = angled(camera, tilt, size)
+    frames = angled(camera, tilt, size, wall_break, 11 if wall_break else 3)
     reader = Reader.around(Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(),
                                                                              square_to_table=False))
     wrong = {}

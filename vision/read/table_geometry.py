@@ -19,7 +19,7 @@ with the kept centre clears that count. Until a centre is taken each frame is re
 
 A camera at an angle from a side shows the far tiles smaller, and the table's middle nearer the far rows than their
 midpoint in the frame: a frame's estimate is made in the view from straight above that the tiles' sizes give
-(:class:`Perspective`, :func:`centre_estimate`) and taken back into the frame.
+(:class:`Perspective`, :func:`read_estimated`) and taken back into the frame.
 """
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ Placed = tuple[int, float, float]
 
 
 def placed(detections: Sequence[Detection]) -> list[Placed]:
+    """The detections as :func:`registered_shift` matches them."""
     return [(d.class_id, *d.box.center) for d in detections]
 
 
@@ -196,14 +197,15 @@ def registered_shift(before: Sequence[Placed], after: Sequence[Placed], unit: fl
     return statistics.median(d[0] for d in best), statistics.median(d[1] for d in best)
 
 
-def centre_estimate(detections: Sequence[Detection], size: Size | None) -> tuple[float, float]:
-    """The table's centre in one frame: :func:`~vision.read.table.read_table` 's estimate, made from the view from
-    straight above when the tiles' sizes show a camera at an angle (:class:`Perspective`): seen at an angle, the
-    middle between the near rows and the far ones lies nearer the far ones than their midpoint in the frame."""
+def read_estimated(detections: Sequence[Detection], size: Size | None) -> TableObservation:
+    """One frame read about its own estimate of the table's centre: :func:`~vision.read.table.read_table` 's, made
+    from the view from straight above when the tiles' sizes show a camera at an angle (:class:`Perspective`): seen at
+    an angle, the middle between the near rows and the far ones lies nearer the far ones than their midpoint."""
     perspective = Perspective.of(detections)
     if perspective is None:
-        return read_table(detections, size).centre
-    return perspective.in_frame(read_table(perspective.unwarped(detections)).centre)
+        return read_table(detections, size)
+    centre = perspective.in_frame(read_table(perspective.unwarped(detections)).centre)
+    return read_table(detections, size, centre=centre)
 
 
 @dataclass
@@ -243,8 +245,8 @@ class TableGeometry:
         good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
         if not good:
             return self.centre
-        estimate = centre_estimate(good, size)
-        seen = read_table(good, size, centre=estimate)
+        seen = read_estimated(good, size)
+        estimate = seen.centre
         unit = statistics.median(min(d.box.width, d.box.height) for d in good)
         near = self.agree * unit
         with self._lock:

@@ -357,6 +357,8 @@ const J = (() => {
   /** The picture of the frame a contradiction was seen in, while the table keeps it; else null. */
   const clashPicture = (c) => (c.image && typeof c.frame_id === "string" ? `/api/camera/frame/${encodeURIComponent(c.frame_id)}.jpg` : null);
 
+  const frameNumber = (c) => el("span", { class: "muted small", text: `(frame ${c.frame_id})` });
+
   /** The frame's picture across the phone's width. */
   function enlargeFrame(path, what) {
     sheetOf("frame", what, [], el("img", { src: path, alt: what, class: "clash-frame-big" }));
@@ -379,8 +381,9 @@ const J = (() => {
           el("span", { class: "error", text: what }), " ",
           path ? el("a", { href: path, class: "frame-link", title: "Tap to enlarge",
             onclick: (ev) => { ev.preventDefault(); enlargeFrame(path, what); } },
-          el("img", { src: path, alt: `the frame ${c.frame_id} it was seen in`, class: "clash-frame" }))
-            : c.frame_id ? el("span", { class: "muted small", text: `(frame ${c.frame_id})` }) : null);
+          el("img", { src: path, alt: `the frame ${c.frame_id} it was seen in`, class: "clash-frame",
+            onerror: (ev) => ev.target.closest("a").replaceWith(frameNumber(c)) }))  // dropped meanwhile
+            : c.frame_id ? frameNumber(c) : null);
       })),
       el("p", { class: "small", text: "Put the table or the game right (undo or fix an event below), then:" }),
       el("button", { type: "button", id: "resync-btn", onclick: () => cameraAct("resync", {}, "The camera takes the table as it is now.") },

@@ -3,6 +3,9 @@ the camera proposed (undo or fix one of its events, accept the table as it is no
 draw it laid out).
 
 * ``POST /api/camera/seat`` ``{"seat": 0..3 | null}``: the game seat at the frame's bottom edge (null: not known).
+* ``GET /api/camera/frame/<frame_id>.jpg``: the picture of a frame a contradiction was seen in, its zone outlined
+  (the contradictions in ``camera.follow`` say ``"image": true`` while it is kept; only the last few are). Like
+  every read of the table it needs no PIN; an id whose picture is not kept is a 404.
 * ``POST /api/camera/<action>``: ``undo`` ``{"id": N}`` (the camera event), ``fix`` ``{"id": N, "tile": "5m",
   "seat": S}`` (a tile, a seat or both), ``resync`` ``{}``, ``confirm`` ``{}`` (the pending win or draw),
   ``dismiss`` ``{}``.
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from engine.errors import EngineError, IllegalAction
 from engine.tiles import Tile
@@ -69,6 +72,15 @@ def _fields(body: dict[str, Any], wanted: dict[str, bool], what: str) -> None:
     missing = [k for k, required in wanted.items() if required and k not in body]
     if missing:
         raise BadRequest(f"{what} needs {', '.join(missing)}")
+
+
+@bp.get("/frame/<frame_id>.jpg")
+def frame(frame_id: str):
+    """The picture of a frame a contradiction was seen in (read-only, no PIN); 404 JSON for an id not kept."""
+    picture = Response(service().clash_frame(frame_id), mimetype="image/jpeg")
+    picture.headers["Cache-Control"] = "no-cache"  # redrawn when another clash is seen in the same frame
+    picture.add_etag()
+    return picture.make_conditional(request)
 
 
 @bp.post("/seat")

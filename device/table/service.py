@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from device.table.camera_game import CameraGame
+from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
 from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
@@ -38,10 +39,15 @@ from device.table.pin import PinGuard
 from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
+from vision.read.follow import Clash
+from vision.read.table import TableObservation, ViewSide
 from web.contract import Busy, NoDetector, PinLocked
 from web.hand_request import BadRequest, parse_rules, parse_score_request
 
 log = logging.getLogger(__name__)
+
+#: The contradictions of the dora indicators (``vision.read.follow.Clash`` values), outlined at the indicators.
+DORA_CLASHES = frozenset({Clash.DORA_CHANGED.value, Clash.EXTRA_INDICATOR.value})
 
 if TYPE_CHECKING:
     from vision.read.detector import Detection, Detector
@@ -114,6 +120,7 @@ class TableService:
         max_pending_reads: int = 3,
         camera_seat: int | None = None,
         auto_confirm_s: float = 0.0,
+        clash_frames: int = KEEP,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
@@ -147,6 +154,10 @@ class TableService:
         self.camera_game = CameraGame(
             self.game, camera_seat=self.camera_seat, auto_confirm_s=auto_confirm_s, correct=self._keep_fix, clock=clock
         )
+        #: The pictures of the frames the camera game's contradictions were seen in (the last ``clash_frames``).
+        self.clash_frames = ClashFrames(keep=clash_frames)
+        #: The frame the camera game saw last, as read (its stored id, the image, its table), for those pictures.
+        self._seen: tuple[str, Any, TableObservation | None] | None = None
 
     # --- PIN ---------------------------------------------------------------------------------------------
 
@@ -333,6 +344,7 @@ class TableService:
         read_table = getattr(observation, "table", None)
         changed = False
         if isinstance(observation, Reading) and read_table is not None:
+            self._seen = None if frame_id is None else (frame_id, frame, read_table)
             changed = self.camera_game.observe(read_table, frame_id, dets)
         with self._lock:
             self._camera = view
@@ -350,7 +362,7 @@ class TableService:
 
     def _publish_follow(self) -> None:
         self.publish_state()
-        self.bus.publish("follow", self.camera_game.view())
+        self.bus.publish("follow", self._follow_view())
 
     def set_camera_seat(self, seat: Any) -> dict[str, Any]:
         """The game seat (0..3; None: not known) at the bottom edge of the camera's frame. Returns the camera game's
@@ -363,7 +375,7 @@ class TableService:
             self.camera_seat = seat
             self.camera_game.set_camera_seat(seat)
         self._publish_follow()
-        return self.camera_game.view()
+        return self._follow_view()
 
     def camera_action(self, action: str, body: Any) -> dict[str, Any]:
         """A phone's answer to what the camera proposed: ``undo`` ``{"id": N}`` (a camera event, and every event
@@ -405,7 +417,7 @@ class TableService:
         else:
             getattr(cam, action)()
         self._publish_follow()
-        return {**cam.view(), **extra}
+        return {**self._follow_view(), **extra}
 
     def _keep_fix(self, frame_id: str, index: int, tile: Tile) -> None:
         """A camera event fixed on a phone: the stored frame's tile corrected too (a training example)."""
@@ -421,8 +433,41 @@ class TableService:
         return {
             **view.to_dict(),
             "table_view": table_view(view.table, seats, self.camera_seat),
-            "follow": self.camera_game.view(),
+            "follow": self._follow_view(),
         }
+
+    def _follow_view(self) -> dict[str, Any]:
+        """The camera game's view for the phones (``state()["camera"]["follow"]``). Each contradiction says whether
+        the picture of its frame is kept (``image``: :meth:`clash_frame` gives it): a contradiction seen in the frame
+        the camera game saw last has its picture kept now, its zone outlined."""
+        view = self.camera_game.view()
+        clashes = view["contradictions"]
+        seen = self._seen
+        if seen is not None:
+            frame_id, image, table = seen
+            here = [c for c in clashes if c["frame_id"] == frame_id]
+            if here:
+                zones = (self._clash_zone(table, c) for c in here)
+                self.clash_frames.keep(frame_id, image, [z for z in zones if z is not None])
+        for c in clashes:
+            c["image"] = c["frame_id"] is not None and c["frame_id"] in self.clash_frames
+        return view
+
+    def _clash_zone(self, table: TableObservation | None, clash: dict[str, Any]) -> Zone | None:
+        """Where a contradiction lies in its frame: its side's (or its seat's) pond and melds, or the dora indicators
+        for a clash of theirs; None where it names no place."""
+        if clash["side"] is not None:
+            return clash_zone(table, ViewSide(clash["side"]))
+        if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's view
+            return clash_zone(table, tuple(ViewSide)[(clash["seat"] - (self.camera_seat or 0)) % 4])
+        if clash["clash"] in DORA_CLASHES:
+            return clash_zone(table, None)
+        return None
+
+    def clash_frame(self, frame_id: str) -> bytes:
+        """The picture (JPEG) of a frame a contradiction was seen in, its zone outlined; raises UnknownFrame for an
+        id whose picture is not kept (only the last few are: :class:`~device.table.clash_frames.ClashFrames`)."""
+        return self.clash_frames.jpeg(frame_id)
 
     @property
     def camera(self) -> CameraView | None:

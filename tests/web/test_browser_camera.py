@@ -213,3 +213,15 @@ def test_my_hand_gets_its_waits_and_a_red_furiten_from_the_games_ponds(context, 
     waits = page.locator("#my-waits .waits li [data-tile]").evaluate_all("ts => ts.map((t) => t.dataset.tile)")
     assert waits == ["1z", "2z"]
     assert not errors, errors
+
+
+def test_a_frame_picture_dropped_meanwhile_leaves_the_frame_number(context, site):
+    """The state offered the picture (``image``), but the table kept newer ones since: the card names the frame."""
+    errors: list[str] = []
+    site.follow["contradictions"] = [{"clash": "vanished", "seat": 3, "side": "left", "frame_id": "f-gone",
+                                      "detail": "a tile left the pond", "frame": 7, "image": True}]
+    page = joined(context, site, errors)
+    page.wait_for_function(
+        "(document.querySelector('#follow-clashes .clash') || {textContent: ''}).textContent.includes('(frame f-gone)')")
+    assert page.locator("#follow-clashes .clash img").count() == 0
+    assert [e for e in errors if "404" not in e] == []  # the browser logs the picture's 404, nothing else

@@ -76,3 +76,25 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
         "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join() === '49,000,17,000,17,000,17,000'")
     assert site.state()["game"]["history"][-1]["outcome"] == "tsumo"
     assert not errors, errors
+
+
+def test_a_contradiction_shows_the_frame_it_was_seen_in_and_a_tap_enlarges_it(context, site):
+    from tests.device.table.test_service_clash_frames import play as play_placed
+
+    errors: list[str] = []
+    page = joined(context, site, errors)
+    play_placed(site, "B:1z T:4z")  # Cy discards out of turn
+    clash = page.locator("#follow-clashes .clash")
+    clash.locator("img.clash-frame").wait_for()
+    assert "Cy (West)" in clash.inner_text()
+    page.wait_for_function("document.querySelector('#follow-clashes img.clash-frame').naturalWidth === 1024")
+    width = clash.locator("img.clash-frame").evaluate("i => i.getBoundingClientRect().width")
+    assert 0 < width <= 240  # a thumbnail on the card
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    shot(page, "24-camera-clash-frame")
+    clash.locator("img.clash-frame").click()
+    big = page.locator(".sheet img.clash-frame-big")
+    page.wait_for_function("(document.querySelector('.sheet img.clash-frame-big') || {}).naturalWidth === 1024")
+    assert big.evaluate("i => i.getBoundingClientRect().width") > width  # across the phone's width
+    shot(page, "24b-camera-clash-frame-enlarged")
+    assert not errors, errors

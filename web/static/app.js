@@ -354,22 +354,36 @@ const J = (() => {
     }) : [el("li", { class: "muted", text: "Nothing seen yet in this hand." })]));
   }
 
-  /** A same-site path to the frame's image, else null (never another site's address or a script). */
-  const framePath = (frame) => (typeof frame === "string" && frame.startsWith("/") && !frame.startsWith("//") ? frame : null);
+  /** The picture of the frame a contradiction was seen in, while the table keeps it; else null. */
+  const clashPicture = (c) => (c.image && typeof c.frame_id === "string" ? `/api/camera/frame/${encodeURIComponent(c.frame_id)}.jpg` : null);
+
+  const frameNumber = (c) => el("span", { class: "muted small", text: `(frame ${c.frame_id})` });
+
+  /** The frame's picture across the phone's width. */
+  function enlargeFrame(path, what) {
+    sheetOf("frame", what, [], el("img", { src: path, alt: what, class: "clash-frame-big" }));
+  }
 
   function renderClashes(list) {
     const box = $("#follow-clashes");
+    const whom = list.map((c) => (Number.isInteger(c.seat) ? seatName(c.seat) : c.side ? SIDE_TEXT[c.side] || c.side : ""));
+    const key = JSON.stringify([list, whom]);
+    if (box.dataset.key === key) return;  // the same contradictions: their pictures are not loaded again
+    box.dataset.key = key;
     box.hidden = !list.length;
     if (!list.length) { box.replaceChildren(); return; }
     box.replaceChildren(el("h2", { text: "The camera cannot square the table with the game" }),
-      el("ul", { class: "clash-list" }, list.map((c) => {
-        const who = Number.isInteger(c.seat) ? seatName(c.seat) : c.side ? SIDE_TEXT[c.side] || c.side : "";
-        const path = framePath(c.frame);
+      el("ul", { class: "clash-list" }, list.map((c, i) => {
+        const who = whom[i];
+        const path = clashPicture(c);
+        const what = `${who ? who + ": " : ""}${c.detail || c.clash}`;
         return el("li", { class: "clash", "data-frame": c.frame_id || null },
-          el("span", { class: "error", text: `${who ? who + ": " : ""}${c.detail || c.clash}` }), " ",
-          path ? el("a", { href: path, target: "_blank", rel: "noopener", class: "frame-link" },
-            el("img", { src: path, alt: `the frame ${c.frame_id || ""}`, class: "clash-frame" }))
-            : c.frame_id ? el("span", { class: "muted small", text: `(frame ${c.frame_id})` }) : null);
+          el("span", { class: "error", text: what }), " ",
+          path ? el("a", { href: path, class: "frame-link", title: "Tap to enlarge",
+            onclick: (ev) => { ev.preventDefault(); enlargeFrame(path, what); } },
+          el("img", { src: path, alt: `the frame ${c.frame_id} it was seen in`, class: "clash-frame",
+            onerror: (ev) => ev.target.closest("a").replaceWith(frameNumber(c)) }))  // dropped meanwhile
+            : c.frame_id ? frameNumber(c) : null);
       })),
       el("p", { class: "small", text: "Put the table or the game right (undo or fix an event below), then:" }),
       el("button", { type: "button", id: "resync-btn", onclick: () => cameraAct("resync", {}, "The camera takes the table as it is now.") },

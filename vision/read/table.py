@@ -44,6 +44,9 @@ MELD_MIN = 3
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
 WALL_BACKS = 0.5
+#: ... or, with three or more face down, this share (a dead wall's row with kan dora and ura indicators turned; a
+#: pond or a hand shows none face down, a closed kan two).
+WALL_BACKS_TURNED = 0.3
 #: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`) ...
 CENTRE_BOUND = 0.6
 #: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
@@ -499,9 +502,16 @@ def _outer(
     return out or [p for side in sides for p in by_side[side]]
 
 
+def _contest(det: Detection, centre: tuple[float, float], first: int, second: int) -> float:
+    """How near a tile lies to the diagonal between two seats: its depth for the second over that for the first."""
+    depths = _depths(det, centre)
+    return depths[second] / depths[first]
+
+
 def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> list[int]:
     """The seat (0..3) of each detection: the one it lies deepest for; near a diagonal, the seat whose row it
-    continues (a hand's end meets the next seat's melds there)."""
+    continues the closest (a hand's end meets the next seat's melds there; a wall's end overhangs the next wall's),
+    those continuing no row taken one by one from the clearest (a dead wall alone in a corner)."""
     seat = [-1] * len(dets)
     contested: dict[int, tuple[int, int]] = {}
     for i, d in enumerate(dets):
@@ -513,21 +523,27 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
         else:
             seat[i] = first
     spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
-    changed = True
-    while changed and contested:
+
+    def gap(i: int, k: int) -> float | None:
+        """How far along seat ``k``'s axis tile ``i`` lies from the nearest of that seat's tiles it continues."""
+        gaps = [
+            max(spans[k][i].a0, spans[k][j].a0) - min(spans[k][i].a1, spans[k][j].a1)
+            for j in range(len(dets))
+            if seat[j] == k and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
+        ]
+        return min(gaps) if gaps else None
+
+    while contested:
         changed = False
         for i, (first, second) in list(contested.items()):
-            fits = [
-                k
-                for k in (first, second)
-                if any(seat[j] == k and _joins(spans[k][i], spans[k][j], 2.0, 0.5) for j in range(len(dets)))
-            ]
-            if fits:
-                seat[i] = fits[0]
+            fits = [(g, k) for k in (first, second) if (g := gap(i, k)) is not None]
+            if fits:  # the row it continues the closest (a corner's tile lies flush in one row, a step from the other)
+                seat[i] = min(fits)[1]
                 del contested[i]
                 changed = True
-    for i, (first, _second) in contested.items():
-        seat[i] = first
+        if not changed:  # nothing continues a row yet (a dead wall alone in a corner): the clearest one goes first
+            i = min(contested, key=lambda i: _contest(dets[i], centre, *contested[i]))
+            seat[i] = contested.pop(i)[0]
     return seat
 
 
@@ -549,10 +565,17 @@ class _SeatRows:
 
 
 def _wall_like(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
-    """Three or more tiles, mostly face down and lying (deeper than wide, as a wall's top tier is; a hand standing
-    towards its player shows a shallow box from above)."""
+    """Three or more tiles, mostly face down (or three face down and a dead wall's indicators, kan dora and ura
+    turned among them: :data:`WALL_BACKS_TURNED`) and lying (deeper than wide, as a wall's top tier is; a hand
+    standing towards its player shows a shallow box from above)."""
+    return _face_down_row(row, dets) and statistics.median(1 / s.ratio for s in row) >= 1.1
+
+
+def _face_down_row(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
+    """Three or more tiles, mostly face down, or three or more face down among a dead wall's turned indicators."""
     backs = sum(dets[s.index].is_back for s in row)
-    return len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in row) >= 1.1
+    enough = backs >= WALL_BACKS * len(row) or (backs >= 3 and backs >= WALL_BACKS_TURNED * len(row))
+    return len(row) >= 3 and enough
 
 
 def _split_hand(
@@ -723,9 +746,8 @@ def _seat_observation(
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
-        backs = sum(dets[s.index].is_back for s in row)
         # lying or not: a hand was taken above
-        if (len(row) >= 3 and backs >= WALL_BACKS * len(row)) or _wall_end(row, dets, inside):
+        if _face_down_row(row, dets) or _wall_end(row, dets, inside):
             wall += [dets[s.index] for s in row]
             continue
         for s in row:

@@ -304,3 +304,16 @@ def test_the_camera_reader_reads_rendered_tables_as_the_labels_do(camera_reader,
     for side in ViewSide:
         assert table_read.seat(side).pond_tiles == labels_read.seat(side).pond_tiles == scene.seat(side).pond
         assert melds_of(table_read, side) == melds_of(labels_read, side)
+
+
+@pytest.mark.parametrize("live", [0, 1, 3])
+@pytest.mark.parametrize("wall_break", [(R, 2), (R, 1), (T, 3), (L, 2), (B, 1), (B, 16)])
+def test_a_dead_wall_alone_by_a_corner_keeps_its_indicators(wall_break, live):
+    """The live wall drawn out (or nearly): the dead wall's seven stacks turn a corner with nothing beside them, its
+    indicator flush in one wall's row a step from the other's; it is read as the dead wall, not a pond's tile."""
+    scene = table(seat("7z3z1s4p4p5z1m3z6z9s9m6s3m4z2p2p9m2s"), seat("9p7z9s1p2z1z9s9s6z6p9m9p6s2m8m1p8p"),
+                  seat("9p7z4z1s1s4z4p2z6z6z3p3p1p2m8m6p1z2s"), seat("7z8s5z4p1s4z1m1z1z3z9m9p3m2m2p2z8p"),
+                  dora="5z", live=live, wall_break=wall_break)  # fmt: skip
+    obs = seen(scene)
+    assert obs.dora_indicators == parse_tiles("5z")
+    assert [obs.seat(side).pond_tiles for side in ViewSide] == [scene.seat(side).pond for side in ViewSide]

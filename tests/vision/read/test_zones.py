@@ -1,0 +1,237 @@
+"""Reading only what changed (:mod:`vision.read.zones`): the windows read round the changed zones (non-square
+frames), the merge into the last reading (a tile added, removed, kept outside, cut by a window's edge), when a frame
+is read whole instead, and the camera's reader reading a frame round a zone through a network that reads pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from tests.vision.fakes import BlocksNetwork, paint
+from vision.read.detector import Detection
+from vision.read.errors import ConfigError
+from vision.read.geometry import Box, Size
+from vision.read.labels import class_of_tile
+from vision.read.pipeline import Models, Reader, ReaderConfig, Reading
+from vision.read.zones import IncrementalReader, ZonePolicy, inner_part, merge_windows, read_windows
+
+FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
+
+
+def tile(mpsz: str, x: float, y: float, w: float = 40.0, h: float = 56.0, conf: float = 0.9) -> Detection:
+    """A detection of ``mpsz`` centred at (``x``, ``y``)."""
+    return Detection.of_class(class_of_tile(Tile.parse(mpsz)), Box(x - w / 2, y - h / 2, x + w / 2, y + h / 2), conf)
+
+
+def named(detections) -> list[tuple[str, tuple[float, float]]]:
+    return [(d.label, d.box.center) for d in detections]
+
+
+@pytest.mark.parametrize(
+    ("zones", "frame", "tile_px", "expected"),
+    [
+        # a discard mid-table: padded by 1.5 tiles, grown to the detector's finest slice (640 px) about its middle
+        ([Box(1000, 700, 1060, 780)], FRAME, 60, [Box(710, 420, 1350, 1060)]),
+        # at the top left corner: moved inside the frame, never cut short
+        ([Box(10, 10, 50, 60)], FRAME, 60, [Box(0, 0, 640, 640)]),
+        # at the bottom right corner of the same frame
+        ([Box(1900, 1400, 1940, 1460)], FRAME, 60, [Box(1388, 880, 2028, 1520)]),
+        # a frame lower than a window: the window is the frame's height
+        ([Box(500, 200, 540, 260)], Size(height=480, width=1000), 40, [Box(200, 0, 840, 480)]),
+        # two zones whose windows overlap: one window, their bounds
+        ([Box(900, 700, 960, 780), Box(1200, 700, 1260, 780)], FRAME, 60, [Box(610, 420, 1550, 1060)]),
+        # two zones far apart: two windows, top to bottom
+        ([Box(1900, 1400, 1940, 1460), Box(10, 10, 50, 60)], FRAME, 60,
+         [Box(0, 0, 640, 640), Box(1388, 880, 2028, 1520)]),  # fmt: skip
+        # a zone bigger than a window: its padded bounds
+        ([Box(300, 300, 1300, 500)], FRAME, 60, [Box(210, 80, 1390, 720)]),
+    ],
+)
+def test_the_windows_round_the_changed_zones(zones, frame, tile_px, expected):
+    assert list(read_windows(zones, frame, tile_px, ZonePolicy())) == expected
+
+
+@pytest.mark.parametrize(
+    ("window", "expected"),
+    [
+        (Box(400, 200, 1040, 840), Box(460, 260, 980, 780)),  # inside the frame: the margin all round
+        (Box(0, 880, 640, 1520), Box(0, 940, 580, 1520)),  # at the left and bottom edges: no margin there
+        (Box(0, 0, 2028, 1520), Box(0, 0, 2028, 1520)),  # the whole frame
+    ],
+)
+def test_a_window_speaks_for_its_inner_part(window, expected):
+    assert inner_part(window, FRAME, 60.0) == expected
+
+
+WINDOW = Box(400, 200, 1040, 840)  # inner part (60 px margin): 460..980 x 260..780
+OUTSIDE = tile("1z", 100, 100)  # far from the window
+
+
+@pytest.mark.parametrize(
+    ("previous", "fresh", "expected"),
+    [
+        # a tile discarded in the window: added, the tile outside kept
+        ([OUTSIDE], [tile("1m", 700, 500)], [("1z", (100, 100)), ("1m", (700, 500))]),
+        # a tile gone from the window: removed, the tile outside kept
+        ([OUTSIDE, tile("1m", 700, 500)], [], [("1z", (100, 100))]),
+        # a tile read otherwise in the window: the new reading
+        ([tile("1m", 700, 500)], [tile("2m", 701, 500)], [("2m", (701, 500))]),
+        # the window's reading never speaks outside it: an old tile there stays even when the window saw it otherwise
+        ([tile("3m", 1200, 500)], [tile("4m", 1200, 500)], [("3m", (1200, 500))]),
+        # a tile cut by the window's right edge (centre within the margin): the old whole one is kept
+        ([tile("5m", 1030, 500)], [tile("6m", 1025, 500, w=30)], [("5m", (1030, 500))]),
+        # a tile across the inner part's edge read a few pixels over: one tile, the new reading
+        ([tile("7m", 985, 400)], [tile("7m", 975, 400)], [("7m", (975, 400))]),
+        # a tile the window reads near its edge but outside its inner part, not there before: not taken
+        ([], [tile("8m", 1020, 300)], []),
+        # rows come out top to bottom, left to right
+        ([tile("9p", 1500, 900), OUTSIDE], [tile("1p", 600, 300), tile("2p", 500, 300)],
+         [("1z", (100, 100)), ("2p", (500, 300)), ("1p", (600, 300)), ("9p", (1500, 900))]),  # fmt: skip
+    ],
+)
+def test_the_windows_reading_merged_into_the_last(previous, fresh, expected):
+    assert named(merge_windows(previous, [fresh], [WINDOW], FRAME, 60.0)) == expected
+
+
+def test_a_window_at_the_frames_edge_speaks_up_to_it():
+    window = Box(0, 880, 640, 1520)
+    edge = tile("5z", 300, 1500)  # lying over the frame's bottom edge
+    assert named(merge_windows([], [[edge]], [window], FRAME, 60.0)) == [("5z", (300, 1500))]
+
+
+def test_two_windows_each_speak_for_their_own():
+    left, right = Box(0, 0, 640, 640), Box(1388, 880, 2028, 1520)
+    previous = [tile("1s", 300, 300), tile("2s", 1700, 1200), tile("3s", 1000, 700)]
+    fresh = [[tile("4s", 300, 300)], [tile("5s", 1700, 1200), tile("6s", 1900, 1400)]]
+    merged = merge_windows(previous, fresh, [left, right], FRAME, 60.0)
+    assert named(merged) == [("4s", (300, 300)), ("3s", (1000, 700)), ("5s", (1700, 1200)), ("6s", (1900, 1400))]
+
+
+def reading(detections, *, size: Size = FRAME, since_whole: int = 0) -> Reading:
+    image = np.zeros((size.height, size.width, 3), np.uint8)
+    return Reading(image, tuple(detections), (), since_whole=since_whole)
+
+
+ZONE = (Box(1000, 700, 1060, 780),)
+TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
+
+
+@pytest.mark.parametrize(
+    ("zones", "previous", "why"),
+    [
+        (ZONE, reading(TILES), ""),  # read round the zone
+        (None, reading(TILES), "no zones or no reading before"),  # the loop asks for the whole frame
+        (ZONE, None, "no zones or no reading before"),  # the first frame
+        ((), reading(TILES), "no tile read before to size the windows"),
+        (ZONE, reading([]), "no tile read before to size the windows"),
+        (ZONE, reading(TILES, since_whole=6), ""),
+        (ZONE, reading(TILES, since_whole=7), "every 8th read is whole"),  # a misread outside lasts 8 reads at most
+        (ZONE, reading(TILES, size=Size(height=1520, width=2000)), "the frame's size changed"),
+        ((Box(0, 0, 1200, 900),), reading(TILES), "the windows cover 47% of the frame"),  # over a third
+        ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES),
+         "the windows cover 40% of the frame"),  # fmt: skip
+    ],
+)
+def test_when_a_frame_is_read_whole(zones, previous, why):
+    got, windows = ZonePolicy().whole_read_why(zones, previous, FRAME)
+    assert got == why
+    assert bool(windows) == (why == "")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"margin_tiles": 2.0, "pad_tiles": 1.0}, "margin_tiles must be from 0 to pad_tiles"),
+        ({"max_share": 0.0}, "max_share must be above 0"),
+        ({"whole_every": 0}, "whole_every must be at least 1"),
+    ],
+)
+def test_a_bad_policy_is_refused_by_name(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        ZonePolicy(**kwargs)
+
+
+# --- the reader: the blocks network reads what each window shows ------------------------------------------------
+
+BLOCK_H, BLOCK_W = 56, 40
+TABLE = Size(height=900, width=1400)  # non-square
+
+
+def block(image: np.ndarray, mpsz: str, x: int, y: int) -> Box:
+    box = Box(x, y, x + BLOCK_W, y + BLOCK_H)
+    paint(image, class_of_tile(Tile.parse(mpsz)), box)
+    return box
+
+
+def table(extra: dict[str, tuple[int, int]] | None = None) -> np.ndarray:
+    """A row of 1m-6m blocks, 1p alone at the right, and ``extra`` blocks (mpsz -> top left)."""
+    image = np.full((TABLE.height, TABLE.width, 3), 40, np.uint8)
+    for i in range(6):
+        block(image, f"{i + 1}m", 100 + 80 * i, 200)
+    block(image, "1p", 1200, 700)
+    for mpsz, (x, y) in (extra or {}).items():
+        block(image, mpsz, x, y)
+    return image
+
+
+def blocks_reader() -> tuple[Reader, BlocksNetwork]:
+    network = BlocksNetwork(max_batch=1)  # one run per view: runs count the views read
+    config = ReaderConfig(classifier=None, zones=ZonePolicy())
+    return Reader.from_config(config, models=Models(network)), network
+
+
+def test_the_reader_reads_only_round_the_zone_and_keeps_the_rest():
+    reader, _ = blocks_reader()
+    first = reader.read(table())
+    assert first.windows == () and first.since_whole == 0
+    assert first.text == "123456m 1p"
+    # a 7m laid down in the middle; the 1p far off repainted 9p, outside the zone the gate saw change
+    image = table({"7m": (700, 600)})
+    block(image, "9p", 1200, 700)
+    second = reader.read(image, zones=[Box(700, 600, 740, 656)], previous=first)
+    assert second.windows == (Box(400, 260, 1040, 900),) and second.since_whole == 1
+    assert second.text == "123456m 7m 1p"  # the 1p kept: not read again
+    assert 0 < second.runs < first.runs
+    # the 7m taken back up
+    third = reader.read(table(), zones=[Box(700, 600, 740, 656)], previous=second)
+    assert third.text == "123456m 1p" and third.since_whole == 2
+    # no zones: the frame read whole again, the 1p now seen as 9p
+    whole = reader.read(image, previous=third)
+    assert whole.windows == () and whole.since_whole == 0 and whole.text == "123456m 7m 9p"
+
+
+def test_a_tile_cut_by_the_window_keeps_its_last_reading():
+    reader, _ = blocks_reader()
+    across = {"2p": (1020, 600)}  # across the right edge (x 1040) of the window round the zone below
+    first = reader.read(table(across))
+    assert first.text == "123456m 2p 1p"
+    second = reader.read(table({**across, "7m": (700, 600)}), zones=[Box(700, 600, 740, 656)], previous=first)
+    assert second.windows == (Box(400, 260, 1040, 900),)  # it sees the 2p's left half only
+    assert second.text == "123456m 7m2p 1p"
+    assert [d.box for d in second.detections if d.label == "2p"] == [d.box for d in first.detections if d.label == "2p"]
+
+
+def test_the_incremental_reader_remembers_its_last_reading():
+    reader, network = blocks_reader()
+    incremental = IncrementalReader(reader)
+    zone = [Box(700, 600, 740, 656)]
+    assert incremental.read(table(), zone).windows == ()  # nothing read before: whole
+    assert incremental.read(table({"7m": (700, 600)}), zone).text == "123456m 7m 1p"
+    assert incremental.last is not None and incremental.last.windows
+    incremental.forget()
+    runs = network.runs
+    assert incremental.read(table({"7m": (700, 600)}), zone).windows == ()
+    assert network.runs - runs == reader.read(table()).runs  # a whole read's runs
+
+
+def test_a_reader_around_a_detector_reads_whole_unless_it_reads_pixels():
+    from vision.read.detector import FakeDetector
+
+    fake = FakeDetector([tile("1m", 100, 100)])
+    zone = [Box(700, 600, 740, 656)]
+    image = np.zeros((TABLE.height, TABLE.width, 3), np.uint8)
+    for reads_pixels, windows in ((False, 0), (True, 1)):
+        reader = Reader.around(fake, ReaderConfig.for_camera(), reads_pixels=reads_pixels)
+        first = reader.read(image)
+        assert len(reader.read(image, zones=zone, previous=first).windows) == windows

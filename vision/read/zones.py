@@ -102,7 +102,7 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
     """The windows to read round ``zones`` (frame pixels) in a frame of ``frame``'s size whose tiles are ``tile``
     pixels long: each zone padded by ``policy.pad_tiles`` tiles, grown about its centre to at least
     ``policy.window`` pixels a side (the frame's side, when smaller) and moved inside the frame, on whole pixels;
-    windows that overlap are one (their bounds), top to bottom.
+    two windows whose bounds are no bigger than the two together are one, top to bottom.
 
     >>> read_windows([Box(1000.0, 700.0, 1060.0, 780.0)], Size(height=1520, width=2028), 60.0, ZonePolicy())
     (Box(x1=710.0, y1=420.0, x2=1350.0, y2=1060.0),)
@@ -114,9 +114,11 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
         merged = False
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
-                if out[i].intersection(out[j]) > 0:
-                    a, b = out[i], out.pop(j)
-                    out[i] = Box(min(a.x1, b.x1), min(a.y1, b.y1), max(a.x2, b.x2), max(a.y2, b.y2))
+                a, b = out[i], out[j]
+                bounds = Box(min(a.x1, b.x1), min(a.y1, b.y1), max(a.x2, b.x2), max(a.y2, b.y2))
+                if bounds.area <= a.area + b.area - a.intersection(b):  # one window reads no more pixels
+                    out[i] = bounds
+                    del out[j]
                     merged = True
                     break
             if merged:
@@ -171,10 +173,15 @@ def merge_windows(
 ) -> list[Detection]:  # fmt: skip
     """The last reading's detections (``previous``) with what each window read (``fresh[i]``: ``windows[i]``'s, in
     frame pixels) in place of theirs: in each window's inner part (:func:`inner_part`, ``margin`` pixels in) the new
-    detections centred there; elsewhere the old ones, but for one the same tile as a new one. Top to bottom, each
-    row left to right as the detector gives them (by the boxes' top, then left edge)."""
+    detections centred there (where windows overlap, the more confident of two the same tile); elsewhere the old
+    ones, but for one the same tile as a new one. Top to bottom, each row left to right as the detector gives them
+    (by the boxes' top, then left edge)."""
     parts = [inner_part(w, frame, margin) for w in windows]
-    taken = [d for part, found in zip(parts, fresh, strict=True) for d in found if _centred_in(d, part)]
+    taken: list[Detection] = []
+    found_inside = [d for part, found in zip(parts, fresh, strict=True) for d in found if _centred_in(d, part)]
+    for d in sorted(found_inside, key=lambda d: -d.conf):
+        if not any(_same_tile(d.box, t.box) for t in taken):
+            taken.append(d)
     kept = [
         d
         for d in previous

@@ -41,6 +41,9 @@ def named(detections) -> list[tuple[str, tuple[float, float]]]:
         ([Box(500, 200, 540, 260)], Size(height=480, width=1000), 40, [Box(200, 0, 840, 480)]),
         # two zones whose windows overlap: one window, their bounds
         ([Box(900, 700, 960, 780), Box(1200, 700, 1260, 780)], FRAME, 60, [Box(610, 420, 1550, 1060)]),
+        # two zones whose windows overlap at a corner only: one window round both would read more, so two
+        ([Box(500, 300, 560, 380), Box(1000, 800, 1060, 880)], FRAME, 60,
+         [Box(210, 20, 850, 660), Box(710, 520, 1350, 1160)]),  # fmt: skip
         # two zones far apart: two windows, top to bottom
         ([Box(1900, 1400, 1940, 1460), Box(10, 10, 50, 60)], FRAME, 60,
          [Box(0, 0, 640, 640), Box(1388, 880, 2028, 1520)]),  # fmt: skip
@@ -106,6 +109,13 @@ def test_two_windows_each_speak_for_their_own():
     fresh = [[tile("4s", 300, 300)], [tile("5s", 1700, 1200), tile("6s", 1900, 1400)]]
     merged = merge_windows(previous, fresh, [left, right], FRAME, 60.0)
     assert named(merged) == [("4s", (300, 300)), ("3s", (1000, 700)), ("5s", (1700, 1200)), ("6s", (1900, 1400))]
+
+
+def test_where_two_windows_overlap_a_tile_is_taken_once():
+    upper, lower = Box(210, 20, 850, 660), Box(710, 520, 1350, 1160)
+    fresh = [[tile("3p", 780, 590, conf=0.8)], [tile("3p", 781, 591, conf=0.9)]]  # inside both inner parts
+    merged = merge_windows([tile("3p", 780, 590)], fresh, [upper, lower], FRAME, 60.0)
+    assert [(d.label, d.box.center, d.conf) for d in merged] == [("3p", (781, 591), 0.9)]
 
 
 def reading(detections, *, size: Size = FRAME, since_whole: int = 0) -> Reading:

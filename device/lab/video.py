@@ -155,7 +155,7 @@ def game_style(seed: int) -> Any:
 def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
     """The camera's reader (``read(image, zones=None) -> Reading``): around the renderer's boxes (``labels``; not
     squared to the table: the boxes are the frame's own; read whole), the same read about the table's true centre
-    (``labels-centred``), or the shipped networks (``models``; only round the zones that changed, as the table reads)."""
+    (``labels-centred``), or the shipped networks (``models``: only round the zones that changed, as a table reads)."""
     from vision.read.pipeline import Reader, ReaderConfig
     from vision.read.zones import IncrementalReader
 

@@ -78,7 +78,7 @@ def test_a_change_too_faint_to_count_adds_up_where_nothing_was_read():
     assert result.decision is Decision.CHANGED and len(result.zones) == 1
     assert not holds(result.zones[0], Box(60, 60, 120, 120))
     gate.accept()
-    # the shade deepens: against the frame read it has now changed by enough, though against the last frame only a little
+    # the shade deepens: against the frame read it has changed enough now, against the last frame only a little
     again = with_shade(with_tile(felt(2)), 8)
     gate.consider(Frame(again))
     result = gate.consider(Frame(again))

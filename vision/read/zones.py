@@ -17,9 +17,12 @@ camera frame takes. The pure parts live here:
   :attr:`ZonePolicy.margin_tiles` tiles along each side that lies inside the frame, where a tile may be cut by the
   window's edge). The new detections whose centre lies there replace the last reading's there; every other
   detection of the last reading is kept, except one the same tile as a new one (they overlap by half).
+* :func:`refresh_windows`: so that a misread outside the zones cannot last, each zone read also reads one window
+  more of a grid over the whole frame, the next one each time (:attr:`ZonePolicy.refresh`): every part of the table
+  is read again within as many reads as the grid has windows (12 in a 2028 x 1520 frame), at the cost of one window
+  a read instead of a whole frame now and then (which would hold up the discard it reads by a second).
 * :meth:`ZonePolicy.whole_read_why`: when a frame is read whole instead (the first frame, the windows covering
-  more than :attr:`ZonePolicy.max_share` of the frame, every :attr:`ZonePolicy.whole_every` reads so that a
-  misread outside the zones cannot last).
+  more than :attr:`ZonePolicy.max_share` of the frame, every :attr:`ZonePolicy.whole_every` reads when set).
 
 The reading itself (the same detector and classifier, the table squared and read seat by seat) is
 :meth:`vision.read.pipeline.Reader.read` with ``zones`` and ``previous``; :class:`IncrementalReader` keeps the last
@@ -28,6 +31,7 @@ reading for it.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -57,13 +61,15 @@ class ZonePolicy:
     window: int = WINDOWS[0]
     #: Windows covering more than this share of the frame: the frame is read whole.
     max_share: float = 1 / 3
-    #: Every this many reads, one is whole (a misread outside the zones read is corrected within as many reads).
-    whole_every: int = 8
+    #: Each zone read reads the next window of a grid over the frame too (:func:`refresh_windows`).
+    refresh: bool = True
+    #: Every this many reads, one is whole (None: only when the zones ask it).
+    whole_every: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.margin_tiles <= self.pad_tiles:
             raise ConfigError(f"margin_tiles must be from 0 to pad_tiles ({self.pad_tiles}), not {self.margin_tiles}")
-        if self.window < 1 or self.whole_every < 1:
+        if self.window < 1 or (self.whole_every is not None and self.whole_every < 1):
             raise ConfigError(f"window and whole_every must be at least 1, not {self.window} and {self.whole_every}")
         if not 0 < self.max_share <= 1:
             raise ConfigError(f"max_share must be above 0 and at most 1, not {self.max_share}")
@@ -74,7 +80,7 @@ class ZonePolicy:
         """Why a frame of ``frame``'s size must be read whole ("" when not), and the windows to read when not."""
         if zones is None or previous is None:
             return "no zones or no reading before", ()
-        if previous.since_whole + 1 >= self.whole_every:
+        if self.whole_every is not None and previous.since_whole + 1 >= self.whole_every:
             return f"every {self.whole_every}th read is whole", ()
         if Size.of(previous.image) != frame:
             return "the frame's size changed", ()
@@ -85,6 +91,9 @@ class ZonePolicy:
         share = sum(w.area for w in windows) / (frame.width * frame.height)
         if share > self.max_share:
             return f"the windows cover {share:.0%} of the frame", ()
+        if self.refresh:
+            grid = refresh_windows(frame, tile, self)
+            windows = joined([*windows, grid[previous.since_whole % len(grid)]])
         return "", windows
 
 
@@ -108,7 +117,12 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
     (Box(x1=710.0, y1=420.0, x2=1350.0, y2=1060.0),)
     """
     pad = policy.pad_tiles * tile
-    out = [_grown(Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad), frame, policy.window) for z in zones]
+    return joined([_grown(Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad), frame, policy.window) for z in zones])
+
+
+def joined(windows: Sequence[Box]) -> tuple[Box, ...]:
+    """``windows``, two whose bounds are no bigger than the two together made one, top to bottom."""
+    out = list(windows)
     merged = True
     while merged:  # a union may overlap a third window
         merged = False
@@ -124,6 +138,27 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
             if merged:
                 break
     return tuple(sorted(out, key=lambda w: (w.y1, w.x1)))
+
+
+def refresh_windows(frame: Size, tile: float, policy: ZonePolicy) -> tuple[Box, ...]:
+    """A grid of windows of ``policy.window`` pixels a side over a frame of ``frame``'s size whose tiles are ``tile``
+    pixels long, overlapping by twice the margin so that their inner parts (:func:`inner_part`) cover the frame;
+    row by row.
+
+    >>> len(refresh_windows(Size(height=1520, width=2028), 60.0, ZonePolicy()))
+    12
+    """
+    margin = policy.margin_tiles * tile
+
+    def starts(length: int) -> list[float]:
+        side = min(policy.window, length)
+        step = max(side - 2 * margin, 1.0)
+        count = 1 + max(0, math.ceil((length - side) / step))
+        return [round(i * (length - side) / (count - 1)) if count > 1 else 0.0 for i in range(count)]
+
+    side_x, side_y = min(policy.window, frame.width), min(policy.window, frame.height)
+    xs, ys = starts(frame.width), starts(frame.height)
+    return tuple(Box(float(x), float(y), float(x + side_x), float(y + side_y)) for y in ys for x in xs)
 
 
 def _grown(box: Box, frame: Size, window: int) -> Box:

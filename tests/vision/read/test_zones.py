@@ -14,7 +14,7 @@ from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
 from vision.read.pipeline import Models, Reader, ReaderConfig, Reading
-from vision.read.zones import IncrementalReader, ZonePolicy, inner_part, merge_windows, read_windows
+from vision.read.zones import IncrementalReader, ZonePolicy, inner_part, merge_windows, read_windows, refresh_windows
 
 FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
 
@@ -144,7 +144,7 @@ TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
     ],
 )
 def test_when_a_frame_is_read_whole(zones, previous, why):
-    got, windows = ZonePolicy().whole_read_why(zones, previous, FRAME)
+    got, windows = ZonePolicy(whole_every=8).whole_read_why(zones, previous, FRAME)
     assert got == why
     assert bool(windows) == (why == "")
 
@@ -185,9 +185,9 @@ def table(extra: dict[str, tuple[int, int]] | None = None) -> np.ndarray:
     return image
 
 
-def blocks_reader() -> tuple[Reader, BlocksNetwork]:
+def blocks_reader(policy: ZonePolicy = ZonePolicy(refresh=False)) -> tuple[Reader, BlocksNetwork]:  # noqa: B008
     network = BlocksNetwork(max_batch=1)  # one run per view: runs count the views read
-    config = ReaderConfig(classifier=None, zones=ZonePolicy())
+    config = ReaderConfig(classifier=None, zones=policy)
     return Reader.from_config(config, models=Models(network)), network
 
 
@@ -241,7 +241,61 @@ def test_a_reader_around_a_detector_reads_whole_unless_it_reads_pixels():
     fake = FakeDetector([tile("1m", 100, 100)])
     zone = [Box(700, 600, 740, 656)]
     image = np.zeros((TABLE.height, TABLE.width, 3), np.uint8)
-    for reads_pixels, windows in ((False, 0), (True, 1)):
+    for reads_pixels, windows in ((False, 0), (True, 2)):  # the zone's window and a refresh window
         reader = Reader.around(fake, ReaderConfig.for_camera(), reads_pixels=reads_pixels)
         first = reader.read(image)
         assert len(reader.read(image, zones=zone, previous=first).windows) == windows
+
+
+@pytest.mark.parametrize(
+    ("frame", "tile_px", "count"),
+    [
+        (FRAME, 60.0, 12),  # the demo camera's frame: 4 x 3 windows
+        (FRAME, 110.0, 20),  # bigger tiles, wider margins: more windows
+        (Size(height=900, width=1400), 56.0, 6),
+        (Size(height=480, width=1000), 40.0, 2),  # lower than a window: one row
+        (Size(height=600, width=600), 40.0, 1),  # smaller than a window: the frame
+    ],
+)
+def test_the_refresh_windows_speak_for_the_whole_frame(frame, tile_px, count):
+    policy = ZonePolicy()
+    grid = refresh_windows(frame, tile_px, policy)
+    assert len(grid) == count
+    covered = np.zeros((frame.height, frame.width), bool)
+    for w in grid:
+        assert w.x1 >= 0 and w.y1 >= 0 and w.x2 <= frame.width and w.y2 <= frame.height
+        part = inner_part(w, frame, policy.margin_tiles * tile_px)
+        covered[round(part.y1) : round(part.y2), round(part.x1) : round(part.x2)] = True
+    assert covered.all()
+
+
+def test_each_zone_read_reads_the_next_refresh_window_too():
+    policy = ZonePolicy()
+    grid = refresh_windows(TABLE, 56.0, policy)
+    reader, _ = blocks_reader(policy)
+    reading = reader.read(table())
+    zone = [Box(700, 600, 740, 656)]
+    for k in range(len(grid) + 1):
+        reading = reader.read(table({"7m": (700, 600)}), zones=zone, previous=reading)
+        due = grid[k % len(grid)]
+        assert any(w.intersection(due) == due.area for w in reading.windows), (k, reading.windows)
+
+
+def test_a_misread_outside_the_zones_lasts_no_longer_than_the_refresh_grid():
+    policy = ZonePolicy()
+    grid = refresh_windows(TABLE, 56.0, policy)
+    reader, _ = blocks_reader(policy)
+    reading = reader.read(table())
+    image = table({"7m": (700, 600)})
+    block(image, "9p", 1200, 700)  # the 1p is a 9p after all: the gate never saw it change
+    texts = []
+    for _ in grid:
+        reading = reader.read(image, zones=[Box(700, 600, 740, 656)], previous=reading)
+        texts.append(reading.text)
+    assert texts[0] == "123456m 7m 1p" and texts[-1] == "123456m 7m 9p"
+    # without the refresh it would last until a whole read
+    reader, _ = blocks_reader()
+    reading = reader.read(table())
+    for _ in grid:
+        reading = reader.read(image, zones=[Box(700, 600, 740, 656)], previous=reading)
+    assert reading.text == "123456m 7m 1p"

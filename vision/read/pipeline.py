@@ -391,7 +391,7 @@ class Reader:
         for w in windows:
             x1, y1, x2, y2 = (int(v) for v in (w.x1, w.y1, w.x2, w.y2))
             fresh.append(shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1))
-        margin = self.config.zones.margin_tiles * (tile_side(previous.detections) or 0.0)
+        margin = self.config.zones.margin(tile_side(previous.detections) or 0.0)
         return frame, merge_windows(previous.detections, fresh, windows, Size.of(frame), margin)
 
 

@@ -10,19 +10,20 @@ Between two frames of a game one tile is discarded: the change gate (:class:`dev
 which part of the frame changed, and reading only there takes one or two of the fifteen detector runs a whole
 camera frame takes. The pure parts live here:
 
-* :func:`read_windows`: each changed zone padded by :attr:`ZonePolicy.pad_tiles` tiles and grown to at least the
-  detector's finest slice (:data:`~vision.read.detector.WINDOWS`, so its tiles are seen at the scale a whole read
-  sees them), kept inside the frame; windows that overlap become one.
+* :func:`grid_windows` and :func:`read_windows`: the frame's windows are the detector's finest slices, where a whole
+  read reads them (:data:`~vision.read.detector.WINDOWS`, at the scale the network learnt its tiles at), so a window
+  reads what the whole read's slice reads; a zone is read in the windows whose inner part meets it, padded by
+  :attr:`ZonePolicy.pad_tiles` tiles.
 * :func:`merge_windows`: a window speaks for its inner part (:func:`inner_part`: the window less
-  :attr:`ZonePolicy.margin_tiles` tiles along each side that lies inside the frame, where a tile may be cut by the
-  window's edge). The new detections whose centre lies there replace the last reading's there; every other
-  detection of the last reading is kept, except one the same tile as a new one (they overlap by half).
-* :func:`refresh_windows`: so that a misread outside the zones cannot last, each zone read also reads one window
-  more of a grid over the whole frame, the next one each time (:attr:`ZonePolicy.refresh`): every part of the table
-  is read again within as many reads as the grid has windows (12 in a 2028 x 1520 frame), at the cost of one window
-  a read instead of a whole frame now and then (which would hold up the discard it reads by a second).
-* :meth:`ZonePolicy.whole_read_why`: when a frame is read whole instead (the first frame, the windows covering
-  more than :attr:`ZonePolicy.max_share` of the frame, every :attr:`ZonePolicy.whole_every` reads when set).
+  :meth:`ZonePolicy.margin` along each side that lies inside the frame, where a tile may be cut by the window's
+  edge). The new detections whose centre lies there replace the last reading's there; every other detection of the
+  last reading is kept, except one the same tile as a new one (they overlap by half).
+* So that a misread outside the zones cannot last, each zone read also reads the next window of the grid
+  (:attr:`ZonePolicy.refresh`): every part of the table is read again within as many reads as the grid has windows
+  (12 in a 2028 x 1520 frame), at the cost of one window a read, instead of a whole read now and then holding up
+  the discard it reads by a second.
+* :meth:`ZonePolicy.whole_read_why`: when a frame is read whole instead (the first frame, zones touching more than
+  :attr:`ZonePolicy.max_share` of the windows, every :attr:`ZonePolicy.whole_every` reads when set).
 
 The reading itself (the same detector and classifier, the table squared and read seat by seat) is
 :meth:`vision.read.pipeline.Reader.read` with ``zones`` and ``previous``; :class:`IncrementalReader` keeps the last
@@ -31,13 +32,12 @@ reading for it.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from vision.read.detector import WINDOWS, Detection
+from vision.read.detector import WINDOWS, Detection, DetectorOptions, plan_views
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 
@@ -52,27 +52,36 @@ SAME_TILE = 0.5
 class ZonePolicy:
     """How a camera's reader reads only the zones that changed (:attr:`~vision.read.pipeline.ReaderConfig.zones`)."""
 
-    #: Each changed zone grows by this many tiles (the median tile's long side in the last reading) on every side.
-    pad_tiles: float = 1.5
+    #: Each changed zone grows by this many tiles (the median tile's long side in the last reading) on every side (the
+    #: gate's zones reach a cell past what changed already).
+    pad_tiles: float = 0.5
     #: A window speaks for what lies this many tiles inside its edges (the frame's own edges excepted): a tile
-    #: centred nearer may be cut by the window. At most ``pad_tiles``, so that the changed zone is spoken for.
-    margin_tiles: float = 1.0
-    #: The smallest window's side in frame pixels: the detector's finest slice, so tiles are seen at its scale.
+    #: centred nearer may be cut by the window. Never more than half the windows' overlap (:meth:`margin`), so that
+    #: their inner parts cover the frame.
+    margin_tiles: float = 0.6
+    #: The windows: the detector's finest slices (:data:`~vision.read.detector.WINDOWS`, square, overlapping by
+    #: ``overlap``), where a whole read reads them, so a window reads what the whole read's slice reads.
     window: int = WINDOWS[0]
-    #: Windows covering more than this share of the frame: the frame is read whole.
+    overlap: float = DetectorOptions().overlap
+    #: Zones touching more than this share of the grid's windows: the frame is read whole.
     max_share: float = 1 / 3
-    #: Each zone read reads the next window of a grid over the frame too (:func:`refresh_windows`).
+    #: Each zone read reads the next window of the grid too (:attr:`vision.read.pipeline.Reading.since_whole`).
     refresh: bool = True
     #: Every this many reads, one is whole (None: only when the zones ask it).
     whole_every: int | None = None
 
     def __post_init__(self) -> None:
-        if not 0 <= self.margin_tiles <= self.pad_tiles:
-            raise ConfigError(f"margin_tiles must be from 0 to pad_tiles ({self.pad_tiles}), not {self.margin_tiles}")
+        if self.pad_tiles < 0 or self.margin_tiles < 0:
+            raise ConfigError(f"pad_tiles and margin_tiles must be 0 or more, not {self.pad_tiles} and {self.margin_tiles}")
         if self.window < 1 or (self.whole_every is not None and self.whole_every < 1):
             raise ConfigError(f"window and whole_every must be at least 1, not {self.window} and {self.whole_every}")
-        if not 0 < self.max_share <= 1:
-            raise ConfigError(f"max_share must be above 0 and at most 1, not {self.max_share}")
+        if not 0 < self.max_share <= 1 or not 0 <= self.overlap < 1:
+            raise ConfigError(f"max_share must be above 0 and at most 1 and overlap from 0 to under 1, not "
+                              f"{self.max_share} and {self.overlap}")  # fmt: skip
+
+    def margin(self, tile: float) -> float:
+        """The margin in pixels for tiles ``tile`` pixels long."""
+        return min(self.margin_tiles * tile, self.overlap * self.window / 2)
 
     def whole_read_why(
         self, zones: Sequence[Box] | None, previous: Reading | None, frame: Size
@@ -87,13 +96,15 @@ class ZonePolicy:
         tile = tile_side(previous.detections)
         if tile is None or not zones:
             return "no tile read before to size the windows", ()
+        grid = grid_windows(frame, self)
+        if len(grid) < 2:
+            return "the frame is one window", ()
         windows = read_windows(zones, frame, tile, self)
-        share = sum(w.area for w in windows) / (frame.width * frame.height)
-        if share > self.max_share:
-            return f"the windows cover {share:.0%} of the frame", ()
-        if self.refresh:
-            grid = refresh_windows(frame, tile, self)
-            windows = joined([*windows, grid[previous.since_whole % len(grid)]])
+        if len(windows) > self.max_share * len(grid):
+            return f"the zones touch {len(windows)} of the {len(grid)} windows", ()
+        due = grid[previous.since_whole % len(grid)]
+        if self.refresh and due not in windows:
+            windows = tuple(w for w in grid if w in windows or w == due)
         return "", windows
 
 
@@ -107,74 +118,58 @@ def tile_side(detections: Sequence[Detection]) -> float | None:
     return float(statistics.median(sides)) if sides else None
 
 
+def grid_windows(frame: Size, policy: ZonePolicy) -> tuple[Box, ...]:
+    """The windows of a frame of ``frame``'s size: the slices of ``policy.window`` pixels a side the detector's
+    pyramid reads it in (:func:`~vision.read.detector.plan_views`), row by row; none when one covers the frame.
+
+    >>> [w.as_list(0) for w in grid_windows(Size(height=480, width=1000), ZonePolicy())]
+    [[0.0, 0.0, 640.0, 480.0], [360.0, 0.0, 1000.0, 480.0]]
+    """
+    side = Size(height=policy.window, width=policy.window)
+    views = plan_views(frame, side, scales=(1.0,), overlap=policy.overlap, windows=(), small_windows=())
+    return tuple(Box(float(v.x0), float(v.y0), float(v.x1), float(v.y1)) for v in views if v.level)
+
+
 def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePolicy) -> tuple[Box, ...]:
-    """The windows to read round ``zones`` (frame pixels) in a frame of ``frame``'s size whose tiles are ``tile``
-    pixels long: each zone padded by ``policy.pad_tiles`` tiles, grown about its centre to at least
-    ``policy.window`` pixels a side (the frame's side, when smaller) and moved inside the frame, on whole pixels;
-    two windows whose bounds are no bigger than the two together are one, top to bottom.
+    """The windows (:func:`grid_windows`) to read round ``zones`` (frame pixels) in a frame of ``frame``'s size whose
+    tiles are ``tile`` pixels long: for each zone padded by ``policy.pad_tiles`` tiles, the fewest columns and rows of
+    the grid whose inner parts (:func:`inner_part`) cover it along each axis, and the windows where they cross; row by
+    row.
 
-    >>> read_windows([Box(1000.0, 700.0, 1060.0, 780.0)], Size(height=1520, width=2028), 60.0, ZonePolicy())
-    (Box(x1=710.0, y1=420.0, x2=1350.0, y2=1060.0),)
+    >>> [w.as_list(0) for w in read_windows([Box(1000.0, 700.0, 1060.0, 780.0)], Size(height=1520, width=2028), 60.0,
+    ...                                     ZonePolicy())]
+    [[463.0, 440.0, 1103.0, 1080.0], [925.0, 440.0, 1565.0, 1080.0]]
     """
-    pad = policy.pad_tiles * tile
-    return joined([_grown(Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad), frame, policy.window) for z in zones])
+    grid = grid_windows(frame, policy)
+    pad, margin = policy.pad_tiles * tile, policy.margin(tile)
+    columns = sorted({(w.x1, w.x2) for w in grid})
+    rows = sorted({(w.y1, w.y2) for w in grid})
+    inner_columns = [(a + margin if a > 0 else a, b - margin if b < frame.width else b) for a, b in columns]
+    inner_rows = [(a + margin if a > 0 else a, b - margin if b < frame.height else b) for a, b in rows]
+    chosen: set[tuple[int, int]] = set()
+    for z in zones:
+        across = _cover(max(z.x1 - pad, 0.0), min(z.x2 + pad, float(frame.width)), inner_columns)
+        down = _cover(max(z.y1 - pad, 0.0), min(z.y2 + pad, float(frame.height)), inner_rows)
+        chosen |= {(r, c) for r in down for c in across}
+    return tuple(
+        Box(columns[c][0], rows[r][0], columns[c][1], rows[r][1]) for r, c in sorted(chosen)
+    )
 
 
-def joined(windows: Sequence[Box]) -> tuple[Box, ...]:
-    """``windows``, two whose bounds are no bigger than the two together made one, top to bottom."""
-    out = list(windows)
-    merged = True
-    while merged:  # a union may overlap a third window
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                bounds = Box(min(a.x1, b.x1), min(a.y1, b.y1), max(a.x2, b.x2), max(a.y2, b.y2))
-                if bounds.area <= a.area + b.area - a.intersection(b):  # one window reads no more pixels
-                    out[i] = bounds
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return tuple(sorted(out, key=lambda w: (w.y1, w.x1)))
-
-
-def refresh_windows(frame: Size, tile: float, policy: ZonePolicy) -> tuple[Box, ...]:
-    """A grid of windows of ``policy.window`` pixels a side over a frame of ``frame``'s size whose tiles are ``tile``
-    pixels long, overlapping by twice the margin so that their inner parts (:func:`inner_part`) cover the frame;
-    row by row.
-
-    >>> len(refresh_windows(Size(height=1520, width=2028), 60.0, ZonePolicy()))
-    12
-    """
-    margin = policy.margin_tiles * tile
-
-    def starts(length: int) -> list[float]:
-        side = min(policy.window, length)
-        step = max(side - 2 * margin, 1.0)
-        count = 1 + max(0, math.ceil((length - side) / step))
-        return [round(i * (length - side) / (count - 1)) if count > 1 else 0.0 for i in range(count)]
-
-    side_x, side_y = min(policy.window, frame.width), min(policy.window, frame.height)
-    xs, ys = starts(frame.width), starts(frame.height)
-    return tuple(Box(float(x), float(y), float(x + side_x), float(y + side_y)) for y in ys for x in xs)
-
-
-def _grown(box: Box, frame: Size, window: int) -> Box:
-    """``box`` at least ``window`` pixels a side (at most the frame's), inside the frame, on whole pixels."""
-    x1, x2 = _span(box.x1, box.x2, window, frame.width)
-    y1, y2 = _span(box.y1, box.y2, window, frame.height)
-    return Box(x1, y1, x2, y2)
-
-
-def _span(low: float, high: float, least: int, length: int) -> tuple[float, float]:
-    """The interval ``[low, high]`` grown about its middle to at least ``least`` (at most ``length``), then moved
-    into ``[0, length]`` and cut to it, on whole numbers."""
-    side = min(max(high - low, least), length)
-    middle = (low + high) / 2
-    start = min(max(middle - side / 2, 0.0), length - side)
-    return float(round(start)), float(min(round(start + side), length))
+def _cover(low: float, high: float, spans: Sequence[tuple[float, float]]) -> list[int]:
+    """The fewest of ``spans`` (sorted, overlapping, from 0 to the frame's side) that cover ``[low, high]``: from
+    ``low`` on, each time the one reaching furthest among those that begin by where the cover has reached."""
+    picked: list[int] = []
+    at = low
+    while True:
+        reach = [i for i, (a, _) in enumerate(spans) if a <= at]
+        best = max(reach, key=lambda i: spans[i][1]) if reach else 0
+        if picked and spans[best][1] <= at:  # no span goes further (they leave a gap): stop here
+            return picked
+        picked.append(best)
+        if spans[best][1] >= high:
+            return picked
+        at = spans[best][1]
 
 
 def inner_part(window: Box, frame: Size, margin: float) -> Box:

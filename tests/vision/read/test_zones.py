@@ -14,7 +14,7 @@ from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
 from vision.read.pipeline import Models, Reader, ReaderConfig, Reading
-from vision.read.zones import IncrementalReader, ZonePolicy, inner_part, merge_windows, read_windows, refresh_windows
+from vision.read.zones import IncrementalReader, ZonePolicy, grid_windows, inner_part, merge_windows, read_windows
 
 FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
 
@@ -28,31 +28,55 @@ def named(detections) -> list[tuple[str, tuple[float, float]]]:
     return [(d.label, d.box.center) for d in detections]
 
 
+# the demo camera's frame is read in 4 x 3 windows of 640 px (the detector's finest slices): columns from x 0, 463,
+# 925 and 1388, rows from y 0, 440 and 880; with 60 px tiles each speaks for what lies 36 px inside its inner edges
+COL = {0: (0, 640), 1: (463, 1103), 2: (925, 1565), 3: (1388, 2028)}
+ROW = {0: (0, 640), 1: (440, 1080), 2: (880, 1520)}
+
+
+def at(row: int, col: int) -> Box:
+    return Box(COL[col][0], ROW[row][0], COL[col][1], ROW[row][1])
+
+
 @pytest.mark.parametrize(
     ("zones", "frame", "tile_px", "expected"),
     [
-        # a discard mid-table: padded by 1.5 tiles, grown to the detector's finest slice (640 px) about its middle
-        ([Box(1000, 700, 1060, 780)], FRAME, 60, [Box(710, 420, 1350, 1060)]),
-        # at the top left corner: moved inside the frame, never cut short
-        ([Box(10, 10, 50, 60)], FRAME, 60, [Box(0, 0, 640, 640)]),
-        # at the bottom right corner of the same frame
-        ([Box(1900, 1400, 1940, 1460)], FRAME, 60, [Box(1388, 880, 2028, 1520)]),
-        # a frame lower than a window: the window is the frame's height
-        ([Box(500, 200, 540, 260)], Size(height=480, width=1000), 40, [Box(200, 0, 840, 480)]),
-        # two zones whose windows overlap: one window, their bounds
-        ([Box(900, 700, 960, 780), Box(1200, 700, 1260, 780)], FRAME, 60, [Box(610, 420, 1550, 1060)]),
-        # two zones whose windows overlap at a corner only: one window round both would read more, so two
-        ([Box(500, 300, 560, 380), Box(1000, 800, 1060, 880)], FRAME, 60,
-         [Box(210, 20, 850, 660), Box(710, 520, 1350, 1160)]),  # fmt: skip
-        # two zones far apart: two windows, top to bottom
-        ([Box(1900, 1400, 1940, 1460), Box(10, 10, 50, 60)], FRAME, 60,
-         [Box(0, 0, 640, 640), Box(1388, 880, 2028, 1520)]),  # fmt: skip
-        # a zone bigger than a window: its padded bounds
-        ([Box(300, 300, 1300, 500)], FRAME, 60, [Box(210, 80, 1390, 720)]),
+        ([Box(700, 600, 760, 680)], FRAME, 60, [at(1, 1)]),  # a discard inside one window's inner part
+        ([Box(1000, 700, 1060, 780)], FRAME, 60, [at(1, 2)]),  # where two overlap: the one that holds it
+        ([Box(900, 850, 1120, 1100)], FRAME, 60, [at(1, 1), at(1, 2), at(2, 1), at(2, 2)]),  # across both: four
+        ([Box(10, 10, 50, 60)], FRAME, 60, [at(0, 0)]),  # at the top left corner
+        ([Box(1900, 1400, 1940, 1460)], FRAME, 60, [at(2, 3)]),  # at the bottom right corner
+        ([Box(300, 300, 1300, 500)], FRAME, 60, [at(0, 0), at(0, 1), at(0, 2)]),  # a long zone: a row of windows
+        ([Box(1900, 1400, 1940, 1460), Box(10, 10, 50, 60)], FRAME, 60, [at(0, 0), at(2, 3)]),  # two far apart
+        ([Box(600, 600, 640, 660), Box(800, 700, 840, 760)], FRAME, 60, [at(1, 1)]),  # two in one window
+        # a frame lower than a window: one row of two windows the frame's height
+        ([Box(500, 200, 540, 260)], Size(height=480, width=1000), 40, [Box(360, 0, 1000, 480)]),
     ],
 )
 def test_the_windows_round_the_changed_zones(zones, frame, tile_px, expected):
     assert list(read_windows(zones, frame, tile_px, ZonePolicy())) == expected
+
+
+@pytest.mark.parametrize(
+    ("frame", "count"),
+    [
+        (FRAME, 12),
+        (Size(height=900, width=1400), 6),
+        (Size(height=480, width=1000), 2),  # lower than a window: one row
+        (Size(height=600, width=600), 0),  # smaller than a window: read whole
+    ],
+)
+@pytest.mark.parametrize("tile_px", [40.0, 60.0, 200.0])  # the margin never passes half the windows' overlap
+def test_the_windows_speak_for_the_whole_frame(frame, count, tile_px):
+    policy = ZonePolicy()
+    grid = grid_windows(frame, policy)
+    assert len(grid) == count
+    covered = np.zeros((frame.height, frame.width), bool)
+    for w in grid:
+        assert w.x1 >= 0 and w.y1 >= 0 and w.x2 <= frame.width and w.y2 <= frame.height
+        part = inner_part(w, frame, policy.margin(tile_px))
+        covered[round(part.y1) : round(part.y2), round(part.x1) : round(part.x2)] = True
+    assert covered.all() or not grid
 
 
 @pytest.mark.parametrize(
@@ -138,13 +162,17 @@ TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
         (ZONE, reading(TILES, since_whole=6), ""),
         (ZONE, reading(TILES, since_whole=7), "every 8th read is whole"),  # a misread outside lasts 8 reads at most
         (ZONE, reading(TILES, size=Size(height=1520, width=2000)), "the frame's size changed"),
-        ((Box(0, 0, 1200, 900),), reading(TILES), "the windows cover 47% of the frame"),  # over a third
-        ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES),
-         "the windows cover 40% of the frame"),  # fmt: skip
+        ((Box(0, 0, 1200, 900),), reading(TILES), "the zones touch 6 of the 12 windows"),  # over a third
+        ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES), ""),
+        ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460), Box(1900, 1400, 1940, 1460),
+          Box(1000, 100, 1040, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),  # fmt: skip
+        (ZONE, reading(TILES, size=Size(height=600, width=600)), "the frame's size changed"),
+        ((Box(10, 10, 50, 60),), reading(TILES, size=Size(height=600, width=600)), "the frame is one window"),
     ],
 )
 def test_when_a_frame_is_read_whole(zones, previous, why):
-    got, windows = ZonePolicy(whole_every=8).whole_read_why(zones, previous, FRAME)
+    frame = Size.of(previous.image) if why == "the frame is one window" else FRAME
+    got, windows = ZonePolicy(whole_every=8).whole_read_why(zones, previous, frame)
     assert got == why
     assert bool(windows) == (why == "")
 
@@ -152,7 +180,7 @@ def test_when_a_frame_is_read_whole(zones, previous, why):
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"margin_tiles": 2.0, "pad_tiles": 1.0}, "margin_tiles must be from 0 to pad_tiles"),
+        ({"margin_tiles": -1.0}, "pad_tiles and margin_tiles must be 0 or more"),
         ({"max_share": 0.0}, "max_share must be above 0"),
         ({"whole_every": 0}, "whole_every must be at least 1"),
     ],
@@ -200,7 +228,7 @@ def test_the_reader_reads_only_round_the_zone_and_keeps_the_rest():
     image = table({"7m": (700, 600)})
     block(image, "9p", 1200, 700)
     second = reader.read(image, zones=[Box(700, 600, 740, 656)], previous=first)
-    assert second.windows == (Box(400, 260, 1040, 900),) and second.since_whole == 1
+    assert second.windows == (Box(380, 260, 1020, 900),) and second.since_whole == 1
     assert second.text == "123456m 7m 1p"  # the 1p kept: not read again
     assert 0 < second.runs < first.runs
     # the 7m taken back up
@@ -213,11 +241,11 @@ def test_the_reader_reads_only_round_the_zone_and_keeps_the_rest():
 
 def test_a_tile_cut_by_the_window_keeps_its_last_reading():
     reader, _ = blocks_reader()
-    across = {"2p": (1020, 600)}  # across the right edge (x 1040) of the window round the zone below
+    across = {"2p": (1000, 600)}  # across the right edge (x 1020) of the window round the zone below
     first = reader.read(table(across))
     assert first.text == "123456m 2p 1p"
     second = reader.read(table({**across, "7m": (700, 600)}), zones=[Box(700, 600, 740, 656)], previous=first)
-    assert second.windows == (Box(400, 260, 1040, 900),)  # it sees the 2p's left half only
+    assert second.windows == (Box(380, 260, 1020, 900),)  # it sees the 2p's left half only
     assert second.text == "123456m 7m2p 1p"
     assert [d.box for d in second.detections if d.label == "2p"] == [d.box for d in first.detections if d.label == "2p"]
 
@@ -247,31 +275,9 @@ def test_a_reader_around_a_detector_reads_whole_unless_it_reads_pixels():
         assert len(reader.read(image, zones=zone, previous=first).windows) == windows
 
 
-@pytest.mark.parametrize(
-    ("frame", "tile_px", "count"),
-    [
-        (FRAME, 60.0, 12),  # the demo camera's frame: 4 x 3 windows
-        (FRAME, 110.0, 20),  # bigger tiles, wider margins: more windows
-        (Size(height=900, width=1400), 56.0, 6),
-        (Size(height=480, width=1000), 40.0, 2),  # lower than a window: one row
-        (Size(height=600, width=600), 40.0, 1),  # smaller than a window: the frame
-    ],
-)
-def test_the_refresh_windows_speak_for_the_whole_frame(frame, tile_px, count):
-    policy = ZonePolicy()
-    grid = refresh_windows(frame, tile_px, policy)
-    assert len(grid) == count
-    covered = np.zeros((frame.height, frame.width), bool)
-    for w in grid:
-        assert w.x1 >= 0 and w.y1 >= 0 and w.x2 <= frame.width and w.y2 <= frame.height
-        part = inner_part(w, frame, policy.margin_tiles * tile_px)
-        covered[round(part.y1) : round(part.y2), round(part.x1) : round(part.x2)] = True
-    assert covered.all()
-
-
 def test_each_zone_read_reads_the_next_refresh_window_too():
     policy = ZonePolicy()
-    grid = refresh_windows(TABLE, 56.0, policy)
+    grid = grid_windows(TABLE, policy)
     reader, _ = blocks_reader(policy)
     reading = reader.read(table())
     zone = [Box(700, 600, 740, 656)]
@@ -283,7 +289,7 @@ def test_each_zone_read_reads_the_next_refresh_window_too():
 
 def test_a_misread_outside_the_zones_lasts_no_longer_than_the_refresh_grid():
     policy = ZonePolicy()
-    grid = refresh_windows(TABLE, 56.0, policy)
+    grid = grid_windows(TABLE, policy)
     reader, _ = blocks_reader(policy)
     reading = reader.read(table())
     image = table({"7m": (700, 600)})

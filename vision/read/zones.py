@@ -72,7 +72,9 @@ class ZonePolicy:
 
     def __post_init__(self) -> None:
         if self.pad_tiles < 0 or self.margin_tiles < 0:
-            raise ConfigError(f"pad_tiles and margin_tiles must be 0 or more, not {self.pad_tiles} and {self.margin_tiles}")
+            raise ConfigError(
+                f"pad_tiles and margin_tiles must be 0 or more, not {self.pad_tiles} and {self.margin_tiles}"
+            )
         if self.window < 1 or (self.whole_every is not None and self.whole_every < 1):
             raise ConfigError(f"window and whole_every must be at least 1, not {self.window} and {self.whole_every}")
         if not 0 < self.max_share <= 1 or not 0 <= self.overlap < 1:
@@ -136,9 +138,9 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
     the grid whose inner parts (:func:`inner_part`) cover it along each axis, and the windows where they cross; row by
     row.
 
-    >>> [w.as_list(0) for w in read_windows([Box(1000.0, 700.0, 1060.0, 780.0)], Size(height=1520, width=2028), 60.0,
-    ...                                     ZonePolicy())]
-    [[463.0, 440.0, 1103.0, 1080.0], [925.0, 440.0, 1565.0, 1080.0]]
+    >>> frame = Size(height=1520, width=2028)
+    >>> [w.as_list(0)[:2] for w in read_windows([Box(900.0, 850.0, 1120.0, 1100.0)], frame, 60.0, ZonePolicy())]
+    [[463.0, 440.0], [925.0, 440.0], [463.0, 880.0], [925.0, 880.0]]
     """
     grid = grid_windows(frame, policy)
     pad, margin = policy.pad_tiles * tile, policy.margin(tile)

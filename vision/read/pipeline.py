@@ -318,10 +318,10 @@ class Reader:
         with self.lock:
             runs = self.models.runs() if self.models else 0
             turn = self._table_turn if config.keep_table_turn else TableTurn() if config.square_to_table else None
-            windows = self._windows(image, zones, previous, turn)
+            windows, squared_zones = self._windows(image, zones, previous, turn)
             if windows:
                 assert previous is not None  # a window is read only after a reading
-                frame, found = self._read_windows(image, windows, previous, turn)
+                frame, found = self._read_windows(image, windows, squared_zones, previous, turn)
             elif turn is None:
                 frame, found = image, list(self.detector.detect(image))
             else:
@@ -364,35 +364,45 @@ class Reader:
 
     def _windows(
         self, image: np.ndarray, zones: Sequence[Box] | None, previous: Reading | None, turn: TableTurn | None
-    ) -> tuple[Box, ...]:
-        """Where to read ``image`` (in the frame its boxes are in), the rest kept from ``previous``; () to read it
-        whole: no zones, a reader that reads whole frames, or a turn other than ``previous``'s."""
+    ) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
+        """Where to read ``image`` (in the frame its boxes are in), the rest kept from ``previous``, and the zones
+        there; () to read it whole: no zones, a reader that reads whole frames, or a turn other than ``previous``'s."""
         policy = self.config.zones
         if policy is None or zones is None or previous is None:
-            return ()
+            return (), ()
         if turn is not None and (not self.config.keep_table_turn or not self.config.report_squared):
-            return ()  # each image squared anew, or the boxes reported as the image shows them: read whole
+            return (), ()  # each image squared anew, or the boxes reported as the image shows them: read whole
         if turn is not None and turn.turn != previous.turn:
-            return ()
+            return (), ()
         if turn is not None:  # the zones as the squared frame shows them
             zones = turn.to_squared(zones, *image.shape[:2])
         why, windows = policy.whole_read_why(zones, previous, Size.of(image))
         if why:
             log.debug("read whole: %s", why)
-        return windows
+        return windows, tuple(zones)
 
     def _read_windows(
-        self, image: np.ndarray, windows: tuple[Box, ...], previous: Reading, turn: TableTurn | None
+        self,
+        image: np.ndarray,
+        windows: tuple[Box, ...],
+        zones: tuple[Box, ...],
+        previous: Reading,
+        turn: TableTurn | None,
     ) -> tuple[np.ndarray, list[Detection]]:
-        """``image`` (squared by ``turn``) read in ``windows`` only, merged into ``previous``'s detections."""
-        assert self.config.zones is not None
+        """``image`` (squared by ``turn``) read in ``windows`` only (round ``zones``), merged into ``previous``'s
+        detections."""
+        policy = self.config.zones
+        assert policy is not None
         frame = image if turn is None else turn.straightened(image)
         fresh = []
         for w in windows:
             x1, y1, x2, y2 = (int(v) for v in (w.x1, w.y1, w.x2, w.y2))
             fresh.append(shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1))
-        margin = self.config.zones.margin(tile_side(previous.detections) or 0.0)
-        return frame, merge_windows(previous.detections, fresh, windows, Size.of(frame), margin)
+        tile = tile_side(previous.detections) or 0.0
+        merged = merge_windows(
+            previous.detections, fresh, windows, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
+        )
+        return frame, merged
 
 
 def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:

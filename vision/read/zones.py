@@ -16,8 +16,9 @@ camera frame takes. The pure parts live here:
   :attr:`ZonePolicy.pad_tiles` tiles.
 * :func:`merge_windows`: a window speaks for its inner part (:func:`inner_part`: the window less
   :meth:`ZonePolicy.margin` along each side that lies inside the frame, where a tile may be cut by the window's
-  edge). The new detections whose centre lies there replace the last reading's there; every other detection of the
-  last reading is kept, except one the same tile as a new one (they overlap by half).
+  edge). The new detections whose centre lies there are taken; an old one goes when a new one is the same tile
+  (they overlap by half), or, not found again, where the gate saw the table change or deep inside a window (a tile
+  near a window's edge is found less surely by that window alone than by a whole read's overlapping slices).
 * So that a misread outside the zones cannot last, each zone read also reads the next window of the grid
   (:attr:`ZonePolicy.refresh`): every part of the table is read again within as many reads as the grid has windows
   (12 in a 2028 x 1520 frame), at the cost of one window a read, instead of a whole read now and then holding up
@@ -58,7 +59,7 @@ class ZonePolicy:
     #: A window speaks for what lies this many tiles inside its edges (the frame's own edges excepted): a tile
     #: centred nearer may be cut by the window. Never more than half the windows' overlap (:meth:`margin`), so that
     #: their inner parts cover the frame.
-    margin_tiles: float = 0.6
+    margin_tiles: float = 1.0
     #: The windows: the detector's finest slices (:data:`~vision.read.detector.WINDOWS`, square, overlapping by
     #: ``overlap``), where a whole read reads them, so a window reads what the whole read's slice reads.
     window: int = WINDOWS[0]
@@ -84,6 +85,11 @@ class ZonePolicy:
     def margin(self, tile: float) -> float:
         """The margin in pixels for tiles ``tile`` pixels long."""
         return min(self.margin_tiles * tile, self.overlap * self.window / 2)
+
+    def padded(self, zones: Sequence[Box], tile: float) -> list[Box]:
+        """``zones`` grown by :attr:`pad_tiles` tiles of ``tile`` pixels on every side."""
+        pad = self.pad_tiles * tile
+        return [Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad) for z in zones]
 
     def whole_read_why(
         self, zones: Sequence[Box] | None, previous: Reading | None, frame: Size
@@ -143,15 +149,15 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
     [[463.0, 440.0], [925.0, 440.0], [463.0, 880.0], [925.0, 880.0]]
     """
     grid = grid_windows(frame, policy)
-    pad, margin = policy.pad_tiles * tile, policy.margin(tile)
+    margin = policy.margin(tile)
     columns = sorted({(w.x1, w.x2) for w in grid})
     rows = sorted({(w.y1, w.y2) for w in grid})
     inner_columns = [(a + margin if a > 0 else a, b - margin if b < frame.width else b) for a, b in columns]
     inner_rows = [(a + margin if a > 0 else a, b - margin if b < frame.height else b) for a, b in rows]
     chosen: set[tuple[int, int]] = set()
-    for z in zones:
-        across = _cover(max(z.x1 - pad, 0.0), min(z.x2 + pad, float(frame.width)), inner_columns)
-        down = _cover(max(z.y1 - pad, 0.0), min(z.y2 + pad, float(frame.height)), inner_rows)
+    for z in policy.padded(zones, tile):
+        across = _cover(max(z.x1, 0.0), min(z.x2, float(frame.width)), inner_columns)
+        down = _cover(max(z.y1, 0.0), min(z.y2, float(frame.height)), inner_rows)
         chosen |= {(r, c) for r in down for c in across}
     return tuple(
         Box(columns[c][0], rows[r][0], columns[c][1], rows[r][1]) for r, c in sorted(chosen)
@@ -201,25 +207,29 @@ def _same_tile(a: Box, b: Box) -> bool:
 
 def merge_windows(
     previous: Sequence[Detection], fresh: Sequence[Sequence[Detection]], windows: Sequence[Box], frame: Size,
-    margin: float,
+    margin: float, changed: Sequence[Box] = (),
 ) -> list[Detection]:  # fmt: skip
     """The last reading's detections (``previous``) with what each window read (``fresh[i]``: ``windows[i]``'s, in
-    frame pixels) in place of theirs: in each window's inner part (:func:`inner_part`, ``margin`` pixels in) the new
-    detections centred there (where windows overlap, the more confident of two the same tile); elsewhere the old
-    ones, but for one the same tile as a new one. Top to bottom, each row left to right as the detector gives them
-    (by the boxes' top, then left edge)."""
+    frame pixels) merged in: the new detections centred in a window's inner part (:func:`inner_part`, ``margin``
+    pixels in; where windows overlap, the more confident of two the same tile) are taken; an old one goes when it is
+    the same tile as a new one, or when, not found again, it lay centred in an inner part where the table ``changed``
+    (the zones the gate saw change) or in a window's core (twice the margin in): a tile nearer a window's edge is
+    found less surely in that window alone, and where nothing changed it cannot have gone. Top to bottom, each row
+    left to right as the detector gives them (by the boxes' top, then left edge)."""
     parts = [inner_part(w, frame, margin) for w in windows]
+    cores = [inner_part(w, frame, 2 * margin) for w in windows]
     taken: list[Detection] = []
     found_inside = [d for part, found in zip(parts, fresh, strict=True) for d in found if _centred_in(d, part)]
     for d in sorted(found_inside, key=lambda d: -d.conf):
         if not any(_same_tile(d.box, t.box) for t in taken):
             taken.append(d)
-    kept = [
-        d
-        for d in previous
-        if not any(_centred_in(d, part) for part in parts) and not any(_same_tile(d.box, t.box) for t in taken)
-    ]
-    return sorted([*kept, *taken], key=lambda d: (d.box.y1, d.box.x1))
+
+    def gone(d: Detection) -> bool:
+        if any(_same_tile(d.box, t.box) for t in taken) or any(_centred_in(d, core) for core in cores):
+            return True
+        return any(_centred_in(d, part) for part in parts) and any(_centred_in(d, zone) for zone in changed)
+
+    return sorted([*(d for d in previous if not gone(d)), *taken], key=lambda d: (d.box.y1, d.box.x1))
 
 
 def shifted(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:

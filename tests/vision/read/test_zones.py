@@ -42,7 +42,7 @@ def at(row: int, col: int) -> Box:
     ("zones", "frame", "tile_px", "expected"),
     [
         ([Box(700, 600, 760, 680)], FRAME, 60, [at(1, 1)]),  # a discard inside one window's inner part
-        ([Box(1000, 700, 1060, 780)], FRAME, 60, [at(1, 2)]),  # where two overlap: the one that holds it
+        ([Box(1020, 700, 1080, 780)], FRAME, 60, [at(1, 2)]),  # where two overlap: the one that holds it
         ([Box(900, 850, 1120, 1100)], FRAME, 60, [at(1, 1), at(1, 2), at(2, 1), at(2, 2)]),  # across both: four
         ([Box(10, 10, 50, 60)], FRAME, 60, [at(0, 0)]),  # at the top left corner
         ([Box(1900, 1400, 1940, 1460)], FRAME, 60, [at(2, 3)]),  # at the bottom right corner
@@ -121,6 +121,20 @@ def test_the_windows_reading_merged_into_the_last(previous, fresh, expected):
     assert named(merge_windows(previous, [fresh], [WINDOW], FRAME, 60.0)) == expected
 
 
+@pytest.mark.parametrize(
+    ("changed", "expected"),
+    [
+        ([], ["1m"]),  # nothing changed there: a tile near the window's edge not found again is the window's miss
+        ([Box(940, 460, 1000, 540)], []),  # the gate saw it change: gone
+        ([Box(600, 460, 660, 540)], ["1m"]),  # a change elsewhere in the window says nothing of it
+    ],
+)
+def test_a_tile_near_the_windows_edge_goes_only_where_the_table_changed(changed, expected):
+    near_edge = tile("1m", 970, 500)  # in the inner part (up to 980), not in the core (up to 920)
+    merged = merge_windows([near_edge], [[]], [WINDOW], FRAME, 60.0, changed)
+    assert [d.label for d in merged] == expected
+
+
 def test_a_window_at_the_frames_edge_speaks_up_to_it():
     window = Box(0, 880, 640, 1520)
     edge = tile("5z", 300, 1500)  # lying over the frame's bottom edge
@@ -165,7 +179,7 @@ TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
         ((Box(0, 0, 1200, 900),), reading(TILES), "the zones touch 6 of the 12 windows"),  # over a third
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES), ""),
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460), Box(1900, 1400, 1940, 1460),
-          Box(1000, 100, 1040, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),  # fmt: skip
+          Box(1020, 100, 1060, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),  # fmt: skip
         (ZONE, reading(TILES, size=Size(height=600, width=600)), "the frame's size changed"),
         ((Box(10, 10, 50, 60),), reading(TILES, size=Size(height=600, width=600)), "the frame is one window"),
     ],

@@ -55,7 +55,7 @@ class ZonePolicy:
 
     #: Each changed zone grows by this many tiles (the median tile's long side in the last reading) on every side (the
     #: gate's zones reach a cell past what changed already).
-    pad_tiles: float = 0.5
+    pad_tiles: float = 0.25
     #: A window speaks for what lies this many tiles inside its edges (the frame's own edges excepted): a tile
     #: centred nearer may be cut by the window. Never more than half the windows' overlap (:meth:`margin`), so that
     #: their inner parts cover the frame.

@@ -102,14 +102,14 @@ class Observation:
 @dataclass
 class FrameReader:
     """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`, only round the zones
-    that changed when the loop tells them (:class:`~vision.read.zones.IncrementalReader`). With ``recorded``, the
+    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`). With ``recorded``, the
     reader's detector is the recording's labels, told first which frame it is reading."""
 
     reader: Reader
     recorded: RecordedLabels | None = None
 
     def __post_init__(self) -> None:
-        from vision.read.zones import IncrementalReader
+        from vision.read.pipeline import IncrementalReader
 
         self.incremental = IncrementalReader(self.reader)
 

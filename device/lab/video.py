@@ -156,8 +156,7 @@ def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
     """The camera's reader (``read(image, zones=None) -> Reading``): around the renderer's boxes (``labels``; not
     squared to the table: the boxes are the frame's own; read whole), the same read about the table's true centre
     (``labels-centred``), or the shipped networks (``models``: only round the zones that changed, as a table reads)."""
-    from vision.read.pipeline import Reader, ReaderConfig
-    from vision.read.zones import IncrementalReader
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
 
     if kind == "models":
         return IncrementalReader(Reader.from_config(ReaderConfig.for_camera(model)))
@@ -747,8 +746,7 @@ def bench_camera(
     changed, as the table reads it (else whole)."""
     from device.camera.loop import ServiceLoop
     from vision.eval.reading_bench import ReadBench, file_macs
-    from vision.read.pipeline import Reader, ReaderConfig
-    from vision.read.zones import IncrementalReader
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
 
     hand = script.hands[0]
     shots, landed = [], 0

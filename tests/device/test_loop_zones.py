@@ -11,7 +11,7 @@ from device.camera.sources import FakeSource, Frame, SourceLost
 from tests.device.test_loop import TILE_H, TILE_W, H, W, felt, script_of_a_discard, with_tile
 from tests.vision.read.test_zones import blocks_reader, table
 from vision.read.geometry import Box
-from vision.read.zones import IncrementalReader
+from vision.read.pipeline import IncrementalReader
 
 #: How far a zone may reach past what changed: the gate's cells (20 px in an 800 px frame), grown by one, and blurred.
 REACH = 60

@@ -6,6 +6,7 @@ returns, a :class:`Reading`.
     reading = reader.read(image)                              # a BGR uint8 array
     reading.text, reading.detections, reading.rows, reading.table, reading.runs
     reading = reader.read(image, zones=changed, previous=reading)   # a camera: read only round what changed
+    camera = IncrementalReader(reader); camera.read(image, changed)  # the same, remembering the last reading
 
 The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
@@ -403,6 +404,24 @@ class Reader:
             previous.detections, fresh, windows, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
         )
         return frame, merged
+
+
+@dataclass
+class IncrementalReader:
+    """A camera's reader that remembers its last reading and reads each frame only round the zones that changed
+    since (:meth:`read`); :meth:`forget` makes the next read whole (the camera moved or reconnected)."""
+
+    reader: Reader
+    last: Reading | None = None
+
+    def read(self, image: np.ndarray, zones: Sequence[Box] | None = None) -> Reading:
+        """``image`` read round ``zones`` (frame pixels; None: whole) after the last reading, as
+        :meth:`vision.read.pipeline.Reader.read` does it."""
+        self.last = self.reader.read(image, zones=zones, previous=self.last)
+        return self.last
+
+    def forget(self) -> None:
+        self.last = None
 
 
 def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:

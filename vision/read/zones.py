@@ -1,7 +1,7 @@
 """Reading only what changed: a camera's frame read in windows round the zones that changed since the last frame
 read, the rest of the table kept from the last reading.
 
-    reader = IncrementalReader(Reader.from_config(ReaderConfig.for_camera()))
+    reader = IncrementalReader(Reader.from_config(ReaderConfig.for_camera()))  # both of vision.read.pipeline
     reading = reader.read(image)                # the first frame: read whole
     reading = reader.read(image, zones=boxes)   # the zones that changed (frame pixels): read round them only
     reading.windows                             # where it was read (empty: the whole frame)
@@ -27,8 +27,8 @@ camera frame takes. The pure parts live here:
   :attr:`ZonePolicy.max_share` of the windows, every :attr:`ZonePolicy.whole_every` reads when set).
 
 The reading itself (the same detector and classifier, the table squared and read seat by seat) is
-:meth:`vision.read.pipeline.Reader.read` with ``zones`` and ``previous``; :class:`IncrementalReader` keeps the last
-reading for it.
+:meth:`vision.read.pipeline.Reader.read` with ``zones`` and ``previous``;
+:class:`~vision.read.pipeline.IncrementalReader` keeps the last reading for it.
 """
 
 from __future__ import annotations
@@ -36,14 +36,24 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import numpy as np
 
 from vision.read.detector import WINDOWS, Detection, DetectorOptions, plan_views
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 
-if TYPE_CHECKING:
-    from vision.read.pipeline import Reader, Reading
+
+class Previous(Protocol):
+    """What the policy needs of the last reading (a :class:`vision.read.pipeline.Reading`)."""
+
+    @property
+    def image(self) -> np.ndarray: ...
+    @property
+    def detections(self) -> tuple[Detection, ...]: ...
+    @property
+    def since_whole(self) -> int: ...
 
 #: Two boxes sharing this much of the smaller one's area are the same tile.
 SAME_TILE = 0.5
@@ -92,7 +102,7 @@ class ZonePolicy:
         return [Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad) for z in zones]
 
     def whole_read_why(
-        self, zones: Sequence[Box] | None, previous: Reading | None, frame: Size
+        self, zones: Sequence[Box] | None, previous: Previous | None, frame: Size
     ) -> tuple[str, tuple[Box, ...]]:
         """Why a frame of ``frame``'s size must be read whole ("" when not), and the windows to read when not."""
         if zones is None or previous is None:
@@ -235,21 +245,3 @@ def merge_windows(
 def shifted(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:
     """Detections of a window whose top left lies at (``dx``, ``dy``), in the frame's pixels."""
     return [replace(d, box=Box(d.box.x1 + dx, d.box.y1 + dy, d.box.x2 + dx, d.box.y2 + dy)) for d in detections]
-
-
-@dataclass
-class IncrementalReader:
-    """A camera's reader that remembers its last reading and reads each frame only round the zones that changed
-    since (:meth:`read`); :meth:`forget` makes the next read whole (the camera moved or reconnected)."""
-
-    reader: Reader
-    last: Reading | None = None
-
-    def read(self, image, zones: Sequence[Box] | None = None) -> Reading:
-        """``image`` read round ``zones`` (frame pixels; None: whole) after the last reading, as
-        :meth:`vision.read.pipeline.Reader.read` does it."""
-        self.last = self.reader.read(image, zones=zones, previous=self.last)
-        return self.last
-
-    def forget(self) -> None:
-        self.last = None

@@ -13,8 +13,8 @@ from vision.read.detector import Detection
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
-from vision.read.pipeline import Models, Reader, ReaderConfig, Reading
-from vision.read.zones import IncrementalReader, ZonePolicy, grid_windows, inner_part, merge_windows, read_windows
+from vision.read.pipeline import IncrementalReader, Models, Reader, ReaderConfig, Reading
+from vision.read.zones import ZonePolicy, grid_windows, inner_part, merge_windows, read_windows
 
 FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
 

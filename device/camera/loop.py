@@ -6,7 +6,9 @@ the gate finds unchanged since the last read (a follower of the game counts stil
 * The :class:`ChangeGate` keeps the detector for frames worth reading: the table must have changed since the
   last frame that was read, and must be still (no arm moving over it). It compares small blurred grey
   thumbnails cell by cell, so one tile discarded in a large frame counts, while sensor noise and a global
-  change of light do not.
+  change of light do not; and it tells where the table changed (:attr:`GateResult.zones`).
+* With ``zones=True`` the loop hands those zones to ``read(frame, zones)`` (None: read it whole: the first frame,
+  after the camera came back), so a reader can read only round them (:mod:`vision.read.zones`).
 * Reads are rate limited (``max_reads_per_second``); a changed frame that comes too soon waits for a later one.
 * A camera that vanishes (:class:`~device.camera.sources.SourceLost`) is closed and reopened with exponential back-off;
   what the loop knows (the last table read, the counters) is kept, and the service is never touched.
@@ -31,6 +33,7 @@ import cv2
 import numpy as np
 
 from device.camera.sources import EndOfStream, Frame, FrameSource, SourceLost, SourceUnavailable
+from vision.read.geometry import Box
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,9 @@ class GateResult:
     decision: Decision
     change: float  # most-changed cell against the last frame read (grey levels, above the frame's median cell)
     motion: float  # the same against the previous frame
+    #: Where a CHANGED frame differs from the last frame read (frame pixels, bounds of neighbouring changed cells);
+    #: None otherwise (a FIRST frame: everything).
+    zones: tuple[Box, ...] | None = None
 
 
 class ChangeGate:
@@ -71,8 +77,12 @@ class ChangeGate:
     >>> moved = table.copy(); moved[100:140, 200:230] = 230  # a tile put down
     >>> gate.consider(Frame(moved)).decision  # differs from the previous frame: still settling
     <Decision.MOVING: 'moving'>
-    >>> gate.consider(Frame(moved.copy())).decision  # still now, and differs from what was read
-    <Decision.CHANGED: 'changed'>
+    >>> result = gate.consider(Frame(moved.copy()))  # still now, and differs from what was read
+    >>> result.decision, result.zones
+    (<Decision.CHANGED: 'changed'>, (Box(x1=180.0, y1=80.0, x2=250.0, y2=160.0),))
+
+    A zone is the bounds of the cells that changed by at least half ``change_threshold``, neighbours of one another,
+    among them one changed by ``change_threshold``.
     """
 
     def __init__(
@@ -90,6 +100,7 @@ class ChangeGate:
         self._previous: np.ndarray | None = None
         self._candidate: np.ndarray | None = None
         self._last_read: np.ndarray | None = None
+        self._changed: np.ndarray | None = None  # the cells of the candidate's zones
 
     def thumbnail(self, frame: Frame) -> np.ndarray:
         width = min(self.thumb_width, frame.width)
@@ -98,33 +109,68 @@ class ChangeGate:
         small = cv2.resize(grey, (width, height), interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
 
-    def score(self, a: np.ndarray, b: np.ndarray) -> float:
-        if a.shape != b.shape:  # the camera changed resolution: everything changed
-            return 255.0
+    def cells(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Each cell's mean absolute grey difference, above the median cell's (thumbnails of one shape)."""
         diff = cv2.absdiff(a, b)
         h, w = diff.shape
         cells = cv2.resize(diff, (max(1, w // self.cell), max(1, h // self.cell)), interpolation=cv2.INTER_AREA)
-        return float(cells.max() - np.median(cells))
+        return cells - np.median(cells)
+
+    def score(self, a: np.ndarray, b: np.ndarray) -> float:
+        if a.shape != b.shape:  # the camera changed resolution: everything changed
+            return 255.0
+        return float(self.cells(a, b).max())
+
+    def zones(self, excess: np.ndarray, frame: Frame) -> tuple[np.ndarray, tuple[Box, ...]]:
+        """The changed cells of a cell difference (:meth:`cells`), grown by one cell, and the bounds of each group of
+        neighbouring ones in ``frame``'s pixels (see the class docstring)."""
+        weak = (excess > self.change_threshold / 2).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(weak, np.ones((3, 3), np.uint8)))
+        rows, cols = excess.shape
+        sx, sy = frame.width / cols, frame.height / rows
+        mask = np.zeros(excess.shape, bool)
+        out = []
+        for k in range(1, count):
+            if excess[labels == k].max() <= self.change_threshold:  # only weak cells: noise, or a change to come
+                continue
+            mask |= labels == k
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            out.append(Box(x * sx, y * sy, (x + w) * sx, (y + h) * sy))
+        return mask, tuple(out)
 
     def consider(self, frame: Frame) -> GateResult:
         thumb = self.thumbnail(frame)
         motion = 0.0 if self._previous is None else self.score(thumb, self._previous)
         self._previous = thumb
         self._candidate = thumb
-        change = 255.0 if self._last_read is None else self.score(thumb, self._last_read)
+        self._changed = None
+        if self._last_read is None or self._last_read.shape != thumb.shape:
+            change, excess = 255.0, None
+        else:
+            excess = self.cells(thumb, self._last_read)
+            change = float(excess.max())
+        zones = None
         if self._last_read is None:
             decision = Decision.FIRST
         elif motion > self.motion_threshold:
             decision = Decision.MOVING
         elif change > self.change_threshold:
             decision = Decision.CHANGED
+            if excess is not None:
+                self._changed, zones = self.zones(excess, frame)
         else:
             decision = Decision.UNCHANGED
-        return GateResult(decision, change, motion)
+        return GateResult(decision, change, motion, zones)
 
     def accept(self) -> None:
-        """The frame just considered was read: later frames are compared with it."""
-        self._last_read = self._candidate
+        """The frame just considered was read: later frames are compared with it; after a CHANGED frame, only in the
+        zones that changed (the rest was not read again: a slow change there adds up until it counts)."""
+        if self._changed is None or self._last_read is None or self._candidate is None:
+            self._last_read = self._candidate
+            return
+        h, w = self._candidate.shape
+        inside = cv2.resize(self._changed.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
+        self._last_read = np.where(inside, self._candidate, self._last_read)
 
     def forget(self) -> None:
         """Read the next still frame whatever it shows (e.g. after the game was reset)."""
@@ -171,6 +217,8 @@ class ServiceLoop:
     to the table service. ``hold()`` (optional) is called for each frame the gate finds unchanged once something
     has been read: the table reads as last read for one frame more. ``poll_fps`` caps how often frames are taken
     from the source (None: as fast as it delivers); ``on_frame(frame, result)`` sees every frame (a live preview).
+    With ``zones``, ``read`` is called ``read(frame, zones)``: the zones the gate saw change since the last frame read
+    (frame pixels), or None to read the frame whole (the first frame, a frame after the camera was lost).
     """
 
     def __init__(
@@ -187,6 +235,7 @@ class ServiceLoop:
         clock: Callable[[], float] = time.monotonic,
         on_frame: Callable[[Frame, GateResult], Any] | None = None,
         hold: Callable[[], Any] | None = None,
+        zones: bool = False,
     ) -> None:
         if max_reads_per_second <= 0:
             raise ValueError("max_reads_per_second must be positive")
@@ -201,6 +250,8 @@ class ServiceLoop:
         self.clock = clock
         self.on_frame = on_frame
         self.hold = hold
+        self.zones = zones
+        self._read_whole = True  # the next read is of the whole frame (nothing read yet, or the camera came back)
         self.stats = LoopStats()
         self._last_read_at: float | None = None
         self._last_poll_at: float | None = None
@@ -292,6 +343,7 @@ class ServiceLoop:
         except SourceLost as exc:
             self.stats.reconnects += 1
             self.stats.connected = False
+            self._read_whole = True  # the camera may have moved meanwhile
             self.stats.last_error = str(exc)
             log.warning("loop: %s; reconnecting", exc)
             self.source.close()
@@ -322,10 +374,14 @@ class ServiceLoop:
             return result
         self._last_read_at = now
         started = time.perf_counter()
-        observation = self._guard("read", self.read, frame)
+        if self.zones:
+            observation = self._guard("read", self.read, frame, None if self._read_whole else result.zones)
+        else:
+            observation = self._guard("read", self.read, frame)
         self.stats.last_read_ms = (time.perf_counter() - started) * 1000
         if observation is _FAILED:
             return result
+        self._read_whole = False
         self.gate.accept()
         self.stats.reads += 1
         log.info(

@@ -37,7 +37,10 @@ from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSo
 from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
+    from collections.abc import Sequence
+
     from vision.read.detector import Detection, Detector
+    from vision.read.geometry import Box
     from vision.read.pipeline import Reader, ReaderConfig, Reading
     from vision.read.table import TableObservation
 
@@ -98,16 +101,22 @@ class Observation:
 
 @dataclass
 class FrameReader:
-    """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`. With
-    ``recorded``, the reader's detector is the recording's labels, told first which frame it is reading."""
+    """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`, only round the zones
+    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`). With ``recorded``, the
+    reader's detector is the recording's labels, told first which frame it is reading."""
 
     reader: Reader
     recorded: RecordedLabels | None = None
 
-    def __call__(self, frame: Frame) -> Observation:
+    def __post_init__(self) -> None:
+        from vision.read.pipeline import IncrementalReader
+
+        self.incremental = IncrementalReader(self.reader)
+
+    def __call__(self, frame: Frame, zones: Sequence[Box] | None = None) -> Observation:
         if self.recorded is not None:
             self.recorded.origin = frame.origin
-        return Observation(self.reader.read(frame.image), frame.origin)
+        return Observation(self.incremental.read(frame.image, zones), frame.origin)
 
 
 class RecordedLabels:
@@ -292,6 +301,7 @@ class TableRuntime:
                 poll_fps=None if isinstance(self.source, FileReplaySource) else config.camera.fps,
                 stop=self.stop_event,
                 hold=self.service.hold,
+                zones=True,
             )
         self.site: Site | None = None
         self.url = ""

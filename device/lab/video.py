@@ -19,9 +19,11 @@ the engine alone); ``models`` the shipped camera reader (the detector too; slow 
 of the time (about a second a frame here): games are filmed side by side, one a core (``--jobs``).
 
 ``bench camera``: one filmed hand played in real time (a camera of ``--fps`` frames a second, each change held
-still ``--turn-s`` seconds) through the loop with the camera reader: changed frames read per second of reading,
-and the seconds from a discard landing (the first frame after the arm left) to its event on the service's bus,
-median and worst; with a Raspberry Pi 5 estimate from the reads' measured multiply-accumulates.
+still ``--turn-s`` seconds) through the loop with the camera reader, each frame read only round what changed
+(``--whole``: whole): changed frames read per second of reading, runs and multiply-accumulates per read (whole
+reads and zone reads apart), and the seconds from a discard landing (the first frame after the arm left) to its
+event on the service's bus, median and worst; with a Raspberry Pi 5 estimate from each read's measured
+multiply-accumulates (the read of each discard's landing taking their time on the Pi).
 """
 
 from __future__ import annotations
@@ -152,13 +154,13 @@ def game_style(seed: int) -> Any:
 
 
 def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
-    """The camera's reader (``read(image) -> Reading``): around the renderer's boxes (``labels``; not squared to the
-    table: the boxes are the frame's own), the same read about the table's true centre (``labels-centred``), or the
-    shipped networks (``models``)."""
-    from vision.read.pipeline import Reader, ReaderConfig
+    """The camera's reader (``read(image, zones=None) -> Reading``): around the renderer's boxes (``labels``; not
+    squared to the table: the boxes are the frame's own; read whole), the same read about the table's true centre
+    (``labels-centred``), or the shipped networks (``models``: only round the zones that changed, as a table reads)."""
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
 
     if kind == "models":
-        return Reader.from_config(ReaderConfig.for_camera(model))
+        return IncrementalReader(Reader.from_config(ReaderConfig.for_camera(model)))
     reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
     return reader if kind == "labels" else CentredReader(reader, source)
 
@@ -170,11 +172,11 @@ class CentredReader:
     reader: Any
     source: Any
 
-    def read(self, image: np.ndarray) -> Any:
+    def read(self, image: np.ndarray, zones: Any = None) -> Any:
         from vision.read.geometry import Size
         from vision.read.table import read_table
 
-        reading = self.reader.read(image)
+        reading = self.reader.read(image, zones=zones)
         if reading.table is None:
             return reading
         return replace(reading, table=read_table(reading.detections, Size.of(image), centre=self.source.centre))
@@ -394,15 +396,15 @@ def film_game(
     read = camera_reader(reader, source, model)
     taken: dict[int, float] = {}
 
-    def read_frame(frame: Frame) -> Any:
-        return read.read(frame.image)
+    def read_frame(frame: Frame, zones: Any) -> Any:
+        return read.read(frame.image, zones=zones)
 
     def on_frame(frame: Frame, _result: Any) -> None:
         clock.tick()
         taken[frame.index] = watch.clock()
 
     loop = ServiceLoop(
-        source, read_frame, watch.observe, hold=watch.hold, max_reads_per_second=1e9, on_frame=on_frame
+        source, read_frame, watch.observe, hold=watch.hold, max_reads_per_second=1e9, on_frame=on_frame, zones=True
     )
     started = time.perf_counter()
     stats = loop.run()
@@ -597,6 +599,7 @@ def register(commands: Any) -> None:
     b.add_argument("--seed", type=int, default=0, help="the table style's and rendering's seed")
     b.add_argument("--model", metavar="PATH", help="the detector (default: the shipped one)")
     b.add_argument("--pi5-gmacs", type=float, default=None, help="assumed Raspberry Pi 5 10^9 MAC/s (default 21)")
+    b.add_argument("--whole", action="store_true", help="read every frame whole (not only round what changed)")
     b.add_argument("--json", action="store_true", help="one JSON object")
     b.set_defaults(func=_cmd_bench)
 
@@ -655,61 +658,100 @@ class CameraClock:
         return frame
 
 
+@dataclass(frozen=True)
+class ReadCost:
+    """One read of ``bench camera``: when it began (on the source's clock), its milliseconds, runs and
+    multiply-accumulates, and whether only the zones that changed were read."""
+
+    started: float
+    ms: float
+    runs: int
+    macs: int
+    zoned: bool
+
+
 @dataclass
 class CameraBench:
     """``bench camera``'s figures."""
 
-    reads: int
-    read_seconds: float
+    reads: list[ReadCost]
     latencies: list[float]
     discards: int
-    macs_per_read: float
-    read_ms: list[float]
+    #: Each seen discard's landing time (on the source's clock), in the order of ``latencies``.
+    landed: list[float] = field(default_factory=list)
     #: The engine events received, and the camera game's contradictions, for a run that saw fewer discards than shown.
     received: list[str] = field(default_factory=list)
     clashes: list[str] = field(default_factory=list)
 
+    def pi5_latency(self, latency: float, landed: float, gmacs: float) -> float:
+        """A discard's seconds to the bus with the read of its landing (the first read begun after it) taking its
+        multiply-accumulates' time on a Pi 5 (the rest of the path taken as here)."""
+        from vision.eval.reading_bench import pi5_ms
+
+        read = next((r for r in self.reads if r.started >= landed), None)
+        if read is None or read.started > landed + latency:
+            return latency
+        return latency + (pi5_ms(read.macs, gmacs) - read.ms) / 1000
+
     def as_json(self, gmacs: float) -> dict[str, Any]:
         from vision.eval.reading_bench import pi5_ms
 
-        median_read = statistics.median(self.read_ms) if self.read_ms else 0.0
-        pi5_read = pi5_ms(round(self.macs_per_read), gmacs)
-        # on the Pi the read takes its operations' time; the rest of the path (gate, follower, engine) is taken as here
-        lat = sorted(self.latencies)
+        def kind(reads: Sequence[ReadCost]) -> dict[str, Any]:
+            macs = statistics.mean(r.macs for r in reads) if reads else 0.0
+            return {
+                "reads": len(reads),
+                "read_ms_median": round(statistics.median(r.ms for r in reads), 1) if reads else None,
+                "runs_mean": round(statistics.mean(r.runs for r in reads), 2) if reads else None,
+                "gmacs_mean": round(macs / 1e9, 2),
+                "pi5_read_ms": round(pi5_ms(round(macs), gmacs), 1) if reads else None,
+            }
+
+        def spread(values: Sequence[float]) -> dict[str, float | None]:
+            ordered = sorted(values)
+            return {
+                "median": round(statistics.median(ordered), 2) if ordered else None,
+                "worst": round(ordered[-1], 2) if ordered else None,
+            }
+
+        reads = self.reads
+        seconds = sum(r.ms for r in reads) / 1000
+        macs = statistics.mean(r.macs for r in reads) if reads else 0.0
+        pi5_read = pi5_ms(round(macs), gmacs)
+        zoned = [r for r in reads if r.zoned]
+        pi5_lat = [self.pi5_latency(t, at, gmacs) for t, at in zip(self.latencies, self.landed, strict=True)]
+        pi5_seconds = sum(pi5_ms(r.macs, gmacs) for r in reads) / 1000
         return {
-            "reads": self.reads,
-            "changed_frames_per_s": round(self.reads / self.read_seconds, 2) if self.read_seconds else None,
-            "read_ms_median": round(median_read, 1),
+            "reads": len(reads),
+            "changed_frames_per_s": round(len(reads) / seconds, 2) if seconds else None,
+            "read_ms_median": round(statistics.median(r.ms for r in reads), 1) if reads else 0.0,
+            "runs_per_read": round(statistics.mean(r.runs for r in reads), 2) if reads else None,
+            "zone_reads_share": round(len(zoned) / len(reads), 2) if reads else None,
+            "by_kind": {"whole": kind([r for r in reads if not r.zoned]), "zones": kind(zoned)},
             "discards": self.discards,
-            "discards_seen": len(lat),
-            "discard_to_bus_s": {
-                "median": round(statistics.median(lat), 2) if lat else None,
-                "worst": round(lat[-1], 2) if lat else None,
-            },
-            "macs_per_read": round(self.macs_per_read),
+            "discards_seen": len(self.latencies),
+            "discard_to_bus_s": spread(self.latencies),
+            "macs_per_read": round(macs),
             "received": self.received,
             "contradictions": self.clashes,
             "pi5": {
                 "gmacs_per_s": gmacs,
                 "read_ms": round(pi5_read, 1),
-                "changed_frames_per_s": round(1000 / pi5_read, 2) if pi5_read else None,
-                "discard_to_bus_s": {
-                    "median": round(statistics.median(lat) + (pi5_read - median_read) / 1000, 2) if lat else None,
-                    "worst": round(lat[-1] + (pi5_read - median_read) / 1000, 2) if lat else None,
-                },
+                "changed_frames_per_s": round(len(reads) / pi5_seconds, 2) if pi5_seconds else None,
+                "discard_to_bus_s": spread(pi5_lat),
             },
         }
 
 
 def bench_camera(
     script: Any, *, changes: int, fps: float, turn_s: float, arm_s: float, seed: int, model: Path | None,
-    max_reads_per_second: float,
+    max_reads_per_second: float, zones: bool = True,
 ) -> CameraBench:  # fmt: skip
     """The first hand's first ``changes`` changes of ``script`` played in real time through the loop, the service and
-    the camera reader (the shipped networks, their operations counted)."""
+    the camera reader (the shipped networks, their operations counted); ``zones``: each frame read only round what
+    changed, as the table reads it (else whole)."""
     from device.camera.loop import ServiceLoop
     from vision.eval.reading_bench import ReadBench, file_macs
-    from vision.read.pipeline import Reader, ReaderConfig
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
 
     hand = script.hands[0]
     shots, landed = [], 0
@@ -724,38 +766,42 @@ def bench_camera(
     )
     reader = Reader.from_config(ReaderConfig.for_camera(model))
     counted = ReadBench(reader)  # counts the images each network is fed
+    per_image = {m.path: file_macs(m.path) for m in counted.networks}
+    incremental = IncrementalReader(reader)
     service = table_service(script.start_game().rules)
     watch = Watch(service)
-    read_ms: list[float] = []
+    reads: list[ReadCost] = []
 
-    def read_frame(frame: Frame) -> Any:
-        reading = reader.read(frame.image)
-        read_ms.append(reading.ms)
+    def read_frame(frame: Frame, changed: Any = None) -> Any:
+        before = [m.session.images for m in counted.networks]
+        started = source.clock()
+        reading = incremental.read(frame.image, changed)
+        macs = sum(per_image[m.path] * (m.session.images - b) for m, b in zip(counted.networks, before, strict=True))
+        reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.windows)))
         return reading
 
     loop = ServiceLoop(
-        source, read_frame, watch.observe, hold=watch.hold, poll_fps=fps, max_reads_per_second=max_reads_per_second
-    )
+        source, read_frame, watch.observe, hold=watch.hold, poll_fps=fps, max_reads_per_second=max_reads_per_second,
+        zones=zones,
+    )  # fmt: skip
     loop.run()
     service.close()
-    macs = sum(file_macs(m.path) * m.session.images for m in counted.networks)
     from engine.game.events import Discard
 
-    latencies, discards = [], 0
+    latencies, landings, discards = [], [], 0
     for i, shot in enumerate(shots):
         event = hand.events[shot.lands] if shot.lands is not None else None
         if isinstance(event, Discard):
             discards += 1
             came = arrival(event, source.landed(i), watch.arrived)
-            latencies += [] if came is None else [came]
-    reads = len(read_ms)
+            if came is not None:
+                latencies.append(came)
+                landings.append(source.landed(i))
     return CameraBench(
         reads,
-        sum(read_ms) / 1000,
         latencies,
         discards,
-        macs / reads if reads else 0.0,
-        read_ms,
+        landings,
         [str(e) for _, e in watch.arrived],
         [f"{c['clash']} seat {c['seat']}: {c['detail']}" for c in watch.clashes],
     )
@@ -778,6 +824,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     bench = bench_camera(
         scripts[0], changes=args.changes, fps=fps, turn_s=args.turn_s, arm_s=args.arm_s, seed=args.seed,
         model=Path(args.model) if args.model else None, max_reads_per_second=LoopConfig().max_reads_per_second,
+        zones=not args.whole,
     )  # fmt: skip
     report = {
         "game": scripts[0].source, "fps": fps, "turn_s": args.turn_s, "arm_s": args.arm_s,
@@ -793,9 +840,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         f"{report['reads']} reads); discard to the bus: median {lat['median']} s, worst {lat['worst']} s "
         f"({report['discards_seen']}/{report['discards']} discards seen)"
     )
+    for name, k in report["by_kind"].items():
+        if k["reads"]:
+            print(
+                f"  {name + ':':<6} {k['reads']} reads, median {k['read_ms_median']} ms, {k['runs_mean']} runs and "
+                f"{k['gmacs_mean']} GMAC a read (Pi 5 ~{k['pi5_read_ms']} ms)"
+            )
     print(
         f"  Pi 5:  ~{pi5['changed_frames_per_s']} changed frames/s (read ~{pi5['read_ms']} ms for "
-        f"{report['macs_per_read'] / 1e9:.2f} GMAC); discard to the bus: "
+        f"{report['macs_per_read'] / 1e9:.2f} GMAC on average); discard to the bus: "
         f"median ~{pi5['discard_to_bus_s']['median']} s, worst ~{pi5['discard_to_bus_s']['worst']} s"
     )
     print(f"  ({report['pi5_source']})"

@@ -5,6 +5,8 @@ returns, a :class:`Reading`.
     reader = Reader.from_config(ReaderConfig.for_camera())    # the camera loop
     reading = reader.read(image)                              # a BGR uint8 array
     reading.text, reading.detections, reading.rows, reading.table, reading.runs
+    reading = reader.read(image, zones=changed, previous=reading)   # a camera: read only round what changed
+    camera = IncrementalReader(reader); camera.read(image, changed)  # the same, remembering the last reading
 
 The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
@@ -14,7 +16,8 @@ camera's frames are read squared to the table (:class:`~vision.read.table_square
 frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`, about the centre
 :class:`~vision.read.table_geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
 ``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a detector of
-your own (recorded labels, a fake).
+your own (recorded labels, a fake). The camera's reader reads a frame only round the zones that changed since the
+reading before (``zones`` and ``previous``: :mod:`vision.read.zones`), keeping that reading's tiles elsewhere.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, classi
 from vision.read.detector import Detection, Detector, DetectorOptions, Network, OnnxNetwork, SlicedDetector
 from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
-from vision.read.geometry import Size
+from vision.read.geometry import Box, Size
 from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TableObservation, read_table
@@ -45,6 +48,7 @@ from vision.read.views.turned_tiles import UprightDetector
 from vision.read.views.upside_down import HalfTurnDetector
 from vision.read.views.white_balance import BalancedDetector
 from vision.read.way_up import OnnxWayUp, way_up_for
+from vision.read.zones import ZonePolicy, merge_windows, shifted, tile_side
 
 log = logging.getLogger("jantaku.read")
 
@@ -110,6 +114,8 @@ class ReaderConfig:
     report_squared: bool = True
     #: Read the frame seat by seat from this many tiles (None: never; 0: always).
     table_min_tiles: int | None = None
+    #: Read a frame only round the zones that changed, when :meth:`Reader.read` is given them (None: always whole).
+    zones: ZonePolicy | None = None
 
     def __post_init__(self) -> None:
         unknown = [v for v in self.views if v not in VIEWS]
@@ -139,6 +145,7 @@ class ReaderConfig:
             max_runs=CAMERA_MAX_RUNS,
             square_to_table=True,
             table_min_tiles=TABLE_MIN_TILES,
+            zones=ZonePolicy(),
         )
 
     @classmethod
@@ -210,6 +217,10 @@ class Reading:
     ms: float = 0.0
     #: onnxruntime runs the reading took (detector, classifier and way-up networks together).
     runs: int = 0
+    #: Where the frame was read (in :attr:`image`'s pixels), the rest kept from the reading before; empty: read whole.
+    windows: tuple[Box, ...] = ()
+    #: Readings since the last one read whole (0: this one was).
+    since_whole: int = 0
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -273,13 +284,22 @@ class Reader:
 
     @classmethod
     def around(
-        cls, detector: Detector, config: ReaderConfig | None = None, *, lock: threading.Lock | None = None
+        cls,
+        detector: Detector,
+        config: ReaderConfig | None = None,
+        *,
+        lock: threading.Lock | None = None,
+        reads_pixels: bool = False,
     ) -> Reader:
         """A reader whose detections come from ``detector`` (recorded labels, a test's fake): the same squaring,
-        rows and table reading as ``config`` asks (views need a network: none here)."""
+        rows and table reading as ``config`` asks (views need a network: none here). It reads frames whole unless
+        ``reads_pixels`` (the detector finds in a window of a frame what the window shows, as a network does; recorded
+        labels do not), then round the zones that changed as ``config`` asks."""
         config = config or ReaderConfig()
         if config.views:
             raise ConfigError(f"views {', '.join(config.views)} need a network: a reader around a detector runs none")
+        if not reads_pixels:
+            config = replace(config, zones=None)
         return cls(config, detector, None, lock or threading.Lock())
 
     def detect(self, image: np.ndarray) -> list[Detection]:
@@ -287,14 +307,23 @@ class Reader:
         with self.lock:
             return list(self.detector.detect(image))
 
-    def read(self, image: np.ndarray) -> Reading:
-        """``image`` (BGR uint8, height x width x 3) read as the configuration says."""
+    def read(
+        self, image: np.ndarray, *, zones: Sequence[Box] | None = None, previous: Reading | None = None
+    ) -> Reading:
+        """``image`` (BGR uint8, height x width x 3) read as the configuration says. With ``zones`` (the parts of
+        ``image`` that changed, in its pixels) and ``previous`` (this reader's reading of the frame before), a camera's
+        reader (:attr:`ReaderConfig.zones`) reads it only round them and keeps the rest of ``previous``
+        (:mod:`vision.read.zones`; :attr:`Reading.windows` says where it read), unless its policy reads it whole."""
         config = self.config
         started = time.perf_counter()
         with self.lock:
             runs = self.models.runs() if self.models else 0
             turn = self._table_turn if config.keep_table_turn else TableTurn() if config.square_to_table else None
-            if turn is None:
+            windows, squared_zones = self._windows(image, zones, previous, turn)
+            if windows:
+                assert previous is not None  # a window is read only after a reading
+                frame, found = self._read_windows(image, windows, squared_zones, previous, turn)
+            elif turn is None:
                 frame, found = image, list(self.detector.detect(image))
             else:
                 updates = turn.updates
@@ -330,7 +359,69 @@ class Reader:
             turn=turned,
             ms=(time.perf_counter() - started) * 1000,
             runs=runs,
+            windows=windows,
+            since_whole=previous.since_whole + 1 if windows and previous is not None else 0,
         )
+
+    def _windows(
+        self, image: np.ndarray, zones: Sequence[Box] | None, previous: Reading | None, turn: TableTurn | None
+    ) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
+        """Where to read ``image`` (in the frame its boxes are in), the rest kept from ``previous``, and the zones
+        there; () to read it whole: no zones, a reader that reads whole frames, or a turn other than ``previous``'s."""
+        policy = self.config.zones
+        if policy is None or zones is None or previous is None:
+            return (), ()
+        if turn is not None and (not self.config.keep_table_turn or not self.config.report_squared):
+            return (), ()  # each image squared anew, or the boxes reported as the image shows them: read whole
+        if turn is not None and turn.turn != previous.turn:
+            return (), ()
+        if turn is not None:  # the zones as the squared frame shows them
+            zones = turn.to_squared(zones, *image.shape[:2])
+        why, windows = policy.whole_read_why(zones, previous, Size.of(image))
+        if why:
+            log.debug("read whole: %s", why)
+        return windows, tuple(zones)
+
+    def _read_windows(
+        self,
+        image: np.ndarray,
+        windows: tuple[Box, ...],
+        zones: tuple[Box, ...],
+        previous: Reading,
+        turn: TableTurn | None,
+    ) -> tuple[np.ndarray, list[Detection]]:
+        """``image`` (squared by ``turn``) read in ``windows`` only (round ``zones``), merged into ``previous``'s
+        detections."""
+        policy = self.config.zones
+        assert policy is not None
+        frame = image if turn is None else turn.straightened(image)
+        fresh = []
+        for w in windows:
+            x1, y1, x2, y2 = (int(v) for v in (w.x1, w.y1, w.x2, w.y2))
+            fresh.append(shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1))
+        tile = tile_side(previous.detections) or 0.0
+        merged = merge_windows(
+            previous.detections, fresh, windows, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
+        )
+        return frame, merged
+
+
+@dataclass
+class IncrementalReader:
+    """A camera's reader that remembers its last reading and reads each frame only round the zones that changed
+    since (:meth:`read`); :meth:`forget` makes the next read whole (the camera moved or reconnected)."""
+
+    reader: Reader
+    last: Reading | None = None
+
+    def read(self, image: np.ndarray, zones: Sequence[Box] | None = None) -> Reading:
+        """``image`` read round ``zones`` (frame pixels; None: whole) after the last reading, as
+        :meth:`vision.read.pipeline.Reader.read` does it."""
+        self.last = self.reader.read(image, zones=zones, previous=self.last)
+        return self.last
+
+    def forget(self) -> None:
+        self.last = None
 
 
 def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:

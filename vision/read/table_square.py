@@ -102,6 +102,22 @@ class TableTurn:
             out.append(replace(d, box=box, turn=self.turn))
         return out
 
+    def to_squared(self, boxes: Iterable[Box], height: int, width: int) -> tuple[Box, ...]:
+        """Boxes of a frame of ``height`` x ``width`` as its straightened frame (:meth:`straightened`) shows them: the
+        upright bounds of each turned, within the frame.
+
+        >>> [b.as_list() for b in TableTurn(turn=90.0).to_squared([Box(0.0, 0.0, 20.0, 10.0)], 100, 100)]
+        [[90.0, 0.0, 100.0, 20.0]]
+        """
+        if abs(self.turn) < self.min_turn:
+            return tuple(boxes)
+        squaring = self._squaring(height, width)
+        out = []
+        for b in boxes:
+            m = b.moved(squaring)
+            out.append(Box(max(m.x1, 0.0), max(m.y1, 0.0), min(m.x2, float(width)), min(m.y2, float(height))))
+        return tuple(out)
+
     def read(self, image: np.ndarray, detect: Callable[[np.ndarray], Iterable[Detection]]) -> tuple[np.ndarray, list]:
         """``image`` read squared to the table by ``detect`` (an image in, detections out): (the straightened image,
         its detections). The turn left in that reading is measured (:meth:`update`); when it moved the table's

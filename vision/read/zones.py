@@ -1,0 +1,247 @@
+"""Reading only what changed: a camera's frame read in windows round the zones that changed since the last frame
+read, the rest of the table kept from the last reading.
+
+    reader = IncrementalReader(Reader.from_config(ReaderConfig.for_camera()))  # both of vision.read.pipeline
+    reading = reader.read(image)                # the first frame: read whole
+    reading = reader.read(image, zones=boxes)   # the zones that changed (frame pixels): read round them only
+    reading.windows                             # where it was read (empty: the whole frame)
+
+Between two frames of a game one tile is discarded: the change gate (:class:`device.camera.loop.ChangeGate`) knows
+which part of the frame changed, and reading only there takes one or two of the fifteen detector runs a whole
+camera frame takes. The pure parts live here:
+
+* :func:`grid_windows` and :func:`read_windows`: the frame's windows are the detector's finest slices, where a whole
+  read reads them (:data:`~vision.read.detector.WINDOWS`, at the scale the network learnt its tiles at), so a window
+  reads what the whole read's slice reads; a zone is read in the windows whose inner part meets it, padded by
+  :attr:`ZonePolicy.pad_tiles` tiles.
+* :func:`merge_windows`: a window speaks for its inner part (:func:`inner_part`: the window less
+  :meth:`ZonePolicy.margin` along each side that lies inside the frame, where a tile may be cut by the window's
+  edge). The new detections whose centre lies there are taken; an old one goes when a new one is the same tile
+  (they overlap by half), or, not found again, where the gate saw the table change or deep inside a window (a tile
+  near a window's edge is found less surely by that window alone than by a whole read's overlapping slices).
+* So that a misread outside the zones cannot last, each zone read also reads the next window of the grid
+  (:attr:`ZonePolicy.refresh`): every part of the table is read again within as many reads as the grid has windows
+  (12 in a 2028 x 1520 frame), at the cost of one window a read, instead of a whole read now and then holding up
+  the discard it reads by a second.
+* :meth:`ZonePolicy.whole_read_why`: when a frame is read whole instead (the first frame, zones touching more than
+  :attr:`ZonePolicy.max_share` of the windows, every :attr:`ZonePolicy.whole_every` reads when set).
+
+The reading itself (the same detector and classifier, the table squared and read seat by seat) is
+:meth:`vision.read.pipeline.Reader.read` with ``zones`` and ``previous``;
+:class:`~vision.read.pipeline.IncrementalReader` keeps the last reading for it.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import numpy as np
+
+from vision.read.detector import WINDOWS, Detection, DetectorOptions, plan_views
+from vision.read.errors import ConfigError
+from vision.read.geometry import Box, Size
+
+
+class Previous(Protocol):
+    """What the policy needs of the last reading (a :class:`vision.read.pipeline.Reading`)."""
+
+    @property
+    def image(self) -> np.ndarray: ...
+    @property
+    def detections(self) -> tuple[Detection, ...]: ...
+    @property
+    def since_whole(self) -> int: ...
+
+#: Two boxes sharing this much of the smaller one's area are the same tile.
+SAME_TILE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ZonePolicy:
+    """How a camera's reader reads only the zones that changed (:attr:`~vision.read.pipeline.ReaderConfig.zones`)."""
+
+    #: Each changed zone grows by this many tiles (the median tile's long side in the last reading) on every side (the
+    #: gate's zones reach a cell past what changed already).
+    pad_tiles: float = 0.25
+    #: A window speaks for what lies this many tiles inside its edges (the frame's own edges excepted): a tile
+    #: centred nearer may be cut by the window. Never more than half the windows' overlap (:meth:`margin`), so that
+    #: their inner parts cover the frame.
+    margin_tiles: float = 1.0
+    #: The windows: the detector's finest slices (:data:`~vision.read.detector.WINDOWS`, square, overlapping by
+    #: ``overlap``), where a whole read reads them, so a window reads what the whole read's slice reads.
+    window: int = WINDOWS[0]
+    overlap: float = DetectorOptions().overlap
+    #: Zones touching more than this share of the grid's windows: the frame is read whole.
+    max_share: float = 1 / 3
+    #: Each zone read reads the next window of the grid too (:attr:`vision.read.pipeline.Reading.since_whole`).
+    refresh: bool = True
+    #: Every this many reads, one is whole (None: only when the zones ask it).
+    whole_every: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.pad_tiles < 0 or self.margin_tiles < 0:
+            raise ConfigError(
+                f"pad_tiles and margin_tiles must be 0 or more, not {self.pad_tiles} and {self.margin_tiles}"
+            )
+        if self.window < 1 or (self.whole_every is not None and self.whole_every < 1):
+            raise ConfigError(f"window and whole_every must be at least 1, not {self.window} and {self.whole_every}")
+        if not 0 < self.max_share <= 1 or not 0 <= self.overlap < 1:
+            raise ConfigError(f"max_share must be above 0 and at most 1 and overlap from 0 to under 1, not "
+                              f"{self.max_share} and {self.overlap}")  # fmt: skip
+
+    def margin(self, tile: float) -> float:
+        """The margin in pixels for tiles ``tile`` pixels long."""
+        return min(self.margin_tiles * tile, self.overlap * self.window / 2)
+
+    def padded(self, zones: Sequence[Box], tile: float) -> list[Box]:
+        """``zones`` grown by :attr:`pad_tiles` tiles of ``tile`` pixels on every side."""
+        pad = self.pad_tiles * tile
+        return [Box(z.x1 - pad, z.y1 - pad, z.x2 + pad, z.y2 + pad) for z in zones]
+
+    def whole_read_why(
+        self, zones: Sequence[Box] | None, previous: Previous | None, frame: Size
+    ) -> tuple[str, tuple[Box, ...]]:
+        """Why a frame of ``frame``'s size must be read whole ("" when not), and the windows to read when not."""
+        if zones is None or previous is None:
+            return "no zones or no reading before", ()
+        if self.whole_every is not None and previous.since_whole + 1 >= self.whole_every:
+            return f"every {self.whole_every}th read is whole", ()
+        if Size.of(previous.image) != frame:
+            return "the frame's size changed", ()
+        tile = tile_side(previous.detections)
+        if tile is None or not zones:
+            return "no tile read before to size the windows", ()
+        grid = grid_windows(frame, self)
+        if len(grid) < 2:
+            return "the frame is one window", ()
+        windows = read_windows(zones, frame, tile, self)
+        if len(windows) > self.max_share * len(grid):
+            return f"the zones touch {len(windows)} of the {len(grid)} windows", ()
+        due = grid[previous.since_whole % len(grid)]
+        if self.refresh and due not in windows:
+            windows = tuple(w for w in grid if w in windows or w == due)
+        return "", windows
+
+
+def tile_side(detections: Sequence[Detection]) -> float | None:
+    """The median long side of the detections' boxes (None for none).
+
+    >>> tile_side([Detection.of_class(0, Box(0.0, 0.0, 40.0, 60.0), 0.9)])
+    60.0
+    """
+    sides = [max(d.box.width, d.box.height) for d in detections]
+    return float(statistics.median(sides)) if sides else None
+
+
+def grid_windows(frame: Size, policy: ZonePolicy) -> tuple[Box, ...]:
+    """The windows of a frame of ``frame``'s size: the slices of ``policy.window`` pixels a side the detector's
+    pyramid reads it in (:func:`~vision.read.detector.plan_views`), row by row; none when one covers the frame.
+
+    >>> [w.as_list(0) for w in grid_windows(Size(height=480, width=1000), ZonePolicy())]
+    [[0.0, 0.0, 640.0, 480.0], [360.0, 0.0, 1000.0, 480.0]]
+    """
+    side = Size(height=policy.window, width=policy.window)
+    views = plan_views(frame, side, scales=(1.0,), overlap=policy.overlap, windows=(), small_windows=())
+    return tuple(Box(float(v.x0), float(v.y0), float(v.x1), float(v.y1)) for v in views if v.level)
+
+
+def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePolicy) -> tuple[Box, ...]:
+    """The windows (:func:`grid_windows`) to read round ``zones`` (frame pixels) in a frame of ``frame``'s size whose
+    tiles are ``tile`` pixels long: for each zone padded by ``policy.pad_tiles`` tiles, the fewest columns and rows of
+    the grid whose inner parts (:func:`inner_part`) cover it along each axis, and the windows where they cross; row by
+    row.
+
+    >>> frame = Size(height=1520, width=2028)
+    >>> [w.as_list(0)[:2] for w in read_windows([Box(900.0, 850.0, 1120.0, 1100.0)], frame, 60.0, ZonePolicy())]
+    [[463.0, 440.0], [925.0, 440.0], [463.0, 880.0], [925.0, 880.0]]
+    """
+    grid = grid_windows(frame, policy)
+    margin = policy.margin(tile)
+    columns = sorted({(w.x1, w.x2) for w in grid})
+    rows = sorted({(w.y1, w.y2) for w in grid})
+    inner_columns = [(a + margin if a > 0 else a, b - margin if b < frame.width else b) for a, b in columns]
+    inner_rows = [(a + margin if a > 0 else a, b - margin if b < frame.height else b) for a, b in rows]
+    chosen: set[tuple[int, int]] = set()
+    for z in policy.padded(zones, tile):
+        across = _cover(max(z.x1, 0.0), min(z.x2, float(frame.width)), inner_columns)
+        down = _cover(max(z.y1, 0.0), min(z.y2, float(frame.height)), inner_rows)
+        chosen |= {(r, c) for r in down for c in across}
+    return tuple(
+        Box(columns[c][0], rows[r][0], columns[c][1], rows[r][1]) for r, c in sorted(chosen)
+    )
+
+
+def _cover(low: float, high: float, spans: Sequence[tuple[float, float]]) -> list[int]:
+    """The fewest of ``spans`` (sorted, overlapping, from 0 to the frame's side) that cover ``[low, high]``: from
+    ``low`` on, each time the one reaching furthest among those that begin by where the cover has reached."""
+    picked: list[int] = []
+    at = low
+    while True:
+        reach = [i for i, (a, _) in enumerate(spans) if a <= at]
+        best = max(reach, key=lambda i: spans[i][1]) if reach else 0
+        if picked and spans[best][1] <= at:  # no span goes further (they leave a gap): stop here
+            return picked
+        picked.append(best)
+        if spans[best][1] >= high:
+            return picked
+        at = spans[best][1]
+
+
+def inner_part(window: Box, frame: Size, margin: float) -> Box:
+    """The part of ``window`` its reading speaks for: ``margin`` pixels in from each edge that lies inside the frame
+    (a tile there may be cut by the window), up to the frame's own edges.
+
+    >>> inner_part(Box(0.0, 100.0, 640.0, 740.0), Size(height=1520, width=2028), 60.0)
+    Box(x1=0.0, y1=160.0, x2=580.0, y2=680.0)
+    """
+    return Box(
+        window.x1 + margin if window.x1 > 0 else window.x1,
+        window.y1 + margin if window.y1 > 0 else window.y1,
+        window.x2 - margin if window.x2 < frame.width else window.x2,
+        window.y2 - margin if window.y2 < frame.height else window.y2,
+    )
+
+
+def _centred_in(detection: Detection, part: Box) -> bool:
+    x, y = detection.box.center
+    return part.x1 <= x < part.x2 and part.y1 <= y < part.y2
+
+
+def _same_tile(a: Box, b: Box) -> bool:
+    smaller = min(a.area, b.area)
+    return smaller > 0 and a.intersection(b) >= SAME_TILE * smaller
+
+
+def merge_windows(
+    previous: Sequence[Detection], fresh: Sequence[Sequence[Detection]], windows: Sequence[Box], frame: Size,
+    margin: float, changed: Sequence[Box] = (),
+) -> list[Detection]:  # fmt: skip
+    """The last reading's detections (``previous``) with what each window read (``fresh[i]``: ``windows[i]``'s, in
+    frame pixels) merged in: the new detections centred in a window's inner part (:func:`inner_part`, ``margin``
+    pixels in; where windows overlap, the more confident of two the same tile) are taken; an old one goes when it is
+    the same tile as a new one, or when, not found again, it lay centred in an inner part where the table ``changed``
+    (the zones the gate saw change) or in a window's core (twice the margin in): a tile nearer a window's edge is
+    found less surely in that window alone, and where nothing changed it cannot have gone. Top to bottom, each row
+    left to right as the detector gives them (by the boxes' top, then left edge)."""
+    parts = [inner_part(w, frame, margin) for w in windows]
+    cores = [inner_part(w, frame, 2 * margin) for w in windows]
+    taken: list[Detection] = []
+    found_inside = [d for part, found in zip(parts, fresh, strict=True) for d in found if _centred_in(d, part)]
+    for d in sorted(found_inside, key=lambda d: -d.conf):
+        if not any(_same_tile(d.box, t.box) for t in taken):
+            taken.append(d)
+
+    def gone(d: Detection) -> bool:
+        if any(_same_tile(d.box, t.box) for t in taken) or any(_centred_in(d, core) for core in cores):
+            return True
+        return any(_centred_in(d, part) for part in parts) and any(_centred_in(d, zone) for zone in changed)
+
+    return sorted([*(d for d in previous if not gone(d)), *taken], key=lambda d: (d.box.y1, d.box.x1))
+
+
+def shifted(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:
+    """Detections of a window whose top left lies at (``dx``, ``dy``), in the frame's pixels."""
+    return [replace(d, box=Box(d.box.x1 + dx, d.box.y1 + dy, d.box.x2 + dx, d.box.y2 + dy)) for d in detections]

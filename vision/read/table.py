@@ -38,6 +38,9 @@ MELD_GAP = 0.25
 #: The gap (tile widths) that sets the drawn tile apart at the hand's right end: players leave a small one, and the
 #: tiles of a hand touch (their boxes overlap or part by a few pixels).
 DRAWN_GAP = 0.2
+#: Closed kans face down at their ends lie at least this many times as far out as the nearest wall (in tiles):
+#: hands lie about a third farther out than walls.
+KAN_BEYOND = 1.15
 #: The fewest tiles of a meld (chi, pon; a kan has four).
 MELD_MIN = 3
 #: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
@@ -357,6 +360,12 @@ def _unit(row: Sequence[_Span]) -> float:
     return statistics.median(s.along for s in row)
 
 
+def _gaps(row: Sequence[_Span]) -> list[float]:
+    """The gap before each tile of a row (in tile widths; 0 before the first)."""
+    unit = _unit(row)
+    return [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
+
+
 def _sideways(row: Sequence[_Span]) -> list[bool]:
     """Which tiles of a row (in along order) lie across it: wide where their neighbours are deep."""
     out = []
@@ -562,7 +571,7 @@ def _split_hand(
     (melds lie at its right end; the drawn tile is set apart between the concealed part and the melds)."""
     unit = _unit(row)
     side = _sideways(row)
-    gaps = [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
+    gaps = _gaps(row)
     # segments split by gaps wide enough to set a hand apart from its melds
     cuts = [0] + [j for j in range(1, len(row)) if gaps[j] > HAND_GAP] + [len(row)]
     segments = [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)]
@@ -572,6 +581,8 @@ def _split_hand(
             start = a
         else:
             break
+    if _closed_kans(row[:start], gaps[:start], dets):  # beside a standing hand (no boxes): only the kans show
+        start = 0
     sideways_in_hand = [j for j in range(start) if side[j]]
     if sideways_in_hand:  # a meld laid against the hand: it starts at most three tiles before its called tile
         first = sideways_in_hand[0]
@@ -652,6 +663,22 @@ def _pieces(start: int, sizes: tuple[int, ...]) -> list[tuple[int, int]]:
     return out
 
 
+def _closed_kan(piece: Sequence[_Span], dets: Sequence[Detection]) -> bool:
+    """Whether four tiles are a closed kan as laid: the ends face down, the two between face up and alike."""
+    if len(piece) != 4 or not (dets[piece[0].index].is_back and dets[piece[-1].index].is_back):
+        return False
+    middle = [dets[s.index].tile for s in piece[1:-1]]
+    return None not in middle and len({t.deaka() for t in middle if t is not None}) == 1
+
+
+def _closed_kans(row: Sequence[_Span], gaps: Sequence[float], dets: Sequence[Detection]) -> bool:
+    """Whether a run of tiles is one or more closed kans and nothing else (split at the gaps between melds)."""
+    if not row or len(row) % 4:
+        return False
+    cuts = [j for j in range(1, len(row)) if gaps[j] > MELD_GAP]
+    return cuts == list(range(4, len(row), 4)) and all(_closed_kan(row[j : j + 4], dets) for j in range(0, len(row), 4))
+
+
 def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection]) -> int:
     """How much a run of tiles looks like one meld: one tile sideways (or a closed kan's face-down ends), and
     tiles of one kind (pon, kan) or a run of one suit (chi)."""
@@ -686,6 +713,18 @@ def _looks_like_hand(row: list[_Span], reach: float | None, inside: float | None
     if _wall_like(row, dets) or _wall_end(row, dets, inside):
         return reach is not None and depth >= 0.88 * reach
     return reach is None or depth >= 0.85 * reach
+
+
+def _kans_beyond_the_wall(rows: Sequence[Sequence[_Span]], inside: float | None, dets: Sequence[Detection]) -> bool:
+    """Whether a seat's outermost row is closed kans beside a hand standing unseen: face down at both ends like a
+    wall's stacks, but laid as kans (see :func:`_closed_kans`) and beyond a wall (its seat's own, or out past the
+    nearest one by :data:`KAN_BEYOND`: walls are a square, hands lie outside it)."""
+    row = rows[-1]
+    if not _closed_kans(row, _gaps(row), dets):
+        return False
+    unit = _unit(row)
+    own_wall = any(_wall_like(r, dets) and _depth(r) < _depth(row) - unit for r in rows[:-1])
+    return own_wall or (inside is not None and _depth(row) / unit >= KAN_BEYOND * inside)
 
 
 def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
@@ -926,6 +965,8 @@ def read_table(
     reach = max(reaches) if reaches else None
     seats = []
     for s in per_seat:
-        has_hand = bool(s.rows) and _looks_like_hand(s.rows[-1], reach, inside, good)
+        has_hand = bool(s.rows) and (
+            _looks_like_hand(s.rows[-1], reach, inside, good) or _kans_beyond_the_wall(s.rows, inside, good)
+        )
         seats.append(_seat_observation(s.side, s.rows, good, has_hand, inside, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

@@ -8,8 +8,7 @@ its called tile came from (``<`` the kamicha: leftmost, ``^`` the toimen: middle
 
 The conventions are read about the table's true centre (a camera fixed over the table): how the reader estimates
 the centre is tested apart, on tables it reads and tables it does not yet. Reader limits these tests pin (each an
-``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): a closed kan beside a standing
-hand (no boxes) is read as the hand. The centre estimate is checked on the tables that once dragged it off: a dead
+``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): none today. The centre estimate is checked on the tables that once dragged it off: a dead
 wall across two walls, a meld across from a seat showing neither wall nor hand, four kans, the walls drawn down.
 """
 
@@ -165,10 +164,22 @@ def test_a_revealed_hand_reads_with_the_tile_set_apart_and_its_melds(hand, apart
     assert bottom.pond_text == "19m4z" and bottom.riichi == 1
 
 
-@pytest.mark.xfail(strict=True, reason="reader limit: a closed kan beside a standing hand (no boxes) is its hand")
-def test_a_closed_kan_beside_a_standing_hand():
-    obs = seen(table(seat("19m", melds="5555s="), seat("1z"), seat("2z"), seat("3z"), wall_break=(T, 14)))
-    assert melds_of(obs, B) == wanted_melds("5555s=")
+@pytest.mark.parametrize("side", list(ViewSide))
+@pytest.mark.parametrize(("melds", "live"), [
+    ("5555s=", 60),
+    ("5555s= 7777z=", 60),  # two kans laid side by side: one row of eight, four face down
+    ("5555s= 666z<", 60),
+    ("5555s=", 0),  # the live wall drawn away: only the dead wall stands
+])  # fmt: skip
+def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):
+    """The standing hand shows no boxes: the kan, face down at its ends, is the seat's outermost row and looks
+    like a wall's stacks; it lies beyond the walls, as hands do, and reads as a closed kan, not the hand or wall."""
+    seats = [seat("19m") for _ in ViewSide]
+    seats[side.turns] = seat("19m", melds=melds)
+    obs = seen(table(*seats, live=live, wall_break=(L, 14) if side in (B, T) else (T, 14)))
+    assert melds_of(obs, side) == wanted_melds(melds)
+    assert obs.seat(side).hand == () and obs.seat(side).pond_text == "19m"
+    assert obs.dora_indicators == parse_tiles("4p") and obs.unassigned == ()
 
 
 # --- the centre, as the reader estimates it -----------------------------------------------------------------------

@@ -22,7 +22,7 @@ import enum
 import itertools
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
@@ -41,6 +41,9 @@ DRAWN_GAP = 0.2
 #: Closed kans face down at their ends lie at least this many times as far out as the nearest wall (in tiles):
 #: hands lie about a third farther out than walls.
 KAN_BEYOND = 1.15
+#: Tiles lying across the seat's axis (along/depth) that may be an added kan's stacked pair (a flat tile lying
+#: across is about 1.4).
+STACKED_RATIO = 1.15
 #: The fewest tiles of a meld (chi, pon; a kan has four).
 MELD_MIN = 3
 #: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
@@ -88,11 +91,16 @@ _SIDES = tuple(ViewSide)
 
 @dataclass(frozen=True, slots=True)
 class MeldObservation(TileRun):
-    """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan)."""
+    """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan).
+
+    An added kan's fourth tile (``added``, its index; None: none) lies against the called tile towards the pond; it
+    is read into the row next to the called tile, after it unless the called tile is rightmost (then before it), so
+    that the called tile keeps the place that tells whence it came."""
 
     detections: tuple[Detection, ...]
     called: int | None
     owner: ViewSide
+    added: int | None = None
 
     @property
     def called_from(self) -> ViewSide | None:
@@ -547,6 +555,8 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
 class _SeatRows:
     side: ViewSide
     rows: list[list[_Span]]
+    #: Added kans' fourth tiles, kept out of the rows: by the index of the called tile each lies against.
+    stacked: dict[int, _Span] = field(default_factory=dict)
 
     def reach(self, dets: Sequence[Detection]) -> float | None:
         """How far out the outermost row lies, in tiles (scale-free: the far seat of a tilted camera looks smaller),
@@ -740,24 +750,21 @@ def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | N
 
 
 def _seat_observation(
-    side: ViewSide,
-    rows: list[list[_Span]],
+    seat: _SeatRows,
     dets: Sequence[Detection],
     has_hand: bool,
     inside: float | None,
     unassigned: list[int],
 ) -> SeatObservation:
-    rows = [list(r) for r in rows]
+    side, rows = seat.side, [list(r) for r in seat.rows]
     hand_row: list[_Span] = []
     if has_hand and rows:
         hand_row = rows.pop()
     hand, drawn, meld_rows, leftover = _split_hand(hand_row, dets) if hand_row else ([], None, [], [])
     unassigned += [s.index for s in leftover]
-    melds = []
-    for m in meld_rows:
-        flags = _sideways(m)
-        called = flags.index(True) if any(flags) else None
-        melds.append(MeldObservation(tuple(dets[s.index] for s in m), called, side))
+    melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
+    joined = {d.index for m in meld_rows for d in m}
+    unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
     riichi = None
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
@@ -790,6 +797,19 @@ def _seat_observation(
     )
 
 
+def _meld(row: list[_Span], stacked: dict[int, _Span], dets: Sequence[Detection], side: ViewSide) -> MeldObservation:
+    """A meld from its row, with an added kan's fourth tile (in ``stacked``, by its called tile) read in beside the
+    called tile (see :class:`MeldObservation`)."""
+    flags = _sideways(row)
+    called = flags.index(True) if any(flags) else None
+    if called is None or row[called].index not in stacked:
+        return MeldObservation(tuple(dets[s.index] for s in row), called, side)
+    added = called if called == len(row) - 1 else called + 1
+    row = [*row[:added], stacked[row[called].index], *row[added:]]
+    called += called == added
+    return MeldObservation(tuple(dets[s.index] for s in row), called, side, added)
+
+
 def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[list[_SeatRows], list[int]]:
     """Each seat's rows about ``centre``, and the tiles that fit no row."""
     seat_of = _assign_seats(good, centre)
@@ -797,15 +817,33 @@ def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[
     per_seat: list[_SeatRows] = []
     for k, side in enumerate(_SIDES):
         spans = [_span(i, d, side, centre) for i, d in enumerate(good) if seat_of[i] == k]
-        rows = _rows(spans)
+        stacked = _stacked(spans)
+        rows = _rows([s for s in spans if s not in stacked.values()])
         # a lone tile out beyond every row of two or more fits no zone (a tile in a player's hand, a stray box)
         while len(rows) >= 2 and len(rows[-1]) == 1:
             outer = next((r for r in reversed(rows) if len(r) >= 2), None)
             if outer is None or rows[-1][0].d0 - max(s.d1 for s in outer) < 1.5 * _unit(outer):
                 break
             unassigned.append(rows.pop()[0].index)
-        per_seat.append(_SeatRows(side, rows))
+        per_seat.append(_SeatRows(side, rows, stacked))
     return per_seat, unassigned
+
+
+def _stacked(spans: Sequence[_Span]) -> dict[int, _Span]:
+    """Added kans' fourth tiles: a tile lying across the seat's axis against another lying across, on its side
+    towards the centre, the two about in line along (a meld's called tile and the tile added to it; no other two
+    tiles lie so: a pond has one sideways tile). By the index of the called tile."""
+    across = [s for s in spans if s.ratio >= STACKED_RATIO]
+    out: dict[int, _Span] = {}
+    for called in across:
+        for added in across:
+            if added is called or added in out.values() or called.index in out:
+                continue
+            in_line = _overlap(called.a0, called.a1, added.a0, added.a1) >= 0.7 * min(called.along, added.along)
+            touching = abs(called.d0 - added.d1) <= 0.3 * min(called.deep, added.deep)
+            if in_line and touching and added.d0 < called.d0:
+                out[called.index] = added
+    return out
 
 
 def _matched_centre(
@@ -968,5 +1006,5 @@ def read_table(
         has_hand = bool(s.rows) and (
             _looks_like_hand(s.rows[-1], reach, inside, good) or _kans_beyond_the_wall(s.rows, inside, good)
         )
-        seats.append(_seat_observation(s.side, s.rows, good, has_hand, inside, unassigned))
+        seats.append(_seat_observation(s, good, has_hand, inside, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

@@ -14,11 +14,9 @@ and on ``seed``: a tile never moves between two frames of one game. The conventi
   tops, or laid face up where they stood), the tile set apart at its right after a small gap, then after a wider
   gap the melds, the first made rightmost and each later one to its left; a meld's called tile lies sideways
   (leftmost when called from the kamicha, in the middle from the toimen, rightmost from the shimocha); an added
-  kan's fourth tile lies upright against the called one, a little towards the table's centre, just before it when
-  the called tile is rightmost and just after it otherwise (stacked on it, as players lay it, it would be one box
-  from above, which the reader cannot tell from the called tile; laid sideways beside it, the row's tile width
-  would be misjudged): the reader reads a meld of four whose one sideways tile keeps the place that tells where
-  it came from; a closed kan shows its end tiles face down;
+  kan's fourth tile lies sideways too, against the called tile on its side towards the pond (the two stacked one
+  above the other seen from the player, as players lay it), out of the row; a closed kan shows its end tiles face
+  down;
 - the walls, 17 stacks a side in a pinwheel, shrinking in drawing order from the break; the dead wall's dora
   indicators face up from its third stack counted from the break; at a win the ura indicators turned face up
   and laid in the wall's row just beyond the break (where the first stacks were drawn), in order, so that the
@@ -68,9 +66,6 @@ POND_IN, WALL_AT, HAND_IN = 2.3, 6.25, 7.8
 APART_GAP, MELD_GAP, BETWEEN_MELDS = 0.4, 1.0, 0.5
 #: The right end of the first meld (tile widths from the seat's middle).
 MELD_RIGHT = 8.0
-#: How far an added kan's fourth tile is shifted from its row: towards the centre (tile depths), and along from
-#: the called tile (tile widths).
-ADDED_IN, ADDED_ALONG = 0.4, 0.12
 #: Where an ura indicator lies under its dora indicator when it cannot lie beyond the break: towards the centre
 #: (tile depths) and to the right (tile widths).
 URA_IN, URA_ALONG = 0.45, 0.15
@@ -517,12 +512,9 @@ class _Drawing:
                 if k == meld.called:
                     v = g.flat_v - (g.h + g.side) / 2 + g.w / 2  # lying across, its edge in line with the others'
                     self.tile(name, side, u + lengths[k] / 2, v, key, sideways=True, shake=0.3)
-                    if meld.added is not None:
-                        # before the called tile when that one is rightmost, else after it: the reader then takes
-                        # the called tile's place in the row of four for the direction it came from
-                        along = (-1 if k == len(meld.tiles) - 1 else 1) * ADDED_ALONG * g.w
-                        inward = g.flat_v + ADDED_IN * (g.h + g.side)
-                        self.tile(str(meld.added), side, u + lengths[k] / 2 + along, inward, (*key, "added"), shake=0.3)
+                    if meld.added is not None:  # sideways too, against the called tile's side towards the pond
+                        added = (*key, "added")
+                        self.tile(str(meld.added), side, u + lengths[k] / 2, v + g.w, added, sideways=True, shake=0.3)
                 else:
                     self.tile(name, side, u + lengths[k] / 2, g.flat_v, key, shake=0.3)
                 u += lengths[k]

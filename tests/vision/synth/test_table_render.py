@@ -80,7 +80,7 @@ def wanted_melds(texts: str) -> list[tuple[str, str | None]]:
         tiles = [str(t) for t in m.tiles]
         if m.closed:
             tiles[0] = tiles[-1] = "?"
-        if m.added is not None:  # read as a row of four, the added tile beside the called one
+        if m.added is not None:  # read as a row of four, the added tile next to the called one
             tiles.insert(m.called + (0 if m.called == 2 else 1), str(m.added))
         out.append(("".join(tiles), None if m.closed else WHENCE[text.rstrip("+")[-1]]))
     return sorted(out)
@@ -138,14 +138,18 @@ def test_melds_read_with_the_called_tile_pointing_at_its_source(kind, melds, wal
     (L, "777z>+ 666z^"),
     (B, "666z^+"),
 ])  # fmt: skip
-def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, melds):
-    """The fourth tile lies upright against the called one, towards the centre (stacked on it, it would be one box
-    from above): the reader joins it to the meld, and the called tile keeps the place that tells its source."""
+@pytest.mark.parametrize(("estimate", "style"), [(False, None), (True, None), (True, TableStyle(camera=T, tilt=0.1))])
+def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, melds, estimate, style):
+    """The fourth tile lies sideways against the called one, towards the pond, as players lay it: the reader joins
+    it to the meld (the row's tile width and the called tile's place, which tells its source, stay as they were)."""
     seats = [seat("19m") for _ in ViewSide]
     seats[side.turns] = seat("19m", melds=melds)
-    obs = seen(table(*seats, wall_break=(T, 14) if side in (B, T) else (L, 14)))
+    obs = seen(table(*seats, wall_break=(T, 14) if side in (B, T) else (L, 14)), estimate=estimate, style=style)
     assert melds_of(obs, side) == wanted_melds(melds)
+    added = [m.detections[m.added].tile if m.added is not None else None for m in obs.seat(side).melds]
+    assert added == [meld(m).added for m in reversed(melds.split())]  # read left to right: the first made last
     assert all(melds_of(obs, s) == [] for s in ViewSide if s is not side)
+    assert all(obs.seat(s).pond_text == "19m" for s in ViewSide) and obs.unassigned == ()
 
 
 @pytest.mark.parametrize(("hand", "apart", "melds"), [
@@ -307,6 +311,8 @@ READS_2P_AS_TWO_1P = pytest.mark.xfail(
     pytest.param(MID_HAND, id="mid_hand", marks=READS_2P_AS_TWO_1P),
     pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])), id="mid_hand_3p"),
     pytest.param(PONDS, id="ponds"),
+    pytest.param(table(seat("19m"), seat("9p1s7z", melds="666z^+ 345p<"), seat("4z8m"), seat("9s3m", melds="777z>+"),
+                       live=50), id="added_kans"),
 ])  # fmt: skip
 def test_the_camera_reader_reads_rendered_tables_as_the_labels_do(camera_reader, scene):
     rendered = render_table(scene, seed=2026)

@@ -8,7 +8,9 @@ sees it (image x for the bottom seat, -x for the top seat, -y for the right seat
 
 - the rows farthest out are the hand: concealed tiles (standing, laid open or face down), the drawn tile set apart
   at their right (a small gap), then at its right end the open melds, groups of 3-4 whose called tile lies
-  sideways (its box is wide where its neighbours are deep); fewer than three tiles are never a meld;
+  sideways (its box is wide where its neighbours are deep; an added kan's fourth tile lies sideways against it,
+  towards the centre); closed kans show their end tiles face down (beside a standing hand, whose tiles show no
+  boxes, they are the row: they lie beyond the walls, as hands do); fewer than three tiles are never a meld;
 - rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators;
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
@@ -44,6 +46,10 @@ KAN_BEYOND = 1.15
 #: Tiles lying across the seat's axis (along/depth) that may be an added kan's stacked pair (a flat tile lying
 #: across is about 1.4).
 STACKED_RATIO = 1.15
+#: The most face-up tiles in a dead wall: five dora indicators and the ura indicators under them.
+INDICATORS = 10
+#: Rows within this many tiles inside the nearest wall lie at the walls (a pond's outer row lies farther in).
+WALL_NEAR = 1.0
 #: The fewest tiles of a meld (chi, pon; a kan has four).
 MELD_MIN = 3
 #: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
@@ -720,7 +726,7 @@ def _looks_like_hand(row: list[_Span], reach: float | None, inside: float | None
     depth = _depth(row) / _unit(row)
     if inside is not None and depth < inside:
         return False
-    if _wall_like(row, dets) or _wall_end(row, dets, inside):
+    if _wall_like(row, dets) or _wall_end(row, dets, inside) or _indicators_row(row, dets, inside):
         return reach is not None and depth >= 0.88 * reach
     return reach is None or depth >= 0.85 * reach
 
@@ -735,6 +741,17 @@ def _kans_beyond_the_wall(rows: Sequence[Sequence[_Span]], inside: float | None,
     unit = _unit(row)
     own_wall = any(_wall_like(r, dets) and _depth(r) < _depth(row) - unit for r in rows[:-1])
     return own_wall or (inside is not None and _depth(row) / unit >= KAN_BEYOND * inside)
+
+
+def _indicators_row(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
+    """A dead wall's few stacks left in one wall with their indicators turned, dora and ura (up to ten face up: the
+    row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
+    wall of three or more stacks, ``inside`` (a pond lies nearer the centre, a hand farther out)."""
+    if inside is None:
+        return False
+    backs = sum(dets[s.index].is_back for s in row)
+    depth = _depth(row) / _unit(row)
+    return 0 < backs < len(row) and len(row) - backs <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 
 def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
@@ -771,7 +788,11 @@ def _seat_observation(
     for row in rows:  # centre outwards
         backs = sum(dets[s.index].is_back for s in row)
         # lying or not: a hand was taken above
-        if (len(row) >= 3 and backs >= WALL_BACKS * len(row)) or _wall_end(row, dets, inside):
+        if (
+            (len(row) >= 3 and backs >= WALL_BACKS * len(row))
+            or _wall_end(row, dets, inside)
+            or _indicators_row(row, dets, inside)
+        ):
             wall += [dets[s.index] for s in row]
             continue
         for s in row:
@@ -830,12 +851,16 @@ def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[
 
 
 def _stacked(spans: Sequence[_Span]) -> dict[int, _Span]:
-    """Added kans' fourth tiles: a tile lying across the seat's axis against another lying across, on its side
-    towards the centre, the two about in line along (a meld's called tile and the tile added to it; no other two
-    tiles lie so: a pond has one sideways tile). By the index of the called tile."""
+    """Added kans' fourth tiles: a tile lying across the seat's axis against another lying across beside upright
+    ones (a meld's called tile), on its side towards the centre, the two about in line along (no other two tiles lie
+    so: a pond has one sideways tile; tiles seen across in this seat's frame that lie in a row of their own belong
+    to another seat's frame). By the index of the called tile."""
     across = [s for s in spans if s.ratio >= STACKED_RATIO]
+    upright = [s for s in spans if s.ratio < 1.0]
     out: dict[int, _Span] = {}
     for called in across:
+        if not any(_joins(called, s, 0.3, 0.5) for s in upright):  # a called tile lies in a row of upright ones
+            continue
         for added in across:
             if added is called or added in out.values() or called.index in out:
                 continue
@@ -964,8 +989,9 @@ def read_table(
     Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
     degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
     centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
-    taken for a wall. A kakan's added tile stacked on its called tile is one box from above; one laid beside it is not
-    joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
+    taken for a wall. A kakan's added tile laid sideways against its called tile (towards the pond) is read into its
+    meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
+    Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
     pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
     here raises on odd detections.
 

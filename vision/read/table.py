@@ -48,6 +48,8 @@ KAN_BEYOND = 1.15
 STACKED_RATIO = 1.15
 #: The most face-up tiles in a dead wall: five dora indicators and the ura indicators under them.
 INDICATORS = 10
+#: Walls lie about this share as far out as hands (tiles from the centre).
+WALLS_OF_REACH = 0.75
 #: Rows within this many tiles inside the nearest wall lie at the walls (a pond's outer row lies farther in).
 WALL_NEAR = 1.0
 #: The fewest tiles of a meld (chi, pon; a kan has four).
@@ -524,7 +526,9 @@ def _outer(
 
 def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> list[int]:
     """The seat (0..3) of each detection: the one it lies deepest for; near a diagonal, the seat whose row it
-    continues (a hand's end meets the next seat's melds there)."""
+    continues (a hand's end meets the next seat's melds there). Only face-up tiles lie across their seat's axis
+    (riichi, called, added), next to face-up ones: at a corner the next wall's end stacks lie in line with this
+    one's row, turned, and are not its own."""
     seat = [-1] * len(dets)
     contested: dict[int, tuple[int, int]] = {}
     for i, d in enumerate(dets):
@@ -543,14 +547,32 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
             fits = [
                 k
                 for k in (first, second)
-                if any(seat[j] == k and _joins(spans[k][i], spans[k][j], 2.0, 0.5) for j in range(len(dets)))
+                if any(
+                    seat[j] == k
+                    and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
+                    and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
+                    for j in range(len(dets))
+                )
             ]
             if fits:
                 seat[i] = fits[0]
                 del contested[i]
                 changed = True
+    # what joins no seat's row lies in a corner by itself (a dead wall's last stacks, the rest drawn): tiles lying
+    # across their deepest seat's axis and along the other's, in a row there with others alike, are the other's
+    turned = {
+        i
+        for i, (first, second) in contested.items()
+        if spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
+    }
+    for i in turned:
+        second = contested[i][1]
+        beside = [spans[second][j] for j in contested if j != i and spans[second][j].ratio < 1.0]
+        if any(_joins(spans[second][i], s, 2.0, 0.5) for s in beside):
+            seat[i] = second
     for i, (first, _second) in contested.items():
-        seat[i] = first
+        if seat[i] < 0:
+            seat[i] = first
     return seat
 
 
@@ -726,7 +748,7 @@ def _looks_like_hand(row: list[_Span], reach: float | None, inside: float | None
     depth = _depth(row) / _unit(row)
     if inside is not None and depth < inside:
         return False
-    if _wall_like(row, dets) or _wall_end(row, dets, inside) or _indicators_row(row, dets, inside):
+    if _wall_like(row, dets) or _wall_end(row, dets, inside) or _indicators_row(row, dets, inside, reach):
         return reach is not None and depth >= 0.88 * reach
     return reach is None or depth >= 0.85 * reach
 
@@ -743,15 +765,21 @@ def _kans_beyond_the_wall(rows: Sequence[Sequence[_Span]], inside: float | None,
     return own_wall or (inside is not None and _depth(row) / unit >= KAN_BEYOND * inside)
 
 
-def _indicators_row(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
+def _indicators_row(
+    row: Sequence[_Span], dets: Sequence[Detection], inside: float | None, reach: float | None
+) -> bool:
     """A dead wall's few stacks left in one wall with their indicators turned, dora and ura (up to ten face up: the
     row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
-    wall of three or more stacks, ``inside`` (a pond lies nearer the centre, a hand farther out)."""
+    wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
+    hands, ``reach`` (a pond lies nearer the centre, a hand farther out)."""
     if inside is None:
-        return False
+        if reach is None:
+            return False
+        inside = WALLS_OF_REACH * reach
     backs = sum(dets[s.index].is_back for s in row)
     depth = _depth(row) / _unit(row)
-    return 0 < backs < len(row) and len(row) - backs <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
+    face_up = len(row) - backs
+    return backs > 0 and 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 
 def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
@@ -771,6 +799,7 @@ def _seat_observation(
     dets: Sequence[Detection],
     has_hand: bool,
     inside: float | None,
+    reach: float | None,
     unassigned: list[int],
 ) -> SeatObservation:
     side, rows = seat.side, [list(r) for r in seat.rows]
@@ -782,7 +811,6 @@ def _seat_observation(
     melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
     joined = {d.index for m in meld_rows for d in m}
     unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
-    riichi = None
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
@@ -791,7 +819,7 @@ def _seat_observation(
         if (
             (len(row) >= 3 and backs >= WALL_BACKS * len(row))
             or _wall_end(row, dets, inside)
-            or _indicators_row(row, dets, inside)
+            or _indicators_row(row, dets, inside, reach)
         ):
             wall += [dets[s.index] for s in row]
             continue
@@ -800,12 +828,17 @@ def _seat_observation(
                 unassigned.append(s.index)
             else:
                 pond_spans.append(s)
-    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row)
-    for k, s in enumerate(pond_spans):
+    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row);
+    # a pond shows one (when it is called the next discard is laid sideways instead): others across fit no seat
+    # (another seat's discards, read about a centre off the table's)
+    across = []
+    for s in pond_spans:
         others = [o.ratio for o in pond_spans if o is not s]
         if s.ratio >= 1.0 and (s.ratio >= SIDEWAYS_RATIO * statistics.median(others) if others else s.ratio >= 1.2):
-            riichi = k
-            break
+            across.append(s)
+    unassigned += [s.index for s in across[1:]]
+    pond_spans = [s for s in pond_spans if s not in across[1:]]
+    riichi = pond_spans.index(across[0]) if across else None
     pond = [dets[s.index] for s in pond_spans]
     return SeatObservation(
         side,
@@ -1032,5 +1065,5 @@ def read_table(
         has_hand = bool(s.rows) and (
             _looks_like_hand(s.rows[-1], reach, inside, good) or _kans_beyond_the_wall(s.rows, inside, good)
         )
-        seats.append(_seat_observation(s, good, has_hand, inside, unassigned))
+        seats.append(_seat_observation(s, good, has_hand, inside, reach, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

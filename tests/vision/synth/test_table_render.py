@@ -8,21 +8,23 @@ its called tile came from (``<`` the kamicha: leftmost, ``^`` the toimen: middle
 
 The conventions are read about the table's true centre (a camera fixed over the table): how the reader estimates
 the centre is tested apart, on tables it reads and tables it does not yet. Reader limits these tests pin (each an
-``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): none today. The centre estimate is checked on the tables that once dragged it off: a dead
-wall across two walls, a meld across from a seat showing neither wall nor hand, four kans, the walls drawn down.
+``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): none today. The centre estimate
+is checked on the tables that once dragged it off: a dead wall across two walls, a meld across from a seat showing
+neither wall nor hand, four kans, the walls drawn down.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 
 from engine.tiles import Tile, parse_tiles
 from vision.read.geometry import Size
 from vision.read.table import ViewSide, read_table
-from vision.synth.table_render import RenderedTable, TableStyle, render_table
-from vision.synth.table_scene import MeldScene, SeatScene, TableScene
+from vision.synth.table_render import RenderedTable, TableStyle, render_table, table_boxes
+from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene
 
 B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
 CALLED = {"<": 0, "^": 1, ">": 2}
@@ -221,10 +223,57 @@ def test_the_reader_estimates_the_centre_of_tables(scene):
     ("4p1s7z", "9s2m3z", (T, 9), "4p9s1s2m7z3z"),  # beyond it, the row would be mostly face up: under them too
 ])  # fmt: skip
 def test_dora_kan_dora_and_ura_indicators_read_in_order(dora, ura, wall_break, read):
-    hand = "234567m345p678s5p"
-    scene = table(seat("19m4z", riichi=2, hand=hand, apart="0p"), seat("1z2z"), seat("3z4z"), seat("5z6z"),
-                  dora=dora, ura=ura, live=30, wall_break=wall_break)  # fmt: skip
-    assert seen(scene).dora_indicators == parse_tiles(read)
+    assert seen(riichi_win(dora, ura, 30, wall_break)).dora_indicators == parse_tiles(read)
+
+
+def riichi_win(dora: str, ura: str, live: int, wall_break: tuple[ViewSide, int]) -> TableScene:
+    """The bottom seat's riichi hand laid open with its winning tile apart, the others standing."""
+    return table(seat("19m4z", riichi=2, hand="234567m345p678s5p", apart="0p"), seat("1z2z"), seat("3z4z"),
+                 seat("5z6z"), dora=dora, ura=ura, live=live, wall_break=wall_break)  # fmt: skip
+
+
+def indicators_read(scene: TableScene) -> list[Tile]:
+    """The indicators read from the scene's exact boxes about its centre, sorted (the follower takes the ura
+    indicators as the tiles added to the dora indicators, in any order)."""
+    boxes = table_boxes(scene, seed=7)
+    return sorted(read_table(boxes.detections(), boxes.size, centre=boxes.centre).dora_indicators)
+
+
+@pytest.mark.parametrize(("dora", "ura", "live", "wall_break"), [
+    ("4p", "9s", 0, (B, 2)),  # the live wall drawn: the dead wall by a corner, its dora indicator the next wall's end
+    ("4p", "9s", 0, (L, 2)),
+    ("4p1s", "9s2m", 0, (R, 2)),  # two indicators at the corner, their ura under them: the row mostly face up
+    ("4p1s", "9s2m", 0, (T, 3)),
+    ("4p1s", "9s2m", 30, (B, 4)),  # the dead wall's four stacks in one wall: two face down, four face up
+    ("4p1s7z", "9s2m3z", 0, (L, 4)),
+    ("4p1s7z", "9s2m3z", 8, (B, 6)),  # the last live stacks by the corner in line with the dead wall's row
+    ("4p1s7z", "9s2m3z", 30, (T, 3)),  # the kan dora at the next wall's end, across the corner
+])  # fmt: skip
+def test_dora_and_ura_indicators_read_where_the_dead_wall_lies_by_itself(dora, ura, live, wall_break):
+    """Breaks where the dead wall stands with few stacks around it, in a corner or mostly face up once the ura
+    indicators are turned: each indicator reads, and no more (before the ura are turned, and after)."""
+    assert indicators_read(riichi_win(dora, "", live, wall_break)) == sorted(parse_tiles(dora))
+    assert indicators_read(riichi_win(dora, ura, live, wall_break)) == sorted(parse_tiles(dora + ura))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wall_break", [(side, stack) for side in ViewSide for stack in range(WALL_STACKS)],
+                         ids=lambda b: f"{b[0].value}-{b[1]}")  # fmt: skip
+def test_dora_and_ura_indicators_read_at_every_wall_break(wall_break):
+    """A riichi win at every break of the wall (a game's dice break it at stacks 2 to 12), with one, two and three
+    dora indicators and their ura, the live wall from full to drawn: the indicators read before and after the ura
+    are turned."""
+    wrong = []
+    for (dora, ura), live in itertools.product((("4p", "9s"), ("4p1s", "9s2m"), ("4p1s7z", "9s2m3z")), LIVE):
+        for shown in ("", ura):
+            got = indicators_read(riichi_win(dora, shown, live, wall_break))
+            if got != sorted(parse_tiles(dora + shown)):
+                wrong.append((dora, shown, live, "".join(map(str, got))))
+    assert wrong == []
+
+
+#: Live walls from the deal's end (70 tiles) to the last draw.
+LIVE = (70, 50, 30, 18, 8, 0)
 
 
 # --- frames and styles -----------------------------------------------------------------------------------------------
@@ -275,6 +324,18 @@ def test_an_arm_hides_the_tiles_under_it_and_the_reader_sees_fewer():
     assert set(reaching.boxes) < set(still.boxes)
     assert len(read(reaching).seat(B).pond) < len(MID_HAND.seat(B).pond)
     assert (reaching.image != still.image).any()
+
+
+@pytest.mark.parametrize("scene", [
+    pytest.param(MID_HAND, id="mid_hand"),
+    pytest.param(dataclasses.replace(MID_HAND, arm=R, arm_to=T), id="arm"),
+    pytest.param(table(seat("19m", melds="666z^+ 5555s="), seat(), seat(), seat()), id="kans"),
+])  # fmt: skip
+@pytest.mark.parametrize("style", [None, TableStyle(camera=L, tilt=0.1)])
+def test_the_boxes_alone_are_the_rendered_frames_boxes(scene, style):
+    rendered, boxes = render_table(scene, seed=4, style=style), table_boxes(scene, seed=4, style=style)
+    assert (boxes.boxes, boxes.centre, boxes.size) == (rendered.boxes, rendered.centre, rendered.size)
+    assert boxes.detections() == rendered.detections()
 
 
 def test_labels_are_the_boxes_as_yolo_lines():

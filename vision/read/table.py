@@ -11,7 +11,10 @@ sees it (image x for the bottom seat, -x for the top seat, -y for the right seat
   sideways (its box is wide where its neighbours are deep; an added kan's fourth tile lies sideways against it,
   towards the centre); closed kans show their end tiles face down (beside a standing hand, whose tiles show no
   boxes, they are the row: they lie beyond the walls, as hands do); fewer than three tiles are never a meld;
-- rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators;
+- rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators (a dead
+  wall's last stacks with their dora and ura indicators turned may be mostly face up: some face down, where walls
+  lie); at a corner the next seat's wall ends in line with this seat's, its stacks turned (only face-up tiles lie
+  across their seat's axis);
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
 
@@ -619,8 +622,6 @@ def _split_hand(
             start = a
         else:
             break
-    if _closed_kans(row[:start], gaps[:start], dets):  # beside a standing hand (no boxes): only the kans show
-        start = 0
     sideways_in_hand = [j for j in range(start) if side[j]]
     if sideways_in_hand:  # a meld laid against the hand: it starts at most three tiles before its called tile
         first = sideways_in_hand[0]
@@ -630,6 +631,10 @@ def _split_hand(
             return sum(_meld_score(p, side[j + i : j + i + len(p)], dets) for i, p in _offsets(pieces)), gaps[j]
 
         start = max(range(max(0, first - 3), first + 1), key=fit)
+    # closed kans laid last lie next to the hand (beside a standing hand, whose tiles show no boxes, they start the
+    # row): no concealed part shows face down at both ends with two alike between
+    while start >= 4 and _closed_kan(row[start - 4 : start], dets) and (start == 4 or gaps[start - 4] > MELD_GAP):
+        start -= 4
     hand, region = row[:start], row[start:]
     drawn = None
     if len(hand) >= 2 and gaps[len(hand) - 1] > DRAWN_GAP and not dets[hand[-1].index].is_back:
@@ -1024,9 +1029,9 @@ def read_table(
     centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
     taken for a wall. A kakan's added tile laid sideways against its called tile (towards the pond) is read into its
     meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
-    Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
-    pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
-    here raises on odd detections.
+    Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
+    sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
+    ``unassigned``; nothing here raises on odd detections.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.geometry import Box

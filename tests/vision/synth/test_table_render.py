@@ -175,6 +175,8 @@ def test_a_revealed_hand_reads_with_the_tile_set_apart_and_its_melds(hand, apart
     ("5555s=", 60),
     ("5555s= 7777z=", 60),  # two kans laid side by side: one row of eight, four face down
     ("5555s= 666z<", 60),
+    ("666z< 5555s=", 60),  # the kan made last, next to the hand
+    ("555z< 777z^ 6666z=", 60),
     ("5555s=", 0),  # the live wall drawn away: only the dead wall stands
 ])  # fmt: skip
 def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):

@@ -543,32 +543,39 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
         else:
             seat[i] = first
     spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
-    changed = True
-    while changed and contested:
-        changed = False
-        for i, (first, second) in list(contested.items()):
-            fits = [
-                k
-                for k in (first, second)
-                if any(
-                    seat[j] == k
-                    and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
-                    and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
-                    for j in range(len(dets))
-                )
-            ]
-            if fits:
-                seat[i] = fits[0]
-                del contested[i]
-                changed = True
-    # what joins no seat's row lies in a corner by itself (a dead wall's last stacks, the rest drawn): tiles lying
-    # across their deepest seat's axis and along the other's, in a row there with others alike, are the other's
-    turned = {
-        i
-        for i, (first, second) in contested.items()
-        if spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
-    }
-    for i in turned:
+
+    def settle() -> None:
+        changed = True
+        while changed and contested:
+            changed = False
+            for i, (first, second) in list(contested.items()):
+                fits = [
+                    k
+                    for k in (first, second)
+                    if any(
+                        seat[j] == k
+                        and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
+                        and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
+                        for j in range(len(dets))
+                    )
+                ]
+                if fits:
+                    seat[i] = fits[0]
+                    del contested[i]
+                    changed = True
+
+    def turned(i: int) -> bool:
+        first, second = contested[i]
+        return spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
+
+    settle()
+    # what joins no seat's row lies in a corner by itself (a wall's or the dead wall's last stacks, the rest drawn):
+    # a face-down tile lying across its deepest seat's axis and along the other's is the other's; a face-up one too
+    # where it lies in a row there with others alike (a called tile lies across its own seat's axis, by itself)
+    for i in [i for i in contested if dets[i].is_back and turned(i)]:
+        seat[i] = contested.pop(i)[1]
+    settle()
+    for i in [i for i in contested if turned(i)]:
         second = contested[i][1]
         beside = [spans[second][j] for j in contested if j != i and spans[second][j].ratio < 1.0]
         if any(_joins(spans[second][i], s, 2.0, 0.5) for s in beside):

@@ -8,8 +8,13 @@ sees it (image x for the bottom seat, -x for the top seat, -y for the right seat
 
 - the rows farthest out are the hand: concealed tiles (standing, laid open or face down), the drawn tile set apart
   at their right (a small gap), then at its right end the open melds, groups of 3-4 whose called tile lies
-  sideways (its box is wide where its neighbours are deep); fewer than three tiles are never a meld;
-- rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators;
+  sideways (its box is wide where its neighbours are deep; an added kan's fourth tile lies sideways against it,
+  towards the centre); closed kans show their end tiles face down (beside a standing hand, whose tiles show no
+  boxes, they are the row: they lie beyond the walls, as hands do); fewer than three tiles are never a meld;
+- rows of mostly face-down tiles inside that are the wall; face-up tiles among them are dora indicators (a dead
+  wall's last stacks with their dora and ura indicators turned may be mostly face up: some face down, where walls
+  lie); at a corner the next seat's wall ends in line with this seat's, its stacks turned (only face-up tiles lie
+  across their seat's axis);
 - the other rows, nearest the centre, are the discard pond, read row by row from the centre outwards, each row left
   to right; the riichi tile lies sideways.
 
@@ -22,7 +27,7 @@ import enum
 import itertools
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
@@ -38,15 +43,24 @@ MELD_GAP = 0.25
 #: The gap (tile widths) that sets the drawn tile apart at the hand's right end: players leave a small one, and the
 #: tiles of a hand touch (their boxes overlap or part by a few pixels).
 DRAWN_GAP = 0.2
+#: Closed kans face down at their ends lie at least this many times as far out as the nearest wall (in tiles):
+#: hands lie about a third farther out than walls.
+KAN_BEYOND = 1.15
+#: Tiles lying across the seat's axis (along/depth) that may be an added kan's stacked pair (a flat tile lying
+#: across is about 1.4).
+STACKED_RATIO = 1.15
+#: The most face-up tiles in a dead wall: five dora indicators and the ura indicators under them.
+INDICATORS = 10
+#: Walls lie about this share as far out as hands (tiles from the centre).
+WALLS_OF_REACH = 0.75
+#: Rows within this many tiles inside the nearest wall lie at the walls (a pond's outer row lies farther in).
+WALL_NEAR = 1.0
 #: The fewest tiles of a meld (chi, pon; a kan has four).
 MELD_MIN = 3
 #: Tiles within this share of a diagonal (second depth / first depth) are contested by two seats.
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
 WALL_BACKS = 0.5
-#: ... or, with three or more face down, this share (a dead wall's row with kan dora and ura indicators turned; a
-#: pond or a hand shows none face down, a closed kan two).
-WALL_BACKS_TURNED = 0.3
 #: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`) ...
 CENTRE_BOUND = 0.6
 #: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
@@ -88,11 +102,16 @@ _SIDES = tuple(ViewSide)
 
 @dataclass(frozen=True, slots=True)
 class MeldObservation(TileRun):
-    """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan)."""
+    """One open meld as laid: its tiles in the owner's reading order and which one lies sideways (None: ankan).
+
+    An added kan's fourth tile (``added``, its index; None: none) lies against the called tile towards the pond; it
+    is read into the row next to the called tile, after it unless the called tile is rightmost (then before it), so
+    that the called tile keeps the place that tells whence it came."""
 
     detections: tuple[Detection, ...]
     called: int | None
     owner: ViewSide
+    added: int | None = None
 
     @property
     def called_from(self) -> ViewSide | None:
@@ -360,6 +379,12 @@ def _unit(row: Sequence[_Span]) -> float:
     return statistics.median(s.along for s in row)
 
 
+def _gaps(row: Sequence[_Span]) -> list[float]:
+    """The gap before each tile of a row (in tile widths; 0 before the first)."""
+    unit = _unit(row)
+    return [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
+
+
 def _sideways(row: Sequence[_Span]) -> list[bool]:
     """Which tiles of a row (in along order) lie across it: wide where their neighbours are deep."""
     out = []
@@ -502,16 +527,11 @@ def _outer(
     return out or [p for side in sides for p in by_side[side]]
 
 
-def _contest(det: Detection, centre: tuple[float, float], first: int, second: int) -> float:
-    """How near a tile lies to the diagonal between two seats: its depth for the second over that for the first."""
-    depths = _depths(det, centre)
-    return depths[second] / depths[first]
-
-
 def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> list[int]:
     """The seat (0..3) of each detection: the one it lies deepest for; near a diagonal, the seat whose row it
-    continues the closest (a hand's end meets the next seat's melds there; a wall's end overhangs the next wall's),
-    those continuing no row taken one by one from the clearest (a dead wall alone in a corner)."""
+    continues (a hand's end meets the next seat's melds there). Only face-up tiles lie across their seat's axis
+    (riichi, called, added), next to face-up ones: at a corner the next wall's end stacks lie in line with this
+    one's row, turned, and are not its own."""
     seat = [-1] * len(dets)
     contested: dict[int, tuple[int, int]] = {}
     for i, d in enumerate(dets):
@@ -524,26 +544,45 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
             seat[i] = first
     spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
 
-    def gap(i: int, k: int) -> float | None:
-        """How far along seat ``k``'s axis tile ``i`` lies from the nearest of that seat's tiles it continues."""
-        gaps = [
-            max(spans[k][i].a0, spans[k][j].a0) - min(spans[k][i].a1, spans[k][j].a1)
-            for j in range(len(dets))
-            if seat[j] == k and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
-        ]
-        return min(gaps) if gaps else None
+    def settle() -> None:
+        changed = True
+        while changed and contested:
+            changed = False
+            for i, (first, second) in list(contested.items()):
+                fits = [
+                    k
+                    for k in (first, second)
+                    if any(
+                        seat[j] == k
+                        and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
+                        and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
+                        for j in range(len(dets))
+                    )
+                ]
+                if fits:
+                    seat[i] = fits[0]
+                    del contested[i]
+                    changed = True
 
-    while contested:
-        changed = False
-        for i, (first, second) in list(contested.items()):
-            fits = [(g, k) for k in (first, second) if (g := gap(i, k)) is not None]
-            if fits:  # the row it continues the closest (a corner's tile lies flush in one row, a step from the other)
-                seat[i] = min(fits)[1]
-                del contested[i]
-                changed = True
-        if not changed:  # nothing continues a row yet (a dead wall alone in a corner): the clearest one goes first
-            i = min(contested, key=lambda i: _contest(dets[i], centre, *contested[i]))
-            seat[i] = contested.pop(i)[0]
+    def turned(i: int) -> bool:
+        first, second = contested[i]
+        return spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
+
+    settle()
+    # what joins no seat's row lies in a corner by itself (a wall's or the dead wall's last stacks, the rest drawn):
+    # a face-down tile lying across its deepest seat's axis and along the other's is the other's; a face-up one too
+    # where it lies in a row there with others alike (a called tile lies across its own seat's axis, by itself)
+    for i in [i for i in contested if dets[i].is_back and turned(i)]:
+        seat[i] = contested.pop(i)[1]
+    settle()
+    for i in [i for i in contested if turned(i)]:
+        second = contested[i][1]
+        beside = [spans[second][j] for j in contested if j != i and spans[second][j].ratio < 1.0]
+        if any(_joins(spans[second][i], s, 2.0, 0.5) for s in beside):
+            seat[i] = second
+    for i, (first, _second) in contested.items():
+        if seat[i] < 0:
+            seat[i] = first
     return seat
 
 
@@ -554,6 +593,8 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
 class _SeatRows:
     side: ViewSide
     rows: list[list[_Span]]
+    #: Added kans' fourth tiles, kept out of the rows: by the index of the called tile each lies against.
+    stacked: dict[int, _Span] = field(default_factory=dict)
 
     def reach(self, dets: Sequence[Detection]) -> float | None:
         """How far out the outermost row lies, in tiles (scale-free: the far seat of a tilted camera looks smaller),
@@ -565,17 +606,10 @@ class _SeatRows:
 
 
 def _wall_like(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
-    """Three or more tiles, mostly face down (or three face down and a dead wall's indicators, kan dora and ura
-    turned among them: :data:`WALL_BACKS_TURNED`) and lying (deeper than wide, as a wall's top tier is; a hand
-    standing towards its player shows a shallow box from above)."""
-    return _face_down_row(row, dets) and statistics.median(1 / s.ratio for s in row) >= 1.1
-
-
-def _face_down_row(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
-    """Three or more tiles, mostly face down, or three or more face down among a dead wall's turned indicators."""
+    """Three or more tiles, mostly face down and lying (deeper than wide, as a wall's top tier is; a hand standing
+    towards its player shows a shallow box from above)."""
     backs = sum(dets[s.index].is_back for s in row)
-    enough = backs >= WALL_BACKS * len(row) or (backs >= 3 and backs >= WALL_BACKS_TURNED * len(row))
-    return len(row) >= 3 and enough
+    return len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in row) >= 1.1
 
 
 def _split_hand(
@@ -585,7 +619,7 @@ def _split_hand(
     (melds lie at its right end; the drawn tile is set apart between the concealed part and the melds)."""
     unit = _unit(row)
     side = _sideways(row)
-    gaps = [0.0] + [(row[j].a0 - row[j - 1].a1) / unit for j in range(1, len(row))]
+    gaps = _gaps(row)
     # segments split by gaps wide enough to set a hand apart from its melds
     cuts = [0] + [j for j in range(1, len(row)) if gaps[j] > HAND_GAP] + [len(row)]
     segments = [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)]
@@ -604,6 +638,10 @@ def _split_hand(
             return sum(_meld_score(p, side[j + i : j + i + len(p)], dets) for i, p in _offsets(pieces)), gaps[j]
 
         start = max(range(max(0, first - 3), first + 1), key=fit)
+    # closed kans laid last lie next to the hand (beside a standing hand, whose tiles show no boxes, they start the
+    # row): no concealed part shows face down at both ends with two alike between
+    while start >= 4 and _closed_kan(row[start - 4 : start], dets) and (start == 4 or gaps[start - 4] > MELD_GAP):
+        start -= 4
     hand, region = row[:start], row[start:]
     drawn = None
     if len(hand) >= 2 and gaps[len(hand) - 1] > DRAWN_GAP and not dets[hand[-1].index].is_back:
@@ -675,6 +713,22 @@ def _pieces(start: int, sizes: tuple[int, ...]) -> list[tuple[int, int]]:
     return out
 
 
+def _closed_kan(piece: Sequence[_Span], dets: Sequence[Detection]) -> bool:
+    """Whether four tiles are a closed kan as laid: the ends face down, the two between face up and alike."""
+    if len(piece) != 4 or not (dets[piece[0].index].is_back and dets[piece[-1].index].is_back):
+        return False
+    middle = [dets[s.index].tile for s in piece[1:-1]]
+    return None not in middle and len({t.deaka() for t in middle if t is not None}) == 1
+
+
+def _closed_kans(row: Sequence[_Span], gaps: Sequence[float], dets: Sequence[Detection]) -> bool:
+    """Whether a run of tiles is one or more closed kans and nothing else (split at the gaps between melds)."""
+    if not row or len(row) % 4:
+        return False
+    cuts = [j for j in range(1, len(row)) if gaps[j] > MELD_GAP]
+    return cuts == list(range(4, len(row), 4)) and all(_closed_kan(row[j : j + 4], dets) for j in range(0, len(row), 4))
+
+
 def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection]) -> int:
     """How much a run of tiles looks like one meld: one tile sideways (or a closed kan's face-down ends), and
     tiles of one kind (pon, kan) or a run of one suit (chi)."""
@@ -706,9 +760,38 @@ def _looks_like_hand(row: list[_Span], reach: float | None, inside: float | None
     depth = _depth(row) / _unit(row)
     if inside is not None and depth < inside:
         return False
-    if _wall_like(row, dets) or _wall_end(row, dets, inside):
+    if _wall_like(row, dets) or _wall_end(row, dets, inside) or _indicators_row(row, dets, inside, reach):
         return reach is not None and depth >= 0.88 * reach
     return reach is None or depth >= 0.85 * reach
+
+
+def _kans_beyond_the_wall(rows: Sequence[Sequence[_Span]], inside: float | None, dets: Sequence[Detection]) -> bool:
+    """Whether a seat's outermost row is closed kans beside a hand standing unseen: face down at both ends like a
+    wall's stacks, but laid as kans (see :func:`_closed_kans`) and beyond a wall (its seat's own, or out past the
+    nearest one by :data:`KAN_BEYOND`: walls are a square, hands lie outside it)."""
+    row = rows[-1]
+    if not _closed_kans(row, _gaps(row), dets):
+        return False
+    unit = _unit(row)
+    own_wall = any(_wall_like(r, dets) and _depth(r) < _depth(row) - unit for r in rows[:-1])
+    return own_wall or (inside is not None and _depth(row) / unit >= KAN_BEYOND * inside)
+
+
+def _indicators_row(
+    row: Sequence[_Span], dets: Sequence[Detection], inside: float | None, reach: float | None
+) -> bool:
+    """A dead wall's few stacks left in one wall with their indicators turned, dora and ura (up to ten face up: the
+    row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
+    wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
+    hands, ``reach`` (a pond lies nearer the centre, a hand farther out)."""
+    if inside is None:
+        if reach is None:
+            return False
+        inside = WALLS_OF_REACH * reach
+    backs = sum(dets[s.index].is_back for s in row)
+    depth = _depth(row) / _unit(row)
+    face_up = len(row) - backs
+    return backs > 0 and 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 
 def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:
@@ -724,30 +807,32 @@ def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | N
 
 
 def _seat_observation(
-    side: ViewSide,
-    rows: list[list[_Span]],
+    seat: _SeatRows,
     dets: Sequence[Detection],
     has_hand: bool,
     inside: float | None,
+    reach: float | None,
     unassigned: list[int],
 ) -> SeatObservation:
-    rows = [list(r) for r in rows]
+    side, rows = seat.side, [list(r) for r in seat.rows]
     hand_row: list[_Span] = []
     if has_hand and rows:
         hand_row = rows.pop()
     hand, drawn, meld_rows, leftover = _split_hand(hand_row, dets) if hand_row else ([], None, [], [])
     unassigned += [s.index for s in leftover]
-    melds = []
-    for m in meld_rows:
-        flags = _sideways(m)
-        called = flags.index(True) if any(flags) else None
-        melds.append(MeldObservation(tuple(dets[s.index] for s in m), called, side))
-    riichi = None
+    melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
+    joined = {d.index for m in meld_rows for d in m}
+    unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
+        backs = sum(dets[s.index].is_back for s in row)
         # lying or not: a hand was taken above
-        if _face_down_row(row, dets) or _wall_end(row, dets, inside):
+        if (
+            (len(row) >= 3 and backs >= WALL_BACKS * len(row))
+            or _wall_end(row, dets, inside)
+            or _indicators_row(row, dets, inside, reach)
+        ):
             wall += [dets[s.index] for s in row]
             continue
         for s in row:
@@ -755,12 +840,17 @@ def _seat_observation(
                 unassigned.append(s.index)
             else:
                 pond_spans.append(s)
-    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row)
-    for k, s in enumerate(pond_spans):
+    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row);
+    # a pond shows one (when it is called the next discard is laid sideways instead): others across fit no seat
+    # (another seat's discards, read about a centre off the table's)
+    across = []
+    for s in pond_spans:
         others = [o.ratio for o in pond_spans if o is not s]
         if s.ratio >= 1.0 and (s.ratio >= SIDEWAYS_RATIO * statistics.median(others) if others else s.ratio >= 1.2):
-            riichi = k
-            break
+            across.append(s)
+    unassigned += [s.index for s in across[1:]]
+    pond_spans = [s for s in pond_spans if s not in across[1:]]
+    riichi = pond_spans.index(across[0]) if across else None
     pond = [dets[s.index] for s in pond_spans]
     return SeatObservation(
         side,
@@ -773,6 +863,19 @@ def _seat_observation(
     )
 
 
+def _meld(row: list[_Span], stacked: dict[int, _Span], dets: Sequence[Detection], side: ViewSide) -> MeldObservation:
+    """A meld from its row, with an added kan's fourth tile (in ``stacked``, by its called tile) read in beside the
+    called tile (see :class:`MeldObservation`)."""
+    flags = _sideways(row)
+    called = flags.index(True) if any(flags) else None
+    if called is None or row[called].index not in stacked:
+        return MeldObservation(tuple(dets[s.index] for s in row), called, side)
+    added = called if called == len(row) - 1 else called + 1
+    row = [*row[:added], stacked[row[called].index], *row[added:]]
+    called += called == added
+    return MeldObservation(tuple(dets[s.index] for s in row), called, side, added)
+
+
 def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[list[_SeatRows], list[int]]:
     """Each seat's rows about ``centre``, and the tiles that fit no row."""
     seat_of = _assign_seats(good, centre)
@@ -780,15 +883,37 @@ def _seat_rows(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[
     per_seat: list[_SeatRows] = []
     for k, side in enumerate(_SIDES):
         spans = [_span(i, d, side, centre) for i, d in enumerate(good) if seat_of[i] == k]
-        rows = _rows(spans)
+        stacked = _stacked(spans)
+        rows = _rows([s for s in spans if s not in stacked.values()])
         # a lone tile out beyond every row of two or more fits no zone (a tile in a player's hand, a stray box)
         while len(rows) >= 2 and len(rows[-1]) == 1:
             outer = next((r for r in reversed(rows) if len(r) >= 2), None)
             if outer is None or rows[-1][0].d0 - max(s.d1 for s in outer) < 1.5 * _unit(outer):
                 break
             unassigned.append(rows.pop()[0].index)
-        per_seat.append(_SeatRows(side, rows))
+        per_seat.append(_SeatRows(side, rows, stacked))
     return per_seat, unassigned
+
+
+def _stacked(spans: Sequence[_Span]) -> dict[int, _Span]:
+    """Added kans' fourth tiles: a tile lying across the seat's axis against another lying across beside upright
+    ones (a meld's called tile), on its side towards the centre, the two about in line along (no other two tiles lie
+    so: a pond has one sideways tile; tiles seen across in this seat's frame that lie in a row of their own belong
+    to another seat's frame). By the index of the called tile."""
+    across = [s for s in spans if s.ratio >= STACKED_RATIO]
+    upright = [s for s in spans if s.ratio < 1.0]
+    out: dict[int, _Span] = {}
+    for called in across:
+        if not any(_joins(called, s, 0.3, 0.5) for s in upright):  # a called tile lies in a row of upright ones
+            continue
+        for added in across:
+            if added is called or added in out.values() or called.index in out:
+                continue
+            in_line = _overlap(called.a0, called.a1, added.a0, added.a1) >= 0.7 * min(called.along, added.along)
+            touching = abs(called.d0 - added.d1) <= 0.3 * min(called.deep, added.deep)
+            if in_line and touching and added.d0 < called.d0:
+                out[called.index] = added
+    return out
 
 
 def _matched_centre(
@@ -909,10 +1034,11 @@ def read_table(
     Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
     degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
     centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
-    taken for a wall. A kakan's added tile stacked on its called tile is one box from above; one laid beside it is not
-    joined to its meld. Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a
-    pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to ``unassigned``; nothing
-    here raises on odd detections.
+    taken for a wall. A kakan's added tile laid sideways against its called tile (towards the pond) is read into its
+    meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
+    Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
+    sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
+    ``unassigned``; nothing here raises on odd detections.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.geometry import Box
@@ -948,6 +1074,8 @@ def read_table(
     reach = max(reaches) if reaches else None
     seats = []
     for s in per_seat:
-        has_hand = bool(s.rows) and _looks_like_hand(s.rows[-1], reach, inside, good)
-        seats.append(_seat_observation(s.side, s.rows, good, has_hand, inside, unassigned))
+        has_hand = bool(s.rows) and (
+            _looks_like_hand(s.rows[-1], reach, inside, good) or _kans_beyond_the_wall(s.rows, inside, good)
+        )
+        seats.append(_seat_observation(s, good, has_hand, inside, reach, unassigned))
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

@@ -14,11 +14,9 @@ and on ``seed``: a tile never moves between two frames of one game. The conventi
   tops, or laid face up where they stood), the tile set apart at its right after a small gap, then after a wider
   gap the melds, the first made rightmost and each later one to its left; a meld's called tile lies sideways
   (leftmost when called from the kamicha, in the middle from the toimen, rightmost from the shimocha); an added
-  kan's fourth tile lies upright against the called one, a little towards the table's centre, just before it when
-  the called tile is rightmost and just after it otherwise (stacked on it, as players lay it, it would be one box
-  from above, which the reader cannot tell from the called tile; laid sideways beside it, the row's tile width
-  would be misjudged): the reader reads a meld of four whose one sideways tile keeps the place that tells where
-  it came from; a closed kan shows its end tiles face down;
+  kan's fourth tile lies sideways too, against the called tile on its side towards the pond (the two stacked one
+  above the other seen from the player, as players lay it), out of the row; a closed kan shows its end tiles face
+  down;
 - the walls, 17 stacks a side in a pinwheel, shrinking in drawing order from the break; the dead wall's dora
   indicators face up from its third stack counted from the break; at a win the ura indicators turned face up
   and laid in the wall's row just beyond the break (where the first stacks were drawn), in order, so that the
@@ -68,9 +66,6 @@ POND_IN, WALL_AT, HAND_IN = 2.3, 6.25, 7.8
 APART_GAP, MELD_GAP, BETWEEN_MELDS = 0.4, 1.0, 0.5
 #: The right end of the first meld (tile widths from the seat's middle).
 MELD_RIGHT = 8.0
-#: How far an added kan's fourth tile is shifted from its row: towards the centre (tile depths), and along from
-#: the called tile (tile widths).
-ADDED_IN, ADDED_ALONG = 0.4, 0.12
 #: Where an ura indicator lies under its dora indicator when it cannot lie beyond the break: towards the centre
 #: (tile depths) and to the right (tile widths).
 URA_IN, URA_ALONG = 0.45, 0.15
@@ -124,6 +119,20 @@ class TableStyle:
 
 
 @dataclass(frozen=True)
+class TableBoxes:
+    """The exact boxes of a scene's tiles lying in view (class of :mod:`vision.read.labels`, box in pixels), the
+    table's centre (x, y) and the frame's size, as :func:`render_table` would draw them (:func:`table_boxes`)."""
+
+    boxes: tuple[tuple[int, Box], ...]
+    centre: tuple[float, float]
+    size: Size
+
+    def detections(self) -> tuple[Detection, ...]:
+        """The boxes as detections of full confidence: what a perfect detector would report."""
+        return tuple(Detection.of_class(c, b, 1.0) for c, b in self.boxes)
+
+
+@dataclass(frozen=True)
 class RenderedTable:
     """A rendered frame: ``image`` (BGR uint8), ``boxes``, the class (:mod:`vision.read.labels`) and exact box
     in pixels of every tile lying in view, and ``centre``, the table's centre (x, y) in the frame (for
@@ -148,7 +157,7 @@ class RenderedTable:
 
     def detections(self) -> tuple[Detection, ...]:
         """The boxes as detections of full confidence: what a perfect detector would report."""
-        return tuple(Detection.of_class(c, b, 1.0) for c, b in self.boxes)
+        return TableBoxes(self.boxes, self.centre, self.size).detections()
 
 
 # --- the artwork -------------------------------------------------------------------------------------------------
@@ -256,17 +265,30 @@ class Placed:
     cls: int | None = None
 
 
-def turned(patch: np.ndarray, quarters: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
-    """The patch turned by quarter turns and a tilt (degrees); and the corners of its face, turned."""
-    p = np.rot90(patch, quarters % 4).copy() if quarters % 4 else patch
-    h, w = p.shape[:2]
+def _tilting(h: int, w: int, tilt: float) -> tuple[np.ndarray, int, np.ndarray]:
+    """For a patch of ``h`` x ``w`` (turned by its quarters already): the affine matrix that tilts it (degrees)
+    into a square of side ``diag`` (returned), and the corners of its face in that square."""
     diag = math.ceil(math.hypot(w, h)) + 4
     m = cv2.getRotationMatrix2D((w / 2, h / 2), tilt, 1.0)
     m[0, 2] += (diag - w) / 2
     m[1, 2] += (diag - h) / 2
-    out = cv2.warpAffine(p, m, (diag, diag), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    return out, corners @ m[:, :2].T + m[:, 2]
+    return m, diag, corners @ m[:, :2].T + m[:, 2]
+
+
+def turned(patch: np.ndarray, quarters: int, tilt: float) -> tuple[np.ndarray, np.ndarray]:
+    """The patch turned by quarter turns and a tilt (degrees); and the corners of its face, turned."""
+    p = np.rot90(patch, quarters % 4).copy() if quarters % 4 else patch
+    m, diag, corners = _tilting(*p.shape[:2], tilt)
+    out = cv2.warpAffine(p, m, (diag, diag), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out, corners
+
+
+def face_corners(p: Placed) -> np.ndarray:
+    """The four corners of a placed piece's face in the frame, where :func:`compose` draws it."""
+    h, w = p.patch.shape[:2]
+    _m, diag, corners = _tilting(*((w, h) if p.quarters % 2 else (h, w)), p.tilt)
+    return corners + np.array([round(p.cx - diag / 2), round(p.cy - diag / 2)], np.float64)
 
 
 def blend(canvas: np.ndarray, rgb: np.ndarray, a: np.ndarray, x0: int, y0: int) -> None:
@@ -282,22 +304,19 @@ def blend(canvas: np.ndarray, rgb: np.ndarray, a: np.ndarray, x0: int, y0: int) 
     canvas[cy0:cy1, cx0:cx1] = np.clip(sub, 0, 255).astype(np.uint8)
 
 
-def compose(pieces: list[Placed], background: np.ndarray) -> tuple[np.ndarray, list[tuple[int, np.ndarray]]]:
-    """Draw the pieces in order, each with a soft shadow down and to the right; returns the image and, for each
-    labelled piece, its class and the four corners of its face in the frame."""
+def compose(pieces: list[Placed], background: np.ndarray) -> np.ndarray:
+    """Draw the pieces in order, each with a soft shadow down and to the right (their faces' corners:
+    :func:`face_corners`)."""
     canvas = background.copy()
-    corners_of: list[tuple[int, np.ndarray]] = []
     for p in pieces:
-        img, corners = turned(p.patch, p.quarters, p.tilt)
+        img, _corners = turned(p.patch, p.quarters, p.tilt)
         x0 = round(p.cx - img.shape[1] / 2)
         y0 = round(p.cy - img.shape[0] / 2)
         alpha = img[:, :, 3].astype(np.float32) / 255
         shadow = cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35
         blend(canvas, np.zeros((*alpha.shape, 3), np.float32), shadow, x0 + 4, y0 + 5)
         blend(canvas, img[:, :, :3].astype(np.float32), alpha, x0, y0)
-        if p.cls is not None:
-            corners_of.append((p.cls, corners + np.array([x0, y0], np.float64)))
-    return canvas, corners_of
+    return canvas
 
 
 def jitter(seed: int, *key: object) -> float:
@@ -517,12 +536,9 @@ class _Drawing:
                 if k == meld.called:
                     v = g.flat_v - (g.h + g.side) / 2 + g.w / 2  # lying across, its edge in line with the others'
                     self.tile(name, side, u + lengths[k] / 2, v, key, sideways=True, shake=0.3)
-                    if meld.added is not None:
-                        # before the called tile when that one is rightmost, else after it: the reader then takes
-                        # the called tile's place in the row of four for the direction it came from
-                        along = (-1 if k == len(meld.tiles) - 1 else 1) * ADDED_ALONG * g.w
-                        inward = g.flat_v + ADDED_IN * (g.h + g.side)
-                        self.tile(str(meld.added), side, u + lengths[k] / 2 + along, inward, (*key, "added"), shake=0.3)
+                    if meld.added is not None:  # sideways too, against the called tile's side towards the pond
+                        added = (*key, "added")
+                        self.tile(str(meld.added), side, u + lengths[k] / 2, v + g.w, added, sideways=True, shake=0.3)
                 else:
                     self.tile(name, side, u + lengths[k] / 2, g.flat_v, key, shake=0.3)
                 u += lengths[k]
@@ -631,29 +647,53 @@ def render_table(
     style = style or TableStyle()
     geo = Geometry((int(size[0]), int(size[1])))
     drawing = _Drawing(scene, geo, seed)
-    background = felt(geo.size[0], geo.size[1], style.felt, seed)
-    canvas, corners_of = compose(drawing.draw(), background)
+    pieces = drawing.draw()
+    canvas = compose(pieces, felt(geo.size[0], geo.size[1], style.felt, seed))
+    mask = None
     if scene.arm is not None:
         paint, mask = arm_layer(geo, scene.arm, drawing.arm_target(), seed)
         paint(canvas)
-        corners_of = [(c, k) for c, k in corners_of if not _hidden(k, mask)]
     image = _lit(canvas, style)
     warp = camera_warp(geo.size, style)
     if warp is not None:
         h, w = geo.size
         image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
     if style.blur:
         image = cv2.GaussianBlur(image, (0, 0), style.blur)
     if style.noise:
         rng = np.random.default_rng([seed, zlib.crc32(repr(scene).encode())])
         image = image + rng.normal(0, style.noise, image.shape).astype(np.float32)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+    boxes, centre = _labelled(pieces, geo, mask, warp)
+    return RenderedTable(np.clip(image, 0, 255).astype(np.uint8), boxes, centre)
+
+
+def table_boxes(
+    scene: TableScene, *, size: tuple[int, int] = FRAME, seed: int, style: TableStyle | None = None
+) -> TableBoxes:
+    """The boxes and centre :func:`render_table` gives for the same arguments, without drawing the frame (a
+    hundred times faster: for sweeps over many scenes read by the labels reader)."""
+    geo = Geometry((int(size[0]), int(size[1])))
+    drawing = _Drawing(scene, geo, seed)
+    pieces = drawing.draw()
+    mask = None if scene.arm is None else arm_layer(geo, scene.arm, drawing.arm_target(), seed)[1]
+    boxes, centre = _labelled(pieces, geo, mask, camera_warp(geo.size, style or TableStyle()))
+    return TableBoxes(boxes, centre, Size(height=geo.size[0], width=geo.size[1]))
+
+
+def _labelled(
+    pieces: list[Placed], geo: Geometry, mask: np.ndarray | None, warp: np.ndarray | None
+) -> tuple[tuple[tuple[int, Box], ...], tuple[float, float]]:
+    """The class and box of every labelled piece in view and not hidden under the arm (``mask``), seen through the
+    camera's ``warp``; and the table's centre in the frame."""
+    corners_of = [(p.cls, face_corners(p)) for p in pieces if p.cls is not None]
+    if mask is not None:
+        corners_of = [(c, k) for c, k in corners_of if not _hidden(k, mask)]
     centre = np.array([[geo.centre]], np.float32)
     if warp is not None:
+        corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
         centre = cv2.perspectiveTransform(centre, warp)
     boxes = tuple(b for c, k in corners_of if (b := _box(c, k, geo.size)) is not None)
-    return RenderedTable(out, boxes, (float(centre[0, 0, 0]), float(centre[0, 0, 1])))
+    return boxes, (float(centre[0, 0, 0]), float(centre[0, 0, 1]))
 
 
 def _box(cls: int, corners: np.ndarray, size: tuple[int, int]) -> tuple[int, Box] | None:

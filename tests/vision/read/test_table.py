@@ -274,8 +274,9 @@ def test_the_drawn_tile_set_apart(seat):
 @pytest.mark.parametrize(
     ("extra", "drawn", "unassigned"),
     [
-        # a face-down tile lying across beside the drawn tile (a neighbour's wall end): no meld of two
-        ([("0p", 0.0, W, H), (None, STEP - 2, H, W)], "0p", ["back"]),
+        # a face-down tile lying across beside the drawn tile (a neighbour's wall end, along that seat's axis: read
+        # as that wall's last stack): no meld of two
+        ([("0p", 0.0, W, H), (None, STEP - 2, H, W)], "0p", []),
         # two tiles set apart, one sideways: too few for a meld, two for a drawn tile
         ([("1s", 0.0, W, H), ("2s", STEP, H, W)], "", ["1s", "2s"]),
         # a lone tile lying across set apart: the drawn tile

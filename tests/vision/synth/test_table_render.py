@@ -8,22 +8,23 @@ its called tile came from (``<`` the kamicha: leftmost, ``^`` the toimen: middle
 
 The conventions are read about the table's true centre (a camera fixed over the table): how the reader estimates
 the centre is tested apart, on tables it reads and tables it does not yet. Reader limits these tests pin (each an
-``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): a closed kan beside a standing
-hand (no boxes) is read as the hand. The centre estimate is checked on the tables that once dragged it off: a dead
-wall across two walls, a meld across from a seat showing neither wall nor hand, four kans, the walls drawn down.
+``xfail(strict=True)``: it fails once the reader reads it, to be taken up then): none today. The centre estimate
+is checked on the tables that once dragged it off: a dead wall across two walls, a meld across from a seat showing
+neither wall nor hand, four kans, the walls drawn down.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 
 from engine.tiles import Tile, parse_tiles
 from vision.read.geometry import Size
 from vision.read.table import ViewSide, read_table
-from vision.synth.table_render import RenderedTable, TableStyle, render_table
-from vision.synth.table_scene import MeldScene, SeatScene, TableScene
+from vision.synth.table_render import RenderedTable, TableStyle, render_table, table_boxes
+from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene
 
 B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
 CALLED = {"<": 0, "^": 1, ">": 2}
@@ -81,7 +82,7 @@ def wanted_melds(texts: str) -> list[tuple[str, str | None]]:
         tiles = [str(t) for t in m.tiles]
         if m.closed:
             tiles[0] = tiles[-1] = "?"
-        if m.added is not None:  # read as a row of four, the added tile beside the called one
+        if m.added is not None:  # read as a row of four, the added tile next to the called one
             tiles.insert(m.called + (0 if m.called == 2 else 1), str(m.added))
         out.append(("".join(tiles), None if m.closed else WHENCE[text.rstrip("+")[-1]]))
     return sorted(out)
@@ -139,14 +140,18 @@ def test_melds_read_with_the_called_tile_pointing_at_its_source(kind, melds, wal
     (L, "777z>+ 666z^"),
     (B, "666z^+"),
 ])  # fmt: skip
-def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, melds):
-    """The fourth tile lies upright against the called one, towards the centre (stacked on it, it would be one box
-    from above): the reader joins it to the meld, and the called tile keeps the place that tells its source."""
+@pytest.mark.parametrize(("estimate", "style"), [(False, None), (True, None), (True, TableStyle(camera=T, tilt=0.1))])
+def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, melds, estimate, style):
+    """The fourth tile lies sideways against the called one, towards the pond, as players lay it: the reader joins
+    it to the meld (the row's tile width and the called tile's place, which tells its source, stay as they were)."""
     seats = [seat("19m") for _ in ViewSide]
     seats[side.turns] = seat("19m", melds=melds)
-    obs = seen(table(*seats, wall_break=(T, 14) if side in (B, T) else (L, 14)))
+    obs = seen(table(*seats, wall_break=(T, 14) if side in (B, T) else (L, 14)), estimate=estimate, style=style)
     assert melds_of(obs, side) == wanted_melds(melds)
+    added = [m.detections[m.added].tile if m.added is not None else None for m in obs.seat(side).melds]
+    assert added == [meld(m).added for m in reversed(melds.split())]  # read left to right: the first made last
     assert all(melds_of(obs, s) == [] for s in ViewSide if s is not side)
+    assert all(obs.seat(s).pond_text == "19m" for s in ViewSide) and obs.unassigned == ()
 
 
 @pytest.mark.parametrize(("hand", "apart", "melds"), [
@@ -165,10 +170,24 @@ def test_a_revealed_hand_reads_with_the_tile_set_apart_and_its_melds(hand, apart
     assert bottom.pond_text == "19m4z" and bottom.riichi == 1
 
 
-@pytest.mark.xfail(strict=True, reason="reader limit: a closed kan beside a standing hand (no boxes) is its hand")
-def test_a_closed_kan_beside_a_standing_hand():
-    obs = seen(table(seat("19m", melds="5555s="), seat("1z"), seat("2z"), seat("3z"), wall_break=(T, 14)))
-    assert melds_of(obs, B) == wanted_melds("5555s=")
+@pytest.mark.parametrize("side", list(ViewSide))
+@pytest.mark.parametrize(("melds", "live"), [
+    ("5555s=", 60),
+    ("5555s= 7777z=", 60),  # two kans laid side by side: one row of eight, four face down
+    ("5555s= 666z<", 60),
+    ("666z< 5555s=", 60),  # the kan made last, next to the hand
+    ("555z< 777z^ 6666z=", 60),
+    ("5555s=", 0),  # the live wall drawn away: only the dead wall stands
+])  # fmt: skip
+def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):
+    """The standing hand shows no boxes: the kan, face down at its ends, is the seat's outermost row and looks
+    like a wall's stacks; it lies beyond the walls, as hands do, and reads as a closed kan, not the hand or wall."""
+    seats = [seat("19m") for _ in ViewSide]
+    seats[side.turns] = seat("19m", melds=melds)
+    obs = seen(table(*seats, live=live, wall_break=(L, 14) if side in (B, T) else (T, 14)))
+    assert melds_of(obs, side) == wanted_melds(melds)
+    assert obs.seat(side).hand == () and obs.seat(side).pond_text == "19m"
+    assert obs.dora_indicators == parse_tiles("4p") and obs.unassigned == ()
 
 
 # --- the centre, as the reader estimates it -----------------------------------------------------------------------
@@ -206,10 +225,57 @@ def test_the_reader_estimates_the_centre_of_tables(scene):
     ("4p1s7z", "9s2m3z", (T, 9), "4p9s1s2m7z3z"),  # beyond it, the row would be mostly face up: under them too
 ])  # fmt: skip
 def test_dora_kan_dora_and_ura_indicators_read_in_order(dora, ura, wall_break, read):
-    hand = "234567m345p678s5p"
-    scene = table(seat("19m4z", riichi=2, hand=hand, apart="0p"), seat("1z2z"), seat("3z4z"), seat("5z6z"),
-                  dora=dora, ura=ura, live=30, wall_break=wall_break)  # fmt: skip
-    assert seen(scene).dora_indicators == parse_tiles(read)
+    assert seen(riichi_win(dora, ura, 30, wall_break)).dora_indicators == parse_tiles(read)
+
+
+def riichi_win(dora: str, ura: str, live: int, wall_break: tuple[ViewSide, int]) -> TableScene:
+    """The bottom seat's riichi hand laid open with its winning tile apart, the others standing."""
+    return table(seat("19m4z", riichi=2, hand="234567m345p678s5p", apart="0p"), seat("1z2z"), seat("3z4z"),
+                 seat("5z6z"), dora=dora, ura=ura, live=live, wall_break=wall_break)  # fmt: skip
+
+
+def indicators_read(scene: TableScene) -> list[Tile]:
+    """The indicators read from the scene's exact boxes about its centre, sorted (the follower takes the ura
+    indicators as the tiles added to the dora indicators, in any order)."""
+    boxes = table_boxes(scene, seed=7)
+    return sorted(read_table(boxes.detections(), boxes.size, centre=boxes.centre).dora_indicators)
+
+
+@pytest.mark.parametrize(("dora", "ura", "live", "wall_break"), [
+    ("4p", "9s", 0, (B, 2)),  # the live wall drawn: the dead wall by a corner, its dora indicator the next wall's end
+    ("4p", "9s", 0, (L, 2)),
+    ("4p1s", "9s2m", 0, (R, 2)),  # two indicators at the corner, their ura under them: the row mostly face up
+    ("4p1s", "9s2m", 0, (T, 3)),
+    ("4p1s", "9s2m", 30, (B, 4)),  # the dead wall's four stacks in one wall: two face down, four face up
+    ("4p1s7z", "9s2m3z", 0, (L, 4)),
+    ("4p1s7z", "9s2m3z", 8, (B, 6)),  # the last live stacks by the corner in line with the dead wall's row
+    ("4p1s7z", "9s2m3z", 30, (T, 3)),  # the kan dora at the next wall's end, across the corner
+])  # fmt: skip
+def test_dora_and_ura_indicators_read_where_the_dead_wall_lies_by_itself(dora, ura, live, wall_break):
+    """Breaks where the dead wall stands with few stacks around it, in a corner or mostly face up once the ura
+    indicators are turned: each indicator reads, and no more (before the ura are turned, and after)."""
+    assert indicators_read(riichi_win(dora, "", live, wall_break)) == sorted(parse_tiles(dora))
+    assert indicators_read(riichi_win(dora, ura, live, wall_break)) == sorted(parse_tiles(dora + ura))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wall_break", [(side, stack) for side in ViewSide for stack in range(WALL_STACKS)],
+                         ids=lambda b: f"{b[0].value}-{b[1]}")  # fmt: skip
+def test_dora_and_ura_indicators_read_at_every_wall_break(wall_break):
+    """A riichi win at every break of the wall (a game's dice break it at stacks 2 to 12), with one, two and three
+    dora indicators and their ura, the live wall from full to drawn: the indicators read before and after the ura
+    are turned."""
+    wrong = []
+    for (dora, ura), live in itertools.product((("4p", "9s"), ("4p1s", "9s2m"), ("4p1s7z", "9s2m3z")), LIVE):
+        for shown in ("", ura):
+            got = indicators_read(riichi_win(dora, shown, live, wall_break))
+            if got != sorted(parse_tiles(dora + shown)):
+                wrong.append((dora, shown, live, "".join(map(str, got))))
+    assert wrong == []
+
+
+#: Live walls from the deal's end (70 tiles) to the last draw.
+LIVE = (70, 50, 30, 18, 8, 0)
 
 
 # --- frames and styles -----------------------------------------------------------------------------------------------
@@ -262,6 +328,18 @@ def test_an_arm_hides_the_tiles_under_it_and_the_reader_sees_fewer():
     assert (reaching.image != still.image).any()
 
 
+@pytest.mark.parametrize("scene", [
+    pytest.param(MID_HAND, id="mid_hand"),
+    pytest.param(dataclasses.replace(MID_HAND, arm=R, arm_to=T), id="arm"),
+    pytest.param(table(seat("19m", melds="666z^+ 5555s="), seat(), seat(), seat()), id="kans"),
+])  # fmt: skip
+@pytest.mark.parametrize("style", [None, TableStyle(camera=L, tilt=0.1)])
+def test_the_boxes_alone_are_the_rendered_frames_boxes(scene, style):
+    rendered, boxes = render_table(scene, seed=4, style=style), table_boxes(scene, seed=4, style=style)
+    assert (boxes.boxes, boxes.centre, boxes.size) == (rendered.boxes, rendered.centre, rendered.size)
+    assert boxes.detections() == rendered.detections()
+
+
 def test_labels_are_the_boxes_as_yolo_lines():
     rendered = render_table(MID_HAND, size=(720, 1280), seed=1)
     (cls, box), line = rendered.boxes[0], rendered.labels[0]
@@ -296,6 +374,8 @@ READS_2P_AS_TWO_1P = pytest.mark.xfail(
     pytest.param(MID_HAND, id="mid_hand", marks=READS_2P_AS_TWO_1P),
     pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])), id="mid_hand_3p"),
     pytest.param(PONDS, id="ponds"),
+    pytest.param(table(seat("19m"), seat("9p1s7z", melds="666z^+ 345p<"), seat("4z8m"), seat("9s3m", melds="777z>+"),
+                       live=50), id="added_kans"),
 ])  # fmt: skip
 def test_the_camera_reader_reads_rendered_tables_as_the_labels_do(camera_reader, scene):
     rendered = render_table(scene, seed=2026)

@@ -269,17 +269,89 @@ def turned(patch: np.ndarray, quarters: int, tilt: float) -> tuple[np.ndarray, n
     return out, corners @ m[:, :2].T + m[:, 2]
 
 
-def blend(canvas: np.ndarray, rgb: np.ndarray, a: np.ndarray, x0: int, y0: int) -> None:
-    """Paint ``rgb`` (float) over ``canvas`` with alpha ``a`` (0..1) at the offset (x0, y0), clipped to the canvas."""
-    h, w = a.shape
-    cy0, cx0 = max(0, y0), max(0, x0)
-    cy1, cx1 = min(canvas.shape[0], y0 + h), min(canvas.shape[1], x0 + w)
-    if cy1 <= cy0 or cx1 <= cx0:
-        return
-    sub = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
-    aa = a[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, None]
-    sub = rgb[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] * aa + sub * (1 - aa)
-    canvas[cy0:cy1, cx0:cx1] = np.clip(sub, 0, 255).astype(np.uint8)
+@dataclass(frozen=True)
+class Layer:
+    """Paint over a region: ``premultiplied`` (float32 BGR times alpha; None: black) and ``clear`` (float32,
+    1 - alpha, one channel), offset by (``dx``, ``dy``) from where it is painted."""
+
+    premultiplied: np.ndarray | None
+    clear: np.ndarray
+    dx: int = 0
+    dy: int = 0
+
+    @classmethod
+    def of(cls, rgb: np.ndarray | None, a: np.ndarray, dx: int = 0, dy: int = 0) -> Layer:
+        """``rgb`` (float32; None: black) with alpha ``a`` (float32 0..1), kept only where ``a`` is above 0 (the
+        rest would paint the canvas as it is)."""
+        rows, cols = np.flatnonzero(a.any(axis=1)), np.flatnonzero(a.any(axis=0))
+        if not len(rows):
+            return cls(None, np.ones((0, 0, 1), np.float32), dx, dy)
+        y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        a = a[y0:y1, x0:x1, None]
+        premultiplied = None if rgb is None else rgb[y0:y1, x0:x1] * a
+        return cls(premultiplied, 1 - a, dx + int(x0), dy + int(y0))
+
+    def paint(self, canvas: np.ndarray, x0: int, y0: int) -> None:
+        """Paint over ``canvas`` (BGR uint8) at the offset (x0, y0), clipped to the canvas."""
+        h, w = self.clear.shape[:2]
+        x0, y0 = x0 + self.dx, y0 + self.dy
+        cy0, cx0 = max(0, y0), max(0, x0)
+        cy1, cx1 = min(canvas.shape[0], y0 + h), min(canvas.shape[1], x0 + w)
+        if cy1 <= cy0 or cx1 <= cx0:
+            return
+        inside = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+        sub = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+        sub *= self.clear[inside]
+        if self.premultiplied is not None:
+            sub += self.premultiplied[inside]
+        canvas[cy0:cy1, cx0:cx1] = sub  # a weighted mean of two grey levels: 0..255, truncated
+
+
+def blend(canvas: np.ndarray, rgb: np.ndarray | None, a: np.ndarray, x0: int, y0: int) -> None:
+    """Paint ``rgb`` (float32; None: black) over ``canvas`` with alpha ``a`` (0..1) at the offset (x0, y0), clipped
+    to the canvas."""
+    Layer.of(rgb, a).paint(canvas, x0, y0)
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A patch turned as it is placed, ready to paint: the turned square's size (height, width), its soft shadow
+    (down and to the right) and its face as layers over the square, and the face's corners in the square."""
+
+    size: tuple[int, int]
+    shadow: Layer
+    face: Layer
+    corners: np.ndarray
+
+
+class _Identity:
+    """An array as a cache key, by identity: the patches are made once each (:func:`flat_tile`, ...) and a key
+    keeps its array alive, so that no other array takes its id."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __hash__(self) -> int:
+        return id(self.array)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.array is self.array
+
+
+# a game's still tiles keep their patch and pose from shot to shot: a few hundred sprites cover a hand
+@functools.lru_cache(maxsize=512)
+def _sprite(patch: _Identity, quarters: int, tilt: float) -> Sprite:
+    img, corners = turned(patch.array, quarters, tilt)
+    alpha = img[:, :, 3].astype(np.float32) / 255
+    shadow = Layer.of(None, cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35, 4, 5)
+    return Sprite(img.shape[:2], shadow, Layer.of(img[:, :, :3].astype(np.float32), alpha), corners)
+
+
+def sprite(p: Placed) -> Sprite:
+    """The piece's patch turned and shaded as placed (made once for a patch and a pose)."""
+    return _sprite(_Identity(p.patch), p.quarters % 4, p.tilt)
 
 
 def compose(pieces: list[Placed], background: np.ndarray) -> tuple[np.ndarray, list[tuple[int, np.ndarray]]]:
@@ -288,15 +360,13 @@ def compose(pieces: list[Placed], background: np.ndarray) -> tuple[np.ndarray, l
     canvas = background.copy()
     corners_of: list[tuple[int, np.ndarray]] = []
     for p in pieces:
-        img, corners = turned(p.patch, p.quarters, p.tilt)
-        x0 = round(p.cx - img.shape[1] / 2)
-        y0 = round(p.cy - img.shape[0] / 2)
-        alpha = img[:, :, 3].astype(np.float32) / 255
-        shadow = cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35
-        blend(canvas, np.zeros((*alpha.shape, 3), np.float32), shadow, x0 + 4, y0 + 5)
-        blend(canvas, img[:, :, :3].astype(np.float32), alpha, x0, y0)
+        s = sprite(p)
+        x0 = round(p.cx - s.size[1] / 2)
+        y0 = round(p.cy - s.size[0] / 2)
+        s.shadow.paint(canvas, x0, y0)
+        s.face.paint(canvas, x0, y0)
         if p.cls is not None:
-            corners_of.append((p.cls, corners + np.array([x0, y0], np.float64)))
+            corners_of.append((p.cls, s.corners + np.array([x0, y0], np.float64)))
     return canvas, corners_of
 
 

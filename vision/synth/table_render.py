@@ -630,20 +630,43 @@ def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: 
     layer = np.zeros((h, w), np.uint8)
     cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, geo.px(120))
     cv2.ellipse(layer, (round(tx), round(ty)), (geo.px(78), geo.px(68)), 0, 0, 360, 255, -1)
-    soft = cv2.GaussianBlur(layer, (0, 0), 4).astype(np.float32) / 255
+    x, y, bw, bh = cv2.boundingRect(layer)
+    region = grown((x, y, x + bw, y + bh), blur_reach(4), geo.size)  # all the soft mask's pixels above 0
+    x0, y0, x1, y1 = region
+    soft_in = blurred_within(layer, 4, region).astype(np.float32) / 255
+    soft = np.zeros((h, w), np.float32)
+    soft[y0:y1, x0:x1] = soft_in
 
     def paint(canvas: np.ndarray) -> None:
-        shade = cv2.GaussianBlur(layer, (0, 0), 25).astype(np.float32) / 255
-        colour = np.empty(canvas.shape, np.float32)
+        shade = blurred_within(layer, 25, region).astype(np.float32) / 255
+        colour = np.empty((*shade.shape, 3), np.float32)
         colour[:] = tone
         colour *= (0.75 + 0.3 * shade)[:, :, None]
-        dark = np.zeros_like(soft)
         dy, dx = geo.px(23), geo.px(18)
-        dark[dy:, dx:] = soft[:-dy, :-dx] * 0.45  # the arm's shadow, down and to the right
-        blend(canvas, np.zeros(canvas.shape, np.float32), dark, 0, 0)
-        blend(canvas, colour, soft, 0, 0)
+        blend(canvas, None, soft_in * 0.45, x0 + dx, y0 + dy)  # the arm's shadow, down and to the right
+        blend(canvas, colour, soft_in, x0, y0)
 
     return paint, soft
+
+
+def blur_reach(sigma: float) -> int:
+    """How far (pixels) a Gaussian blur of ``sigma`` reaches, at least: OpenCV's kernel for an unset size."""
+    return math.ceil(4 * sigma) + 1
+
+
+def grown(region: tuple[int, int, int, int], by: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A region (x0, y0, x1, y1) grown by ``by`` pixels on each side, within a frame of ``size`` (height, width)."""
+    x0, y0, x1, y1 = region
+    return max(0, x0 - by), max(0, y0 - by), min(size[1], x1 + by), min(size[0], y1 + by)
+
+
+def blurred_within(image: np.ndarray, sigma: float, region: tuple[int, int, int, int]) -> np.ndarray:
+    """``image`` Gaussian-blurred (sigma, the default border), as a whole, but only the ``region`` (x0, y0, x1,
+    y1) of it: a window reaching the kernel's length beyond the region is blurred, where the frame allows."""
+    x0, y0, x1, y1 = region
+    wx0, wy0, wx1, wy1 = grown(region, blur_reach(sigma), image.shape[:2])
+    window = cv2.GaussianBlur(image[wy0:wy1, wx0:wx1], (0, 0), sigma)
+    return window[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0]
 
 
 def _hidden(corners: np.ndarray, mask: np.ndarray) -> bool:
@@ -682,14 +705,70 @@ def camera_warp(size: tuple[int, int], style: TableStyle) -> np.ndarray | None:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def _lit(image: np.ndarray, style: TableStyle) -> np.ndarray:
-    h, w = image.shape[:2]
-    out = image.astype(np.float32) * (style.gain * np.array(style.white, np.float32))
+#: Rows the light and the sensor noise are worked on at a time (their floats stay in the processor's cache).
+BAND = 16
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """The light over a frame in one style: ``gained``, each grey level times the gain and white balance (a
+    look-up table of 256 x 1 x 3, float32), and ``falloff``, the light falling off from ``style.light_at`` (float32
+    per pixel, each in three channels; None: even light)."""
+
+    gained: np.ndarray
+    falloff: np.ndarray | None
+
+    def lit(self, canvas: np.ndarray, rows: slice) -> np.ndarray:
+        """The canvas's ``rows`` under this light (float32)."""
+        out = cv2.LUT(canvas[rows], self.gained)
+        if self.falloff is not None:
+            cv2.multiply(out, self.falloff[rows], dst=out)
+        return out
+
+
+# one style per game: its light is worked out once
+@functools.lru_cache(maxsize=2)
+def exposure(height: int, width: int, style: TableStyle) -> Exposure:
+    h, w = height, width
+    gained = np.arange(256, dtype=np.float32)[:, None] * (style.gain * np.array(style.white, np.float32))
+    falloff = None
     if style.light:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         fx, fy = style.light_at
-        out *= (1 - style.light * (((xx - w * fx) / w) ** 2 + ((yy - h * fy) / h) ** 2) * 2)[:, :, None]
-    return out
+        one = 1 - style.light * (((xx - w * fx) / w) ** 2 + ((yy - h * fy) / h) ** 2) * 2
+        falloff = np.repeat(one[:, :, None], 3, axis=2)
+    return Exposure(gained[:, None, :], falloff)
+
+
+def bands(height: int) -> list[slice]:
+    """A frame's rows, :data:`BAND` at a time."""
+    return [slice(y, min(height, y + BAND)) for y in range(0, height, BAND)]
+
+
+class SensorNoise:
+    """Gaussian noise of ``sigma`` grey levels drawn from ``rng``, added band by band in the frame's order (the
+    same numbers as drawn for the whole frame at once)."""
+
+    def __init__(self, sigma: float, rng: np.random.Generator, width: int) -> None:
+        self.sigma, self.rng = sigma, rng
+        self._drawn = np.empty((BAND, width, 3), np.float64)
+        self._noise = np.empty((BAND, width, 3), np.float32)
+
+    def add_to(self, band: np.ndarray) -> None:
+        """Add the next ``band``'s noise to it (float32, in place)."""
+        drawn, noise = self._drawn[: len(band)], self._noise[: len(band)]
+        self.rng.standard_normal(out=drawn)
+        np.multiply(drawn, self.sigma, out=noise, casting="unsafe")  # as normal(0, sigma) drawn, then float32
+        band += noise
+
+
+def developed(image: np.ndarray, noise: SensorNoise | None, out: np.ndarray, rows: slice) -> None:
+    """The sensor's output (uint8) of ``image``, the light on ``rows`` of the frame (float32, in place): noise
+    added, clipped, truncated into ``out``."""
+    if noise is not None:
+        noise.add_to(image)
+    np.clip(image, 0, 255, out=image)
+    out[rows] = image
 
 
 def render_table(
@@ -707,18 +786,27 @@ def render_table(
         paint, mask = arm_layer(geo, scene.arm, drawing.arm_target(), seed)
         paint(canvas)
         corners_of = [(c, k) for c, k in corners_of if not _hidden(k, mask)]
-    image = _lit(canvas, style)
+    h, w = geo.size
+    light = exposure(h, w, style)
     warp = camera_warp(geo.size, style)
-    if warp is not None:
-        h, w = geo.size
-        image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
-    if style.blur:
-        image = cv2.GaussianBlur(image, (0, 0), style.blur)
+    noise = None
     if style.noise:
-        rng = np.random.default_rng([seed, zlib.crc32(repr(scene).encode())])
-        image = image + rng.normal(0, style.noise, image.shape).astype(np.float32)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+        noise = SensorNoise(style.noise, np.random.default_rng([seed, zlib.crc32(repr(scene).encode())]), w)
+    out = np.empty((h, w, 3), np.uint8)
+    if warp is None and not style.blur:  # light and noise band by band
+        for rows in bands(h):
+            developed(light.lit(canvas, rows), noise, out, rows)
+    else:
+        image = np.empty((h, w, 3), np.float32)
+        for rows in bands(h):
+            image[rows] = light.lit(canvas, rows)
+        if warp is not None:
+            image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
+        if style.blur:
+            image = cv2.GaussianBlur(image, (0, 0), style.blur)
+        for rows in bands(h):
+            developed(image[rows], noise, out, rows)
     centre = np.array([[geo.centre]], np.float32)
     if warp is not None:
         centre = cv2.perspectiveTransform(centre, warp)

@@ -631,7 +631,7 @@ def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: 
     cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, geo.px(120))
     cv2.ellipse(layer, (round(tx), round(ty)), (geo.px(78), geo.px(68)), 0, 0, 360, 255, -1)
     x, y, bw, bh = cv2.boundingRect(layer)
-    region = grown((x, y, x + bw, y + bh), blur_reach(4), geo.size)  # all the soft mask's pixels above 0
+    region = grown((x, y, x + bw, y + bh), blur_reach(4, layer), geo.size)  # all the soft mask's pixels above 0
     x0, y0, x1, y1 = region
     soft_in = blurred_within(layer, 4, region).astype(np.float32) / 255
     soft = np.zeros((h, w), np.float32)
@@ -649,9 +649,11 @@ def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: 
     return paint, soft
 
 
-def blur_reach(sigma: float) -> int:
-    """How far (pixels) a Gaussian blur of ``sigma`` reaches, at least: OpenCV's kernel for an unset size."""
-    return math.ceil(4 * sigma) + 1
+def blur_reach(sigma: float, image: np.ndarray) -> int:
+    """How far (pixels) OpenCV's Gaussian blur of ``sigma`` reaches in ``image``, and one more: its kernel's size
+    when left unset is 3 sigma a side for 8-bit images, 4 for others."""
+    size = round(sigma * (3 if image.dtype == np.uint8 else 4) * 2 + 1) | 1
+    return size // 2 + 1
 
 
 def grown(region: tuple[int, int, int, int], by: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -664,7 +666,7 @@ def blurred_within(image: np.ndarray, sigma: float, region: tuple[int, int, int,
     """``image`` Gaussian-blurred (sigma, the default border), as a whole, but only the ``region`` (x0, y0, x1,
     y1) of it: a window reaching the kernel's length beyond the region is blurred, where the frame allows."""
     x0, y0, x1, y1 = region
-    wx0, wy0, wx1, wy1 = grown(region, blur_reach(sigma), image.shape[:2])
+    wx0, wy0, wx1, wy1 = grown(region, blur_reach(sigma, image), image.shape[:2])
     window = cv2.GaussianBlur(image[wy0:wy1, wx0:wx1], (0, 0), sigma)
     return window[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0]
 
@@ -706,7 +708,7 @@ def camera_warp(size: tuple[int, int], style: TableStyle) -> np.ndarray | None:
 
 
 #: Rows the light and the sensor noise are worked on at a time (their floats stay in the processor's cache).
-BAND = 16
+BAND = 32
 
 
 @dataclass(frozen=True)
@@ -792,21 +794,16 @@ def render_table(
     noise = None
     if style.noise:
         noise = SensorNoise(style.noise, np.random.default_rng([seed, zlib.crc32(repr(scene).encode())]), w)
+    image = np.empty((h, w, 3), np.float32)
+    for rows in bands(h):
+        image[rows] = light.lit(canvas, rows)
+    if warp is not None:
+        image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
     out = np.empty((h, w, 3), np.uint8)
-    if warp is None and not style.blur:  # light and noise band by band
-        for rows in bands(h):
-            developed(light.lit(canvas, rows), noise, out, rows)
-    else:
-        image = np.empty((h, w, 3), np.float32)
-        for rows in bands(h):
-            image[rows] = light.lit(canvas, rows)
-        if warp is not None:
-            image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-            corners_of = [(c, cv2.perspectiveTransform(k[None].astype(np.float32), warp)[0]) for c, k in corners_of]
-        if style.blur:
-            image = cv2.GaussianBlur(image, (0, 0), style.blur)
-        for rows in bands(h):
-            developed(image[rows], noise, out, rows)
+    for rows in bands(h):
+        seen = blurred_within(image, style.blur, (0, rows.start, w, rows.stop)) if style.blur else image[rows]
+        developed(seen, noise, out, rows)
     centre = np.array([[geo.centre]], np.float32)
     if warp is not None:
         centre = cv2.perspectiveTransform(centre, warp)

@@ -370,6 +370,7 @@ def compose(pieces: list[Placed], background: np.ndarray) -> tuple[np.ndarray, l
     return canvas, corners_of
 
 
+@functools.lru_cache(maxsize=4096)  # a game's tile places, asked for again every shot
 def jitter(seed: int, *key: object) -> float:
     """A small tilt in degrees, the same for the same tile place (``key``) in every frame of a game (``seed``)."""
     return float(np.random.default_rng(zlib.crc32(repr((seed, *key)).encode())).normal(0, 1.2))

@@ -16,13 +16,14 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.tiles import parse_tiles
 from tests.vision.synth.test_table_render import seat, table
 from vision.read.table import ViewSide
-from vision.synth.table_render import FRAME, RenderedTable, TableStyle, render_table
+from vision.synth.table_render import FRAME, RenderedTable, TableStyle, blurred_within, render_table
 from vision.synth.table_scene import TableScene, Zone
 
 PINNED = Path(__file__).parent / "data" / "table_pixels.json"
@@ -90,6 +91,24 @@ def test_a_repeated_render_is_the_same():
     rendered("angled_camera")
     again = rendered("arm_bottom_to_pond")
     assert np.array_equal(first.image, again.image) and first.boxes == again.boxes
+
+
+@pytest.mark.parametrize(("dtype", "sigma", "region"), [
+    (np.uint8, 4, (0, 0, 60, 40)),  # a corner: the frame's own border on two sides
+    (np.uint8, 25, (150, 90, 260, 200)),  # inside, a kernel wider than the region
+    (np.uint8, 25, (300, 250, 400, 300)),  # the bottom right corner
+    (np.float32, 0.515, (0, 32, 400, 64)),  # a band of rows, as the camera's blur is worked
+    (np.float32, 1.2, (0, 288, 400, 300)),  # the last band
+    (np.float32, 3, (10, 0, 37, 300)),  # a column
+])  # fmt: skip
+def test_a_region_blurred_is_that_region_of_the_frame_blurred(dtype, sigma, region):
+    """What the renderer blurs region by region (the arm's masks, the camera's blur) is what blurring the whole
+    frame gives there, to the bit."""
+    rng = np.random.default_rng(5)
+    image = (rng.random((300, 400, 3) if dtype is np.float32 else (300, 400)) * 255).astype(dtype)
+    x0, y0, x1, y1 = region
+    whole = cv2.GaussianBlur(image, (0, 0), sigma)
+    assert np.array_equal(blurred_within(image, sigma, region), whole[y0:y1, x0:x1])
 
 
 def write() -> None:

@@ -291,17 +291,89 @@ def face_corners(p: Placed) -> np.ndarray:
     return corners + np.array([round(p.cx - diag / 2), round(p.cy - diag / 2)], np.float64)
 
 
-def blend(canvas: np.ndarray, rgb: np.ndarray, a: np.ndarray, x0: int, y0: int) -> None:
-    """Paint ``rgb`` (float) over ``canvas`` with alpha ``a`` (0..1) at the offset (x0, y0), clipped to the canvas."""
-    h, w = a.shape
-    cy0, cx0 = max(0, y0), max(0, x0)
-    cy1, cx1 = min(canvas.shape[0], y0 + h), min(canvas.shape[1], x0 + w)
-    if cy1 <= cy0 or cx1 <= cx0:
-        return
-    sub = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
-    aa = a[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, None]
-    sub = rgb[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] * aa + sub * (1 - aa)
-    canvas[cy0:cy1, cx0:cx1] = np.clip(sub, 0, 255).astype(np.uint8)
+@dataclass(frozen=True)
+class Layer:
+    """Paint over a region: ``premultiplied`` (float32 BGR times alpha; None: black) and ``clear`` (float32,
+    1 - alpha, one channel), offset by (``dx``, ``dy``) from where it is painted."""
+
+    premultiplied: np.ndarray | None
+    clear: np.ndarray
+    dx: int = 0
+    dy: int = 0
+
+    @classmethod
+    def of(cls, rgb: np.ndarray | None, a: np.ndarray, dx: int = 0, dy: int = 0) -> Layer:
+        """``rgb`` (float32; None: black) with alpha ``a`` (float32 0..1), kept only where ``a`` is above 0 (the
+        rest would paint the canvas as it is)."""
+        rows, cols = np.flatnonzero(a.any(axis=1)), np.flatnonzero(a.any(axis=0))
+        if not len(rows):
+            return cls(None, np.ones((0, 0, 1), np.float32), dx, dy)
+        y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        a = a[y0:y1, x0:x1, None]
+        premultiplied = None if rgb is None else rgb[y0:y1, x0:x1] * a
+        return cls(premultiplied, 1 - a, dx + int(x0), dy + int(y0))
+
+    def paint(self, canvas: np.ndarray, x0: int, y0: int) -> None:
+        """Paint over ``canvas`` (BGR uint8) at the offset (x0, y0), clipped to the canvas."""
+        h, w = self.clear.shape[:2]
+        x0, y0 = x0 + self.dx, y0 + self.dy
+        cy0, cx0 = max(0, y0), max(0, x0)
+        cy1, cx1 = min(canvas.shape[0], y0 + h), min(canvas.shape[1], x0 + w)
+        if cy1 <= cy0 or cx1 <= cx0:
+            return
+        inside = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+        sub = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+        sub *= self.clear[inside]
+        if self.premultiplied is not None:
+            sub += self.premultiplied[inside]
+        canvas[cy0:cy1, cx0:cx1] = sub  # a weighted mean of two grey levels: 0..255, truncated
+
+
+def blend(canvas: np.ndarray, rgb: np.ndarray | None, a: np.ndarray, x0: int, y0: int) -> None:
+    """Paint ``rgb`` (float32; None: black) over ``canvas`` with alpha ``a`` (0..1) at the offset (x0, y0), clipped
+    to the canvas."""
+    Layer.of(rgb, a).paint(canvas, x0, y0)
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A patch turned as it is placed, ready to paint: the turned square's size (height, width), its soft shadow
+    (down and to the right) and its face as layers over the square, and the face's corners in the square."""
+
+    size: tuple[int, int]
+    shadow: Layer
+    face: Layer
+    corners: np.ndarray
+
+
+class _Identity:
+    """An array as a cache key, by identity: the patches are made once each (:func:`flat_tile`, ...) and a key
+    keeps its array alive, so that no other array takes its id."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __hash__(self) -> int:
+        return id(self.array)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.array is self.array
+
+
+# a game's still tiles keep their patch and pose from shot to shot: a few hundred sprites cover a hand
+@functools.lru_cache(maxsize=512)
+def _sprite(patch: _Identity, quarters: int, tilt: float) -> Sprite:
+    img, corners = turned(patch.array, quarters, tilt)
+    alpha = img[:, :, 3].astype(np.float32) / 255
+    shadow = Layer.of(None, cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35, 4, 5)
+    return Sprite(img.shape[:2], shadow, Layer.of(img[:, :, :3].astype(np.float32), alpha), corners)
+
+
+def sprite(p: Placed) -> Sprite:
+    """The piece's patch turned and shaded as placed (made once for a patch and a pose)."""
+    return _sprite(_Identity(p.patch), p.quarters % 4, p.tilt)
 
 
 def compose(pieces: list[Placed], background: np.ndarray) -> np.ndarray:
@@ -309,16 +381,15 @@ def compose(pieces: list[Placed], background: np.ndarray) -> np.ndarray:
     :func:`face_corners`)."""
     canvas = background.copy()
     for p in pieces:
-        img, _corners = turned(p.patch, p.quarters, p.tilt)
-        x0 = round(p.cx - img.shape[1] / 2)
-        y0 = round(p.cy - img.shape[0] / 2)
-        alpha = img[:, :, 3].astype(np.float32) / 255
-        shadow = cv2.GaussianBlur(alpha, (0, 0), 3) * 0.35
-        blend(canvas, np.zeros((*alpha.shape, 3), np.float32), shadow, x0 + 4, y0 + 5)
-        blend(canvas, img[:, :, :3].astype(np.float32), alpha, x0, y0)
+        s = sprite(p)
+        x0 = round(p.cx - s.size[1] / 2)
+        y0 = round(p.cy - s.size[0] / 2)
+        s.shadow.paint(canvas, x0, y0)
+        s.face.paint(canvas, x0, y0)
     return canvas
 
 
+@functools.lru_cache(maxsize=4096)  # a game's tile places, asked for again every shot
 def jitter(seed: int, *key: object) -> float:
     """A small tilt in degrees, the same for the same tile place (``key``) in every frame of a game (``seed``)."""
     return float(np.random.default_rng(zlib.crc32(repr((seed, *key)).encode())).normal(0, 1.2))
@@ -576,20 +647,45 @@ def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: 
     layer = np.zeros((h, w), np.uint8)
     cv2.line(layer, (round(sx), round(sy)), (round(tx), round(ty)), 255, geo.px(120))
     cv2.ellipse(layer, (round(tx), round(ty)), (geo.px(78), geo.px(68)), 0, 0, 360, 255, -1)
-    soft = cv2.GaussianBlur(layer, (0, 0), 4).astype(np.float32) / 255
+    x, y, bw, bh = cv2.boundingRect(layer)
+    region = grown((x, y, x + bw, y + bh), blur_reach(4, layer), geo.size)  # all the soft mask's pixels above 0
+    x0, y0, x1, y1 = region
+    soft_in = blurred_within(layer, 4, region).astype(np.float32) / 255
+    soft = np.zeros((h, w), np.float32)
+    soft[y0:y1, x0:x1] = soft_in
 
     def paint(canvas: np.ndarray) -> None:
-        shade = cv2.GaussianBlur(layer, (0, 0), 25).astype(np.float32) / 255
-        colour = np.empty(canvas.shape, np.float32)
+        shade = blurred_within(layer, 25, region).astype(np.float32) / 255
+        colour = np.empty((*shade.shape, 3), np.float32)
         colour[:] = tone
         colour *= (0.75 + 0.3 * shade)[:, :, None]
-        dark = np.zeros_like(soft)
         dy, dx = geo.px(23), geo.px(18)
-        dark[dy:, dx:] = soft[:-dy, :-dx] * 0.45  # the arm's shadow, down and to the right
-        blend(canvas, np.zeros(canvas.shape, np.float32), dark, 0, 0)
-        blend(canvas, colour, soft, 0, 0)
+        blend(canvas, None, soft_in * 0.45, x0 + dx, y0 + dy)  # the arm's shadow, down and to the right
+        blend(canvas, colour, soft_in, x0, y0)
 
     return paint, soft
+
+
+def blur_reach(sigma: float, image: np.ndarray) -> int:
+    """How far (pixels) OpenCV's Gaussian blur of ``sigma`` reaches in ``image``, and one more: its kernel's size
+    when left unset is 3 sigma a side for 8-bit images, 4 for others."""
+    size = round(sigma * (3 if image.dtype == np.uint8 else 4) * 2 + 1) | 1
+    return size // 2 + 1
+
+
+def grown(region: tuple[int, int, int, int], by: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A region (x0, y0, x1, y1) grown by ``by`` pixels on each side, within a frame of ``size`` (height, width)."""
+    x0, y0, x1, y1 = region
+    return max(0, x0 - by), max(0, y0 - by), min(size[1], x1 + by), min(size[0], y1 + by)
+
+
+def blurred_within(image: np.ndarray, sigma: float, region: tuple[int, int, int, int]) -> np.ndarray:
+    """``image`` Gaussian-blurred (sigma, the default border), as a whole, but only the ``region`` (x0, y0, x1,
+    y1) of it: a window reaching the kernel's length beyond the region is blurred, where the frame allows."""
+    x0, y0, x1, y1 = region
+    wx0, wy0, wx1, wy1 = grown(region, blur_reach(sigma, image), image.shape[:2])
+    window = cv2.GaussianBlur(image[wy0:wy1, wx0:wx1], (0, 0), sigma)
+    return window[y0 - wy0 : y1 - wy0, x0 - wx0 : x1 - wx0]
 
 
 def _hidden(corners: np.ndarray, mask: np.ndarray) -> bool:
@@ -628,14 +724,70 @@ def camera_warp(size: tuple[int, int], style: TableStyle) -> np.ndarray | None:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def _lit(image: np.ndarray, style: TableStyle) -> np.ndarray:
-    h, w = image.shape[:2]
-    out = image.astype(np.float32) * (style.gain * np.array(style.white, np.float32))
+#: Rows the light and the sensor noise are worked on at a time (their floats stay in the processor's cache).
+BAND = 32
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """The light over a frame in one style: ``gained``, each grey level times the gain and white balance (a
+    look-up table of 256 x 1 x 3, float32), and ``falloff``, the light falling off from ``style.light_at`` (float32
+    per pixel, each in three channels; None: even light)."""
+
+    gained: np.ndarray
+    falloff: np.ndarray | None
+
+    def lit(self, canvas: np.ndarray, rows: slice) -> np.ndarray:
+        """The canvas's ``rows`` under this light (float32)."""
+        out = cv2.LUT(canvas[rows], self.gained)
+        if self.falloff is not None:
+            cv2.multiply(out, self.falloff[rows], dst=out)
+        return out
+
+
+# one style per game: its light is worked out once
+@functools.lru_cache(maxsize=2)
+def exposure(height: int, width: int, style: TableStyle) -> Exposure:
+    h, w = height, width
+    gained = np.arange(256, dtype=np.float32)[:, None] * (style.gain * np.array(style.white, np.float32))
+    falloff = None
     if style.light:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         fx, fy = style.light_at
-        out *= (1 - style.light * (((xx - w * fx) / w) ** 2 + ((yy - h * fy) / h) ** 2) * 2)[:, :, None]
-    return out
+        one = 1 - style.light * (((xx - w * fx) / w) ** 2 + ((yy - h * fy) / h) ** 2) * 2
+        falloff = np.repeat(one[:, :, None], 3, axis=2)
+    return Exposure(gained[:, None, :], falloff)
+
+
+def bands(height: int) -> list[slice]:
+    """A frame's rows, :data:`BAND` at a time."""
+    return [slice(y, min(height, y + BAND)) for y in range(0, height, BAND)]
+
+
+class SensorNoise:
+    """Gaussian noise of ``sigma`` grey levels drawn from ``rng``, added band by band in the frame's order (the
+    same numbers as drawn for the whole frame at once)."""
+
+    def __init__(self, sigma: float, rng: np.random.Generator, width: int) -> None:
+        self.sigma, self.rng = sigma, rng
+        self._drawn = np.empty((BAND, width, 3), np.float64)
+        self._noise = np.empty((BAND, width, 3), np.float32)
+
+    def add_to(self, band: np.ndarray) -> None:
+        """Add the next ``band``'s noise to it (float32, in place)."""
+        drawn, noise = self._drawn[: len(band)], self._noise[: len(band)]
+        self.rng.standard_normal(out=drawn)
+        np.multiply(drawn, self.sigma, out=noise, casting="unsafe")  # as normal(0, sigma) drawn, then float32
+        band += noise
+
+
+def developed(image: np.ndarray, noise: SensorNoise | None, out: np.ndarray, rows: slice) -> None:
+    """The sensor's output (uint8) of ``image``, the light on ``rows`` of the frame (float32, in place): noise
+    added, clipped, truncated into ``out``."""
+    if noise is not None:
+        noise.add_to(image)
+    np.clip(image, 0, 255, out=image)
+    out[rows] = image
 
 
 def render_table(
@@ -653,18 +805,23 @@ def render_table(
     if scene.arm is not None:
         paint, mask = arm_layer(geo, scene.arm, drawing.arm_target(), seed)
         paint(canvas)
-    image = _lit(canvas, style)
+    h, w = geo.size
+    light = exposure(h, w, style)
     warp = camera_warp(geo.size, style)
-    if warp is not None:
-        h, w = geo.size
-        image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    if style.blur:
-        image = cv2.GaussianBlur(image, (0, 0), style.blur)
+    noise = None
     if style.noise:
-        rng = np.random.default_rng([seed, zlib.crc32(repr(scene).encode())])
-        image = image + rng.normal(0, style.noise, image.shape).astype(np.float32)
+        noise = SensorNoise(style.noise, np.random.default_rng([seed, zlib.crc32(repr(scene).encode())]), w)
+    image = np.empty((h, w, 3), np.float32)
+    for rows in bands(h):
+        image[rows] = light.lit(canvas, rows)
+    if warp is not None:
+        image = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    out = np.empty((h, w, 3), np.uint8)
+    for rows in bands(h):
+        seen = blurred_within(image, style.blur, (0, rows.start, w, rows.stop)) if style.blur else image[rows]
+        developed(seen, noise, out, rows)
     boxes, centre = _labelled(pieces, geo, mask, warp)
-    return RenderedTable(np.clip(image, 0, 255).astype(np.uint8), boxes, centre)
+    return RenderedTable(out, boxes, centre)
 
 
 def table_boxes(

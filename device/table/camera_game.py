@@ -59,7 +59,7 @@ from engine.game.events import (
     Tsumo,
 )
 from engine.game.furiten import judge
-from engine.game.shape import YAOCHUU_KINDS, is_complete, kind_counts
+from engine.game.shape import is_complete, kind_counts
 from engine.game.state import Game
 from engine.game.table import Phase
 from engine.game.wins import win_context
@@ -180,10 +180,12 @@ def expected_seat(game: Game) -> int | None:
 
 
 def draws_before(game: Game, event: Event) -> tuple[Event, ...]:
-    """The engine's ``Draw`` (tile unknown) that must come before ``event``: a discard, a kan from the hand or a tsumo
-    by a seat that has not drawn yet (after another seat's discard, or a kan's replacement tile)."""
+    """The engine's ``Draw`` (tile unknown) that must come before ``event``: a discard, a kan from the hand, a tsumo or
+    a nine-terminals draw by a seat that has not drawn yet (after another seat's discard, or a kan's replacement
+    tile)."""
     h = game.hand
-    if h is None or not isinstance(event, Discard | AddedKan | ClosedKan | Tsumo):
+    declared = isinstance(event, AbortiveDraw) and event.reason is Abort.NINE_TERMINALS and event.seat is not None
+    if h is None or not (declared or isinstance(event, Discard | AddedKan | ClosedKan | Tsumo)):
         return ()
     if h.phase in (Phase.REACT, Phase.DRAW, Phase.KAN):
         return (Draw(event.seat),)
@@ -460,15 +462,14 @@ class CameraGame:
 
     def _pending_nine_terminals(self, game: Game, reveal: Reveal) -> bool:
         """A hand shown on its seat's first turn with nine kinds of terminals and honours: that seat's
-        nine-terminals draw is pending, when the rules take it. Returns whether it was."""
+        nine-terminals draw is pending, when the rules take it (the engine judges the turn and the kinds). Returns
+        whether it was."""
         hand = (*reveal.hand, *([reveal.apart] if reveal.apart is not None else []))
-        if len({t.kind for t in hand if t.kind in YAOCHUU_KINDS}) < 9 or is_complete(kind_counts(hand)):
+        if is_complete(kind_counts(hand)):
             return False  # a complete hand (thirteen orphans on the first draw) is a win
-        h = game.hand
-        assert h is not None
-        draw = (Draw(reveal.seat),) if h.phase in (Phase.REACT, Phase.DRAW) else ()
+        declared = AbortiveDraw(Abort.NINE_TERMINALS, reveal.seat, hand)
         pending = PendingResult("abort", reveal.seat, None, f"{ABORT_NAMES[Abort.NINE_TERMINALS]}: {reveal.text}",
-                                None, (*draw, AbortiveDraw(Abort.NINE_TERMINALS, reveal.seat, hand)), None,
+                                None, (*draws_before(game, declared), declared), None,
                                 reveals={reveal.seat: reveal})  # fmt: skip
         self._score(game, pending)
         if pending.preview is None:

@@ -257,24 +257,18 @@ class TableGeometry:
         estimate = seen.centre
         unit = statistics.median(min(d.box.width, d.box.height) for d in good)
         near = self.agree * unit
+        tiles = placed(good)
         with self._lock:
             kept = self.centre
             if kept is None and _walled(seen):  # a fresh deal's walls square the table: taken at once
-                self.centre, self.moves = estimate, self.moves + 1
-                self._pending.clear()
-                self._still = placed(good)
-                return estimate
-            shift = registered_shift(self._still, placed(good), unit) if kept is not None else None
+                return self._take(estimate, tiles)
+            shift = registered_shift(self._still, tiles, unit) if kept is not None else None
             if kept is not None and shift is not None and math.hypot(*shift) > MOVED * unit:
                 # the tiles all moved as one (the camera knocked, the table pushed): the table lies there now
-                self.centre = (kept[0] + shift[0], kept[1] + shift[1])
-                self.moves += 1
-                self._pending.clear()
-                self._still = placed(good)
-                return self.centre
+                return self._take((kept[0] + shift[0], kept[1] + shift[1]), tiles)
             if kept is not None and _apart(estimate, kept) <= near:
                 self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer
-                self._still = placed(good)
+                self._still = tiles
                 return estimate
             if kept is not None and (shift is not None or _reads_as_well(good, size, kept, seen)):
                 # the tiles lie where they lay (the estimate is off), or no evidence either way (an arm, a misread)
@@ -283,12 +277,18 @@ class TableGeometry:
             self._pending = [*self._pending, estimate][-(2 * self.settle - 1) :]
             close = [p for p in self._pending if _apart(p, estimate) <= near]
             if len(close) >= self.settle:
-                self.centre = statistics.median(p[0] for p in close), statistics.median(p[1] for p in close)
-                self.moves += 1
-                self._pending.clear()
-                self._still = placed(good)
-                return self.centre
+                middle = statistics.median(p[0] for p in close), statistics.median(p[1] for p in close)
+                return self._take(middle, tiles)
             return kept if kept is not None else estimate
+
+    def _take(self, centre: tuple[float, float], tiles: list[Placed]) -> tuple[float, float]:
+        """Keep ``centre`` (taken or moved) and the frame's ``tiles`` as the still frame a later one is registered on.
+        Call with the lock held."""
+        self.centre = centre
+        self.moves += 1
+        self._pending.clear()
+        self._still = tiles
+        return centre
 
     def reset(self) -> None:
         """Forget the centre (the camera's frames are now turned or cropped otherwise)."""

@@ -389,7 +389,7 @@ class CameraGame:
             return None
         found: Detection | None = None
         if isinstance(event, Discard):
-            side = self._side_of(event.seat)
+            side = self.side_of(event.seat)
             pond = [d for d in table.seat(side).pond if d.tile is not None]
             found = pond[-1] if pond and pond[-1].tile == event.tile else None
         elif isinstance(event, DoraFlip | HandStart):
@@ -402,7 +402,8 @@ class CameraGame:
                 return i
         return dets.index(found) if found in dets else None
 
-    def _side_of(self, seat: int) -> ViewSide:
+    def side_of(self, seat: int) -> ViewSide:
+        """The side of the camera's view a game seat sits at (bottom for seat 0 while no camera seat is set)."""
         return tuple(ViewSide)[(seat - (self.follower.camera_seat or 0)) % 4]
 
     def _contradiction(

@@ -459,7 +459,7 @@ class TableService:
         if clash["side"] is not None:
             return clash_zone(table, ViewSide(clash["side"]))
         if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's view
-            return clash_zone(table, tuple(ViewSide)[(clash["seat"] - (self.camera_seat or 0)) % 4])
+            return clash_zone(table, self.camera_game.side_of(clash["seat"]))
         if clash["clash"] in DORA_CLASHES:
             return clash_zone(table, None)
         return None

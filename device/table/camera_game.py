@@ -515,16 +515,21 @@ class CameraGame:
 
     def _pending_ron(self, game: Game, reveal: Reveal) -> None:
         h = game.hand
-        assert h is not None and h.discarder is not None and h.last_discard is not None
+        assert h is not None
+        if h.phase is Phase.KAN:  # 搶槓: the win is on the added kan's tile, its owner pays
+            discarder, tile = h.actor, h.kan_tile
+        else:
+            discarder, tile = h.discarder, h.last_discard
+        assert discarder is not None and tile is not None
         reveals = dict(self.pending.reveals) if self.pending is not None and self.pending.kind == "ron" else {}
         reveals[reveal.seat] = reveal
         claims = []
         furiten_reasons = []
-        for seat in sorted(reveals, key=lambda s: (s - h.discarder) % 4):
+        for seat in sorted(reveals, key=lambda s: (s - discarder) % 4):
             r = reveals[seat]
             hand = r.hand if r.apart is None else (*r.hand, r.apart)
             rest = list(hand)
-            won = [i for i, t in enumerate(rest) if t.deaka() == h.last_discard.deaka()]
+            won = [i for i, t in enumerate(rest) if t.deaka() == tile.deaka()]
             if won and len(rest) > h.players[seat].size:  # the discard set apart (read red or not): the engine adds it
                 del rest[won[-1]]
             claims.append(RonClaim(seat, tuple(rest)))
@@ -534,7 +539,7 @@ class CameraGame:
                 furiten_reasons.append(f"{game.seats[seat]}: {f.explain()}")
         ron = Ron(tuple(claims), reveal.ura)
         text = "; ".join(f"{game.seats[s]}: {reveals[s].text}" for s in sorted(reveals))
-        pending = PendingResult("ron", claims[0].seat, h.discarder, text, h.last_discard, (ron,), None,
+        pending = PendingResult("ron", claims[0].seat, discarder, text, tile, (ron,), None,
                                 bool(furiten_reasons), "; ".join(furiten_reasons), reveals=reveals)
         self._score(game, pending)
         self._set_pending(pending, game)
@@ -680,9 +685,12 @@ def _is_ron(game: Game, reveal: Reveal) -> bool:
     """Whether a hand laid open while a discard lies on the table wins on it: it took the tile from the pond; or it
     shows one tile short of a whole hand (the winning tile still in the pond); or it is whole and another seat's than
     the next one to draw (that one may have drawn its winning tile). With the wall empty nobody draws: a whole hand
-    wins on the discard, one a tile short is tenpai at the exhaustive draw."""
+    wins on the discard, one a tile short is tenpai at the exhaustive draw. While an added kan waits for its
+    replacement draw, another's hand laid open robs it (搶槓)."""
     h = game.hand
     assert h is not None
+    if h.phase is Phase.KAN:  # an added kan open to robbing: another's hand laid open wins on it (its owner's is a tsumo)
+        return reveal.seat != h.actor
     if h.phase is not Phase.REACT or h.discarder is None or reveal.seat == h.discarder:
         return False
     if reveal.from_pond:

@@ -85,7 +85,8 @@ class Pending:
 class Reveal:
     """A hand laid face up and settled: whose (game ``seat``, frame ``side``), its concealed tiles face up (the tile
     set apart not among them), the tile set apart at their right (None: none apart), the seat's melds, the ura
-    indicators turned so far, and whether the last discard has left its pond since (taken as a ron's tile)."""
+    indicators turned so far, and whether the last discard has left its pond since (taken as a ron's tile), or the
+    last added kan its fourth tile (robbed: 搶槓)."""
 
     seat: int
     side: ViewSide
@@ -246,11 +247,14 @@ def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
 
 @dataclass(frozen=True, slots=True)
 class _Melds:
-    """How a seat's melds changed: a new one, or a pon grown to four (index into the old melds), or none."""
+    """How a seat's melds changed: a new one, or a pon grown to four (index into the old melds), or none; tiles
+    missing (``hidden``), among them an open kan back to three of its kind (``shrunk``, index into the old melds: an
+    added kan's tile robbed by a ron, or an arm over it)."""
 
     new: MeldView | None = None
     grown: int | None = None
     hidden: bool = False
+    shrunk: int | None = None
 
 
 def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
@@ -262,6 +266,13 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
     gone = _minus(was.melds, now.melds)
     if gone is not None:
         return _Melds(hidden=True)
+    for i, kan in enumerate(was.melds):
+        if len(kan.tiles) != 4 or kan.called is None or len({t.deaka() for t in kan.face_up}) != 1:
+            continue
+        rest = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
+        if rest is not None and len(rest) == 1 and len(rest[0].tiles) == 3 and rest[0].called is not None:
+            if None not in rest[0].tiles and _minus(kan.face_up, rest[0].face_up) is not None:
+                return _Melds(hidden=True, shrunk=i)
     # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
     for i, pon in enumerate(was.melds):
         added = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
@@ -322,7 +333,8 @@ class TableFollower:
       the reader sees stacked, as one box) are a contradiction;
     - a concealed hand laid face up (at least 13 tiles, three fewer per meld, read face up): a :class:`Reveal` once it
       has settled, again when it changes (ura indicators turned, the ron tile taken from its pond); the last discard
-      leaving its pond while a hand lies open is that ron tile, no contradiction.
+      leaving its pond while a hand lies open is that ron tile, no contradiction, and so is the fourth tile leaving the
+      added kan taken last (robbing the kan: its meld goes back to the pon).
 
     Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
     been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
@@ -355,8 +367,10 @@ class TableFollower:
     declared: list[bool] = field(default_factory=lambda: [False] * 4)
     #: The last discard taken: its side and tile (None after a call took it, or after :meth:`accept`).
     last_discard: tuple[ViewSide, Tile] | None = None
+    #: The added kan taken last, while no event has followed it: its side and meld (open to a robbing ron, 搶槓).
+    last_added: tuple[ViewSide, MeldView] | None = None
     #: Indicators turned while a hand lies open (the ura indicators), and whether the last discard left its pond
-    #: meanwhile (a ron's tile set apart by the winner).
+    #: (or the last added kan its fourth tile) meanwhile: a ron's tile set apart by the winner.
     ura: tuple[Tile, ...] = ()
     ron_taken: bool = False
     #: The hands reported open, by side.
@@ -383,7 +397,7 @@ class TableFollower:
         view = TableView.of(observation)
         self.accepted = view
         self.declared = [s.riichi is not None for s in view.seats]
-        self.last_discard = None
+        self.last_discard = self.last_added = None
         self.ura, self.ron_taken, self.revealed = (), False, {}
         self._runs = [_Run(view.zone(i), self.settle) for i in range(_HAND + 4)]
         self._hidden = [0] * 5
@@ -469,6 +483,9 @@ class _Step:
             pond, meld = _pond_change(now, was.seat(side)), _meld_change(now, was.seat(side))
             if pond is _Pond.TAKEN and self._ron_tile_taken(side, seats):
                 continue
+            if isinstance(meld, _Melds) and meld.shrunk is not None and pond is _Pond.SAME:
+                if self._kan_tile_robbed(side, seats, meld.shrunk):
+                    continue
             if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):
@@ -518,6 +535,21 @@ class _Step:
             self.settle_zone(side.turns)
         return True
 
+    def _kan_tile_robbed(self, side: ViewSide, seats: list[SeatView], kan: int) -> bool:
+        """The added kan taken last is back to its pon while a hand lies open: the winner robbed its fourth tile
+        (搶槓, a ron on it). Taken once settled."""
+        f = self.follower
+        if f.last_added is None or f.last_added[0] is not side or not self.view.open_hand:
+            return False
+        old = seats[side.turns]
+        if old.melds[kan] != f.last_added[1]:
+            return False
+        if self.settled(side.turns):
+            seats[side.turns] = SeatView(old.pond, old.riichi, self.view.seat(side).melds)
+            f.ron_taken, f.last_added = True, None
+            self.settle_zone(side.turns)
+        return True
+
     def _reveals(self) -> tuple[Reveal, ...]:
         f, out = self.follower, []
         for side in _SIDES:
@@ -547,6 +579,7 @@ class _Step:
                 tile = _minus(meld.face_up, old.melds[change.grown].face_up)
                 self.events.append(AddedKan(f.seat_of(side), tile[0] if tile else meld.face_up[0]))
                 seats[zone] = SeatView(old.pond, old.riichi, (*kept, meld))
+                f.last_added = (side, meld)
                 continue
             if meld.called is None:
                 up = meld.face_up
@@ -557,6 +590,7 @@ class _Step:
                     ponds.pop(side, None)
                     continue
                 self.events.append(ClosedKan(f.seat_of(side), (*up, up[0].deaka(), up[0].deaka())))
+                f.last_added = None
                 seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
                 continue
             self._call(side, meld, seats, ponds)
@@ -594,7 +628,7 @@ class _Step:
         ponds[source] = _Pond.SAME
         f._hidden[source.turns] = 0
         self.pending = [p for p in self.pending if p.side is not source]
-        f.last_discard = None
+        f.last_discard = f.last_added = None
         self.expected_seat = f.seat_of(side)  # the caller discards next (maybe in this same change)
 
     # -- dora indicators
@@ -650,5 +684,6 @@ class _Step:
         riichi = sideways and not f.declared[side.turns]
         self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))
         f.declared[side.turns] |= riichi
+        f.last_added = None
         seats[side.turns] = SeatView(now.pond, len(now.pond) - 1 if sideways else old.riichi, old.melds)
         f.last_discard = (side, tile)

@@ -568,7 +568,29 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
         first, second = contested[i]
         return spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
 
+    first_contested = dict(contested)
     settle()
+    # an added kan's fourth tile by a corner may lie in line with the next seat's wall and have joined its row: it is
+    # its meld's, whose called tile (that seat's, across its axis in a row of its upright tiles) it lies against
+    for i, pair in first_contested.items():
+        if dets[i].is_back:
+            continue
+        for k in pair:
+            added = spans[k][i]
+            if k == seat[i] or added.ratio < STACKED_RATIO:
+                continue
+            upright = [s for j, s in enumerate(spans[k]) if j != i and seat[j] == k and s.ratio < 1.0]
+            if any(
+                seat[j] == k
+                and not dets[j].is_back
+                and called.ratio >= STACKED_RATIO
+                and _lies_against(added, called)
+                and _called_in_row(called, upright)
+                for j, called in enumerate(spans[k])
+            ):
+                seat[i] = k
+                contested.pop(i, None)
+                break
     # what joins no seat's row lies in a corner by itself (a wall's or the dead wall's last stacks, the rest drawn):
     # a face-down tile lying across its deepest seat's axis and along the other's is the other's; a face-up one too
     # where it lies in a row there with others alike (a called tile lies across its own seat's axis, by itself)
@@ -904,16 +926,27 @@ def _stacked(spans: Sequence[_Span]) -> dict[int, _Span]:
     upright = [s for s in spans if s.ratio < 1.0]
     out: dict[int, _Span] = {}
     for called in across:
-        if not any(_joins(called, s, 0.3, 0.5) for s in upright):  # a called tile lies in a row of upright ones
+        if not _called_in_row(called, upright):
             continue
         for added in across:
             if added is called or added in out.values() or called.index in out:
                 continue
-            in_line = _overlap(called.a0, called.a1, added.a0, added.a1) >= 0.7 * min(called.along, added.along)
-            touching = abs(called.d0 - added.d1) <= 0.3 * min(called.deep, added.deep)
-            if in_line and touching and added.d0 < called.d0:
+            if _lies_against(added, called):
                 out[called.index] = added
     return out
+
+
+def _called_in_row(called: _Span, upright: Sequence[_Span]) -> bool:
+    """Whether a tile lying across its seat's axis lies in a row of upright ones (as a meld's called tile does)."""
+    return any(_joins(called, s, 0.3, 0.5) for s in upright if s.index != called.index)
+
+
+def _lies_against(added: _Span, called: _Span) -> bool:
+    """Whether ``added`` lies as an added kan's fourth tile against ``called`` (both across the seat's axis): in
+    line along, touching it on its side towards the centre."""
+    in_line = _overlap(called.a0, called.a1, added.a0, added.a1) >= 0.7 * min(called.along, added.along)
+    touching = abs(called.d0 - added.d1) <= 0.3 * min(called.deep, added.deep)
+    return in_line and touching and added.d0 < called.d0
 
 
 def _matched_centre(

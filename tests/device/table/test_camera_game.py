@@ -405,6 +405,32 @@ def test_a_ron_on_the_last_discard(moves, hand, furiten, reason):
     assert cam.session.game.history[-1].deltas == tuple(pending["preview"]["deltas"])
 
 
+def test_a_ron_on_an_added_kan_s_tile_robs_the_kan():
+    """搶槓: the right seat adds the fourth 7s to its pon; the left seat lays its hand open waiting on 7s, the tile
+    taken from the kan (back to a pon) and set apart: a ron on the kan's tile, paid by the kan's owner, with chankan."""
+    cam = camera()
+    frames = script("B:7s")
+    pon, kan = {R: (("7s7s7s", 0),)}, {R: (("7s7s7s7s", 0),)}
+    ponds: dict[ViewSide, str] = {}
+    for move in "R:9p T:4z L:6z B:1z".split():
+        side, tile = move.split(":")
+        ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
+        frames.append(table(ponds, pon, "4p"))
+    robber = "234m567m345p11z56s"  # waiting on 4s and 7s
+    frames += [table(ponds, kan, "4p"), table(ponds, pon, "4p", hands={L: robber + "+7s"})]
+    show(cam, frames[:2] + [table({}, pon, "4p")] + frames[2:])
+    pending = cam.view()["pending"]
+    assert (pending["kind"], pending["seat"], pending["discarder"], pending["furiten"]) == ("ron", 3, 1, False)
+    assert pending["preview"]["deltas"][1] < 0 < pending["preview"]["deltas"][3]
+    assert pending["preview"]["deltas"][0] == pending["preview"]["deltas"][2] == 0
+    before = game_events(cam)
+    assert before[-2:] == [Draw(1), AddedKan(1, Tile.parse("7s"))]
+    cam.confirm()
+    assert game_events(cam) == [*before, Ron((RonClaim(3, parse_tiles(robber)),))]
+    win = cam.session.game.history[-1].wins[0].to_dict()
+    assert (win["from"], win["win_tile"]) == (1, "7s") and "Chankan" in str(win["score"]["yaku"])
+
+
 @pytest.mark.parametrize(
     ("auto_confirm_s", "waits", "confirmed"),
     [

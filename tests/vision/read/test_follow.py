@@ -360,6 +360,42 @@ def test_a_ron_takes_the_last_discard_out_of_its_pond_and_sets_it_apart():
     assert events(updates) == [] and clashes(updates) == []  # no vanished tile: the winner took it
 
 
+ROBBER = "234m567m34p678s11z"  # 13 tiles waiting on 2p and 5p
+
+
+def test_a_ron_on_an_added_kan_takes_its_fourth_tile_back_to_the_pon():
+    """搶槓: the kan made last goes back to its pon as the winner lays the tile apart: a reveal from the kan, no
+    vanished tile."""
+    pon, kan = {R: (("5p5p5p", 0),)}, {R: (("5p5p5p5p", 0),)}
+    follower = started(table(PONDS, pon, dora="4p"))
+    made = follow([table(PONDS, kan, dora="4p")] * 2, follower)
+    assert events(made) == [AddedKan(1, Tile.parse("5p"))]
+    updates = follow([table(PONDS, pon, dora="4p", hands={B: ROBBER + "+5p"})] * (VANISH + 3), follower)
+    assert [r for u in updates for r in u.revealed] == [
+        Reveal(0, B, parse_tiles(ROBBER), Tile.parse("5p"), from_pond=True)
+    ]
+    assert follower.accepted.seat(R).melds[0].tiles == parse_tiles("555p")
+    assert events(updates) == [] and clashes(updates) == []
+
+
+@pytest.mark.parametrize(
+    ("after_kan", "frames", "contradictions"),
+    [
+        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * 2 + [table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, []),  # an arm over the tile, then it shows again
+        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * VANISH, [Clash.VANISHED]),  # no hand open: not robbed
+        (["9p1s2s"], [table({**PONDS, R: "9p1s2s"}, {R: (("5p5p5p", 0),)}, dora="4p", hands={B: ROBBER + "+5p"})] * VANISH,
+         [Clash.VANISHED]),  # the kan's owner discarded since: its tile is no more open to a ron
+    ],
+)  # fmt: skip
+def test_an_added_kan_back_to_its_pon_otherwise_is_hidden_then_a_contradiction(after_kan, frames, contradictions):
+    follower = started(table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p"))
+    follow([table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, follower)
+    for pond in after_kan:
+        follow([table({**PONDS, R: pond}, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, follower)
+    updates = follow(frames, follower)
+    assert events(updates) == [] and clashes(updates) == contradictions
+
+
 def test_without_an_open_hand_the_last_discard_leaving_is_still_a_contradiction():
     follower = started(table(PONDS, dora="4p"))
     follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * 2, follower)

@@ -154,6 +154,21 @@ def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, meld
     assert all(obs.seat(s).pond_text == "19m" for s in ViewSide) and obs.unassigned == ()
 
 
+@pytest.mark.parametrize("wall_break", [(R, 10), (R, 6), (R, 14), (T, 10), (B, 10), (L, 10)])
+@pytest.mark.parametrize(("hand", "apart"), [(7, ""), ("99p34567s", "5s")])
+def test_an_added_kan_by_a_corner_stays_in_its_meld(wall_break, hand, apart):
+    """An added kan made first lies at its row's end, by the corner; a hand laid open beside it pushes it in line with
+    the next seat's last wall stacks: its fourth tile, across its own seat's axis and along the wall's, is still the
+    meld's, not an indicator (mjx_2017082021gm S1-0)."""
+    scene = table(seat("9s4z9m1m2s5m5z7z1m7s4s7m8m5z7z"),
+                  seat("1m8m3z4z6z7z6s9m3m1s5z4p7s3z", melds="222z>+ 2222p=", hand=hand, apart=apart),
+                  seat("1s3s6z8p5z6p1z1m4m1p3m7m9m4m", melds="867s<", hand=10), seat("1p4z9s8s8s1z8m7z1s1s3m7m9m4m"),
+                  dora="5p1z6s", live=10, wall_break=wall_break)  # fmt: skip
+    obs = seen(scene)
+    assert melds_of(obs, R) == wanted_melds("222z>+ 2222p=")
+    assert obs.dora_indicators == parse_tiles("5p1z6s")
+
+
 @pytest.mark.parametrize(("hand", "apart", "melds"), [
     ("123456789m1122p", "3p", ""),
     ("234567m345p11s", "1s", "666z<"),

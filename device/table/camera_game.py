@@ -516,11 +516,9 @@ class CameraGame:
     def _pending_ron(self, game: Game, reveal: Reveal) -> None:
         h = game.hand
         assert h is not None
-        if h.phase is Phase.KAN:  # 搶槓: the win is on the added kan's tile, its owner pays
-            discarder, tile = h.actor, h.kan_tile
-        else:
-            discarder, tile = h.discarder, h.last_discard
-        assert discarder is not None and tile is not None
+        target = h.ron_target()  # the last discard, or an added kan's tile (搶槓: its owner pays)
+        assert target is not None
+        discarder, tile, _chankan = target
         reveals = dict(self.pending.reveals) if self.pending is not None and self.pending.kind == "ron" else {}
         reveals[reveal.seat] = reveal
         claims = []
@@ -689,16 +687,16 @@ def _is_ron(game: Game, reveal: Reveal) -> bool:
     replacement draw, another's hand laid open robs it (搶槓)."""
     h = game.hand
     assert h is not None
-    if h.phase is Phase.KAN:  # an added kan open to robbing: another's hand laid open wins on it (its owner's is a tsumo)
-        return reveal.seat != h.actor
-    if h.phase is not Phase.REACT or h.discarder is None or reveal.seat == h.discarder:
+    target = h.ron_target()
+    if target is None or reveal.seat == target[0]:
         return False
-    if reveal.from_pond:
+    discarder, _tile, robs_kan = target
+    if robs_kan or reveal.from_pond:  # a kan's owner shows a tsumo (rinshan), any other hand robs the kan
         return True
     whole = len(reveal.hand) + (reveal.apart is not None) > 13 - 3 * len(reveal.melds)
     if h.live == 0:
         return whole
-    return not whole or reveal.seat != (h.discarder + 1) % 4
+    return not whole or reveal.seat != (discarder + 1) % 4
 
 
 def _points(p: PendingResult) -> int:

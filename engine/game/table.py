@@ -118,6 +118,17 @@ class HandState:
     first_discards: list[Tile] = field(default_factory=list)
     riichi_paid_this_hand: list[int] = field(default_factory=list)
 
+    def ron_target(self) -> tuple[int, Tile, bool] | None:
+        """What a ron now wins on: (the seat paying, the tile, whether it robs a kan): the last discard while the
+        others may claim it, or the kan's tile while a kan waits to be robbed (chankan); None otherwise."""
+        if self.phase is Phase.REACT:
+            assert self.discarder is not None and self.last_discard is not None
+            return self.discarder, self.last_discard, False
+        if self.phase is Phase.KAN:
+            assert self.kan_tile is not None
+            return self.actor, self.kan_tile, True
+        return None
+
 
 @dataclass(frozen=True)
 class Position:

@@ -118,14 +118,10 @@ def _head_bump(game: Table, claims: list[Any]) -> tuple[list[Any], tuple[int, ..
 def on_ron(game: Table, e: Ron) -> HandResult:
     h = game.hand
     assert h is not None
-    if h.phase is Phase.REACT:
-        assert h.discarder is not None and h.last_discard is not None
-        discarder, win_tile, chankan = h.discarder, h.last_discard, False
-    elif h.phase is Phase.KAN:
-        assert h.kan_tile is not None
-        discarder, win_tile, chankan = h.actor, h.kan_tile, True
-    else:
+    target = h.ron_target()
+    if target is None:
         raise IllegalAction(e, "a ron is on a discard (or an added kan) that lies on the table")
+    discarder, win_tile, chankan = target
     if not e.claims:
         raise IllegalAction(e, "a ron needs a winner")
     seats = [c.seat for c in e.claims]

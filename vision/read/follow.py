@@ -266,26 +266,34 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
     gone = _minus(was.melds, now.melds)
     if gone is not None:
         return _Melds(hidden=True)
-    for i, kan in enumerate(was.melds):
-        if len(kan.tiles) != 4 or kan.called is None or len({t.deaka() for t in kan.face_up}) != 1:
-            continue
+    # one meld replaced, the others as they were: each old meld with the one that replaced it
+    replaced = []
+    for i, old in enumerate(was.melds):
         rest = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
-        if rest is not None and len(rest) == 1 and len(rest[0].tiles) == 3 and rest[0].called is not None:
-            if None not in rest[0].tiles and _minus(kan.face_up, rest[0].face_up) is not None:
-                return _Melds(hidden=True, shrunk=i)
-    # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
-    for i, pon in enumerate(was.melds):
-        added = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
+        if rest is not None and len(rest) == 1:
+            replaced.append((i, old, rest[0]))
+    # an open kan back to three of its kind, its sideways tile kept: its fourth tile taken (robbed, or hidden)
+    for i, kan, pon in replaced:
         if (
-            added is not None
-            and len(added) == 1
+            len(kan.tiles) == 4
+            and kan.called is not None
+            and len({t.deaka() for t in kan.face_up}) == 1
             and len(pon.tiles) == 3
-            and len(added[0].tiles) == 4
-            and _minus(added[0].face_up, pon.face_up) is not None
-            and len({t.deaka() for t in added[0].face_up}) == 1
+            and pon.called is not None
+            and None not in pon.tiles
+            and _minus(kan.face_up, pon.face_up) is not None
+        ):
+            return _Melds(hidden=True, shrunk=i)
+    # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
+    for i, pon, kan in replaced:
+        if (
+            len(pon.tiles) == 3
+            and len(kan.tiles) == 4
+            and _minus(kan.face_up, pon.face_up) is not None
+            and len({t.deaka() for t in kan.face_up}) == 1
             and len({t.deaka() for t in pon.face_up}) == 1
         ):
-            return _Melds(new=added[0], grown=i)
+            return _Melds(new=kan, grown=i)
     shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
     return Clash.MELD_CHANGED, shown
 
@@ -483,9 +491,9 @@ class _Step:
             pond, meld = _pond_change(now, was.seat(side)), _meld_change(now, was.seat(side))
             if pond is _Pond.TAKEN and self._ron_tile_taken(side, seats):
                 continue
-            if isinstance(meld, _Melds) and meld.shrunk is not None and pond is _Pond.SAME:
-                if self._kan_tile_robbed(side, seats, meld.shrunk):
-                    continue
+            shrunk = meld.shrunk if isinstance(meld, _Melds) and pond is _Pond.SAME else None
+            if shrunk is not None and self._kan_tile_robbed(side, seats, shrunk):
+                continue
             if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):

@@ -938,7 +938,7 @@ def _stacked(spans: Sequence[_Span]) -> dict[int, _Span]:
 
 def _called_in_row(called: _Span, upright: Sequence[_Span]) -> bool:
     """Whether a tile lying across its seat's axis lies in a row of upright ones (as a meld's called tile does)."""
-    return any(_joins(called, s, 0.3, 0.5) for s in upright if s.index != called.index)
+    return any(_joins(called, s, 0.3, 0.5) for s in upright)
 
 
 def _lies_against(added: _Span, called: _Span) -> bool:

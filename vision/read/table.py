@@ -634,6 +634,12 @@ def _wall_like(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
     return len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in row) >= 1.1
 
 
+def _full_wall(row: Sequence[_Span], dets: Sequence[Detection]) -> bool:
+    """A wall of four or more stacks, to measure other rows by: wall-like, and not closed kans (face down at both
+    ends like a wall's stacks, but laid where hands lie, see :func:`_closed_kans`)."""
+    return len(row) >= 4 and _wall_like(row, dets) and not _closed_kans(row, _gaps(row), dets)
+
+
 def _split_hand(
     row: list[_Span], dets: Sequence[Detection]
 ) -> tuple[list[_Span], _Span | None, list[list[_Span]], list[_Span]]:
@@ -961,7 +967,7 @@ def _matched_centre(
     walls: dict[ViewSide, float] = {}
     ponds: dict[ViewSide, float] = {}
     for s in per_seat:
-        found = [r for r in s.rows if len(r) >= 4 and _wall_like(r, dets)]
+        found = [r for r in s.rows if _full_wall(r, dets)]
         if found:  # the innermost: a hand laid face down lies beyond its wall
             walls[s.side] = _depth(found[0])
         inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
@@ -1100,7 +1106,7 @@ def read_table(
     walls = [
         _depth(w[0]) / _unit(w[0])
         for s in per_seat
-        if (w := [r for r in s.rows if len(r) >= 4 and _wall_like(r, good)])
+        if (w := [r for r in s.rows if _full_wall(r, good)])
     ]
     inside = min(walls) if walls else None
     reaches = [r for s in per_seat if (r := s.reach(good)) is not None and (inside is None or r > inside)]

@@ -64,6 +64,7 @@ class Seat:
     wall_drawn_right: int = 0
     wall_shift: float = 0.0  # px along: walls laid as a pinwheel, each end past its neighbour's outer face
     pond_depth: float = POND_DEPTH
+    hand_depth: float = HAND_DEPTH
 
 
 def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
@@ -75,11 +76,11 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
         def put(tile: Tile | None, a0: float, along: float, d1: float, deep: float, at=at) -> None:
             out.append(_det(tile, _box(at, centre, a0, a0 + along, d1 - deep, d1)))
 
-        outer = HAND_DEPTH + H
+        outer = seat.hand_depth + H
         a = seat.hand_start
         if isinstance(seat.hand, int):
             for _ in range(seat.hand):
-                put(None, a, W, HAND_DEPTH + STAND, STAND)
+                put(None, a, W, seat.hand_depth + STAND, STAND)
                 a += STEP
         else:
             for t in parse_tiles(seat.hand):
@@ -330,6 +331,32 @@ def test_walls_only(turns, seats):
         assert observed(obs, at) == expected(seats[side]), (side, at)
     assert obs.unassigned == ()
     assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
+
+
+def _late(kan: str = "9999s", indicators: str = "9m4s3z") -> dict[ViewSide, Seat]:
+    """Late in a hand, hands standing unseen: the bottom seat's closed kan lies where its hand stands (face down at
+    both ends, like a wall's stacks), the top seat's pond has filled its third row towards its dead wall (five stacks,
+    kan dora turned) and its pon lies beyond, and the one live wall left is down to three stacks."""
+    late = {"hand": 0, "pond_depth": 80.0, "hand_depth": 260.0}
+    return {
+        ViewSide.BOTTOM: Seat(melds=((kan, None),), pond="3z2z6z3s4p7s1z2p1m1m5p4z6z", **late),
+        ViewSide.RIGHT: Seat(pond="2p3p9p9p6z1p3s2s7s3z5p1m1m", **late),
+        ViewSide.TOP: Seat(
+            melds=(("777z", 1),), pond="9m2m1p5z6z1s6p4z4z1z2z1s0p7s2s1s4s2z", wall=5, indicators=indicators, **late
+        ),
+        ViewSide.LEFT: Seat(pond="3z1p2p3p4z6p3s5z3s4p5z4s7s", wall=3, **late),
+    }
+
+
+@pytest.mark.parametrize(("turns", "seats"), [(0, _late()), (1, _late()), (2, _late()), (3, _late()), (0, _late(indicators="9m"))])
+def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
+    """A closed kan lies face down at both ends like a wall's stacks, but where hands lie: taken for the nearest
+    wall, it put the dead wall inside the walls' square, read into the top seat's pond (mjx_2017031200 E3-2)."""
+    obs = read_table(lay(seats, turns), FRAME)
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        assert observed(obs, at) == expected(seats[side]), (side, at)
+    assert obs.dead_wall is list(ViewSide)[(ViewSide.TOP.turns + turns) % 4]
 
 
 def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[ViewSide, Seat]:

@@ -811,7 +811,10 @@ def _indicators_row(
     """A dead wall's few stacks left in one wall with their indicators turned, dora and ura (up to ten face up: the
     row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
     wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
-    hands, ``reach`` (a pond lies nearer the centre, a hand farther out)."""
+    hands, ``reach`` (a pond lies nearer the centre, a hand farther out). Where the dead wall crosses a corner and
+    kans drew the stacks beyond its first indicator, that indicator (or two) lies alone, face up: such a row counts
+    only within half a tile of a wall's depth, measured (a pond's last row lies a tile and more inside the walls)."""
+    measured = inside is not None
     if inside is None:
         if reach is None:
             return False
@@ -819,7 +822,9 @@ def _indicators_row(
     backs = sum(dets[s.index].is_back for s in row)
     depth = _depth(row) / _unit(row)
     face_up = len(row) - backs
-    return backs > 0 and 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
+    if backs == 0:
+        return measured and face_up <= 2 and inside - WALL_NEAR / 2 <= depth <= KAN_BEYOND * inside
+    return 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 
 def _wall_end(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None) -> bool:

@@ -7,7 +7,7 @@ tile back to the seat and zone it was laid in, in that player's reading order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -45,7 +45,8 @@ def _det(tile: Tile | None, box: Box) -> Detection:
 class Seat:
     """One seat's tiles as laid. ``hand``: mpsz laid face up, or a number of tiles standing (seen from behind).
     ``melds``: (mpsz, index of the sideways tile; None for a closed kan, its ends face down).
-    ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack.
+    ``wall``: stacks in front of the seat (top tier seen), with face-up ``indicators`` from its third stack left
+    (``indicators_from``: that many stacks past the drawn ones).
     ``drawn``: a tile set apart ``drawn_gap`` px right of the hand, before the melds. ``wall_drawn``: stacks gone
     from the wall's left end (as its player sees it), drawn; ``wall_drawn_right``: from its right end."""
 
@@ -55,6 +56,7 @@ class Seat:
     riichi: int | None = None
     wall: int = 0
     indicators: str = ""
+    indicators_from: int = 2
     hand_start: float = -180.0
     hand_gap: float = 30.0  # px between the hand and its melds
     meld_gap: float = 8.0  # px between melds
@@ -117,7 +119,7 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
                 a += STEP
         shown = list(parse_tiles(seat.indicators))
         for k in range(seat.wall_drawn, seat.wall - seat.wall_drawn_right):
-            tile = shown.pop(0) if k >= seat.wall_drawn + 2 and shown else None
+            tile = shown.pop(0) if k >= seat.wall_drawn + seat.indicators_from and shown else None
             put(tile, seat.wall_shift - seat.wall * STEP / 2 + k * STEP, W, WALL_DEPTH + H, H)
     return out
 
@@ -357,6 +359,20 @@ def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
         at = list(ViewSide)[(side.turns + turns) % 4]
         assert observed(obs, at) == expected(seats[side]), (side, at)
     assert obs.dead_wall is list(ViewSide)[(ViewSide.TOP.turns + turns) % 4]
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_dead_wall_s_first_indicator_alone_across_a_corner(turns):
+    """Four kans drew the two stacks beyond the first dora indicator: where the dead wall crosses a corner, that
+    indicator lies alone, face up, in the next seat's wall line (mjx_2016052515 E1-2); it is no discard."""
+    seats = _late()
+    corner = {"wall": 17, "wall_shift": -STEP, "indicators_from": 0}
+    seats[ViewSide.TOP] = replace(seats[ViewSide.TOP], wall_drawn=16, indicators="6z", **corner)
+    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall_drawn_right=7, indicators="34p6m8s", **corner)
+    obs = read_table(lay(seats, turns), FRAME)
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        assert observed(obs, at) == expected(seats[side]), (side, at)
 
 
 def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[ViewSide, Seat]:

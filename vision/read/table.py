@@ -812,8 +812,9 @@ def _indicators_row(
     row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
     wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
     hands, ``reach`` (a pond lies nearer the centre, a hand farther out). Where the dead wall crosses a corner and
-    kans drew the stacks beyond its first indicator, that indicator (or two) lies alone, face up: such a row counts
-    only within half a tile of a wall's depth, measured (a pond's last row lies a tile and more inside the walls)."""
+    kans drew the stacks beyond its first indicator, the indicators on that side lie alone, face up (five at most,
+    the dora's and four kans'): such a row counts only within half a tile of a measured wall's depth (a pond's last
+    row lies a tile and more inside the walls)."""
     measured = inside is not None
     if inside is None:
         if reach is None:
@@ -823,7 +824,7 @@ def _indicators_row(
     depth = _depth(row) / _unit(row)
     face_up = len(row) - backs
     if backs == 0:
-        return measured and face_up <= 2 and inside - WALL_NEAR / 2 <= depth <= KAN_BEYOND * inside
+        return measured and face_up <= INDICATORS // 2 and inside - WALL_NEAR / 2 <= depth <= KAN_BEYOND * inside
     return 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 

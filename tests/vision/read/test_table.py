@@ -361,14 +361,19 @@ def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
     assert obs.dead_wall is list(ViewSide)[(ViewSide.TOP.turns + turns) % 4]
 
 
-@pytest.mark.parametrize("turns", [0, 1, 2, 3])
-def test_a_dead_wall_s_first_indicator_alone_across_a_corner(turns):
-    """Four kans drew the two stacks beyond the first dora indicator: where the dead wall crosses a corner, that
-    indicator lies alone, face up, in the next seat's wall line (mjx_2016052515 E1-2); it is no discard."""
+@pytest.mark.parametrize(
+    ("turns", "top", "left"),
+    [(turns, (16, "6z"), (7, "34p6m8s")) for turns in range(4)] + [(turns, (13, "6z34p6m"), (10, "8s")) for turns in (0, 3)],
+)
+def test_a_dead_wall_s_indicators_alone_across_a_corner(turns, top, left):
+    """Four kans drew the two stacks beyond the first dora indicator: where the dead wall crosses a corner, the
+    indicators on the far side lie alone, face up, in the next seat's wall line (mjx_2016052515 E1-2, and
+    mjx_upd-aft-kan4 with the wall broken elsewhere); they are no discards. ``top``, ``left``: the stacks drawn
+    from the top wall's left end and the left wall's right end, and the indicators left in each."""
     seats = _late()
     corner = {"wall": 17, "wall_shift": -STEP, "indicators_from": 0}
-    seats[ViewSide.TOP] = replace(seats[ViewSide.TOP], wall_drawn=16, indicators="6z", **corner)
-    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall_drawn_right=7, indicators="34p6m8s", **corner)
+    seats[ViewSide.TOP] = replace(seats[ViewSide.TOP], wall_drawn=top[0], indicators=top[1], **corner)
+    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall_drawn_right=left[0], indicators=left[1], **corner)
     obs = read_table(lay(seats, turns), FRAME)
     for side in ViewSide:
         at = list(ViewSide)[(side.turns + turns) % 4]

@@ -51,6 +51,9 @@ KAN_BEYOND = 1.15
 STACKED_RATIO = 1.15
 #: The most face-up tiles in a dead wall: five dora indicators and the ura indicators under them.
 INDICATORS = 10
+#: A dead wall's indicators alone across a corner lie at their wall's end, this many tile widths or more along from
+#: their seat's axis (a pond's rows start three tiles left of it).
+CORNER = 3.5
 #: Walls lie about this share as far out as hands (tiles from the centre).
 WALLS_OF_REACH = 0.75
 #: Rows within this many tiles inside the nearest wall lie at the walls (a pond's outer row lies farther in).
@@ -813,8 +816,8 @@ def _indicators_row(
     wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
     hands, ``reach`` (a pond lies nearer the centre, a hand farther out). Where the dead wall crosses a corner and
     kans drew the stacks beyond its first indicator, the indicators on that side lie alone, face up (five at most,
-    the dora's and four kans'): such a row counts only within half a tile of a measured wall's depth (a pond's last
-    row lies a tile and more inside the walls)."""
+    the dora's and four kans'), by the corner (:data:`CORNER`): such a row counts only within half a tile of a
+    measured wall's depth (a pond's last row lies a tile and more inside the walls)."""
     measured = inside is not None
     if inside is None:
         if reach is None:
@@ -824,7 +827,14 @@ def _indicators_row(
     depth = _depth(row) / _unit(row)
     face_up = len(row) - backs
     if backs == 0:
-        return measured and face_up <= INDICATORS // 2 and inside - WALL_NEAR / 2 <= depth <= KAN_BEYOND * inside
+        along = [(s.a0 + s.a1) / 2 / _unit(row) for s in row]
+        by_corner = min(along) >= CORNER or max(along) <= -CORNER
+        return (
+            measured
+            and by_corner
+            and face_up <= INDICATORS // 2
+            and inside - WALL_NEAR / 2 <= depth <= KAN_BEYOND * inside
+        )
     return 0 < face_up <= INDICATORS and inside - WALL_NEAR <= depth <= KAN_BEYOND * inside
 
 

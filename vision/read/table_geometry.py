@@ -9,7 +9,7 @@ it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat
 put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once the
 estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate
 agrees with it is read about that estimate (finer, by a pixel or two: a frame reads as ``read_table`` alone reads
-it), one whose estimate lies elsewhere about the kept centre. It moves with the tiles: a frame whose tiles all
+it; within :data:`FINER` of it), one whose estimate lies elsewhere about the kept centre. It moves with the tiles: a frame whose tiles all
 moved by one shift from the last frame that agreed with it (:func:`registered_shift`: a camera knocked, the table
 pushed) moves it by that shift at once. Otherwise (the camera moved while nothing was read) only when :data:`SETTLE`
 frames agree on a new place and the kept centre reads each of them clearly worse than their own estimate
@@ -45,6 +45,10 @@ from vision.read.table import TableObservation, read_table
 SETTLE = 3
 #: Estimates within this many tile widths of each other agree.
 AGREE = 1.0
+#: A frame's estimate within this many tile widths of the kept centre is finer than it and read about; one farther,
+#: though it agrees, is off by most of a tile (a meld laid at one seat drags it) and the frame is read about the kept
+#: centre.
+FINER = 0.5
 #: Face-down stacks a seat's wall shows for a frame's walls to place the centre at once.
 WALL_STACKS = 5
 #: Tiles more fitting no seat's rows about the kept centre than about a frame's own estimate, for that frame to
@@ -267,9 +271,9 @@ class TableGeometry:
                 # the tiles all moved as one (the camera knocked, the table pushed): the table lies there now
                 return self._take((kept[0] + shift[0], kept[1] + shift[1]), tiles)
             if kept is not None and _apart(estimate, kept) <= near:
-                self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer
+                self._pending.clear()  # this frame agrees with the kept centre: its own estimate is finer, if near
                 self._still = tiles
-                return estimate
+                return estimate if _apart(estimate, kept) <= FINER * unit else kept
             if kept is not None and (shift is not None or _reads_as_well(good, size, kept, seen)):
                 # the tiles lie where they lay (the estimate is off), or no evidence either way (an arm, a misread)
                 return kept

@@ -380,6 +380,17 @@ def test_a_dead_wall_s_indicators_alone_across_a_corner(turns, top, left):
         assert observed(obs, at) == expected(seats[side]), (side, at)
 
 
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_face_up_tile_alone_at_a_wall_s_depth_off_the_corner_is_no_indicator(turns):
+    """A face-up tile alone as far out as the walls but by its seat's axis (a discard read about a centre a tile off)
+    is no dead wall's indicator across a corner: those lie at the wall's end."""
+    seats = _late()
+    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall=1, indicators="7m", indicators_from=0, melds=(("222p", 1),))
+    seats[ViewSide.RIGHT] = replace(seats[ViewSide.RIGHT], wall=4)
+    obs = read_table(lay(seats, turns), FRAME)
+    assert format_tiles(obs.dora_indicators) == "9m4s3z"
+
+
 def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[ViewSide, Seat]:
     """Mid-hand, hands standing (no boxes), walls of 17 laid as a pinwheel: the top wall drawn away, the right
     one down to ``right_left`` stacks at its left end, past the bottom wall's outer face (near the diagonal)."""

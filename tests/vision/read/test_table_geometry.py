@@ -25,7 +25,7 @@ from tests.vision.synth.test_table_render import melds_of, wanted_melds
 from tests.vision.synth.test_table_render import seat as scene_seat
 from tests.vision.synth.test_table_render import table as scene_table
 from vision.read.table import ViewSide, read_table
-from vision.read.table_geometry import SETTLE, Perspective, TableGeometry, placed, registered_shift
+from vision.read.table_geometry import AGREE, FINER, SETTLE, Perspective, TableGeometry, placed, registered_shift
 from vision.synth.table_render import TableStyle, render_table
 
 DATA = json.loads((Path(__file__).parent / "data" / "rendered_tables.json").read_text())
@@ -215,6 +215,26 @@ def test_an_estimate_off_the_same_way_frame_after_frame_does_not_move_it():
     geometry = TableGeometry()
     centres = followed(frames, size, geometry)
     assert [k for k, c in enumerate(centres) if k >= 1 and apart(c, truth) > 0.25 * unit] == []
+
+
+DRAGGED = json.loads((Path(__file__).parent / "data" / "meld_drags_estimate.json").read_text())
+
+
+def test_an_estimate_most_of_a_tile_off_is_not_read_about():
+    """A real game's frame (``data/meld_drags_estimate.json``) whose own estimate a new meld drags most of a tile off,
+    though within a tile of the kept centre: the frame is read about the kept centre, as about the true one (about
+    its estimate, the right seat's chi lay in its pond)."""
+    still, dragged = (detections(e) for e in DRAGGED["frames"])
+    entry, kept = DRAGGED["frames"][1], tuple(DRAGGED["kept"])
+    size, truth, unit = size_of(entry), entry["centre"], unit_of(entry)
+    own = read_table(dragged, size).centre
+    assert FINER * unit < apart(own, kept) <= AGREE * unit  # the frame would be read about it, were it trusted
+    geometry = TableGeometry(centre=kept)
+    assert geometry.observe(still, size) != kept  # a frame whose estimate lies near: read about that, finer
+    assert geometry.observe(dragged, size) == kept
+    at_truth = read_table(dragged, size, centre=tuple(truth))
+    assert seats_json(read_table(dragged, size, centre=kept)) == seats_json(at_truth)
+    assert [m.text for m in at_truth.seat(ViewSide.RIGHT).melds] == ["768p"]
 
 
 def test_frames_with_no_tile_leave_it_as_it_was():

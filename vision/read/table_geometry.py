@@ -8,14 +8,14 @@
 it: an arm over a seat's tiles hides half a row, a hand is laid open at one seat only. A camera over a table stays
 put, so the centre is taken from a frame that shows the walls (a fresh deal: their square places it), or once the
 estimates of :data:`SETTLE` frames agree (within :data:`AGREE` tile widths), then kept: a frame whose estimate
-agrees with it is read about that estimate (finer, by a pixel or two: a frame reads as ``read_table`` alone reads
-it; within :data:`FINER` of it), one whose estimate lies elsewhere about the kept centre. It moves with the tiles: a frame whose tiles all
-moved by one shift from the last frame that agreed with it (:func:`registered_shift`: a camera knocked, the table
-pushed) moves it by that shift at once. Otherwise (the camera moved while nothing was read) only when :data:`SETTLE`
-frames agree on a new place and the kept centre reads each of them clearly worse than their own estimate
-(:data:`WORSE_BY` more tiles fitting no seat's rows: an estimate can be off the same way frame after frame, two walls
-drawn away leaving the ponds' first tiles to place it); a frame whose estimate agrees with the kept centre clears
-that count. Until a centre is taken each frame is read about its own estimate, as ``read_table`` alone reads it.
+lies within :data:`FINER` of it is read about that estimate (finer, by a pixel or two: a frame reads as
+``read_table`` alone reads it), one whose estimate lies elsewhere about the kept centre. It moves with the tiles: a
+frame whose tiles all moved by one shift from the last frame that agreed with it (:func:`registered_shift`: a camera
+knocked, the table pushed) moves it by that shift at once. Otherwise (the camera moved while nothing was read) only
+when :data:`SETTLE` frames agree on a new place and the kept centre reads each of them clearly worse than their own
+estimate (:data:`WORSE_BY` more tiles fitting no seat's rows: an estimate can be off the same way frame after frame,
+two walls drawn away leaving the ponds' first tiles to place it); a frame whose estimate agrees with the kept centre
+clears that count. Until a centre is taken each frame is read about its own estimate, as ``read_table`` alone reads it.
 The camera's reader keeps one (:class:`~vision.read.pipeline.Reader`); :meth:`TableGeometry.reset` forgets it (the
 frame itself turned).
 

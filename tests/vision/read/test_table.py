@@ -350,7 +350,9 @@ def _late(kan: str = "9999s", indicators: str = "9m4s3z") -> dict[ViewSide, Seat
     }
 
 
-@pytest.mark.parametrize(("turns", "seats"), [(0, _late()), (1, _late()), (2, _late()), (3, _late()), (0, _late(indicators="9m"))])
+@pytest.mark.parametrize(
+    ("turns", "seats"), [(0, _late()), (1, _late()), (2, _late()), (3, _late()), (0, _late(indicators="9m"))]
+)
 def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
     """A closed kan lies face down at both ends like a wall's stacks, but where hands lie: taken for the nearest
     wall, it put the dead wall inside the walls' square, read into the top seat's pond (mjx_2017031200 E3-2)."""
@@ -363,7 +365,8 @@ def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
 
 @pytest.mark.parametrize(
     ("turns", "top", "left"),
-    [(turns, (16, "6z"), (7, "34p6m8s")) for turns in range(4)] + [(turns, (13, "6z34p6m"), (10, "8s")) for turns in (0, 3)],
+    [(turns, (16, "6z"), (7, "34p6m8s")) for turns in range(4)]
+    + [(turns, (13, "6z34p6m"), (10, "8s")) for turns in (0, 3)],
 )
 def test_a_dead_wall_s_indicators_alone_across_a_corner(turns, top, left):
     """Four kans drew the two stacks beyond the first dora indicator: where the dead wall crosses a corner, the
@@ -385,7 +388,8 @@ def test_a_face_up_tile_alone_at_a_wall_s_depth_off_the_corner_is_no_indicator(t
     """A face-up tile alone as far out as the walls but by its seat's axis (a discard read about a centre a tile off)
     is no dead wall's indicator across a corner: those lie at the wall's end."""
     seats = _late()
-    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall=1, indicators="7m", indicators_from=0, melds=(("222p", 1),))
+    alone = {"wall": 1, "indicators": "7m", "indicators_from": 0, "melds": (("222p", 1),)}
+    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], **alone)
     seats[ViewSide.RIGHT] = replace(seats[ViewSide.RIGHT], wall=4)
     obs = read_table(lay(seats, turns), FRAME)
     assert format_tiles(obs.dora_indicators) == "9m4s3z"

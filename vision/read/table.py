@@ -824,10 +824,11 @@ def _indicators_row(
             return False
         inside = WALLS_OF_REACH * reach
     backs = sum(dets[s.index].is_back for s in row)
-    depth = _depth(row) / _unit(row)
+    unit = _unit(row)
+    depth = _depth(row) / unit
     face_up = len(row) - backs
     if backs == 0:
-        along = [(s.a0 + s.a1) / 2 / _unit(row) for s in row]
+        along = [(s.a0 + s.a1) / 2 / unit for s in row]
         by_corner = min(along) >= CORNER or max(along) <= -CORNER
         return (
             measured

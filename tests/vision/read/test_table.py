@@ -335,6 +335,13 @@ def test_walls_only(turns, seats):
     assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
 
 
+def assert_read_as_laid(obs, seats: dict[ViewSide, Seat], turns: int) -> None:
+    """Every seat of a table laid by :func:`lay` (all four present) reads back as its spec."""
+    for side in ViewSide:
+        at = list(ViewSide)[(side.turns + turns) % 4]
+        assert observed(obs, at) == expected(seats[side]), (side, at)
+
+
 def _late(kan: str = "9999s", indicators: str = "9m4s3z") -> dict[ViewSide, Seat]:
     """Late in a hand, hands standing unseen: the bottom seat's closed kan lies where its hand stands (face down at
     both ends, like a wall's stacks), the top seat's pond has filled its third row towards its dead wall (five stacks,
@@ -357,9 +364,7 @@ def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
     """A closed kan lies face down at both ends like a wall's stacks, but where hands lie: taken for the nearest
     wall, it put the dead wall inside the walls' square, read into the top seat's pond (mjx_2017031200 E3-2)."""
     obs = read_table(lay(seats, turns), FRAME)
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
-        assert observed(obs, at) == expected(seats[side]), (side, at)
+    assert_read_as_laid(obs, seats, turns)
     assert obs.dead_wall is list(ViewSide)[(ViewSide.TOP.turns + turns) % 4]
 
 
@@ -378,9 +383,7 @@ def test_a_dead_wall_s_indicators_alone_across_a_corner(turns, top, left):
     seats[ViewSide.TOP] = replace(seats[ViewSide.TOP], wall_drawn=top[0], indicators=top[1], **corner)
     seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall_drawn_right=left[0], indicators=left[1], **corner)
     obs = read_table(lay(seats, turns), FRAME)
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
-        assert observed(obs, at) == expected(seats[side]), (side, at)
+    assert_read_as_laid(obs, seats, turns)
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])

@@ -137,11 +137,6 @@ class Phone:
         return self.request("POST", url, json.dumps(payload).encode(), headers)[0]
 
 
-@dataclass(frozen=True)
-class _Reading:
-    rows: tuple
-
-
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0..100), nearest rank.
 
@@ -157,8 +152,12 @@ def percentile(values: list[float], q: float) -> float:
 
 def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat: float = 15.0) -> dict[str, Any]:
     """Run the soak and return its figures (see the module doc)."""
+    import numpy as np
+
     from device.table.service import TableService
     from engine.tiles import Tile
+    from vision.read.detector import FakeDetector, laid_in_rows
+    from vision.read.pipeline import Reader
     from web import create_app
 
     pin = "2580"
@@ -179,6 +178,7 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
     connected = service.bus.subscribers
     phone = Phone("127.0.0.1", site.port, pin)
     rng = random.Random(7)
+    frame = np.zeros((600, 800, 3), np.uint8)  # the camera's frame, read as a fake detector lays out the rows
     published = {"camera": 0, "state": 0}
     request_ms: list[float] = []
     errors: list[str] = []
@@ -206,7 +206,7 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
             else:  # the camera loop reports a reading
                 rows = (tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(10, 15))),
                         tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(0, 7))))
-                service.observe(_Reading(rows))
+                service.observe(Reader.around(FakeDetector(laid_in_rows(rows))).read(frame))
                 published["camera"] += 1
             if n % 8 == 1:  # and someone scores a hand meanwhile
                 t0 = time.perf_counter()

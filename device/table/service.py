@@ -1,13 +1,14 @@
 """The table service: the one object the web site (and the camera loop) talks to.
 
-It holds the current game (the engine's state, derived from the SQLite event log), answers scoring
-requests, reads photos through a photo :class:`~vision.read.pipeline.Reader` (injected; a fake detector in tests), keeps
-the latest camera observation pushed by the device loop (:meth:`TableService.observe`, :meth:`TableService.hold`) and
-plays what it shows into the game (:class:`~device.table.camera_game.CameraGame`: the phones undo, fix, resync and
-confirm through :meth:`TableService.camera_action`), keeps the frames players correct as labelled examples, and
-publishes every change on an :class:`~device.table.events.EventBus` for the phones' event streams. Thread-safe: the web server calls it from many threads, the camera loop from its
-own. From ``web`` it imports only the site's contract (the errors and
-message types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
+It holds the current game (the engine's state, derived from the SQLite event log), answers scoring requests, reads
+photos through the photo :class:`~vision.read.pipeline.Reader` it is given (``photo_reader``; a test gives
+``Reader.around(its_fake_detector)``), keeps the camera reader's latest :class:`~vision.read.pipeline.Reading` pushed
+by the device loop (:meth:`TableService.observe`, :meth:`TableService.hold`) and plays what it shows into the game
+(:class:`~device.table.camera_game.CameraGame`: the phones undo, fix, resync and confirm through
+:meth:`TableService.camera_action`), keeps the frames players correct as labelled examples, and publishes every change
+on an :class:`~device.table.events.EventBus` for the phones' event streams. Thread-safe: the web server calls it from
+many threads, the camera loop from its own. From ``web`` it imports only the site's contract (the errors and message
+types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
 
 >>> svc = TableService(pin="1234")
 >>> svc.check_pin("1234", client="phone"), svc.check_pin("0000", client="phone")
@@ -24,8 +25,8 @@ import secrets
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from device.table.camera_game import CameraGame
@@ -50,7 +51,7 @@ log = logging.getLogger(__name__)
 DORA_CLASHES = frozenset({Clash.DORA_CHANGED.value, Clash.EXTRA_INDICATOR.value})
 
 if TYPE_CHECKING:
-    from vision.read.detector import Detection, Detector
+    from vision.read.detector import Detection
     from vision.read.pipeline import Reader, Reading
 
 
@@ -80,7 +81,6 @@ class CameraView:
     rows: tuple[tuple[Tile, ...], ...]
     at: float
     frame_id: str | None = None
-    zones: dict[str, str] = field(default_factory=dict)
     #: The kept frame's tiles in reading order (index into the frame, tile, row), for corrections.
     read: tuple[tuple[int, str, int], ...] = ()
     #: The frame read as a whole table, seat by seat (``vision.read.table.TableObservation.as_json()``), if it was.
@@ -92,7 +92,6 @@ class CameraView:
             "tiles": [[str(t) for t in r] for r in self.rows],
             "at": self.at,
             "frame_id": self.frame_id,
-            "zones": dict(self.zones),
             "read": [{"index": i, "tile": t, "row": r} for i, t, r in self.read],
             "table": self.table,
         }
@@ -108,7 +107,6 @@ class TableService:
         rules: RuleSet | None = None,
         db_path: str | None = None,
         photo_reader: Reader | None = None,
-        detector: Detector | None = None,
         photo_max_side: int = 2048,
         corrections_dir: str | None = None,
         bus: EventBus | None = None,
@@ -133,8 +131,6 @@ class TableService:
         #: Reads phone photos (:meth:`vision.read.pipeline.ReaderConfig.for_photo`), one read at a time with the
         #: camera's reader it shares its networks with.
         self.photo_reader = photo_reader
-        #: Without a ``photo_reader``: a detector of one's own (a fake in tests) whose boxes photos are read by.
-        self.detector = detector
         self.photo_max_side = photo_max_side
         self.corrections = CorrectionStore(corrections_dir)
         self.bus = bus or EventBus(max_subscribers=max_streams)
@@ -146,7 +142,6 @@ class TableService:
         self._camera: CameraView | None = None
         #: Wrong PINs, per client and for the whole table (a burst from many addresses closes joining a while).
         self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, window_s=pin_window_s)
-        self._detect_lock = threading.Lock()  # one read at a time by ``detector``
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
         #: What the camera sees, played into the game (``auto_confirm_s``: a result laid down settles itself after
@@ -217,14 +212,9 @@ class TableService:
 
         ``options`` may hold the scoring fields of :mod:`web.hand_request` (win_tile, tsumo, flags ...);
         without a ``win_tile`` the last tile read is taken as the winning tile.
-        Raises BadRequest for bytes that are no image, RuntimeError when no detector is installed.
+        Raises BadRequest for bytes that are no image, NoDetector when the table has no ``photo_reader``.
         """
-
         reader = self.photo_reader
-        if reader is None and self.detector is not None:
-            from vision.read.pipeline import Reader
-
-            reader = Reader.around(self.detector, lock=self._detect_lock)
         if reader is None:
             raise NoDetector("no tile detector is installed on this table (see models/)")
         if not self._reads.acquire(blocking=False):
@@ -288,41 +278,25 @@ class TableService:
 
     # --- the camera --------------------------------------------------------------------------------------
 
-    def observe(self, observation: Reading | Any) -> None:
+    def observe(self, reading: Reading) -> None:
         """The device loop reports what the camera sees now: the camera reader's
-        :class:`~vision.read.pipeline.Reading` of a frame (its rows, detections, frame and table, kept as read).
-        A reading with a table (:attr:`~vision.read.pipeline.Reading.table`) is played into the game by the camera
-        game; what that changes is published (``state`` and ``follow``).
-
-        Or, from elsewhere, an object with ``rows`` (sequences of Tile, or mpsz strings) or ``tiles``; optionally
-        ``zones`` (name -> mpsz), ``frame`` (a BGR array) and ``detections`` (vision ``Detection`` s, in reading
-        order by :func:`vision.read.rows.read_tiles`) to keep for corrections, and ``table`` (a
-        ``vision.read.table.TableObservation`` or its JSON).
+        :class:`~vision.read.pipeline.Reading` of a frame (its rows, detections, frame and table, kept as read; the
+        frame is held for corrections when it has tiles). A reading with a table
+        (:attr:`~vision.read.pipeline.Reading.table`) is played into the game by the camera game; what that changes is
+        published (``state`` and ``follow``). Anything but a ``Reading`` raises TypeError.
         """
         from vision.read.pipeline import Reading
 
-        if isinstance(observation, Reading):
-            rows_in: Any = observation.tile_rows
-            frame, dets, detection_rows = observation.image, list(observation.detections), observation.rows
-        else:
-            rows_in = getattr(observation, "rows", None)
-            if rows_in is None:
-                rows_in = [getattr(observation, "tiles", ())]
-            frame = getattr(observation, "frame", None)
-            dets = list(getattr(observation, "detections", None) or ())
-            detection_rows = ()
-            if frame is not None and dets:
-                from vision.read.rows import read_tiles
-
-                detection_rows = read_tiles(dets).rows
-        rows = tuple(tuple(_as_tiles(r)) for r in rows_in)
+        if not isinstance(reading, Reading):
+            raise TypeError(f"observe takes the camera reader's Reading, not {type(reading).__name__}")
+        frame, dets = reading.image, list(reading.detections)
         frame_id = None
         read: tuple[tuple[int, str, int], ...] = ()
-        if frame is not None and dets:
+        if dets:
             index = {id(d): i for i, d in enumerate(dets)}
             read = tuple(
                 (index[id(d)], str(d.tile), r)
-                for r, row in enumerate(detection_rows)
+                for r, row in enumerate(reading.rows)
                 for d in row.detections
                 if id(d) in index and d.tile is not None
             )
@@ -334,18 +308,13 @@ class TableService:
                 [FrameTile(d.tile, _box(d), float(d.conf)) for d in dets],
                 camera=True,
             )
-        zones_in = getattr(observation, "zones", None) or {}  # a Reading has none
-        zones = {str(k): v if isinstance(v, str) else format_tiles(_as_tiles(v)) for k, v in dict(zones_in).items()}
-        table = getattr(observation, "table", None)
-        if hasattr(table, "as_json"):
-            table = table.as_json()
-        view = CameraView(rows, time.time(), frame_id, zones, read, table if isinstance(table, dict) else None)
+        table = reading.table
+        view = CameraView(reading.tile_rows, time.time(), frame_id, read, None if table is None else table.as_json())
         table_view(view.table, None, None)  # a table whose dora indicators are not tiles is refused here
-        read_table = getattr(observation, "table", None)
         changed = False
-        if isinstance(observation, Reading) and read_table is not None:
-            self._seen = None if frame_id is None else (frame_id, frame, read_table)
-            changed = self.camera_game.observe(read_table, frame_id, dets)
+        if table is not None:
+            self._seen = None if frame_id is None else (frame_id, frame, table)
+            changed = self.camera_game.observe(table, frame_id, dets)
         with self._lock:
             self._camera = view
             g = self.game.game
@@ -645,14 +614,6 @@ def _fix_fields(body: dict[str, Any]) -> tuple[Tile | None, int | None]:
     if tile is None and seat is None:
         raise BadRequest("a fix names a tile or a seat")
     return tile, seat
-
-
-def _as_tiles(value: Any) -> Iterable[Tile]:
-    from engine.tiles import parse_tiles
-
-    if isinstance(value, str):
-        return parse_tiles(value)
-    return [t if isinstance(t, Tile) else Tile.parse(str(t)) for t in value]
 
 
 def _jpeg_encoder(image: Any, original: bytes | None) -> Callable[[], bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,9 +18,9 @@ from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.read.detector import Detection
-from vision.read.geometry import Box
-from vision.read.labels import class_of_tile
+from tests.web.conftest import reading_of
+from vision.read.detector import laid_in_rows
+from vision.read.pipeline import Reader
 
 # --- the event bus -------------------------------------------------------------------------------------------
 
@@ -119,71 +119,72 @@ def test_pin_lockout_is_per_client_and_expires():
     assert not svc.check_pin(1234, client="c")  # not a string
 
 
-@dataclass
-class Observation:
-    rows: list
-    frame: np.ndarray | None = None
-    detections: list | None = None
-    zones: dict | None = None
-    table: object = None
-
-
-def dets(text: str, y: float = 100) -> list[Detection]:
-    return [Detection.of_class(class_of_tile(t), Box(40.0 * i, y, 40.0 * i + 30, y + 40), 0.8)
-            for i, t in enumerate(parse_tiles(text))]
-
-
 def test_observe_publishes_the_camera_view_and_keeps_the_frame():
     svc = TableService(pin="1234")
     sub = svc.bus.subscribe()
     frame = np.zeros((480, 640, 3), np.uint8)
-    svc.observe(Observation(rows=["123m", parse_tiles("55z")], frame=frame, detections=dets("123m"),
-                            zones={"dora": parse_tiles("3p")}))
+    svc.observe(reading_of("123m 55z", frame=frame))
     (msg,) = sub.next(timeout=0)
     assert msg.kind == "camera"
-    assert msg.data["rows"] == ["123m", "55z"] and msg.data["zones"] == {"dora": "3p"}
+    assert msg.data["rows"] == ["123m", "55z"]
     fid = msg.data["frame_id"]
     assert svc.state()["camera"]["frame_id"] == fid
-    assert msg.data["read"] == [{"index": i, "tile": t, "row": 0} for i, t in enumerate(["1m", "2m", "3m"])]
+    assert msg.data["read"] == [{"index": i, "tile": t, "row": r}
+                                for i, (t, r) in enumerate([("1m", 0), ("2m", 0), ("3m", 0), ("5z", 1), ("5z", 1)])]
     fix = svc.correct(fid, 1, Tile.parse("3m"))
     assert (fix["before"], fix["after"]) == ("2m", "3m")
     assert svc.corrections.labels(fid)[1].startswith("2 ")  # 3m is class 2
 
 
-@pytest.mark.parametrize("as_json", [False, True])
-def test_observe_carries_the_table_seat_by_seat(as_json):
+def test_observe_carries_the_table_seat_by_seat():
     from tests.vision.read.test_table import FRAME, FULL, lay
     from vision.read.table import read_table
 
     svc = TableService(pin="1234")
     sub = svc.bus.subscribe()
     table = read_table(lay(FULL), FRAME)
-    svc.observe(Observation(rows=["123m"], table=table.as_json() if as_json else table))
+    svc.observe(reading_of("123m", table))
     (msg,) = sub.next(timeout=0)
     assert msg.data["rows"] == ["123m"]  # the camera strip as before
     assert msg.data["table"] == table.as_json() == svc.state()["camera"]["table"]
     assert [s["side"] for s in msg.data["table"]["seats"]] == ["bottom", "right", "top", "left"]
-    svc.observe(Observation(rows=["1m"]))
+    svc.observe(reading_of("1m"))
     assert svc.state()["camera"]["table"] is None  # a close-up: no table
 
 
-def test_observe_without_a_frame():
+def test_observe_keeps_no_frame_without_tiles():
     svc = TableService(pin="1234")
-    svc.observe(Observation(rows=[parse_tiles("1z")]))
+    svc.observe(reading_of(""))
     assert svc.state()["camera"]["frame_id"] is None
-    assert svc.camera is not None and svc.camera.rows == ((Tile.parse("1z"),),)
+    assert svc.camera is not None and svc.camera.rows == () and svc.camera.read == ()
+
+
+@pytest.mark.parametrize(
+    "loose",
+    [
+        None,
+        {"rows": ["123m"]},
+        SimpleNamespace(rows=["123m"], table={"seats": [], "dora_indicators": "3p"}),  # rows and a table as JSON
+        reading_of("123m").rows,  # a reading's rows without the reading
+    ],
+)
+def test_observe_takes_only_the_camera_readers_reading(loose):
+    svc = TableService(pin="1234")
+    with pytest.raises(TypeError, match="observe takes the camera reader's Reading"):
+        svc.observe(loose)
+    assert svc.state()["camera"] is None
 
 
 class RowDetector:
     def detect(self, image):
         h, _w = image.shape[:2]
-        return dets("234m567p23488s678s", y=h / 2)
+        return list(laid_in_rows([parse_tiles("234m567p23488s678s")], top=h / 2))
 
 
 def test_read_image_decodes_detects_reads_and_scores():
     import cv2
 
-    svc = TableService(pin="1234", detector=RowDetector())
+    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
     _ok, buf = cv2.imencode(".png", np.full((300, 900, 3), 200, np.uint8))
     out = svc.read_image(buf.tobytes(), {"riichi": True, "tsumo": True})
     assert out["tiles"] == "234m567p23488678s" and out["complete"]
@@ -194,7 +195,7 @@ def test_read_image_decodes_detects_reads_and_scores():
 
 
 def test_read_image_score_error_is_reported_not_raised():
-    svc = TableService(pin="1234", detector=RowDetector())
+    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
     import cv2
 
     _ok, buf = cv2.imencode(".jpg", np.zeros((100, 200, 3), np.uint8))
@@ -402,7 +403,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_COLOR_4)
     assert img.shape == (750, 1000, 3)
     body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
-    svc = TableService(pin="1234", detector=RowDetector())
+    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
     phone = Phone(create_app(None, svc).test_client())
     r = phone.post("/api/read", data=body, content_type=ctype)
     assert r.status_code == 200, r.json

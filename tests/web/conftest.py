@@ -1,4 +1,5 @@
-"""Fixtures for the site: an app over a TableService with a scripted detector, and clients."""
+"""Fixtures for the site: an app over a TableService reading photos by a scripted detector, and clients; readings
+as the camera's reader gives them (:func:`reading_of`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import contextlib
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -14,9 +16,12 @@ import pytest
 
 from device.table.service import TableService
 from engine.tiles import parse_tiles
-from vision.read.detector import Detection
-from vision.read.geometry import Box
+from vision.read.detector import Detection, laid_in_rows
+from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
+from vision.read.pipeline import Reader, Reading
+from vision.read.rows import read_tiles
+from vision.read.table import TableObservation
 from web import create_app
 
 PIN = "2468"
@@ -49,6 +54,17 @@ class ScriptedDetector:
         return found[::-1]  # in no particular order, as a detector gives them
 
 
+def reading_of(
+    rows: str | Sequence[Detection] = "", table: TableObservation | None = None, frame: np.ndarray | Size = Size(800, 600)
+) -> Reading:
+    """A frame as the camera's reader reads it (what the loop hands ``TableService.observe``): ``rows`` mpsz text, a row
+    per space-separated group (laid out by :func:`~vision.read.detector.laid_in_rows`), or the detections themselves;
+    ``table`` the frame read seat by seat, taken as given; ``frame`` the image, or the size of a black one."""
+    detections = laid_in_rows([parse_tiles(r) for r in rows.split()]) if isinstance(rows, str) else tuple(rows)
+    image = np.zeros((frame.height, frame.width, 3), np.uint8) if isinstance(frame, Size) else frame
+    return Reading(image, detections, read_tiles(detections).rows, table)
+
+
 def jpeg(width: int = 640, height: int = 360, quality: int = 85) -> bytes:
     """A small non-square JPEG with some texture."""
     rng = np.random.default_rng(width * 7 + height)
@@ -65,9 +81,8 @@ def detector():
 
 @pytest.fixture
 def service(detector, tmp_path):
-    svc = TableService(
-        pin=PIN, detector=detector, db_path=str(tmp_path / "game.db"), corrections_dir=str(tmp_path / "corr")
-    )
+    svc = TableService(pin=PIN, photo_reader=Reader.around(detector), db_path=str(tmp_path / "game.db"),
+                       corrections_dir=str(tmp_path / "corr"))
     yield svc
     svc.close()
 

@@ -149,7 +149,7 @@ def test_read_needs_multipart(phone):
 
 
 def test_read_without_a_detector_is_503(phone, service):
-    service.detector = None
+    service.photo_reader = None
     r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
     assert r.status_code == 503 and "detector" in r.json["error"]
 

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from device.table.service import TableService
-from tests.web.conftest import PIN, ScriptedDetector, jpeg, serving, shot
+from tests.web.conftest import PIN, ScriptedDetector, jpeg, reading_of, serving, shot
+from vision.read.pipeline import Reader
 
 pytestmark = pytest.mark.browser
 
@@ -25,20 +26,10 @@ PAYMENTS = "(document.querySelector('#table-payments') || {textContent: ''}).tex
 
 @pytest.fixture
 def site(tmp_path):
-    service = TableService(pin=PIN, detector=ScriptedDetector(MISREAD), db_path=str(tmp_path / "g.db"),
-                           corrections_dir=str(tmp_path / "corrections"))
+    service = TableService(pin=PIN, photo_reader=Reader.around(ScriptedDetector(MISREAD)),
+                           db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
     with serving(service):
         yield service
-
-
-class _Seen:
-    """An observation as the camera loop reports it."""
-
-    def __init__(self, frame, detections):
-        from vision.read.rows import read_tiles
-
-        self.frame, self.detections = frame, detections
-        self.rows = [row.tiles for row in read_tiles(detections).rows]
 
 
 def test_join_photo_fix_score_settle(context, site, tmp_path):
@@ -130,7 +121,7 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     import numpy as np
 
     frame = np.zeros((720, 1280, 3), np.uint8)
-    site.observe(_Seen(frame, ScriptedDetector("123m456p789s11z222z").detect(frame)))
+    site.observe(reading_of(ScriptedDetector("123m456p789s11z222z").detect(frame), frame=frame))
     watcher.wait_for_function("document.querySelectorAll('#camera .tile').length === 14")
     shot(watcher, "8-camera-strip")
     page.goto(base + "/score")
@@ -245,16 +236,6 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     assert not errors, errors
 
 
-class _TableSeen:
-    """A frame of the whole table as the camera loop reports it: the strip's rows and the table seat by seat."""
-
-    def __init__(self, detections, table):
-        from vision.read.rows import read_tiles
-
-        self.rows = [row.tiles for row in read_tiles(detections).rows]
-        self.table = table
-
-
 def test_the_whole_table_seat_by_seat(context, site):
     import dataclasses
 
@@ -276,7 +257,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     dets = lay(seats)
     table = read_table(dets, FRAME)
     site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
-    site.observe(_TableSeen(dets, table))
+    site.observe(reading_of(dets, table, FRAME))
     page.wait_for_selector("#camera-table:not([hidden]) .tseat")
     sides = page.locator("#camera-table .tseat")
     assert [sides.nth(i).get_attribute("data-side") for i in range(4)] == ["bottom", "right", "top", "left"]
@@ -303,7 +284,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     # the same table again: the page is left as it is (nothing redrawn, nothing jumps)
     page.evaluate("document.querySelector('#camera-table .tseat').dataset.mark = 'kept'")
     box = page.locator("#camera-table").bounding_box()
-    site.observe(_TableSeen(dets, table))
+    site.observe(reading_of(dets, table, FRAME))
     page.wait_for_function("document.querySelector('#camera').dataset.at && document.querySelector('#camera details')")
     time.sleep(0.3)
     assert page.locator("#camera-table .tseat").first.get_attribute("data-mark") == "kept"
@@ -311,7 +292,7 @@ def test_the_whole_table_seat_by_seat(context, site):
 
     # the service knows seat 1 (East, the dealer) sits at the camera's bottom edge: the seats by wind and name
     site.camera_seat = 0
-    site.observe(_TableSeen(dets, table))
+    site.observe(reading_of(dets, table, FRAME))
     page.wait_for_function("document.querySelector('#camera-table .thead strong').textContent === 'East · Ann'")
     assert sides.locator(".thead strong").all_inner_texts() == ["East · Ann", "South · Bo", "West · Cy", "North · Di"]
     assert page.locator("#camera-table .tnote").count() == 0
@@ -387,7 +368,7 @@ def test_score_page_takes_the_near_hand_and_the_dora_from_the_camera(context, si
     table = read_table(dets, FRAME)
     near = table.seats[0]
     site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
-    site.observe(_TableSeen(dets, table))
+    site.observe(reading_of(dets, table, FRAME))
     page = context.new_page()
     page.goto(site.url.rstrip("/") + "/score")
     tiles = "[...document.querySelectorAll('#%s .tile')].map((t) => t.dataset.tile).join('')"

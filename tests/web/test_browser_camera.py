@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from tests.web.conftest import PIN, ScriptedDetector, phone_context, serving, shot
+from tests.web.conftest import PIN, ScriptedDetector, phone_context, reading_of, serving, shot
 from tests.web.follow_fake import FollowingService, camera_event
 from tests.web.test_camera_routes import RON
+from vision.read.pipeline import Reader
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +24,8 @@ TOAST = "(document.querySelector('#toast') || {textContent: ''}).textContent"
 
 @pytest.fixture
 def site(tmp_path):
-    service = FollowingService(pin=PIN, detector=ScriptedDetector(), db_path=str(tmp_path / "g.db"),
-                               corrections_dir=str(tmp_path / "corrections"))
+    service = FollowingService(pin=PIN, photo_reader=Reader.around(ScriptedDetector()),
+                               db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
     service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
     with serving(service):
         yield service
@@ -133,20 +134,13 @@ def test_a_camera_event_is_undone_and_another_fixed(context, site):
     assert not errors, errors
 
 
-class _TableSeen:
-    """A frame of the whole table as the camera loop reports it."""
-
-    def __init__(self, table):
-        self.rows, self.table = [], table
-
-
 def test_i_sit_here_names_the_cameras_seat_from_my_own(context, site):
     from tests.vision.read.test_table import FRAME, FULL, lay
     from vision.read.table import read_table
 
     errors: list[str] = []
     dets = lay(FULL)
-    site.observe(_TableSeen(read_table(dets, FRAME)))
+    site.observe(reading_of(dets, read_table(dets, FRAME), FRAME))
     page = joined(context, site, errors)
     page.wait_for_selector('#camera-table .tseat[data-side="right"] .sit-here')
     assert page.locator("#camera-table .sit-here").count() == 4

@@ -7,7 +7,6 @@ until they are there. Playwright and Debian's chromium as in test_browser.py.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("device.table.camera_game", reason="the device's camera game is not in this tree yet")
@@ -15,10 +14,8 @@ frames = pytest.importorskip("tests.device.table.test_camera_game", reason="the 
 
 from device.table.service import TableService  # noqa: E402
 from tests.vision.read.table_frames import B, table  # noqa: E402
-from tests.web.conftest import PIN, serving, shot  # noqa: E402
+from tests.web.conftest import PIN, reading_of, serving, shot  # noqa: E402
 from tests.web.test_browser_camera import joined  # noqa: E402
-from vision.read.pipeline import Reading  # noqa: E402
-from vision.read.rows import read_tiles  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -26,8 +23,7 @@ pytestmark = pytest.mark.browser
 def play(service: TableService, tables: list) -> None:
     """Each table read from a frame (the loop's Reading), then held a frame, as the camera loop gives them."""
     for seen in tables:
-        detections = frames.detections_of(seen)
-        service.observe(Reading(np.zeros((600, 800, 3), np.uint8), detections, read_tiles(detections).rows, seen))
+        service.observe(reading_of(frames.detections_of(seen), seen))
         service.hold()
 
 

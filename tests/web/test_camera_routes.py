@@ -8,6 +8,7 @@ import pytest
 from engine.errors import IllegalAction
 from tests.web.conftest import PIN
 from tests.web.follow_fake import CameraAction, FollowingService, camera_event
+from vision.read.pipeline import Reader
 
 #: A ron the camera saw: riichi pinfu tanyao, seat 2 on the dealer's 8s (3,900).
 RON = {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s", "flags": ["riichi"]}
@@ -29,7 +30,7 @@ WRITES = [
 
 @pytest.fixture
 def service(detector, tmp_path):
-    svc = FollowingService(pin=PIN, detector=detector, db_path=str(tmp_path / "game.db"),
+    svc = FollowingService(pin=PIN, photo_reader=Reader.around(detector), db_path=str(tmp_path / "game.db"),
                            corrections_dir=str(tmp_path / "corr"))
     svc.follow["events"] = [
         camera_event(0, "Seat 1 discards 1z", {"type": "discard", "seat": 0, "tile": "1z"}, "f-0"),

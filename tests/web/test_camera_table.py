@@ -9,16 +9,9 @@ import pytest
 from device.table.service import TableService
 from device.table.table_view import table_view
 from tests.vision.read.test_table import FRAME, FULL, lay
+from tests.web.conftest import reading_of
 from tests.web.test_events import frames
 from vision.read.table import ViewSide, read_table
-
-
-@dataclasses.dataclass
-class Seen:
-    """An observation as the camera loop reports it: the strip's rows and the table read seat by seat."""
-
-    rows: list
-    table: object = None
 
 
 def table_with(indicators: str):
@@ -41,7 +34,7 @@ def table_with(indicators: str):
 )
 def test_dora_from_the_indicators_the_camera_reads(client, service, indicators, dora):
     table = table_with(indicators)
-    service.observe(Seen(rows=["123m"], table=table))
+    service.observe(reading_of("123m", table))
     cam = client.get("/api/state").json["camera"]
     assert cam["table"]["dora_indicators"] == table.as_json()["dora_indicators"]  # the reading, unchanged
     pairs = cam["table_view"]["dora"]
@@ -50,17 +43,17 @@ def test_dora_from_the_indicators_the_camera_reads(client, service, indicators, 
 
 
 def test_the_event_stream_carries_the_same_view(client, service):
-    service.observe(Seen(rows=["123m"], table=table_with("9m")))
+    service.observe(reading_of("123m", table_with("9m")))
     state = next(f["data"] for f in frames(client.get("/events").get_data(as_text=True)) if f["event"] == "state")
     assert state["camera"]["table_view"]["dora"] == [{"indicator": "9m", "dora": "1m"}]
     sub = service.bus.subscribe()
-    service.observe(Seen(rows=["123m"], table=table_with("7z")))
+    service.observe(reading_of("123m", table_with("7z")))
     (msg,) = sub.next(timeout=0)
     assert msg.kind == "camera" and msg.data["table_view"]["dora"] == [{"indicator": "7z", "dora": "5z"}]
 
 
 def test_seats_named_by_the_camera_when_the_service_does_not_know_who_sits_where(client, service):
-    service.observe(Seen(rows=["123m"], table=table_with("3p")))
+    service.observe(reading_of("123m", table_with("3p")))
     view = client.get("/api/state").json["camera"]["table_view"]
     assert view["named_by"] == "camera"
     assert [(s["side"], s["label"], s["seat"]) for s in view["seats"]] == [
@@ -79,7 +72,7 @@ def test_seats_named_by_the_camera_when_the_service_does_not_know_who_sits_where
 def test_seats_named_by_the_game_when_the_camera_seat_is_set(client, service, camera_seat, labels):
     service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
     service.camera_seat = camera_seat
-    service.observe(Seen(rows=["123m"], table=table_with("3p")))
+    service.observe(reading_of("123m", table_with("3p")))
     view = client.get("/api/state").json["camera"]["table_view"]
     assert view["named_by"] == "game" and [s["label"] for s in view["seats"]] == labels
     assert [s["seat"] for s in view["seats"]] == [(camera_seat + k) % 4 for k in range(4)]
@@ -89,13 +82,13 @@ def test_seat_winds_follow_the_dealer(client, service):
     service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
     service.camera_seat = 0
     service.record("draw", {"tenpai": [False, True, False, False]})  # the dealer was noten: the deal moves on
-    service.observe(Seen(rows=["123m"], table=table_with("3p")))
+    service.observe(reading_of("123m", table_with("3p")))
     labels = [s["label"] for s in client.get("/api/state").json["camera"]["table_view"]["seats"]]
     assert labels == ["North · Ann", "East · Bo", "South · Cy", "West · Di"]
 
 
 def test_no_table_no_view(client, service):
-    service.observe(Seen(rows=["123m"]))
+    service.observe(reading_of("123m"))
     cam = client.get("/api/state").json["camera"]
     assert cam["table"] is None and cam["table_view"] is None
 
@@ -106,7 +99,7 @@ def test_a_camera_seat_that_is_no_seat_is_refused(seat):
         TableService(pin="1234", camera_seat=seat)
 
 
-def test_a_table_whose_indicators_are_not_tiles_is_refused(service):
+def test_a_table_whose_indicators_are_not_tiles_is_refused():
     with pytest.raises(ValueError):
-        service.observe(Seen(rows=["123m"], table={"seats": [], "dora_indicators": "9x"}))
+        table_view({"seats": [], "dora_indicators": "9x"}, None, None)
     assert table_view(None, None, None) is None

@@ -6,7 +6,7 @@ import json
 import threading
 import time
 
-from engine.tiles import parse_tiles
+from tests.web.conftest import reading_of
 
 
 def frames(text: str) -> list[dict]:
@@ -25,11 +25,6 @@ def frames(text: str) -> list[dict]:
     return out
 
 
-class Obs:
-    def __init__(self, *rows):
-        self.rows = [parse_tiles(r) for r in rows]
-
-
 def when_subscribed(service, action):
     """Run ``action`` in a thread as soon as a client has opened its stream."""
 
@@ -45,7 +40,7 @@ def when_subscribed(service, action):
 
 
 def test_stream_starts_with_the_state_then_pushes_changes(client, service):
-    when_subscribed(service, lambda: service.observe(Obs("123m", "55z")))
+    when_subscribed(service, lambda: service.observe(reading_of("123m 55z")))
     r = client.get("/events")
     assert r.status_code == 200 and r.mimetype == "text/event-stream"
     assert r.headers["Cache-Control"] == "no-cache"
@@ -58,10 +53,10 @@ def test_stream_starts_with_the_state_then_pushes_changes(client, service):
 
 
 def test_resume_with_last_event_id_replays_what_was_missed(client, service):
-    service.observe(Obs("1m"))
+    service.observe(reading_of("1m"))
     seen = service.bus.seq
-    service.observe(Obs("2m"))
-    service.observe(Obs("3m"))
+    service.observe(reading_of("2m"))
+    service.observe(reading_of("3m"))
     got = frames(client.get("/events", headers={"Last-Event-ID": str(seen)}).get_data(as_text=True))
     assert [f["data"]["rows"] for f in got if f["event"] == "camera"] == [["2m"], ["3m"]]
     assert got[0]["event"] == "camera"  # no full state needed
@@ -70,7 +65,7 @@ def test_resume_with_last_event_id_replays_what_was_missed(client, service):
 
 def test_a_client_too_far_behind_gets_the_whole_state(client, service):
     for i in range(300):  # more than the backlog
-        service.observe(Obs(f"{i % 9 + 1}p"))
+        service.observe(reading_of(f"{i % 9 + 1}p"))
     got = frames(client.get("/events?last_id=1").get_data(as_text=True))
     assert got[0]["event"] == "state"
 

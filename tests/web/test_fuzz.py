@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from device.table.service import TableService
 from tests.web.conftest import PIN, Phone, ScriptedDetector, jpeg
+from vision.read.pipeline import Reader
 from web import create_app
 
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -36,7 +37,7 @@ _APP = {}
 def phone() -> tuple[Phone, TableService]:
     """One app for the whole module (hypothesis runs many examples); a fresh unlocked phone each time."""
     if not _APP:
-        svc = TableService(pin=PIN, detector=ScriptedDetector())
+        svc = TableService(pin=PIN, photo_reader=Reader.around(ScriptedDetector()))
         _APP["svc"] = svc
         _APP["app"] = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 256 * 1024}, svc)
     p = Phone(_APP["app"].test_client())

@@ -129,6 +129,22 @@ class FakeDetector:
         return list(self.answer(image) if callable(self.answer) else self.answer)
 
 
+def laid_in_rows(rows: Sequence[Sequence[Tile]], *, top: float = 100.0, conf: float = 0.9) -> tuple[Detection, ...]:
+    """The detections of ``rows`` of face-up tiles laid out plainly (30 x 40 px tiles 5 px apart from x = 40, rows 60
+    px apart from ``top``), in reading order: what a :class:`FakeDetector` finds in a frame of 800 x 600 (tests,
+    benchmarks). :func:`vision.read.rows.read_tiles` reads them back as the same rows.
+
+    >>> from engine.tiles import parse_tiles
+    >>> [(d.label, d.box.x1, d.box.y1) for d in laid_in_rows([parse_tiles("12m"), parse_tiles("7z")])]
+    [('1m', 40.0, 100.0), ('2m', 75.0, 100.0), ('7z', 40.0, 160.0)]
+    """
+    return tuple(
+        Detection.of_class(class_of_tile(t), Box(40.0 + 35 * i, top + 60 * r, 70.0 + 35 * i, top + 60 * r + 40), conf)
+        for r, row in enumerate(rows)
+        for i, t in enumerate(row)
+    )
+
+
 # --- the network ----------------------------------------------------------------------------------------------
 
 

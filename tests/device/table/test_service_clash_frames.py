@@ -17,10 +17,9 @@ from device.table.clash_frames import ClashFrames, clash_zone
 from device.table.service import TableService
 from tests.device.table.test_camera_game import SIDE, detections_of
 from tests.vision.read.table_frames import B, L, R, T, table
+from tests.web.conftest import reading_of
 from vision.read.detector import Detection
 from vision.read.geometry import Box
-from vision.read.pipeline import Reading
-from vision.read.rows import read_tiles
 from vision.read.table import SeatObservation, TableObservation, ViewSide
 from web.contract import UnknownFrame
 
@@ -61,9 +60,7 @@ def frames_of(moves: str, dora: str = "4p") -> list[TableObservation]:
 
 def observe(service: TableService, seen: TableObservation, holds: int = 1) -> None:
     """One frame as the camera loop gives it (a grey frame, the table's tiles as its detections), then held."""
-    dets = detections_of(seen)
-    image = np.full((HEIGHT, WIDTH, 3), 128, np.uint8)
-    service.observe(Reading(image, dets, read_tiles(dets).rows, seen))
+    service.observe(reading_of(detections_of(seen), seen, np.full((HEIGHT, WIDTH, 3), 128, np.uint8)))
     for _ in range(holds):
         service.hold()
 

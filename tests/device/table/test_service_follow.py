@@ -6,7 +6,6 @@ text (``tests/vision/read/table_frames.py``).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from device.table.camera_game import NothingPending
@@ -16,20 +15,14 @@ from engine.game.events import Discard, Draw, HandStart
 from engine.tiles import Tile
 from tests.device.table.test_camera_game import FIRST_GO, WIN, Clock, detections_of, ponds_of, script
 from tests.vision.read.table_frames import B, table
-from vision.read.pipeline import Reading
-from vision.read.rows import read_tiles
+from tests.web.conftest import reading_of
 from vision.read.table import TableObservation
 from web.hand_request import BadRequest
 
 
-def reading(frame: TableObservation | None) -> Reading:
-    detections = detections_of(frame)
-    return Reading(np.zeros((600, 800, 3), np.uint8), detections, read_tiles(detections).rows, frame)
-
-
 def play(svc: TableService, frames: list[TableObservation | None]) -> None:
     for frame in frames:
-        svc.observe(reading(frame))
+        svc.observe(reading_of(detections_of(frame), frame))
         svc.hold()
 
 

@@ -22,9 +22,9 @@ from device.demo import RECORDING
 from device.table.game_session import event_of
 from device.table.service import TableService
 from engine.game.events import Draw
-from tests.device.table.test_camera_game import FIRST_GO, FIRST_GO_EVENTS, WIN, ponds_of, script
-from tests.device.table.test_service_follow import reading
+from tests.device.table.test_camera_game import FIRST_GO, FIRST_GO_EVENTS, WIN, detections_of, ponds_of, script
 from tests.vision.read.table_frames import B, table
+from tests.web.conftest import reading_of
 from vision.read.detector import FakeDetector
 
 
@@ -63,7 +63,8 @@ def scripted_loop(svc: TableService, tables: list, still_after: int = 0) -> Serv
     images += images[-1:] * still_after
 
     def read(frame: Frame):
-        return reading(tables[min(frame.index // 3, len(tables) - 1)])
+        seen = tables[min(frame.index // 3, len(tables) - 1)]
+        return reading_of(detections_of(seen), seen)
 
     return ServiceLoop(FakeSource(images), read, svc.observe, hold=svc.hold, max_reads_per_second=1e3)
 

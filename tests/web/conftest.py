@@ -55,7 +55,9 @@ class ScriptedDetector:
 
 
 def reading_of(
-    rows: str | Sequence[Detection] = "", table: TableObservation | None = None, frame: np.ndarray | Size = Size(800, 600)
+    rows: str | Sequence[Detection] = "",
+    table: TableObservation | None = None,
+    frame: np.ndarray | Size = Size(width=800, height=600),
 ) -> Reading:
     """A frame as the camera's reader reads it (what the loop hands ``TableService.observe``): ``rows`` mpsz text, a row
     per space-separated group (laid out by :func:`~vision.read.detector.laid_in_rows`), or the detections themselves;

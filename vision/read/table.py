@@ -412,11 +412,12 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     """The table centre (x, y) in pixels: the middle of the tiles, refined from opposite seats.
 
     Along each axis the centre lies midway between the outer rows of the two seats across it (left and right give
-    x); where one of them is missing, or the two disagree with the seats beside it by more than two tiles, at the
-    middle of the seats beside it (their rows are centred on it, give or take the melds). Where one of them is
-    missing and the outer rows of the other and of both seats beside are walls, the walls' square places it: as far
-    in from that wall as the walls beside lie from each other's middle (walls shrink from one end as tiles are
-    drawn, so their middles may be tiles off the table's axis; early in a hand only walls may be seen).
+    x; two walls however short one is); where one of them is missing, or the two disagree with the seats beside it
+    by more than two tiles, at the middle of the seats beside it (their rows are centred on it, give or take the
+    melds). Where one of them is missing and the outer rows of the other and of both seats beside are walls, the
+    walls' square places it: as far in from that wall as the walls beside lie from each other's middle (walls shrink
+    from one end as tiles are drawn, so their middles may be tiles off the table's axis; early in a hand only walls
+    may be seen).
     """
     if not detections:
         raise ValueError("no detections to find a table centre in")
@@ -436,16 +437,18 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
         top, bottom = by_side[ViewSide.TOP], by_side[ViewSide.BOTTOM]
         # each axis two ways: between the outer rows of the seats across it (precise when both show the same
         # kind of row: two hands, or two walls), and at the middle of the seats beside it (within about a tile)
+        # (two opposite walls lie as far out as each other however short one is: a wall drawn down to a few stacks
+        # by a corner is no neighbour's row end, which lies across this seat's axis)
+        walled = {s for s in ViewSide if len(sure[s]) >= 3 and _outer_is_wall(dets_of[s], s, centre, unit)}
         across_x = beside_x = across_y = beside_y = None
-        if _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+        if _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]) or {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
             across_x = (_percentile([p[0] for p in left], 0.1) + _percentile([p[0] for p in right], 0.9)) / 2
         if len(top) + len(bottom) >= 3:
             beside_x = statistics.median(p[0] for p in _outer(by_side, (ViewSide.TOP, ViewSide.BOTTOM), centre))
-        if _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+        if _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]) or {ViewSide.TOP, ViewSide.BOTTOM} <= walled:
             across_y = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
         if len(left) + len(right) >= 3:
             beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
-        walled = {s for s in ViewSide if len(sure[s]) >= 3 and _outer_is_wall(dets_of[s], s, centre, unit)}
         if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
             half = (_percentile([p[0] for p in right], 0.9) - _percentile([p[0] for p in left], 0.1)) / 2
             if ViewSide.BOTTOM in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):

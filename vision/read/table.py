@@ -64,6 +64,9 @@ MELD_MIN = 3
 CONTESTED = 0.6
 #: A wall row is at least this share face down.
 WALL_BACKS = 0.5
+#: Walls along x and along y whose stack pitches differ by less than this share are as long (an overhead camera, its
+#: boxes a pixel or two off).
+SAME_PITCH = 0.03
 #: The table's centre lies in this middle share of the tiles' extent on each axis (see :func:`within_tiles`) ...
 CENTRE_BOUND = 0.6
 #: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
@@ -451,12 +454,14 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
             beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
         if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
             half = (_percentile([p[0] for p in right], 0.9) - _percentile([p[0] for p in left], 0.1)) / 2
+            half *= _depth_per_width(dets_of, walled, centre, unit)
             if ViewSide.BOTTOM in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
                 beside_y = _percentile([p[1] for p in bottom], 0.9) - half
             elif ViewSide.TOP in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
                 beside_y = _percentile([p[1] for p in top], 0.1) + half
         if across_x is None and across_y is not None and {ViewSide.TOP, ViewSide.BOTTOM} <= walled:
             half = (_percentile([p[1] for p in bottom], 0.9) - _percentile([p[1] for p in top], 0.1)) / 2
+            half /= _depth_per_width(dets_of, walled, centre, unit)
             if ViewSide.RIGHT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
                 beside_x = _percentile([p[0] for p in right], 0.9) - half
             elif ViewSide.LEFT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
@@ -490,17 +495,49 @@ def _settled(dets: Sequence[Detection], centre: tuple[float, float]) -> list[tup
     return list(zip(seat, sure, strict=True))
 
 
-def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
-    """Whether a seat's outer row (its tiles within a tile of its farthest) is a wall: three or more, mostly face
-    down and lying (deeper than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
-    if len(dets) < 3:
-        return False
+def _outer_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> list[Detection]:
+    """A seat's outer row: its tiles within a tile of its farthest."""
+    if not dets:
+        return []
     depth = [_depths(d, centre)[side.turns] for d in dets]
     far = _percentile(depth, 0.9)
-    outer = [d for d, x in zip(dets, depth, strict=True) if x >= far - unit]
+    return [d for d, x in zip(dets, depth, strict=True) if x >= far - unit]
+
+
+def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
+    """Whether a seat's outer row (:func:`_outer_row`) is a wall: three or more, mostly face down and lying (deeper
+    than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
+    if len(dets) < 3:
+        return False
+    outer = _outer_row(dets, side, centre, unit)
     backs = sum(d.is_back for d in outer)
     spans = [_span(0, d, side, centre) for d in outer]
     return len(outer) >= 3 and backs >= WALL_BACKS * len(outer) and statistics.median(1 / s.ratio for s in spans) >= 1.1
+
+
+def _stack_pitch(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> float | None:
+    """The spacing of a walled seat's stacks along its row (the median gap of its outer row, a face-up indicator on
+    its stack counted once); None for a wall of fewer than four stacks."""
+    axis = 1 if side in (ViewSide.LEFT, ViewSide.RIGHT) else 0
+    along = sorted(d.box.center[axis] for d in _outer_row(dets, side, centre, unit))
+    gaps = [b - a for a, b in itertools.pairwise(along) if b - a > 0.3 * unit]
+    return statistics.median(gaps) if len(gaps) >= 3 else None
+
+
+def _depth_per_width(
+    dets_of: dict[ViewSide, list[Detection]], walled: set[ViewSide], centre: tuple[float, float], unit: float
+) -> float:
+    """How long a length along y looks against the same along x: the stack pitch of the walls lying along y over
+    that of those along x (1 without a wall each way). A camera at an angle foreshortens the table's depth, and the
+    view from straight above the tiles' sizes give (:class:`vision.read.table_geometry.Perspective`) keeps that;
+    within :data:`SAME_PITCH` of 1, 1."""
+    def pitch(sides: tuple[ViewSide, ViewSide]) -> float | None:
+        found = [p for s in sides if s in walled and (p := _stack_pitch(dets_of[s], s, centre, unit)) is not None]
+        return statistics.mean(found) if found else None
+
+    along_y, along_x = pitch((ViewSide.LEFT, ViewSide.RIGHT)), pitch((ViewSide.TOP, ViewSide.BOTTOM))
+    ratio = along_y / along_x if along_y and along_x else 1.0
+    return 1.0 if abs(ratio - 1) < SAME_PITCH else ratio
 
 
 def _pick(across: float | None, beside: float | None, before: float, unit: float) -> float:

@@ -420,7 +420,8 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     melds). Where one of them is missing and the outer rows of the other and of both seats beside are walls, the
     walls' square places it: as far in from that wall as the walls beside lie from each other's middle (walls shrink
     from one end as tiles are drawn, so their middles may be tiles off the table's axis; early in a hand only walls
-    may be seen).
+    may be seen), that distance scaled by the walls' stack pitches across the two axes (:func:`_depth_per_width`: a
+    camera at an angle shows the table's depth shorter than its width).
     """
     if not detections:
         raise ValueError("no detections to find a table centre in")

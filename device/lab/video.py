@@ -518,6 +518,101 @@ def _film_game(call: dict[str, Any]) -> GameFilmed:
     return film_game(**call)
 
 
+# --- conformance seating: the table's geometry alone, over every still shot -----------------------------------------
+
+
+@dataclass
+class GameSeated:
+    """One game's still shots read about the centre the camera's geometry keeps, against reads about the true centre:
+    ``misread`` shots put a pond, meld, indicator or open hand at another seat or zone; ``first`` the first few of
+    them as (hand, shot)."""
+
+    source: str
+    shots: int
+    misread: int
+    first: list[tuple[int, int]]
+
+
+def _seats_of(table: Any) -> list[tuple]:
+    return [(s.pond_text, s.riichi, [m.text for m in s.melds], s.indicators, s.hand_text) for s in table.seats]
+
+
+def seat_game(
+    script: Any, *, seed: int = 0, style: Any = None, hands: int | None = 1, size: tuple[int, int] = FRAME_SIZE
+) -> GameSeated:
+    """``script`` 's still shots (its first ``hands`` hands; None: all) as the renderer lays its tiles (exact boxes,
+    no frame drawn: about a hundred shots a second) through one :class:`~vision.read.table_geometry.TableGeometry`,
+    as the camera's reader keeps it; each read about the centre it gives and about the true centre."""
+    from vision.read.table import read_table
+    from vision.read.table_geometry import TableGeometry
+    from vision.synth.table_render import table_boxes
+
+    geometry, shots, misread = TableGeometry(), 0, []
+    for h, hand in enumerate(script.hands if hands is None else script.hands[:hands]):
+        for k, shot in enumerate(hand.shots):
+            if shot.scene.arm is not None:
+                continue
+            laid = table_boxes(shot.scene, size=size, seed=seed, style=style)
+            dets = laid.detections()
+            if not dets:
+                continue
+            centre = geometry.observe(dets, laid.size)
+            shots += 1
+            if _seats_of(read_table(dets, laid.size, centre=centre)) != _seats_of(
+                read_table(dets, laid.size, centre=laid.centre)
+            ):
+                misread.append((h, k))
+    return GameSeated(script.source, shots, len(misread), misread[:6])
+
+
+def run_seating(
+    paths: list[str], *, seed: int = 0, style_seed: int | None = None, tilt: float | None = None,
+    hands: int | None = 1, size: tuple[int, int] = FRAME_SIZE,
+) -> tuple[dict[str, int], list[GameSeated]]:  # fmt: skip
+    """``{"games", "shots", "misread", "games_misread"}`` over the logs' games, and each game's: the ``i``-th game at
+    the render seed and table style :func:`run_video` gives it; ``tilt``: its camera instead at that angle from the
+    side ``i`` names (bottom, right, top, left in turn)."""
+    from vision.read.table import ViewSide
+
+    scripts = scripts_of(paths, None)
+    if not scripts:
+        raise UserError("no game with a hand in the given logs")
+    style_seed = seed if style_seed is None else style_seed
+    seated = []
+    for i, script in enumerate(scripts):
+        style = game_style(style_seed + i)
+        if tilt is not None:
+            style = replace(style, camera=list(ViewSide)[(style_seed + i) % 4], tilt=tilt)
+        seated.append(seat_game(script, seed=seed + 1000 * i, style=style, hands=hands, size=size))
+    total = {
+        "games": len(seated),
+        "shots": sum(g.shots for g in seated),
+        "misread": sum(g.misread for g in seated),
+        "games_misread": sum(g.misread > 0 for g in seated),
+    }
+    return total, seated
+
+
+def _cmd_seating(args: argparse.Namespace) -> int:
+    if args.tilt is not None and not 0 <= args.tilt < 0.8:
+        raise UserError(f"--tilt is the far edge's shortening, from 0 to under 0.8, not {args.tilt}")
+    if args.hands < 0:
+        raise UserError(f"--hands must be 0 (all) or more, not {args.hands}")
+    total, seated = run_seating(
+        args.paths, seed=args.seed, style_seed=args.style_seed, tilt=args.tilt, hands=args.hands or None,
+        size=frame_size(args.size),
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(total))
+        return 0
+    for g in seated:
+        if g.misread:
+            print(f"{Path(g.source).name}: {g.misread}/{g.shots} shots misread, first (hand, shot) {g.first}")
+    games, misread, shots = total["games"], total["misread"], total["shots"]
+    print(f"games {games}: {misread}/{shots} shots misread in {total['games_misread']} games")
+    return 0
+
+
 def frame_size(text: str) -> tuple[int, int]:
     """``HEIGHTxWIDTH`` pixels, e.g. ``1520x2028``."""
     try:
@@ -587,6 +682,21 @@ def register(commands: Any) -> None:
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="games filmed at once, one process each (default: one a core, at most one a game)")  # fmt: skip
     p.set_defaults(func=_cmd_video)
+
+    q = commands.conformance.add_parser(
+        "seating", help="the table's geometry alone: game logs' still shots read about the centre the camera keeps"
+    )
+    q.add_argument("paths", nargs="+", metavar="GAME_LOG", help="mjlog XML files or folders of them")
+    q.add_argument("--json", action="store_true", help="one JSON object of the figures")
+    q.add_argument("--seed", type=int, default=0, help="the rendering's seed, as conformance video's (default 0)")
+    q.add_argument("--style-seed", type=int, default=None, metavar="S",
+                   help="the seed each game's table style is drawn from (default: --seed)")  # fmt: skip
+    q.add_argument("--tilt", type=float, default=None, metavar="T",
+                   help="each camera at this angle instead (the far edge this share shorter), each side in turn")
+    q.add_argument("--hands", type=int, default=1, metavar="N", help="each game's first N hands (0: all; default 1)")
+    q.add_argument("--size", default="x".join(map(str, FRAME_SIZE)), metavar="HxW",
+                   help="the frames' height x width in pixels (default %(default)s)")  # fmt: skip
+    q.set_defaults(func=_cmd_seating)
 
     b = commands.bench.add_parser(
         "camera", help="changed frames per second through the camera loop, and seconds from a discard to the bus"

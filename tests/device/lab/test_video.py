@@ -120,6 +120,8 @@ def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:
         (["conformance", "video", "x.mjlog", "--games", "0"], "--games must be at least 1"),
         (["conformance", "video", "x.mjlog", "--jobs", "0"], "--jobs must be at least 1"),
         (["conformance", "video", "x.mjlog", "--size", "12"], "HEIGHTxWIDTH"),
+        (["conformance", "seating", "x.mjlog", "--tilt", "0.9"], "--tilt is the far edge's shortening"),
+        (["conformance", "seating", "x.mjlog", "--hands", "-1"], "--hands must be 0 (all) or more"),
         (["bench", "camera", "x.mjlog", "--turn-s", "0"], "--turn-s must be above 0"),
         (["bench", "camera", "x.mjlog", "--pi5-gmacs", "-1"], "--pi5-gmacs must be above 0"),
     ],
@@ -221,3 +223,29 @@ def test_a_hand_left_unfinished_is_settled_as_players_would(seen: list, done: st
             assert service.game.game.hand is None and service.game.game.events[-1] == win
     finally:
         service.close()
+
+
+# --- conformance seating: the geometry alone -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("camera", [None, "bottom", "left"])
+def test_a_hand_with_a_call_and_a_riichi_is_seated_as_about_the_true_centre(camera) -> None:
+    from device.lab.video import seat_game
+    from vision.read.table import ViewSide
+    from vision.synth.table_render import TableStyle
+
+    style = TableStyle() if camera is None else TableStyle(camera=ViewSide(camera), tilt=0.15)
+    seated = seat_game(_script(*CALL_AND_RIICHI), seed=5, style=style)
+    assert seated.shots >= 5 and (seated.misread, seated.first) == (0, [])
+
+
+def test_a_centre_kept_tiles_off_misreads_the_shots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a geometry that keeps a centre two tiles off puts the ponds at other seats."""
+    from device.lab.video import seat_game
+    from vision.read.table_geometry import TableGeometry
+
+    observe = TableGeometry.observe
+    monkeypatch.setattr(TableGeometry, "observe", lambda self, dets, size=None: (
+        lambda c: (c[0] + 100.0, c[1] - 100.0))(observe(self, dets, size)))  # fmt: skip
+    seated = seat_game(_script(*CALL_AND_RIICHI), seed=5)
+    assert seated.misread > 0 and seated.first[0][0] == 0

@@ -524,8 +524,8 @@ def _film_game(call: dict[str, Any]) -> GameFilmed:
 @dataclass
 class GameSeated:
     """One game's still shots read about the centre the camera's geometry keeps, against reads about the true centre:
-    ``misread`` shots put a pond, meld, indicator or open hand at another seat or zone; ``first`` the first few of
-    them as (hand, shot)."""
+    ``misread`` shots read a seat otherwise (:func:`_seats_followed`: its pond, melds and whence each was called,
+    indicators, open hand and the tile set apart); ``first`` the first few of them as (hand, shot)."""
 
     source: str
     shots: int
@@ -533,8 +533,13 @@ class GameSeated:
     first: list[tuple[int, int]]
 
 
-def _seats_of(table: Any) -> list[tuple]:
-    return [(s.pond_text, s.riichi, [m.text for m in s.melds], s.indicators, s.hand_text) for s in table.seats]
+def _seats_followed(table: Any) -> list[dict]:
+    """Each seat as :func:`vision.eval.camera.seats_read` compares it, less the count of a standing hand's backs (a
+    game's first shot, a few backs before the deal read about its own estimate, may lend one to a seat; the camera
+    game counts a hand's backs only once a hand is laid open)."""
+    from vision.eval.camera import seats_read
+
+    return [{k: v for k, v in seat.items() if k != "hand_backs"} for seat in seats_read(table)]
 
 
 def seat_game(
@@ -558,7 +563,7 @@ def seat_game(
                 continue
             centre = geometry.observe(dets, laid.size)
             shots += 1
-            if _seats_of(read_table(dets, laid.size, centre=centre)) != _seats_of(
+            if _seats_followed(read_table(dets, laid.size, centre=centre)) != _seats_followed(
                 read_table(dets, laid.size, centre=laid.centre)
             ):
                 misread.append((h, k))

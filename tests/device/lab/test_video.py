@@ -245,7 +245,11 @@ def test_a_centre_kept_tiles_off_misreads_the_shots(monkeypatch: pytest.MonkeyPa
     from vision.read.table_geometry import TableGeometry
 
     observe = TableGeometry.observe
-    monkeypatch.setattr(TableGeometry, "observe", lambda self, dets, size=None: (
-        lambda c: (c[0] + 100.0, c[1] - 100.0))(observe(self, dets, size)))  # fmt: skip
+
+    def two_tiles_off(self, dets, size=None):
+        x, y = observe(self, dets, size)
+        return x + 100.0, y - 100.0
+
+    monkeypatch.setattr(TableGeometry, "observe", two_tiles_off)
     seated = seat_game(_script(*CALL_AND_RIICHI), seed=5)
     assert seated.misread > 0 and seated.first[0][0] == 0

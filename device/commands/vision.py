@@ -119,6 +119,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "tiles": reading.text,
                 "detections": [d.as_json() for d in reading.detections],
                 "ms": round(reading.ms, 1),
+                "runs": reading.runs,
             }
             if reading.table is not None:
                 record["table"] = reading.table.as_json()

@@ -51,6 +51,11 @@ def register(commands) -> None:
     tr.add_argument("--background", type=int, default=2, help="no-tile crops per rendered scene (default 2)")
     tr.add_argument("--real-background", type=int, default=24, help="no-tile crops per real photo (default 24)")
     tr.add_argument(
+        "--other-sets-repeats", type=int, default=0,
+        help="jittered crops per box of alanchoi00's training photos, other physical sets; flowers as none, tiles "
+        "its labels leave out painted out (default 0)",
+    )
+    tr.add_argument(
         "--cards", type=int, default=0, metavar="N", help="also N single-tile cards (vision.synth.cards; default 0)"
     )
     tr.add_argument("--cards-seed", type=int, default=500, help="seed of the cards (default 500)")
@@ -168,6 +173,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         crops_of,
         crops_real_held_out,
         export_onnx,
+        other_set_scenes,
         real_scenes,
         rendered_scenes,
         report_dict,
@@ -179,7 +185,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
-    if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats) < 0:
+    if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats, args.other_sets_repeats) < 0:
         raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
     if not 0.0 <= args.warmup < 1.0:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
@@ -247,6 +253,22 @@ def cmd_train(args: argparse.Namespace) -> int:
             )
         except FileNotFoundError as exc:
             raise UserError(str(exc)) from exc
+    if args.other_sets_repeats:
+        try:
+            name = f"other_sets_painted_train_x{args.other_sets_repeats}_bg{args.real_background}_s{args.seed}.npz"
+            parts.append(
+                _cached(
+                    crops / name,
+                    lambda: crops_of(
+                        other_set_scenes("train"),
+                        per_box=args.other_sets_repeats,
+                        background=args.real_background,
+                        seed=args.seed + 300,
+                    ),
+                )
+            )
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from exc
     if args.cards:
         if not 0.0 <= args.cards_none <= 1.0:
             raise UserError("--cards-none is a share: 0 to 1")
@@ -290,6 +312,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     rendered = [f"render:{args.render_seed}:{args.render}"] if args.render else []
     meta["sources"] = [str(p) for p in args.data] + rendered
     meta["real_repeats"] = args.real_repeats
+    meta["other_sets_repeats"] = args.other_sets_repeats
     if args.cards:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     if args.cards_bonus:

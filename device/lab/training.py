@@ -44,6 +44,10 @@ def register(commands) -> None:
     train.add_argument("--val", nargs="*", default=[], metavar="DIR", help="validation folders")
     train.add_argument("--real-repeats", type=int, default=8, help="copies of the real training split (0: none)")
     train.add_argument(
+        "--other-sets-repeats", type=int, default=0,
+        help="copies of alanchoi00's training photos, other physical sets (default 0: none)",
+    )
+    train.add_argument(
         "--model",
         default="peer",
         help="yolo11n.yaml / yolov8n.yaml (from scratch), a local .pt checkpoint, an exported detector .onnx of ours "
@@ -58,6 +62,12 @@ def register(commands) -> None:
     train.add_argument("--lr0", type=float, default=0.002)
     train.add_argument("--hours", type=float, default=None, help="budget in hours, over --epochs; the schedule fits it")
     train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
+    train.add_argument("--warmup-epochs", type=float, default=1.0, help="epochs warming up (default 1)")
+    train.add_argument(
+        "--warmup-bias-lr", type=float, default=None,
+        help="the biases' rate at the warm-up's start (default 0.1 from scratch; lr0 when --model is a trained one)",
+    )
+    train.add_argument("--freeze", type=int, default=0, help="first layers kept fixed (10: the backbone; default 0)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     train.add_argument(
         "--final-val-only", action="store_true",
@@ -169,7 +179,10 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise UserError(f"--model {args.model}: {exc}") from None
     elif not (model.endswith(".yaml") or Path(model).is_file()):
         raise UserError(f"--model {model}: not a model yaml and not a local checkpoint")
-    spec = training.DataSpec(tuple(Path(d) for d in args.data), tuple(Path(d) for d in args.val), args.real_repeats)
+    spec = training.DataSpec(
+        tuple(Path(d) for d in args.data), tuple(Path(d) for d in args.val), args.real_repeats,
+        args.other_sets_repeats,
+    )
     try:
         data_yaml = training.assemble(spec, project / name / "data")
     except FileNotFoundError as exc:
@@ -177,7 +190,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     recipe = training.Recipe(
         epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
         lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic, hours=args.hours,
-        val_every_epoch=not args.final_val_only,
+        val_every_epoch=not args.final_val_only, warmup_epochs=args.warmup_epochs, freeze=args.freeze,
+        warmup_bias_lr=args.warmup_bias_lr if args.warmup_bias_lr is not None else (
+            0.1 if args.model == "peer" or args.model.endswith(".yaml") else args.lr0
+        ),
     )
     run = training.train(data_yaml, model, recipe, project, name)
     print(f"trained {run}: weights in {run / 'weights'}")

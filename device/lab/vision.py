@@ -123,6 +123,25 @@ def register(commands) -> None:
     phone.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     phone.set_defaults(func=cmd_eval_phone)
 
+    real = commands.eval.add_parser(
+        "real", help="real photos no model trained on, read whole as jantaku read reads them: P, R, exact, runs"
+    )
+    model_args(real)
+    real.add_argument("--classifier", metavar="PATH", help="crop classifier ONNX (default: the one beside the model)")
+    real.add_argument("--sets", help="comma list of leo-held-out, alanchoi00-valid, alanchoi00-test (default all)")
+    real.add_argument("--views", help="the photo reader's views: none, or a comma list (default every view)")
+    real.add_argument("--limit", type=int, default=None, help="at most this many photos of each set")
+    real.add_argument("--misses", action="store_true", help="also list the photos not read exactly")
+    real.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    real.set_defaults(func=cmd_eval_real)
+
+    dup = commands.eval.add_parser(
+        "duplicates", help="every evaluation photo against every training photo: no copy of one in the other"
+    )
+    dup.add_argument("--bits", type=int, default=None, help="pairs this close are copies (default: DUPLICATE_BITS)")
+    dup.add_argument("--json", action="store_true", help="print one JSON object")
+    dup.set_defaults(func=cmd_eval_duplicates)
+
     bench = commands.bench.add_parser("detector", help="ms per 640x640 frame, ours beside mahjong-detector")
     bench.add_argument("--model", metavar="PATH", help="our ONNX model (default: models/tiles.onnx)")
     bench.add_argument("--peer", metavar="PATH", help="the peer's ONNX model (default: from mahjong-detector)")
@@ -708,3 +727,73 @@ def cmd_bench_views(args: argparse.Namespace) -> int:
                 f"  adds runs on {c['images_with_runs']}/{c['images']}"
             )
     return 0
+
+
+def cmd_eval_real(args: argparse.Namespace) -> int:
+    from vision.eval.real_sets import SETS, evaluate_sets
+
+    names = list(SETS) if args.sets is None else [n.strip() for n in args.sets.split(",") if n.strip()]
+    if not names or (unknown := [n for n in names if n not in SETS]):
+        named = f" (not {', '.join(unknown)})" if names else ""
+        raise UserError(f"--sets: one or more of {', '.join(SETS)}, comma separated{named}")
+    if args.limit is not None and args.limit < 1:
+        raise UserError("--limit is a count of photos: at least 1")
+    config = replace(reader_config(args), views=parse_views(args.views))
+    if args.classifier:
+        if not Path(args.classifier).is_file():
+            raise UserError(f"--classifier {args.classifier}: no such file")
+        config = replace(config, classifier=Path(args.classifier))
+    reader = make_reader(config)
+    try:
+        results = evaluate_sets({"read": reader}, names, args.limit)
+    except (VisionError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from exc
+    report = {name: by_reader["read"].as_json() for name, by_reader in results.items()}
+    if args.misses:
+        for name, by_reader in results.items():
+            report[name]["misses"] = by_reader["read"].misses
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    for name, r in report.items():
+        print(
+            f"{name:>18}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
+            f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms, runs median {r['runs_median']} max {r['runs_max']})"
+        )
+        for miss in r.get("misses", ()):
+            print(f"    {miss[0]}: {miss[1]} right of {miss[2]} read, {miss[3]} there")
+    return 0
+
+
+def cmd_eval_duplicates(args: argparse.Namespace) -> int:
+    """Exit 1 when an evaluation photo is a copy of a training photo."""
+    from vision.eval import other_sets, real_photos
+    from vision.eval.evaluation import DEFAULT_CAMERASH
+    from vision.eval.near_duplicates import DUPLICATE_BITS, check
+
+    bits = DUPLICATE_BITS if args.bits is None else args.bits
+    try:
+        training = [p.image for p in real_photos.training_split()] + [p.image for p in other_sets.load_split("train")]
+        evaluation = [p.image for p in real_photos.held_out_split()]
+        evaluation += [p.image for split in ("valid", "test") for p in other_sets.load_split(split)]
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from exc
+    evaluation += sorted(DEFAULT_CAMERASH.glob("tiles-resized/**/*.jpg"))  # evaluation only, when present
+    report = check(evaluation, training)
+    copies = report.under(bits)
+    result = {
+        "evaluation": report.evaluation,
+        "training": report.training,
+        "nearest_bits": report.closest[0][0] if report.closest else None,
+        "nearest": [[b, str(e), str(t)] for b, e, t in report.closest[:5]],
+        "copies": [[b, str(e), str(t)] for b, e, t in copies],
+        "bits": bits,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{report.evaluation} evaluation photos against {report.training} training photos (256-bit dhash)")
+        for b, e, t in report.closest[:5]:
+            print(f"  {b:3d} bits: {e.name} ~ {t.name}")
+        print(f"copies (at most {bits} bits apart): {len(copies)}")
+    return 1 if copies else 0

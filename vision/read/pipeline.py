@@ -162,7 +162,8 @@ class ReaderConfig:
         """A photo's reader (``jantaku read``, phone uploads): at its tiles' scale with every view. ``pyramid``: by the
         slice pyramid, no views. ``table``: an overhead photo of a whole table, read as the camera reads one
         (squared to it, its own turn) and seat by seat, its boxes as the photo shows them."""
-        common = {"conf": conf, "threads": threads, "crop_views": crop_views}
+        # every crop of a read in one classifier run (its views too): a run's cost is mostly the call, not the crops
+        common = {"conf": conf, "threads": threads, "crop_views": crop_views, "crop_batch": CAMERA_CROP_BATCH}
         if table:
             return cls(model, **common, square_to_table=True, keep_table_turn=False, report_squared=False,
                        table_min_tiles=0)  # fmt: skip

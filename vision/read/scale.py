@@ -60,6 +60,7 @@ class PhotoDetector:
         afar: tuple[float, ...] = (8.0, 12.0),
         max_afar: float = 4.0,
         sure: float = 0.5,
+        min_slice_gain: float = 1.0,
     ) -> None:
         self.network = network
         self.options = options or DetectorOptions()
@@ -84,6 +85,8 @@ class PhotoDetector:
         self.max_afar = max_afar
         #: Confidence from which a box of the whole pass speaks for the photo's scale (all of them when none does).
         self.sure = sure
+        #: Slices are read only when they show the photo at least this many times as big as the whole pass did.
+        self.min_slice_gain = min_slice_gain
         #: How the last photos were read (a long-lived service reads many: only the last ones are kept).
         self.passes: deque[str] = deque(maxlen=64)
         self._held = threading.local()  # what :meth:`remembering` holds, per thread
@@ -162,7 +165,9 @@ class PhotoDetector:
         if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
             scale = self.target * side / (median / whole_scale)
         scale = min(1.0, max(scale, 1.5 * whole_scale))
-        whole_again = net.height / scale >= h and net.width / scale >= w  # a slice as big as the photo
+        # a slice as big as the photo, or slices that would show its tiles hardly bigger than the whole photo did
+        # (a 640 frame: 1.25 times, in five runs)
+        whole_again = (net.height / scale >= h and net.width / scale >= w) or scale < self.min_slice_gain * whole_scale
         if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
             self.passes.append("whole")
             return self.fill_holes(image, found), weak

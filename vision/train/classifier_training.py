@@ -109,6 +109,21 @@ def real_scenes(held_out: bool = False, root: str | os.PathLike[str] | None = No
         yield Scene(image, tuple((b.class_id, Box(*b.xyxy(w, h))) for b in photo.boxes), str(photo.image))
 
 
+def other_set_scenes(split: str = "train", root: str | os.PathLike[str] | None = None) -> Iterator[Scene]:
+    """alanchoi00's photos of other physical sets (:mod:`vision.eval.other_sets`): its tiles in our classes, its
+    flowers and seasons as :data:`NONE_CLASS` (a tile body, but no riichi tile), and the tiles its labels leave out
+    painted out (:mod:`vision.train.unlabelled`), so that no background crop is cut from one. Only ``train`` is for
+    training."""
+    from vision.eval.other_sets import load_split
+    from vision.train.unlabelled import painted_photos, shipped_finder
+
+    for photo, image, _ in painted_photos(load_split(split, root), shipped_finder()):
+        h, w = image.shape[:2]
+        tiles = [(b.class_id, Box(*b.xyxy(w, h))) for b in photo.boxes]
+        flowers = [(NONE_CLASS, Box(*r)) for r in photo.unlabelled_xyxy(w, h)]
+        yield Scene(image, (*tiles, *flowers), str(photo.image))
+
+
 # --- jitter -------------------------------------------------------------------------------------------------
 
 

@@ -100,6 +100,8 @@ class DataSpec:
     train_dirs: tuple[Path, ...]
     val_dirs: tuple[Path, ...]
     real_repeats: int = 0
+    #: Copies of alanchoi00's training photos (other sets, :mod:`vision.eval.other_sets`; 0: none).
+    other_sets_repeats: int = 0
 
 
 def write_data_yaml(path: Path, train: Sequence[Path], val: Sequence[Path]) -> Path:
@@ -128,6 +130,13 @@ def assemble(spec: DataSpec, out: Path) -> Path:
         shutil.rmtree(real_dir, ignore_errors=True)
         real_photos.write_yolo(real_photos.training_split(), real_dir, repeats=spec.real_repeats)
         train.append(real_dir)
+    if spec.other_sets_repeats > 0:
+        from vision.eval import other_sets
+        from vision.train.unlabelled import shipped_finder, write_painted_yolo
+
+        other_dir = out / "other_sets_train"  # its unlabelled tiles painted out: vision.train.unlabelled
+        write_painted_yolo(other_sets.load_split("train"), other_dir, shipped_finder(), spec.other_sets_repeats)
+        train.append(other_dir)
     return write_data_yaml(out / "data.yaml", train, spec.val_dirs)
 
 
@@ -306,6 +315,11 @@ class Recipe:
     optimizer: str = "AdamW"
     close_mosaic: int = 2
     warmup_epochs: float = 1.0
+    #: The biases' learning rate at the warm-up's start. Ultralytics' 0.1 suits random weights; going on from a
+    #: converged model it shakes the head (the first epoch's mAP halves), so a fine-tune sets it to lr0.
+    warmup_bias_lr: float = 0.1
+    #: Layers kept fixed from the start (10: YOLO11n's backbone), so a short run adapts the neck and head.
+    freeze: int = 0
     cache: bool = False
     seed: int = 0
     hours: float | None = None  # a wall-clock budget: ultralytics fits the schedule to it (overrides epochs)
@@ -324,6 +338,8 @@ class Recipe:
             "optimizer": self.optimizer,
             "close_mosaic": self.close_mosaic,
             "warmup_epochs": self.warmup_epochs,
+            "warmup_bias_lr": self.warmup_bias_lr,
+            "freeze": self.freeze or None,
             "cache": self.cache,
             "seed": self.seed,
             "deterministic": False,

@@ -218,13 +218,28 @@ def test_faces_surely_upright_outvote_a_probe_surer_of_the_half_turn(model, name
 
 @pytest.mark.parametrize("upside_down", [False, True])
 def test_a_photo_read_surer_turned_is_read_so_and_in_the_order_its_faces_stand(model, upside_down):
-    """Another set's hand the detector reads surer on its half turn, whichever way up its faces stand: it is read
-    on its half turn (the surer boxes), and its tiles in the order of their faces."""
+    """Another set's hand the detector reads surer on its half turn, whichever way up its faces stand: without
+    ``vote_first`` it is read on its half turn (the surer boxes), and its tiles in the order of their faces."""
     image, found = hand(["1m", "2m", "7z", "9m"], upside_down)
-    r = HalfTurnDetector(_surer_turned(found, image), _surer_turned(found, image), model)
+    r = HalfTurnDetector(_surer_turned(found, image), _surer_turned(found, image), model, vote_first=False)
     got = r.detect(image)
     assert list(r.turned) == [upside_down] and {d.conf for d in got} == {0.9}
     assert read_tiles(got).text == "12m7z9m"
+
+
+@pytest.mark.parametrize(("upside_down", "conf"), [(False, 0.5), (True, 0.9)])
+def test_a_sure_vote_reads_a_photo_without_reading_its_half_turn(model, upside_down, conf):
+    """With ``vote_first``, faces voted surely one way decide alone: the half turn is read only to read the photo
+    on it (upside down), never to compare (upright: the photo as it is, its own boxes)."""
+    image, found = hand(["1m", "2m", "7z", "9m"], upside_down)
+    probe = _surer_turned(found, image)
+    seen = []
+    probe.detect = lambda im, read=probe.detect: seen.append(im.shape) or read(im)
+    r = HalfTurnDetector(_surer_turned(found, image), probe, model)
+    got = r.detect(image)
+    assert list(r.turned) == [upside_down] and {d.conf for d in got} == {conf}
+    assert read_tiles(got).text == "12m7z9m"
+    assert len(seen) == 1  # the probe read the photo as it is, once
 
 
 def test_without_a_way_up_model_the_probe_alone_tells(model):

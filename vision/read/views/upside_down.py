@@ -66,10 +66,13 @@ class HalfTurnDetector(DetectorLayer):
     the order their faces stand. ``turned`` records, per photo read (the last 64), whether its tiles were taken to
     lie upside down, and ``votes`` the way-up vote (None: not asked, or no tile to ask about)."""
 
-    def __init__(self, detector: Detector, probe: Detector, way_up=None) -> None:
+    def __init__(self, detector: Detector, probe: Detector, way_up=None, *, vote_first: bool = True) -> None:
         self.detector = detector
         self.probe = probe
         self.way_up = way_up
+        #: Ask the way-up network before reading the half turn, and read it only when the vote is unsure: a photo's
+        #: tiles voted surely upright or upside down cost no second reading.
+        self.vote_first = vote_first
         self.turned: deque[bool] = deque(maxlen=64)
         self.votes: deque[float | None] = deque(maxlen=64)
 
@@ -81,19 +84,22 @@ class HalfTurnDetector(DetectorLayer):
 
     def tell(self, image: np.ndarray, turned: np.ndarray | None = None) -> tuple[bool, bool]:
         """(whether to read ``image`` on its half turn, whether its tiles lie upside down). They differ only for a
-        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright."""
-        turned = half_turned(image) if turned is None else turned
+        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright. With
+        :attr:`vote_first`, a way-up vote past :data:`WAY_UP_VOTE` either way decides alone (the half turn is not
+        read)."""
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
+        vote = None
+        if self.way_up is not None:
+            from vision.read.way_up import upside_down_vote
+
+            vote = upside_down_vote(image, as_is, self.way_up)
+        self.votes.append(vote)
+        if self.vote_first and vote is not None and abs(vote) > WAY_UP_VOTE:
+            return vote > 0, vote > 0
+        turned = half_turned(image) if turned is None else turned
         back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
         surer_turned = reads_surer(as_is, back)
-        if self.way_up is None:
-            self.votes.append(None)
-            return surer_turned, surer_turned
-        from vision.read.way_up import upside_down_vote
-
-        vote = upside_down_vote(image, as_is, self.way_up)
-        self.votes.append(vote)
         if vote is None:
             return surer_turned, surer_turned
         if surer_turned:

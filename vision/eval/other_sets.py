@@ -1,0 +1,83 @@
+"""Real photos of other physical sets: alanchoi00's phone photos (``../shared/data/real-photos/alanchoi00``).
+
+The set ("chinese-mahjong-detection" v4, riichimahjongdetection on Roboflow Universe, CC BY 4.0) shows several Hong
+Kong / Chinese style sets on mats, wood, trays and racks. Its class ids 0-33 name ``1m``...``7z`` in the same order
+as ours; 34 is ``flower`` (flowers and seasons: a tile body but no riichi tile). A flower is no tile at a riichi
+table, so a reader is not asked to find one and not held to account for one: its box is an
+:attr:`~vision.eval.real_photos.RealPhoto.unlabelled` region here, and training reads it as background.
+
+``train/`` holds one copy of each distinct training photo (Roboflow's augmented copies dropped); ``valid/`` and
+``test/`` were never augmented and are for validation only.
+
+>>> class_of_alanchoi(0), class_of_alanchoi(31), class_of_alanchoi(34)
+(0, 31, None)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from vision.eval.real_photos import RealBox, RealPhoto
+from vision.read.labels import CLASS_NAMES
+
+#: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_ALANCHOI`` overrides.
+DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos" / "alanchoi00"
+
+#: The set's folder name, as :attr:`RealPhoto.folder` records it.
+NAME = "alanchoi00"
+
+SPLITS = ("train", "valid", "test")
+
+#: The set's class list (``classes.txt``): ours for 0-33, then the flowers.
+ALANCHOI_NAMES = (*CLASS_NAMES[:34], "flower")
+FLOWER = 34
+
+
+def class_of_alanchoi(class_id: int) -> int | None:
+    """Our class id for one of the set's ids; None for a flower."""
+    if not 0 <= class_id < len(ALANCHOI_NAMES):
+        raise ValueError(f"alanchoi00 has no class {class_id}")
+    return None if class_id == FLOWER else class_id
+
+
+def root_dir(root: str | os.PathLike[str] | None = None) -> Path:
+    """The set's directory: the argument, else ``$JANTAKU_ALANCHOI``, else the shared data beside the checkout."""
+    path = Path(root) if root is not None else Path(os.environ.get("JANTAKU_ALANCHOI", DEFAULT_ROOT))
+    if not (path / "classes.txt").is_file():
+        raise FileNotFoundError(
+            f"alanchoi00's photos not found at {path} (classes.txt missing): the chinese-mahjong-detection v4 set"
+            " (CC BY 4.0) of ../shared/data/real-photos; set JANTAKU_ALANCHOI to it"
+        )
+    names = tuple((path / "classes.txt").read_text(encoding="utf-8").split())
+    if names != ALANCHOI_NAMES:
+        raise ValueError(f"{path}/classes.txt lists {names[:3]}...: not the class order this loader maps")
+    return path
+
+
+def load_split(split: str, root: str | os.PathLike[str] | None = None) -> list[RealPhoto]:
+    """One split's photos, boxes in our classes, flowers as unlabelled regions; in file-name order."""
+    if split not in SPLITS:
+        raise ValueError(f"alanchoi00 has splits {', '.join(SPLITS)}, not {split!r}")
+    folder = root_dir(root) / split
+    photos = []
+    for image in sorted((folder / "images").glob("*.jpg")):
+        label = folder / "labels" / (image.stem + ".txt")
+        boxes: list[RealBox] = []
+        flowers: list[tuple[float, float, float, float]] = []
+        skipped = 0
+        for line in label.read_text(encoding="utf-8").splitlines() if label.exists() else ():
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 5:
+                skipped += 1
+                continue
+            cx, cy, w, h = (float(p) for p in parts[1:])
+            ours = class_of_alanchoi(int(parts[0]))
+            if ours is None:
+                flowers.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+            else:
+                boxes.append(RealBox(ours, cx, cy, w, h))
+        photos.append(RealPhoto(image, NAME, split, image.stem, tuple(boxes), skipped, tuple(flowers)))
+    return photos

@@ -1,0 +1,111 @@
+"""Real photos read whole, as ``jantaku read`` reads a phone's photo: per set, tiles right, photos read exactly, runs.
+
+The sets (:data:`SETS`) are the real labelled photos no model was trained on: leo-miura's held-out split and
+alanchoi00's ``valid`` and ``test`` photos (other physical sets). A red five counts as its plain five on both sides
+(alanchoi00 labels none; a red five's flag is checked by colour, :mod:`vision.eval.red_five_evaluation`). Flowers
+and the tiles a set leaves unlabelled are forgiven either way (:attr:`Shot.unlabelled`).
+
+    results = evaluate_sets({"shipped": reader}, ["alanchoi00-valid"])
+    results["alanchoi00-valid"]["shipped"].as_json()     # precision, recall, f1, exact, shots, runs per photo
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from vision.eval import other_sets, real_photos
+from vision.eval.phone_evaluation import Shot, Tally, score
+from vision.eval.real_photos import RealPhoto
+from vision.read.detector import Detection
+from vision.read.geometry import Box
+from vision.read.images import load_image
+from vision.read.labels import CLASS_NAMES
+from vision.read.pipeline import Reader
+
+#: The sets by name: how to load each one's photos.
+SETS: dict[str, Callable[[], list[RealPhoto]]] = {
+    "leo-held-out": real_photos.held_out_split,
+    "alanchoi00-valid": lambda: other_sets.load_split("valid"),
+    "alanchoi00-test": lambda: other_sets.load_split("test"),
+}
+
+_PLAIN = {CLASS_NAMES.index(red): CLASS_NAMES.index("5" + red[1]) for red in ("0m", "0p", "0s")}
+
+
+def plain_class(class_id: int) -> int:
+    """A red five's class as its plain five; any other class as it is.
+
+    >>> CLASS_NAMES[plain_class(CLASS_NAMES.index("0p"))], CLASS_NAMES[plain_class(CLASS_NAMES.index("7z"))]
+    ('5p', '7z')
+    """
+    return _PLAIN.get(class_id, class_id)
+
+
+def plain_detection(d: Detection) -> Detection:
+    """The detection with a red five read as its plain five."""
+    return replace(d, tile=d.tile.deaka()) if d.tile is not None and d.tile.red else d
+
+
+def shot_of(photo: RealPhoto) -> Shot:
+    """The photo as it is (its kind: the file's name), its truth in plain fives, its unlabelled regions (flowers
+    among them) forgiven."""
+    image = load_image(photo.image)
+    height, width = image.shape[:2]
+    truth = tuple((plain_class(b.class_id), Box(*b.xyxy(width, height))) for b in photo.boxes)
+    return Shot(photo.image.name, image, truth, unlabelled=tuple(Box(*r) for r in photo.unlabelled_xyxy(width, height)))
+
+
+def shots(name: str, limit: int | None = None) -> Iterator[Shot]:
+    """The shots of one set of :data:`SETS`, in its order (the first ``limit`` only, when given)."""
+    if name not in SETS:
+        raise ValueError(f"no real set {name!r}: the sets are {', '.join(SETS)}")
+    for photo in SETS[name]()[:limit]:
+        yield shot_of(photo)
+
+
+@dataclass
+class SetResult:
+    """One reader on one set: the tally, and the onnxruntime runs each photo took."""
+
+    tally: Tally = field(default_factory=Tally)
+    runs: list[int] = field(default_factory=list)
+    #: Photos not read exactly: (file name, tiles right, boxes reported, tiles there).
+    misses: list[tuple[str, int, int, int]] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        runs = sorted(self.runs)
+        return self.tally.as_json() | {
+            "runs_median": runs[len(runs) // 2] if runs else None,
+            "runs_max": runs[-1] if runs else None,
+        }
+
+
+def evaluate_sets(
+    readers: dict[str, Reader], names: Sequence[str], limit: int | None = None
+) -> dict[str, dict[str, SetResult]]:
+    """Per set, per reader: what it read of each photo whole (:func:`~vision.eval.phone_evaluation.score`)."""
+    out: dict[str, dict[str, SetResult]] = {}
+    for name in names:
+        results = out.setdefault(name, {r: SetResult() for r in readers})
+        for shot in shots(name, limit):
+            for label, reader in readers.items():
+                started = time.perf_counter()
+                reading = reader.read(shot.image)
+                ms = (time.perf_counter() - started) * 1000
+                found = [plain_detection(d) for d in reading.detections]
+                right, reported = score(shot, found)
+                result = results[label]
+                t = result.tally
+                t.right += right
+                t.reported += reported
+                t.tiles += len(shot.truth)
+                exact = right == len(shot.truth) == reported
+                t.exact += exact
+                t.shots += 1
+                t.ms.append(ms)
+                result.runs.append(reading.runs)
+                if not exact:
+                    result.misses.append((shot.kind, right, reported, len(shot.truth)))
+    return out

@@ -38,6 +38,7 @@ from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.rows import Row, Rows, read_tiles
+from vision.read.plausible import PlausibleDetector
 from vision.read.scale import PhotoDetector
 from vision.read.table import TableObservation, read_table
 from vision.read.table_geometry import TableGeometry
@@ -116,6 +117,8 @@ class ReaderConfig:
     table_min_tiles: int | None = None
     #: Read a frame only round the zones that changed, when :meth:`Reader.read` is given them (None: always whole).
     zones: ZonePolicy | None = None
+    #: Drop the boxes no tile makes (:mod:`vision.read.plausible`: a lone unsure box, a back in no row or stack).
+    drop_implausible: bool = False
 
     def __post_init__(self) -> None:
         unknown = [v for v in self.views if v not in VIEWS]
@@ -169,7 +172,7 @@ class ReaderConfig:
                        table_min_tiles=0)  # fmt: skip
         if pyramid:
             return cls(model, **common)
-        return cls(model, **common, at_tiles_scale=True, views=VIEWS)
+        return cls(model, **common, at_tiles_scale=True, views=VIEWS, drop_implausible=True)
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,8 @@ class Reader:
         probe = core if isinstance(core, PhotoDetector) else PhotoDetector(models.network, options)
         staged = with_classifier(core, models.classifier, views_below=config.crop_views_below, batch=config.crop_batch)
         detector = compose_views(staged, config.views, probe, models.way_up)
+        if config.drop_implausible:
+            detector = PlausibleDetector(detector)
         return cls(config, detector, models, lock or threading.Lock())
 
     @classmethod

@@ -1,0 +1,102 @@
+"""Boxes no tile makes: a photo's tiles lie in rows, stacks and hands, so a box standing alone is asked for more.
+
+    kept = plausible(detections)                 # what a photo's reader reports
+    [(d, why) for d, why in implausible(detections)]
+    detector = PlausibleDetector(inner)          # the same, as a layer round a detector (the photo reader's)
+
+Two rules, each cheap and each measured on the real sets (``jantaku eval real``; docs/experiments):
+
+- **a lone unsure box**: in a photo of :data:`MIN_TILES` or more boxes, a box under :data:`LONE_CONF` with no
+  tile-sized box near it (:func:`neighbours`). Keys, cups, chips and cloth read as a tile lie alone at low
+  confidence; a player's tiles lie in rows, and a tile on its own is read surely.
+- **a face-down tile in no row**: a ``back`` with no tile beside it in a row (a wall, a closed kan's ends, a hand
+  laid face down) and no other ``back`` near it (a stack). A felt's slot, a chip or a panel read as a back lies so.
+
+A photo of one or two tiles is left as it is: with nothing beside them, no rule can tell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from vision.read.detector import Detection, Detector, DetectorLayer
+
+#: Photos with fewer boxes are read as they are.
+MIN_TILES = 4
+#: A lone box at or above this confidence stays.
+LONE_CONF = 0.5
+#: A box's neighbour lies within this many of its long sides (centre to centre) ...
+REACH = 1.6
+#: ... and has between 1/:data:`SIZE_RATIO` and :data:`SIZE_RATIO` times its area: tile-sized.
+SIZE_RATIO = 2.0
+#: A tile beside a back in its row: centres this many of the back's widths apart at most, along the row ...
+ROW_GAP = 1.4
+#: ... and off the row's line by under this share of the back's height.
+ROW_SLIP = 0.5
+
+
+def _tile_sized(a: Detection, b: Detection) -> bool:
+    if a.box.area <= 0 or b.box.area <= 0:
+        return False
+    return 1 / SIZE_RATIO <= b.box.area / a.box.area <= SIZE_RATIO
+
+
+def neighbours(d: Detection, others: Iterable[Detection]) -> list[Detection]:
+    """The tile-sized boxes of ``others`` (``d`` itself left out) whose centres lie within :data:`REACH` of ``d``'s
+    long side."""
+    cx, cy = d.box.center
+    reach = REACH * max(d.box.width, d.box.height)
+    out = []
+    for o in others:
+        if o is d or not _tile_sized(d, o):
+            continue
+        ox, oy = o.box.center
+        if (ox - cx) ** 2 + (oy - cy) ** 2 <= reach**2:
+            out.append(o)
+    return out
+
+
+def _in_a_row(d: Detection, others: Iterable[Detection]) -> bool:
+    """Whether a tile-sized box lies beside ``d`` along a row, either way (across the frame or down it)."""
+    cx, cy = d.box.center
+    w, h = d.box.width, d.box.height
+    for o in others:
+        if o is d or not _tile_sized(d, o):
+            continue
+        ox, oy = o.box.center
+        beside = abs(ox - cx) <= ROW_GAP * w and abs(oy - cy) < ROW_SLIP * h
+        above = abs(oy - cy) <= ROW_GAP * h and abs(ox - cx) < ROW_SLIP * w
+        if beside or above:
+            return True
+    return False
+
+
+def implausible(detections: Sequence[Detection]) -> list[tuple[Detection, str]]:
+    """The boxes no tile makes (see the module's docstring), each with the rule's name: ``lone``, ``back_alone``."""
+    if len(detections) < MIN_TILES:
+        return []
+    out = []
+    for d in detections:
+        near = neighbours(d, detections)
+        if not near and d.conf < LONE_CONF:
+            out.append((d, "lone"))
+        elif d.is_back and not any(o.is_back for o in near) and not _in_a_row(d, detections):
+            out.append((d, "back_alone"))
+    return out
+
+
+def plausible(detections: Sequence[Detection]) -> list[Detection]:
+    """``detections`` less :func:`implausible`'s, in their order."""
+    dropped = {id(d) for d, _ in implausible(detections)}
+    return [d for d in detections if id(d) not in dropped]
+
+
+class PlausibleDetector(DetectorLayer):
+    """A :class:`~vision.read.detector.Detector` that reports ``detector``'s tiles less the boxes no tile makes
+    (:func:`plausible`)."""
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+
+    def detect(self, image):
+        return plausible(self.detector.detect(image))

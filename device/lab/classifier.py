@@ -3,9 +3,10 @@
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
 cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
-drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of
-flower and season tiles as no tile), trains the small CNN on the CPU in one thread, and exports
-``models/tile_classifier.onnx``. torch is needed for training only.
+drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, with ``--cards-bonus N`` cards of
+flower and season tiles as no tile, and with ``--cards-distractors N`` cards of things on the table that are not tiles
+(keys, white boxes, phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands) as no tile),
+trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for training only.
 
 ``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
 it (:mod:`vision.train.weight_blend`).
@@ -39,6 +40,8 @@ DEFAULT_CROPS = Path("datasets/crops")
 BONUS_SEED_OFFSET = 1_000_003
 #: The brushed cards' seed is ``--cards-seed`` plus this (likewise).
 BRUSH_SEED_OFFSET = 2_000_003
+#: The distractor cards' seed is ``--cards-seed`` plus this (likewise).
+DISTRACTOR_SEED_OFFSET = 3_000_003
 
 
 def register(commands) -> None:
@@ -61,6 +64,14 @@ def register(commands) -> None:
         default=0,
         metavar="N",
         help="also N no-tile cards of flower and season tiles, which riichi does not use (default 0)",
+    )
+    tr.add_argument(
+        "--cards-distractors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N no-tile cards of things on the table that are not tiles: laptop keys, white boxes, paper, phones, "
+        "cups, an automatic table's panel, rim and slots, point sticks, chips, dice, hands (default 0)",
     )
     tr.add_argument(
         "--cards-brush",
@@ -165,6 +176,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         crops_bonus_cards,
         crops_brush_cards,
         crops_cards,
+        crops_distractor_cards,
         crops_of,
         crops_real_held_out,
         export_onnx,
@@ -179,8 +191,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
-    if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats) < 0:
-        raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
+    if min(args.cards, args.cards_bonus, args.cards_distractors, args.cards_brush, args.render, args.real_repeats) < 0:
+        raise UserError(
+            "--cards, --cards-bonus, --cards-distractors, --cards-brush, --render and --real-repeats are counts: "
+            "0 or more"
+        )
     if not 0.0 <= args.warmup < 1.0:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
     if not 0.0 <= args.blur <= 1.0:
@@ -256,6 +271,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.cards_bonus:
         name = f"cards_bonus_{args.cards_bonus}_s{bonus_seed}.npz"
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
+    distractor_seed = args.cards_seed + DISTRACTOR_SEED_OFFSET
+    if args.cards_distractors:
+        name = f"cards_distractors_{args.cards_distractors}_s{distractor_seed}.npz"
+        parts.append(_cached(crops / name, lambda: crops_distractor_cards(args.cards_distractors, distractor_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
         name = f"cards_brush4_{args.cards_brush}_s{brush_seed}.npz"  # 4: v7 cards + lifted West, packed 6p
@@ -263,8 +282,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     data = CropSet.concat(parts)
     if not len(data):
         raise UserError(
-            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N, --cards-brush N "
-            "or --cards-bonus N"
+            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N, --cards-brush N, "
+            "--cards-bonus N or --cards-distractors N"
         )
     try:
         val = crops_real_held_out()  # watched, never used to choose anything
@@ -294,6 +313,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     if args.cards_bonus:
         meta["cards_bonus"] = {"n": args.cards_bonus, "seed": bonus_seed}
+    if args.cards_distractors:
+        meta["cards_distractors"] = {"n": args.cards_distractors, "seed": distractor_seed}
     if args.cards_brush:
         meta["cards_brush"] = {"n": args.cards_brush, "seed": brush_seed}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})

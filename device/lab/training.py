@@ -34,6 +34,11 @@ def register(commands) -> None:
         help="share of images whose tiles are drawn with CJK fonts and procedural pins/sticks (default 0)",
     )
     synth.add_argument(
+        "--distractors", type=float, default=0.0, metavar="SHARE",
+        help="share of images that also show things that are not tiles, unlabelled: keyboards, white boxes and cups, "
+        "phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands (default 0)",
+    )
+    synth.add_argument(
         "--max-seconds", type=float, default=None,
         help="time budget: start no new batch after this many seconds (renders a prefix of the set)",
     )
@@ -120,6 +125,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--workers must be positive")
     if not 0.0 <= args.drawn_faces <= 1.0:
         raise UserError("--drawn-faces must be within 0..1")
+    if not 0.0 <= args.distractors <= 1.0:
+        raise UserError("--distractors must be within 0..1")
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise UserError("--max-seconds must be positive")
     try:
@@ -132,6 +139,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         total = write_dataset(
             args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
             progress=_Bar("synth"), drawn_faces=args.drawn_faces, max_seconds=args.max_seconds,
+            distractors=args.distractors,
         )
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None

@@ -679,7 +679,7 @@ def draw_on_table(
             if not cover.any() or (kind in _KEPT_OFF_TILES and (cover & tiles).any()):
                 continue
             image[:] = trial
-            drawn.append(kind)
+            drawn.append(str(kind))
             break
     return tuple(drawn)
 

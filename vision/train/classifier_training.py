@@ -325,6 +325,17 @@ def crops_bonus_cards(
     return _jittered_cards(lambda k, start: bonus_card_set(k, seed, size, start=start), n, seed, jitter, progress)
 
 
+def crops_distractor_cards(
+    n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
+) -> CropSet:
+    """``n`` cards of things on the table that are not tiles (:func:`vision.synth.cards.distractor_card_set`: keys,
+    white boxes, paper, phones, cups, an automatic table's panel, rim and slots, sticks, chips, dice, hands), all
+    ``none``. Jittered as :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
+    from vision.synth.cards import distractor_card_set
+
+    return _jittered_cards(lambda k, start: distractor_card_set(k, seed, size, start=start), n, seed, jitter, progress)
+
+
 def crops_brush_cards(
     n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
 ) -> CropSet:

@@ -6,7 +6,8 @@ cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush 
 drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, with ``--cards-bonus N`` cards of
 flower and season tiles as no tile, and with ``--cards-distractors N`` cards of things on the table that are not tiles
 (keys, white boxes, phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands) as no tile),
-trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for training only.
+trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for
+training only.
 
 ``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
 it (:mod:`vision.train.weight_blend`).

@@ -8,14 +8,13 @@ import hashlib
 import numpy as np
 import pytest
 
+from tests.vision.fakes import artwork
 from vision.read.classifier import CROP_SIZE
 from vision.read.geometry import Size
 from vision.read.labels import NUM_CLASSES
 from vision.synth import cards, distractors, render, write_dataset
 from vision.synth.camera import Camera
 from vision.train.classifier_training import NONE_CLASS, crops_distractor_cards
-
-from tests.vision.fakes import artwork
 
 
 @pytest.fixture(autouse=True)
@@ -104,7 +103,8 @@ def test_each_kind_is_drawn_seeded_in_the_frame(kind, height, width, elevation):
 def test_flat_pictures_have_their_spots_on_them(kind):
     flat = distractors.flat_picture(kind, np.random.default_rng(1))
     h, w = flat.rgba.shape[:2]
-    assert flat.rgba.dtype == np.float32 and flat.rgba.shape[2] == 4 and flat.rgba[..., 3].max() > 0.4  # slots: half see-through
+    assert flat.rgba.dtype == np.float32 and flat.rgba.shape[2] == 4
+    assert flat.rgba[..., 3].max() > 0.4  # felt slots are half see-through
     assert flat.spots and all(0 <= x < w and 0 <= y < h for x, y in flat.spots)
     assert np.array_equal(flat.rgba, distractors.flat_picture(kind, np.random.default_rng(1)).rgba)
 

@@ -108,6 +108,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--cards-distractors", "-5"], "are counts: 0 or more"),
+        (["synth", "--n", "1", "--out", "{tmp}/synth", "--distractors", "1.5"], "--distractors must be within 0..1"),
         (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
@@ -129,6 +131,25 @@ def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, 
 )
 def test_train_classifier_takes_a_count_of_bonus_cards(argv, cards_bonus):
     assert build_parser().parse_args(["train-classifier", *argv]).cards_bonus == cards_bonus
+
+
+@pytest.mark.parametrize(("argv", "cards_distractors"), [([], 0), (["--cards-distractors", "6000"], 6000)])
+def test_train_classifier_takes_a_count_of_distractor_cards(argv, cards_distractors):
+    assert build_parser().parse_args(["train-classifier", *argv]).cards_distractors == cards_distractors
+
+
+@pytest.mark.parametrize(("argv", "distractors"), [([], 0.0), (["--distractors", "0.3"], 0.3)])  # none unless asked
+def test_synth_takes_a_share_of_images_with_distractors(argv, distractors):
+    assert build_parser().parse_args(["synth", "--n", "1", "--out", "x", *argv]).distractors == distractors
+
+
+def test_synth_renders_distractors_when_asked(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "synth"
+    assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", "--distractors", "1", "--seed", "4"]) == 0
+    assert json.loads((out / "synth.json").read_text())["distractors"] == 1.0
+    assert len(list((out / "images").glob("*.jpg"))) == 2
 
 
 @pytest.mark.parametrize(("argv", "cards_brush"), [([], 0), (["--cards-brush", "30000"], 30000)])

@@ -1,6 +1,7 @@
 """Subcommands that make the detector: ``synth`` (render labelled images), ``train``, ``export``.
 
     jantaku synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
+    jantaku synth --n 2400 --out datasets/synth2/train --seed 2 --distractors 0.3   # and things that are not tiles
     jantaku train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
         --model peer --epochs 12 --imgsz 416 --name tiles416
     jantaku train --name tiles416 --resume

@@ -3,8 +3,9 @@
 Tiles are 3-D bodies (a face, a back in one of several colours, two-layer sides) laid out as in real play (hands
 standing or laid down, melds with called and added tiles, closed kans, discard ponds with a riichi tile, walls and
 the dead wall, loose tiles), seen by a randomly posed camera over felt, cloth or wood, with shadows, props, hands,
-and camera effects. Labels are exact: a tile is labelled when its face (or, for ``back``, its back) is mostly in
-view; its box bounds all of its visible pixels. Everything is a pure function of ``(seed, index)``.
+and camera effects; with ``distractors``, things that are not tiles, unlabelled (:mod:`vision.synth.distractors`).
+Labels are exact: a tile is labelled when its face (or, for ``back``, its back) is mostly in view; its box bounds all
+of its visible pixels. Everything is a pure function of ``(seed, index)``.
 
 >>> sample = render(seed=1, index=0, size=(320, 240))
 >>> sample.image.shape, all(0 <= l.box[0] < l.box[2] <= 320 for l in sample.labels)

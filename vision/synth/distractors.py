@@ -607,7 +607,7 @@ def draw_object(
         flat = _FLAT_PICTURES[kind](rng)
         height = {"hand": rng.uniform(22, 45), "phone": 8.0, "table_panel": 4.0}.get(kind, 0.5) if z is None else z
         w, h = flat.size_mm
-        if kind in ("phone", "chips"):
+        if kind == "phone":  # a slab: its shadow is its own outline (chips' picture is their loose cluster's square)
             _drop_shadow(image, cam, _rectangle(centre, yaw, w, h, 0.0), height + 4, rng)
         lay_flat(image, cam, flat, _rectangle(centre, yaw, w, h, height), cover, rng.uniform(0.85, 1.1))
     else:

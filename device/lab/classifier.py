@@ -26,7 +26,6 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from device.cli import UserError
@@ -374,8 +373,8 @@ def camerash_crops(root=None, margin: float | None = None):
 
     The label mapping is :func:`vision.eval.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
 
-    from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
     from vision.eval.evaluation import camerash_rows, camerash_tile
+    from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
     from vision.read.geometry import Box
     from vision.read.images import load_image
     from vision.read.labels import class_of_tile
@@ -403,8 +402,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.read.classifier import OnnxTileClassifier, default_classifier_path
-    from vision.train.classifier_training import crops_real_held_out, crops_rendered_held_out
     from vision.read.labels import FIVE_KINDS, NUM_KINDS
+    from vision.train.classifier_training import crops_real_held_out, crops_rendered_held_out
 
     path = Path(args.model) if args.model else default_classifier_path()
     if path is None:
@@ -479,8 +478,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
     """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
     factory builds them (:mod:`vision.read.pipeline`), on one network."""
-    from vision.read.classifier import TwoStageDetector
     from device.commands.vision import make_reader
+    from vision.read.classifier import TwoStageDetector
     from vision.read.pipeline import Models, ReaderConfig
 
     config = ReaderConfig(Path(args.detector) if args.detector else None, classifier=None, conf=args.conf)
@@ -508,8 +507,8 @@ def _detector_camerash(args, classifier) -> dict:
 def _detector_real(args, classifier) -> dict:
     """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
     with the classifier; a box mostly on a tile the labels leave out counts neither way."""
-    from vision.read.images import load_image
     from vision.eval.real_photos import held_out_split
+    from vision.read.images import load_image
 
     detector, two = _readers(args, classifier)
     stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames

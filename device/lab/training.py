@@ -194,8 +194,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from vision.train import training
     from vision.synth import DATA_VERSION
+    from vision.train import training
 
     weights = Path(args.weights)
     if not weights.is_file():
@@ -215,9 +215,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_val(args: argparse.Namespace) -> int:
-    from vision.train import training
     from vision.eval.evaluation import EVAL_SEED
     from vision.synth import DATA_VERSION, write_dataset
+    from vision.train import training
 
     weights = Path(args.weights)
     if not weights.is_file():

@@ -276,8 +276,8 @@ def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
 
 def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_fives_red(model, capsys):
     from vision.eval.evaluation import camerash_rows
-    from vision.read.labels import tile_of_class
     from vision.eval.real_photos import held_out_split
+    from vision.read.labels import tile_of_class
     from vision.read.red_fives import is_five
 
     try:

@@ -125,7 +125,8 @@ def _grey(rng: np.random.Generator, lo: float, hi: float, tint: float = 0.03) ->
 
 def keyboard(rng: np.random.Generator) -> Flat:
     """A laptop's key grid: rounded keys about 15-17 mm wide on a 17-19.5 mm pitch, light keys with dark letters or
-    dark keys with light letters, on the laptop's deck; rows staggered, the bottom row with a space bar."""
+    dark keys with light letters, on the laptop's deck; rows staggered, the bottom row with a space bar; sometimes the
+    palm rest below with its blank trackpad."""
     pitch = rng.uniform(17.0, 19.5)
     key = pitch * rng.uniform(0.78, 0.9)
     rows, cols = int(rng.integers(3, 7)), int(rng.integers(8, 15))
@@ -135,9 +136,16 @@ def keyboard(rng: np.random.Generator) -> Flat:
     deck_rgb = _grey(rng, 0.55, 0.85) if rng.random() < 0.5 else _grey(rng, 0.08, 0.3)
     margin = pitch * rng.uniform(0.3, 0.9)
     w, h = cols * pitch + pitch + 2 * margin, rows * pitch + 2 * margin
-    canvas = _canvas(w, h)
-    _fill(canvas, _rounded(0, 0, w, h, pitch * 0.5), _colour(deck_rgb))
+    palm_rest = pitch * rng.uniform(3.5, 5.0) if rng.random() < 0.4 else 0.0  # the deck below the keys, a trackpad
+    canvas = _canvas(w, h + palm_rest)
+    _fill(canvas, _rounded(0, 0, w, h + palm_rest, pitch * 0.5), _colour(deck_rgb))
     spots = []
+    if palm_rest:
+        pad_w, pad_h = min(w * 0.8, pitch * rng.uniform(4, 6.5)), palm_rest * rng.uniform(0.6, 0.85)
+        x0, y0 = (w - pad_w) / 2, h + (palm_rest - pad_h) / 2 - margin / 2
+        pad = np.clip(deck_rgb + rng.choice([-1, 1]) * rng.uniform(0.02, 0.08), 0, 1)
+        _fill(canvas, _rounded(x0, y0, x0 + pad_w, y0 + pad_h, pitch * 0.3), _colour(pad))
+        spots.append(_spot(w / 2, y0 + pad_h / 2))
     radius = key * rng.uniform(0.08, 0.22)
     letters_at_corner = rng.random() < 0.4
     for r in range(rows):

@@ -3,9 +3,11 @@
 ``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
 by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
 cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
-drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, and with ``--cards-bonus N`` cards of
-flower and season tiles as no tile), trains the small CNN on the CPU in one thread, and exports
-``models/tile_classifier.onnx``. torch is needed for training only.
+drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, with ``--cards-bonus N`` cards of
+flower and season tiles as no tile, and with ``--cards-distractors N`` cards of things on the table that are not tiles
+(keys, white boxes, phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands) as no tile),
+trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for
+training only.
 
 ``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
 it (:mod:`vision.train.weight_blend`).
@@ -24,7 +26,6 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from device.cli import UserError
@@ -39,6 +40,8 @@ DEFAULT_CROPS = Path("datasets/crops")
 BONUS_SEED_OFFSET = 1_000_003
 #: The brushed cards' seed is ``--cards-seed`` plus this (likewise).
 BRUSH_SEED_OFFSET = 2_000_003
+#: The distractor cards' seed is ``--cards-seed`` plus this (likewise).
+DISTRACTOR_SEED_OFFSET = 3_000_003
 
 
 def register(commands) -> None:
@@ -66,6 +69,14 @@ def register(commands) -> None:
         default=0,
         metavar="N",
         help="also N no-tile cards of flower and season tiles, which riichi does not use (default 0)",
+    )
+    tr.add_argument(
+        "--cards-distractors",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N no-tile cards of things on the table that are not tiles: laptop keys, white boxes, paper, phones, "
+        "cups, an automatic table's panel, rim and slots, point sticks, chips, dice, hands (default 0)",
     )
     tr.add_argument(
         "--cards-brush",
@@ -170,6 +181,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         crops_bonus_cards,
         crops_brush_cards,
         crops_cards,
+        crops_distractor_cards,
         crops_of,
         crops_real_held_out,
         export_onnx,
@@ -185,8 +197,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError(f"--render-seed {EVAL_SEED} is the held-out set's seed; pick another")
     if args.epochs < 1 or args.batch < 1:
         raise UserError("--epochs and --batch must be at least 1")
-    if min(args.cards, args.cards_bonus, args.cards_brush, args.render, args.real_repeats, args.other_sets_repeats) < 0:
-        raise UserError("--cards, --cards-bonus, --cards-brush, --render and --real-repeats are counts: 0 or more")
+    counts = (args.cards, args.cards_bonus, args.cards_distractors, args.cards_brush, args.render, args.real_repeats,
+              args.other_sets_repeats)  # fmt: skip
+    if min(counts) < 0:
+        raise UserError(
+            "--cards, --cards-bonus, --cards-distractors, --cards-brush, --render, --real-repeats and "
+            "--other-sets-repeats are counts: 0 or more"
+        )
     if not 0.0 <= args.warmup < 1.0:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
     if not 0.0 <= args.blur <= 1.0:
@@ -278,6 +295,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.cards_bonus:
         name = f"cards_bonus_{args.cards_bonus}_s{bonus_seed}.npz"
         parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
+    distractor_seed = args.cards_seed + DISTRACTOR_SEED_OFFSET
+    if args.cards_distractors:
+        name = f"cards_distractors_{args.cards_distractors}_s{distractor_seed}.npz"
+        parts.append(_cached(crops / name, lambda: crops_distractor_cards(args.cards_distractors, distractor_seed)))
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
         name = f"cards_brush4_{args.cards_brush}_s{brush_seed}.npz"  # 4: v7 cards + lifted West, packed 6p
@@ -285,8 +306,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     data = CropSet.concat(parts)
     if not len(data):
         raise UserError(
-            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N, --cards-brush N "
-            "or --cards-bonus N"
+            "no training crops: pass --data DIR, --render N, --real-repeats K, --cards N, --cards-brush N, "
+            "--cards-bonus N or --cards-distractors N"
         )
     try:
         val = crops_real_held_out()  # watched, never used to choose anything
@@ -317,6 +338,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     if args.cards_bonus:
         meta["cards_bonus"] = {"n": args.cards_bonus, "seed": bonus_seed}
+    if args.cards_distractors:
+        meta["cards_distractors"] = {"n": args.cards_distractors, "seed": distractor_seed}
     if args.cards_brush:
         meta["cards_brush"] = {"n": args.cards_brush, "seed": brush_seed}
     out = export_onnx(model, args.out, {"training": json.dumps(meta)})
@@ -375,8 +398,8 @@ def camerash_crops(root=None, margin: float | None = None):
 
     The label mapping is :func:`vision.eval.evaluation.camerash_tile` (their seasons and flowers are skipped)."""
 
-    from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
     from vision.eval.evaluation import camerash_rows, camerash_tile
+    from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
     from vision.read.geometry import Box
     from vision.read.images import load_image
     from vision.read.labels import class_of_tile
@@ -404,8 +427,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.read.classifier import OnnxTileClassifier, default_classifier_path
-    from vision.train.classifier_training import crops_real_held_out, crops_rendered_held_out
     from vision.read.labels import FIVE_KINDS, NUM_KINDS
+    from vision.train.classifier_training import crops_real_held_out, crops_rendered_held_out
 
     path = Path(args.model) if args.model else default_classifier_path()
     if path is None:
@@ -480,8 +503,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
     """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
     factory builds them (:mod:`vision.read.pipeline`), on one network."""
-    from vision.read.classifier import TwoStageDetector
     from device.commands.vision import make_reader
+    from vision.read.classifier import TwoStageDetector
     from vision.read.pipeline import Models, ReaderConfig
 
     config = ReaderConfig(Path(args.detector) if args.detector else None, classifier=None, conf=args.conf)
@@ -509,8 +532,8 @@ def _detector_camerash(args, classifier) -> dict:
 def _detector_real(args, classifier) -> dict:
     """Precision / recall (IoU 0.5, right class) of what the detector reports on the real held-out photos, alone and
     with the classifier; a box mostly on a tile the labels leave out counts neither way."""
-    from vision.read.images import load_image
     from vision.eval.real_photos import held_out_split
+    from vision.read.images import load_image
 
     detector, two = _readers(args, classifier)
     stats = {"detector": [0, 0, 0, 0], "two_stage": [0, 0, 0, 0]}  # tp, n_pred, n_true, exact frames

@@ -1,6 +1,7 @@
 """Subcommands that make the detector: ``synth`` (render labelled images), ``train``, ``export``.
 
     jantaku synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
+    jantaku synth --n 2400 --out datasets/synth2/train --seed 2 --distractors 0.3   # and things that are not tiles
     jantaku train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
         --model peer --epochs 12 --imgsz 416 --name tiles416
     jantaku train --name tiles416 --resume
@@ -32,6 +33,11 @@ def register(commands) -> None:
     synth.add_argument(
         "--drawn-faces", type=float, default=0.0,
         help="share of images whose tiles are drawn with CJK fonts and procedural pins/sticks (default 0)",
+    )
+    synth.add_argument(
+        "--distractors", type=float, default=0.0, metavar="SHARE",
+        help="share of images that also show things that are not tiles, unlabelled: keyboards, white boxes and cups, "
+        "phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands (default 0)",
     )
     synth.add_argument(
         "--max-seconds", type=float, default=None,
@@ -130,6 +136,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--workers must be positive")
     if not 0.0 <= args.drawn_faces <= 1.0:
         raise UserError("--drawn-faces must be within 0..1")
+    if not 0.0 <= args.distractors <= 1.0:
+        raise UserError("--distractors must be within 0..1")
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise UserError("--max-seconds must be positive")
     try:
@@ -142,6 +150,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         total = write_dataset(
             args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
             progress=_Bar("synth"), drawn_faces=args.drawn_faces, max_seconds=args.max_seconds,
+            distractors=args.distractors,
         )
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
@@ -201,8 +210,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from vision.train import training
     from vision.synth import DATA_VERSION
+    from vision.train import training
 
     weights = Path(args.weights)
     if not weights.is_file():
@@ -222,9 +231,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_val(args: argparse.Namespace) -> int:
-    from vision.train import training
     from vision.eval.evaluation import EVAL_SEED
     from vision.synth import DATA_VERSION, write_dataset
+    from vision.train import training
 
     weights = Path(args.weights)
     if not weights.is_file():

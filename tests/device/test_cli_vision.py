@@ -17,9 +17,10 @@ pytest.importorskip("onnx", reason="building test ONNX files needs the onnx pack
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Network input 256 x 320 (h x w). Three tiles in one row and a face-down tile below, in network pixels:
+# Network input 256 x 320 (h x w). Three tiles in one row and a face-down tile in the row below, under the first,
+# in network pixels (a lone one would be dropped as no tile: vision.read.plausible):
 # on a 128 x 160 frame (read whole, scaled up 2x, no padding) they land at half these coordinates.
-ROW = [(0, 100, 100, 30, 40, 0.9), (1, 132, 100, 30, 40, 0.8), (31, 164, 100, 30, 40, 0.7), (37, 100, 200, 30, 40, 0.6)]
+ROW = [(0, 100, 100, 30, 40, 0.9), (1, 132, 100, 30, 40, 0.8), (31, 164, 100, 30, 40, 0.7), (37, 100, 144, 30, 40, 0.6)]
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +112,8 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--cards-distractors", "-5"], "are counts: 0 or more"),
+        (["synth", "--n", "1", "--out", "{tmp}/synth", "--distractors", "1.5"], "--distractors must be within 0..1"),
         (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
@@ -132,6 +135,25 @@ def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, 
 )
 def test_train_classifier_takes_a_count_of_bonus_cards(argv, cards_bonus):
     assert build_parser().parse_args(["train-classifier", *argv]).cards_bonus == cards_bonus
+
+
+@pytest.mark.parametrize(("argv", "cards_distractors"), [([], 0), (["--cards-distractors", "6000"], 6000)])
+def test_train_classifier_takes_a_count_of_distractor_cards(argv, cards_distractors):
+    assert build_parser().parse_args(["train-classifier", *argv]).cards_distractors == cards_distractors
+
+
+@pytest.mark.parametrize(("argv", "distractors"), [([], 0.0), (["--distractors", "0.3"], 0.3)])  # none unless asked
+def test_synth_takes_a_share_of_images_with_distractors(argv, distractors):
+    assert build_parser().parse_args(["synth", "--n", "1", "--out", "x", *argv]).distractors == distractors
+
+
+def test_synth_renders_distractors_when_asked(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "synth"
+    assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", "--distractors", "1", "--seed", "4"]) == 0
+    assert json.loads((out / "synth.json").read_text())["distractors"] == 1.0
+    assert len(list((out / "images").glob("*.jpg"))) == 2
 
 
 @pytest.mark.parametrize(("argv", "cards_brush"), [([], 0), (["--cards-brush", "30000"], 30000)])
@@ -258,8 +280,8 @@ def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
 
 def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_fives_red(model, capsys):
     from vision.eval.evaluation import camerash_rows
-    from vision.read.labels import tile_of_class
     from vision.eval.real_photos import held_out_split
+    from vision.read.labels import tile_of_class
     from vision.read.red_fives import is_five
 
     try:

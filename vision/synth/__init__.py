@@ -3,8 +3,9 @@
 Tiles are 3-D bodies (a face, a back in one of several colours, two-layer sides) laid out as in real play (hands
 standing or laid down, melds with called and added tiles, closed kans, discard ponds with a riichi tile, walls and
 the dead wall, loose tiles), seen by a randomly posed camera over felt, cloth or wood, with shadows, props, hands,
-and camera effects. Labels are exact: a tile is labelled when its face (or, for ``back``, its back) is mostly in
-view; its box bounds all of its visible pixels. Everything is a pure function of ``(seed, index)``.
+and camera effects; with ``distractors``, things that are not tiles, unlabelled (:mod:`vision.synth.distractors`).
+Labels are exact: a tile is labelled when its face (or, for ``back``, its back) is mostly in view; its box bounds all
+of its visible pixels. Everything is a pure function of ``(seed, index)``.
 
 >>> sample = render(seed=1, index=0, size=(320, 240))
 >>> sample.image.shape, all(0 <= l.box[0] < l.box[2] <= 320 for l in sample.labels)
@@ -32,9 +33,9 @@ __all__ = ["DATA_VERSION", "Label", "Sample", "render", "write_dataset"]
 DATA_VERSION = "synth-1"
 
 
-def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float]) -> int:
-    out, seed, index, size, drawn_faces = args
-    sample = render(seed, index, size, drawn_faces)
+def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float, float]) -> int:
+    out, seed, index, size, drawn_faces, distractors = args
+    sample = render(seed, index, size, drawn_faces, distractors)
     stem = f"s{seed}_{index:06d}"
     # label first, then the image under a temporary name renamed into place: a render stopped at any moment
     # leaves no image without its labels (a trainer would read it as a frame with no tiles in it)
@@ -55,11 +56,13 @@ def write_dataset(
     progress: Callable[[int, int], None] | None = None,
     drawn_faces: float = 0.0,
     max_seconds: float | None = None,
+    distractors: float = 0.0,
 ) -> int:
     """Render images ``start .. start+n-1`` of set ``seed`` into ``out/images`` and ``out/labels`` (YOLO format).
 
     Returns the number of labelled tiles. Files already there are overwritten; the result does not depend on
-    ``workers``. ``synth.json`` records what was rendered (data version, seed, range, drawn-face share, fonts).
+    ``workers``. ``synth.json`` records what was rendered (data version, seed, range, drawn-face share, fonts, the
+    share of images with unlabelled things that are not tiles: ``distractors``, see :func:`render`).
     With ``max_seconds`` (a lent machine's time budget), no new batch of images starts after that many seconds:
     the set is then a prefix ``start .. start+k-1``, the same images a full render gives, and ``synth.json``
     says ``n: k``.
@@ -69,9 +72,10 @@ def write_dataset(
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     manifest = {"data_version": DATA_VERSION, "seed": seed, "start": start, "n": n, "size": size,
-                "drawn_faces": drawn_faces, "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else []}
+                "drawn_faces": drawn_faces, "distractors": distractors,
+                "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else []}
     (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    jobs = [(out, seed, i, size, drawn_faces) for i in range(start, start + n)]
+    jobs = [(out, seed, i, size, drawn_faces, distractors) for i in range(start, start + n)]
     total = done = 0
     # with a time budget, work goes out in batches and the clock is read between them (one image at a time in
     # this process, a few per worker in a pool); without one, all at once

@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw, ImageFont
 from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
-from vision.synth import art
+from vision.synth import art, distractors
 from vision.synth.glyphs import _PIN_LAYOUT, _SOU_LAYOUT, cjk_fonts
 
 #: Drawing size of a face (width, height): twice the artwork's face texture, shrunk once at the end.
@@ -78,10 +78,11 @@ _HAKU = CLASS_NAMES.index("5z")
 
 #: Share of each kind among :func:`none_card`'s random draws.
 _NONE_SHARES = {"cloth": 0.15, "gap": 0.3, "half": 0.2, "standing": 0.35}
-#: The kinds of ``none`` card. ``bonus`` (a flower or season tile, which riichi does not use) is drawn only when
-#: asked for: left out of the random draws, so the cards of every seed stay as they were (bonus cards come as a
-#: set of their own, :func:`bonus_card_set`).
-NONE_KINDS = (*_NONE_SHARES, "bonus")
+#: The kinds of ``none`` card. ``bonus`` (a flower or season tile, which riichi does not use) and ``distractor``
+#: (a thing on the table that is not a tile: a key, a phone, a box, a panel, :mod:`vision.synth.distractors`) are
+#: drawn only when asked for: left out of the random draws, so the cards of every seed stay as they were (they come
+#: as sets of their own, :func:`bonus_card_set` and :func:`distractor_card_set`).
+NONE_KINDS = (*_NONE_SHARES, "bonus", "distractor")
 
 
 # --- small helpers -------------------------------------------------------------------------------------------
@@ -1245,7 +1246,8 @@ def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None
     ``none`` cards are boxes that hold no tile: cloth, the gap between two tiles, half a tile, and the tops of
     standing tiles seen from above (a thin strip, half face colour, half back colour, stretched to the crop: a
     detector reads such tops of a standing hand as White dragons), and, only when asked for, flower and season tiles
-    (:func:`bonus_face`: Chinese sets hold them, riichi does not). A tile back is no ``none``: it is class ``back``.
+    (:func:`bonus_face`: Chinese sets hold them, riichi does not) and things on the table that are not tiles
+    (:func:`distractor_card`). A tile back is no ``none``: it is class ``back``.
     """
     if kind is None:
         kind = str(rng.choice(list(_NONE_SHARES), p=list(_NONE_SHARES.values())))
@@ -1256,6 +1258,8 @@ def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None
     if kind == "bonus":
         p = _scene_params(rng)
         return _lay(bonus_face(p["front_rgb"], rng), p, rng, size)
+    if kind == "distractor":
+        return distractor_card(rng, size)
     p = _scene_params(rng)
     tw, th, band, front, back_rgb = p["tw"], p["th"], p["band"], p["front_rgb"], p["back_rgb"]
     ch, cw = int(th * 2.4 + band), int(tw * 4.4)
@@ -1287,6 +1291,42 @@ def none_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None
             quad = _quad(x0, y + rng.choice([-1, 1]) * rng.uniform(0.5, 0.8) * (th + band), tw, th + band)
     canvas, (quad,) = _warp(canvas, [quad], rng)
     return _cut(canvas, _box_of(quad, rng, 0.04, canvas.shape[:2]), rng, size)
+
+
+def distractor_card(rng: np.random.Generator, size: Size = CROP_SIZE, kind: str | None = None) -> np.ndarray:
+    """A box a detector puts on a thing that is not a tile (``kind``: one of
+    :data:`~vision.synth.distractors.DISTRACTOR_KINDS`, else a random one): a key of a laptop's keyboard, a blank white
+    box's top, paper, a phone, a cup, an automatic table's panel, rim or slot, a point stick, a chip, a die, a hand.
+
+    The thing's picture seen from above (:func:`vision.synth.distractors.flat_picture`) lies on cloth; the box, about
+    a tile's size at the thing's own scale (a tile is 23-28.5 mm wide), sits on one of its spots (a key, a die, the
+    display) or anywhere on it, and is cut as the other ``none`` cards are (lit, warped, the runtime's crop)."""
+    if kind is None:
+        kind = str(rng.choice(distractors.DISTRACTOR_KINDS))
+    flat = distractors.flat_picture(kind, rng)
+    ppm = distractors.PX_PER_MM
+    scale = rng.uniform(30, 80) / (rng.uniform(23, 28.5) * ppm)  # the tile's width on the card, as card() draws it
+    picture = cv2.resize(flat.rgba, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    tw = max(8, round(rng.uniform(23, 28.5) * ppm * scale))
+    th = round(tw * rng.uniform(1.22, 1.45))
+    ph, pw = picture.shape[:2]
+    ch, cw = max(ph, th) + 2 * th, max(pw, tw) + 2 * tw
+    canvas = _cloth(rng, ch, cw)
+    x, y = (cw - pw) // 2, (ch - ph) // 2
+    _paste(canvas, np.ascontiguousarray(picture[..., :3]), np.ascontiguousarray(picture[..., 3]), x, y)
+    if flat.spots and rng.random() < 0.75:
+        sx, sy = flat.spots[int(rng.integers(len(flat.spots)))]
+        cx, cy = x + sx * scale, y + sy * scale
+    else:  # anywhere the thing is
+        rows, cols = np.nonzero(picture[..., 3] > 0.5)
+        k = int(rng.integers(len(rows))) if len(rows) else 0
+        cx, cy = (x + cols[k], y + rows[k]) if len(rows) else (cw / 2, ch / 2)
+    if rng.random() < 0.3:  # a box the thing's own shape (a key, a die) rather than a tile's
+        th = round(tw * rng.uniform(0.8, 1.1))
+    canvas = _light(canvas, rng, None)
+    quad = _quad(cx - tw / 2, cy - th / 2, tw, th)
+    canvas, (quad,) = _warp(canvas, [quad], rng)
+    return _cut(canvas, _box_of(quad, rng, 0.06, canvas.shape[:2]), rng, size)
 
 
 def standing_top_card(rng: np.random.Generator, size: Size = CROP_SIZE) -> np.ndarray:
@@ -1436,6 +1476,16 @@ def way_up_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -
         return way_up_card(c, rng, size), c
 
     return _seeded_set(n, seed, size, start, draw)
+
+
+def distractor_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Cards ``start .. start+n-1`` of things on the table that are not tiles (:func:`distractor_card`, the kinds of
+    :data:`~vision.synth.distractors.DISTRACTOR_KINDS` in turn; BGR uint8, (n, h, w, 3)), all of class ``none`` (id
+    :data:`~vision.read.labels.NUM_CLASSES`). Card ``i`` depends on ``seed`` and ``i`` only."""
+    kinds = distractors.DISTRACTOR_KINDS
+    return _seeded_set(
+        n, seed, size, start, lambda i, rng: (distractor_card(rng, size, kinds[i % len(kinds)]), NUM_CLASSES)
+    )
 
 
 def bonus_card_set(n: int, seed: int, size: Size = CROP_SIZE, start: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -14,10 +14,11 @@ import numpy as np
 
 from vision.read.labels import BACK_CLASS, CLASS_NAMES
 from vision.synth.art import FACE_SIZE, back_texture, face_texture, random_back_rgb, random_style, side_texture
-from vision.synth.glyphs import can_draw, cjk_fonts, procedural_face
-from vision.synth.layout import Body, TileSize, hand_layout, loose_layout, table_layout
-from vision.synth.scene import background, cast_shadows, overlays, table_props
 from vision.synth.camera import Camera
+from vision.synth.distractors import draw_hands, draw_on_table, tile_footprint
+from vision.synth.glyphs import can_draw, cjk_fonts, procedural_face
+from vision.synth.layout import TileSize, hand_layout, loose_layout, table_layout
+from vision.synth.scene import background, cast_shadows, overlays, table_props
 
 #: Output sizes (width, height): landscape, portrait, square and wide frames.
 SIZES = ((640, 480), (480, 640), (640, 640), (640, 360), (640, 512), (512, 640), (576, 432))
@@ -65,12 +66,14 @@ class Label:
 
 @dataclass(frozen=True)
 class Sample:
-    """A rendered image (BGR uint8, as OpenCV reads files), its labels, and what it shows."""
+    """A rendered image (BGR uint8, as OpenCV reads files), its labels, and what it shows (``distractors``: the kinds
+    of unlabelled things drawn among the tiles, :mod:`vision.synth.distractors`)."""
 
     image: np.ndarray
     labels: tuple[Label, ...]
     kind: str
     jpeg_quality: int
+    distractors: tuple[str, ...] = ()
 
     @property
     def width(self) -> int:
@@ -183,15 +186,23 @@ def _choose_camera(rng: np.random.Generator, width: int, height: int, bodies, ki
     return cam, target
 
 
-def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn_faces: float = 0.0) -> Sample:
+def render(
+    seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn_faces: float = 0.0, distractors: float = 0.0
+) -> Sample:
     """Render image ``index`` of the set seeded ``seed``: a pure function of its arguments (and installed fonts).
 
     ``drawn_faces`` is the share of images whose tile set is drawn by :mod:`vision.synth.glyphs` (fonts, procedural
     pins and sticks) rather than the artwork; 0 (the default) keeps images independent of the fonts installed.
+    ``distractors`` is the share of images that also show things that are not tiles, unlabelled
+    (:mod:`vision.synth.distractors`: keyboards, white boxes and cups, phones, an automatic table's panel, rim and
+    slots, sticks, chips, dice, hands); 0 (the default) leaves every image as it was.
     """
     rng = np.random.default_rng([seed, index])
     side = np.random.default_rng([seed, index, 1])
     drawn = side if drawn_faces > 0 and side.random() < drawn_faces else None
+    # a stream of its own, as the drawn faces have: the scene's own draws are the same with or without them
+    clutter = np.random.default_rng([seed, index, 2])
+    clutter = clutter if distractors > 0 and clutter.random() < distractors else None
     width, height = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     kind = str(rng.choice(["table", "table", "loose", "loose", "hand"]))
     tw = float(rng.uniform(23, 28.5))
@@ -221,6 +232,9 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
 
     image = background(rng, cam, half)
     corners = [b.corners() for b in bodies]
+    distractors_drawn: tuple[str, ...] = ()
+    if clutter is not None:  # under the tiles' shadows: a tile's shadow falls on a keyboard as on the felt
+        distractors_drawn = draw_on_table(clutter, image, cam, tile_footprint(cam, corners, (height, width)))
     cast_shadows(image, cam, corners, light, rng)
     table_props(rng, image, cam, half * 0.8)
 
@@ -264,10 +278,12 @@ def render(seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn
         drawn[i] = faces
 
     overlays(rng, image, ids)
+    if clutter is not None and clutter.random() < 0.35:  # hands over the tiles hide some: labels follow as for arms
+        distractors_drawn += draw_hands(clutter, image, ids, cam)
     labels = _labels(ids, bodies, drawn, boxes)
     quality = int(rng.integers(40, 96))
     out = _camera_effects(rng, image)
-    return Sample(out, tuple(labels), kind, quality)
+    return Sample(out, tuple(labels), kind, quality, distractors_drawn)
 
 
 def _labels(ids: np.ndarray, bodies, drawn, boxes) -> list[Label]:

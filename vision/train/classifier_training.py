@@ -32,8 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.read.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, NOT_A_TILE, extract_crop
 from vision.eval.evaluation import EVAL_SEED  # the detector's held-out renderer seed: never trained on here
+from vision.read.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, NOT_A_TILE, extract_crop
 from vision.read.geometry import Box, Size
 from vision.read.labels import CLASS_NAMES, NUM_CLASSES
 
@@ -99,8 +99,8 @@ def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Ite
 
 def real_scenes(held_out: bool = False, root: str | os.PathLike[str] | None = None) -> Iterator[Scene]:
     """The real photos of the training split (``held_out=False``) or of the held-out split (evaluation only)."""
-    from vision.read.images import load_image
     from vision.eval.real_photos import held_out_split, training_split
+    from vision.read.images import load_image
 
     photos = held_out_split(root) if held_out else training_split(root)
     for photo in photos:
@@ -338,6 +338,17 @@ def crops_bonus_cards(
     from vision.synth.cards import bonus_card_set
 
     return _jittered_cards(lambda k, start: bonus_card_set(k, seed, size, start=start), n, seed, jitter, progress)
+
+
+def crops_distractor_cards(
+    n: int, seed: int, jitter: Jitter = Jitter(), size: Size = CROP_SIZE, progress: Progress = None
+) -> CropSet:
+    """``n`` cards of things on the table that are not tiles (:func:`vision.synth.cards.distractor_card_set`: keys,
+    white boxes, paper, phones, cups, an automatic table's panel, rim and slots, sticks, chips, dice, hands), all
+    ``none``. Jittered as :func:`crops_cards`; card ``i`` depends on ``seed`` and ``i``."""
+    from vision.synth.cards import distractor_card_set
+
+    return _jittered_cards(lambda k, start: distractor_card_set(k, seed, size, start=start), n, seed, jitter, progress)
 
 
 def crops_brush_cards(

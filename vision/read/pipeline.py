@@ -40,7 +40,7 @@ from vision.read.geometry import Box, Size
 from vision.read.rows import Row, Rows, read_tiles
 from vision.read.plausible import PlausibleDetector
 from vision.read.scale import PhotoDetector
-from vision.read.table import TableObservation, read_table
+from vision.read.table import TABLE_MIN_TILES, TableObservation, read_table
 from vision.read.table_geometry import TableGeometry
 from vision.read.table_square import TableTurn
 from vision.read.views.low_angle import SquatDetector
@@ -66,14 +66,14 @@ BESIDE_MODEL = "beside-model"
 #: ``way_up`` of :class:`ReaderConfig`: the shipped way-up network, where it is installed (:func:`way_up_for`).
 SHIPPED = "shipped"
 
-#: Frames with fewer tiles are close-ups (a hand, a few melds), not a whole table: no per-seat reading for them.
-#: A table mid-game shows far more: 4 hands or walls of 13-17 tiles, the ponds.
-TABLE_MIN_TILES = 30
 
 #: The camera's reading budget: onnxruntime runs a 640 frame is read in (the detector once, the crop classifier
 #: twice: every crop in its first two views, then the unsure ones in the other two). A bigger frame is read in more
 #: slices.
 CAMERA_MAX_RUNS = 3
+#: The photo reader's budget for a 640 frame (a 12 MP photo of small tiles is read in more slices): the detector on
+#: the photo, the classifier on its crops, and the extra views that its measured signals call for.
+PHOTO_MAX_RUNS = 6
 #: Most crops one classifier run of the camera's reader reads: a whole table's tiles in two views, and its unsure ones
 #: in the other two, each in one run.
 CAMERA_CROP_BATCH = 1024
@@ -172,7 +172,7 @@ class ReaderConfig:
                        table_min_tiles=0)  # fmt: skip
         if pyramid:
             return cls(model, **common)
-        return cls(model, **common, at_tiles_scale=True, views=VIEWS, drop_implausible=True)
+        return cls(model, **common, at_tiles_scale=True, views=VIEWS, drop_implausible=True, max_runs=PHOTO_MAX_RUNS)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ class PhotoDetector:
         afar: tuple[float, ...] = (8.0, 12.0),
         max_afar: float = 4.0,
         sure: float = 0.5,
-        min_slice_gain: float = 1.0,
+        min_slice_gain: float = 1.5,
     ) -> None:
         self.network = network
         self.options = options or DetectorOptions()

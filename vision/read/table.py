@@ -34,6 +34,11 @@ from vision.read.detector import Detection
 from vision.read.geometry import Size
 from vision.read.rows import TileRun, count_backs, face_up
 
+#: Frames with fewer tiles are close-ups (a hand, a few melds), not a whole table: no per-seat reading for them,
+#: and no view made for a hand (a hand seen from a low angle, or from across the table). A table mid-game shows
+#: far more: 4 hands or walls of 13-17 tiles, the ponds.
+TABLE_MIN_TILES = 30
+
 #: A tile is sideways when its along/depth ratio is at least 1 and this many times its row neighbours' ratio.
 SIDEWAYS_RATIO = 1.3
 #: A gap of this many tile widths along a row splits the concealed hand from the melds (or a meld from the next).

@@ -11,7 +11,7 @@ from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, TwoSta
 from vision.read.detector import Detection
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
-from vision.read.pipeline import CAMERA_MAX_RUNS, ReaderConfig
+from vision.read.pipeline import CAMERA_CROP_BATCH, CAMERA_MAX_RUNS, PHOTO_MAX_RUNS, ReaderConfig
 
 from tests.vision.fakes import colour_model
 from tests.vision.read.test_classifier import BLUE, GREEN, RED, WeakBoxesDetector, frame_with
@@ -89,7 +89,7 @@ def test_crop_batch_sets_the_crops_of_a_run(tmp_path, batch, runs):
 def test_the_camera_reader_carries_the_budget():
     camera, photo = ReaderConfig.for_camera(), ReaderConfig.for_photo()
     assert (camera.max_runs, camera.crop_views_below is not None) == (CAMERA_MAX_RUNS, True)
-    assert (photo.max_runs, photo.crop_views_below, photo.crop_batch) == (None, None, None)
+    assert (photo.max_runs, photo.crop_views_below, photo.crop_batch) == (PHOTO_MAX_RUNS, None, CAMERA_CROP_BATCH)
 
 
 @pytest.mark.parametrize(

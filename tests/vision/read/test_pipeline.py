@@ -12,6 +12,7 @@ from vision.read.detector import FakeDetector, SlicedDetector
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
 from vision.read.pipeline import VIEWS, Models, Reader, ReaderConfig
+from vision.read.plausible import PlausibleDetector
 from vision.read.scale import PhotoDetector
 from vision.read.views.low_angle import SquatDetector
 from vision.read.views.photo_edge import SureAtEdgeDetector
@@ -64,8 +65,9 @@ def test_the_views_named_are_composed_in_one_order(views, expected):
 def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path):
     classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     reader = Reader.from_config(ReaderConfig.for_photo(), models=Models(BlocksNetwork(), classifier))
-    assert layers(reader.detector) == [LAYER[v] for v in VIEWS] + [TwoStageDetector, PhotoDetector]
-    half_turn = reader.detector.detector.detector
+    # the boxes no tile makes dropped outermost, after every view
+    assert layers(reader.detector) == [PlausibleDetector] + [LAYER[v] for v in VIEWS] + [TwoStageDetector, PhotoDetector]
+    half_turn = reader.detector.detector.detector.detector
     stage = half_turn.detector.detector.detector
     assert half_turn.probe is stage.detector  # its readings of the photo serve the classifier's stage too
     assert stage.classifier is classifier

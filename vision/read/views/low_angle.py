@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.read.detector import Detection, Detector, DetectorLayer
 from vision.read.geometry import Box
+from vision.read.table import TABLE_MIN_TILES
 from vision.read.views.compare import reads_surer
 
 #: A box at most this many times as tall as wide is squat (a face is about 1.33 tall, a real frame's 2.4) ...
@@ -39,7 +40,11 @@ SURE = 0.5
 
 
 def squat_stretch(found: Sequence[Detection]) -> float | None:
-    """How much taller to read a photo whose reading is ``found`` (see the module's docstring), or None."""
+    """How much taller to read a photo whose reading is ``found`` (see the module's docstring), or None. A whole
+    table (:data:`~vision.read.table.TABLE_MIN_TILES` tiles or more) is seen from above: its walls and sideways
+    tiles lie squat, and are read as they lie."""
+    if len(found) >= TABLE_MIN_TILES:
+        return None
     faces = [d for d in found if not d.is_back and d.box.area > 0]
     sure = [d for d in faces if d.conf >= SURE] or faces
     if not sure:

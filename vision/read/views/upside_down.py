@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.read.detector import Detection, Detector, DetectorLayer
+from vision.read.table import TABLE_MIN_TILES
 from vision.read.views.compare import reads_surer
 
 #: A photo the probe leaves as it is is read turned when its tiles' way-up vote is over this (1: every tile surely
@@ -89,6 +90,9 @@ class HalfTurnDetector(DetectorLayer):
         read)."""
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
+        if self.vote_first and len(as_is) >= TABLE_MIN_TILES:  # a whole table: its tiles face every seat
+            self.votes.append(None)
+            return False, False
         vote = None
         if self.way_up is not None:
             from vision.read.way_up import upside_down_vote

@@ -67,6 +67,6 @@ def test_the_photo_reader_judges_boxes_at_the_edge_outermost():
     from tests.vision.fakes import BlocksNetwork
     from tests.vision.fakes import photo_reader
 
-    reader = photo_reader(BlocksNetwork(), way_up=None)
+    reader = photo_reader(BlocksNetwork(), way_up=None).detector  # inside the boxes no tile makes dropped
     assert isinstance(reader, SureAtEdgeDetector)
     assert reader.stretches is reader.detector.stretches  # the layers inside still answer through it

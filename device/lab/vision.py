@@ -758,7 +758,8 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
     for name, r in report.items():
         print(
             f"{name:>18}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
-            f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms, runs median {r['runs_median']} max {r['runs_max']})"
+            f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms, "
+            f"runs median {r['runs_median']} max {r['runs_max']})"
         )
         for miss in r.get("misses", ()):
             print(f"    {miss[0]}: {miss[1]} right of {miss[2]} read, {miss[3]} there")

@@ -66,7 +66,8 @@ def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path)
     classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     reader = Reader.from_config(ReaderConfig.for_photo(), models=Models(BlocksNetwork(), classifier))
     # the boxes no tile makes dropped outermost, after every view
-    assert layers(reader.detector) == [PlausibleDetector] + [LAYER[v] for v in VIEWS] + [TwoStageDetector, PhotoDetector]
+    views = [LAYER[v] for v in VIEWS]
+    assert layers(reader.detector) == [PlausibleDetector, *views, TwoStageDetector, PhotoDetector]
     half_turn = reader.detector.detector.detector.detector
     stage = half_turn.detector.detector.detector
     assert half_turn.probe is stage.detector  # its readings of the photo serve the classifier's stage too

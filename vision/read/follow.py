@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+from vision.read.table import TableObservation, ViewSide
+from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView
 
 #: Consecutive frames a zone must read the same before its change is taken.
 SETTLE = 2
@@ -36,10 +37,6 @@ SETTLE = 2
 VANISH = 8
 
 _SIDES = tuple(ViewSide)
-#: The zone index of the dora indicators (zones 0..3 are the seats, by side).
-_DORA = 4
-#: The zone index of the bottom seat's concealed hand, when it lies face up (5..8: the seats' hands, by side).
-_HAND = 5
 
 
 class Clash(enum.Enum):
@@ -115,91 +112,6 @@ class FollowUpdate:
     opening_indicator: Tile | None = None
     revealed: tuple[Reveal, ...] = ()
     resolved: tuple[ViewSide | None, ...] = ()
-
-
-# --- what is compared between frames ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MeldView:
-    """A meld as compared between frames: its tiles (None: face down), which lies sideways, whence it came."""
-
-    tiles: tuple[Tile | None, ...]
-    called: int | None = None
-    source: ViewSide | None = None
-
-    @classmethod
-    def of(cls, meld: MeldObservation) -> MeldView:
-        return cls(tuple(d.tile for d in meld.detections), meld.called, meld.called_from)
-
-    @property
-    def face_up(self) -> tuple[Tile, ...]:
-        return tuple(t for t in self.tiles if t is not None)
-
-    @property
-    def text(self) -> str:
-        return "".join(str(t) if t is not None else "?" for t in self.tiles)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """One seat's public tiles: its pond in order, the index of the sideways pond tile, its melds."""
-
-    pond: tuple[Tile, ...] = ()
-    riichi: int | None = None
-    melds: tuple[MeldView, ...] = ()
-
-    @classmethod
-    def of(cls, seat: SeatObservation) -> SeatView:
-        tiles = seat.pond_tiles  # the reader leaves face-down tiles out of ponds: the riichi index holds
-        riichi = seat.riichi if len(tiles) == len(seat.pond) else None
-        return cls(tiles, riichi, tuple(MeldView.of(m) for m in seat.melds))
-
-
-@dataclass(frozen=True, slots=True)
-class OpenHand:
-    """A concealed hand read face up: its tiles and the one set apart at their right (None: none apart)."""
-
-    tiles: tuple[Tile, ...]
-    apart: Tile | None = None
-
-    @classmethod
-    def of(cls, seat: SeatObservation) -> OpenHand | None:
-        """The seat's hand when it lies face up: at least the tiles a waiting hand holds (13, three fewer per meld)
-        read face up, more of them than face down; else None (standing, face down, or not seen)."""
-        tiles, apart = seat.hand_tiles, seat.drawn_tile
-        shown = len(tiles) + (apart is not None)
-        if shown < 13 - 3 * len(seat.melds) or len(tiles) <= seat.hand_backs:
-            return None
-        return cls(tiles, apart)
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The whole table as compared between frames: four seats (by side), the dora indicators, and the hands that
-    lie face up (by side; None where a hand is not open)."""
-
-    seats: tuple[SeatView, ...] = (SeatView(),) * 4
-    indicators: tuple[Tile, ...] = ()
-    hands: tuple[OpenHand | None, ...] = (None,) * 4
-
-    @classmethod
-    def of(cls, table: TableObservation) -> TableView:
-        seats = [table.seat(s) for s in _SIDES]
-        return cls(tuple(SeatView.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats))
-
-    def seat(self, side: ViewSide) -> SeatView:
-        return self.seats[side.turns]
-
-    def zone(self, index: int) -> SeatView | tuple[Tile, ...] | OpenHand | None:
-        if index >= _HAND:
-            return self.hands[index - _HAND]
-        return self.indicators if index == _DORA else self.seats[index]
-
-    @property
-    def open_hand(self) -> bool:
-        """Whether any hand lies face up (a win or a draw is being shown)."""
-        return any(h is not None for h in self.hands)
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -355,6 +267,7 @@ class TableFollower:
     >>> from vision.read.detector import Detection
     >>> from vision.read.geometry import Box
     >>> from vision.read.labels import class_of_tile
+    >>> from vision.read.table import SeatObservation
     >>> def pond(text):
     ...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
     ...                  for i, t in enumerate(parse_tiles(text)))
@@ -383,7 +296,7 @@ class TableFollower:
     ron_taken: bool = False
     #: The hands reported open, by side.
     revealed: dict[ViewSide, Reveal] = field(default_factory=dict)
-    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(_HAND + 4)], repr=False)
+    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
@@ -407,7 +320,7 @@ class TableFollower:
         self.declared = [s.riichi is not None for s in view.seats]
         self.last_discard = self.last_added = None
         self.ura, self.ron_taken, self.revealed = (), False, {}
-        self._runs = [_Run(view.zone(i), self.settle) for i in range(_HAND + 4)]
+        self._runs = [_Run(view.zone(i), self.settle) for i in range(HAND + 4)]
         self._hidden = [0] * 5
         self._reported = {}
         self._last, self._seen = observation, True
@@ -464,14 +377,14 @@ class _Step:
         if key in seen:
             return
         seen.add(key)
-        side = None if zone == _DORA else _SIDES[zone]
+        side = None if zone == DORA else _SIDES[zone]
         self.clashes.append(Contradiction(clash, side, None if side is None else f.seat_of(side), self.frame, detail))
 
     def hidden(self, zone: int, what: str) -> None:
         """Tiles missing in ``zone``: wait, until they have been missing too long."""
         f = self.follower
         f._hidden[zone] += 1
-        side = None if zone == _DORA else _SIDES[zone]
+        side = None if zone == DORA else _SIDES[zone]
         if f._hidden[zone] >= f.vanish:
             self.clash(zone, Clash.VANISHED, f"{what} for {f._hidden[zone]} frames")
         else:
@@ -494,7 +407,7 @@ class _Step:
             shrunk = meld.shrunk if isinstance(meld, _Melds) and pond is _Pond.SAME else None
             if shrunk is not None and self._kan_tile_robbed(side, seats, shrunk):
                 continue
-            if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
+            if (isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN)) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):
                 self.hidden(zone, "pond tiles missing" if pond in (_Pond.TAKEN, _Pond.HIDDEN) else "meld tiles missing")
@@ -527,7 +440,7 @@ class _Step:
         f = self.follower
         f._hidden[zone] = 0
         if f._reported.pop(zone, None):
-            self.resolved.append(None if zone == _DORA else _SIDES[zone])
+            self.resolved.append(None if zone == DORA else _SIDES[zone])
 
     # -- hands laid face up
     def _ron_tile_taken(self, side: ViewSide, seats: list[SeatView]) -> bool:
@@ -561,7 +474,7 @@ class _Step:
     def _reveals(self) -> tuple[Reveal, ...]:
         f, out = self.follower, []
         for side in _SIDES:
-            zone = _HAND + side.turns
+            zone = HAND + side.turns
             hand = f._runs[zone].value
             if not self.settled(zone):
                 continue
@@ -644,18 +557,18 @@ class _Step:
         f = self.follower
         was, now = f.accepted.indicators, self.view.indicators
         if now == was:
-            self.settle_zone(_DORA)
+            self.settle_zone(DORA)
             return
         new = _minus(now, was)
         if new is None and _minus(was, now) is not None:
-            self.hidden(_DORA, "dora indicators missing")
+            self.hidden(DORA, "dora indicators missing")
             return
-        f._hidden[_DORA] = 0
-        if not self.settled(_DORA):
-            self.pending.append(Pending(None, f"changed, seen for {f._runs[_DORA].frames} frame(s)"))
+        f._hidden[DORA] = 0
+        if not self.settled(DORA):
+            self.pending.append(Pending(None, f"changed, seen for {f._runs[DORA].frames} frame(s)"))
             return
         if new is None:
-            self.clash(_DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
+            self.clash(DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
             return
         if was and self.view.open_hand:  # indicators turned while a hand lies open: the ura indicators
             f.ura = tuple(new)
@@ -663,7 +576,7 @@ class _Step:
         kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
         if len(now) > 1 + kans:  # one indicator per kan after the first: the others are no kan dora
             why = f"{format_tiles(now)} with {kans} kan(s) on the table"
-            self.clash(_DORA, Clash.EXTRA_INDICATOR, why)
+            self.clash(DORA, Clash.EXTRA_INDICATOR, why)
             return
         if not was:
             self.opening, new = new[0], new[1:]

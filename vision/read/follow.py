@@ -2,10 +2,12 @@
 
 A :class:`TableFollower` keeps, per seat, the pond (tiles in order, which one lies sideways), the open melds, and
 the dora indicators it has accepted, and compares each frame's :class:`~vision.read.table.TableObservation` with
-them. A zone (one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same
-for ``settle`` consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled
-change becomes the engine's own events (:mod:`engine.game.events`); which change makes which event, and which
-is a :class:`Contradiction`, is told in :class:`TableFollower`'s docstring.
+them. Each frame's table is first fused with the frames before it (:mod:`vision.read.fusion`: a place's tiles change
+only once a new reading has held a majority of the last frames; ``fuse=False``: the frame as read alone). A zone
+(one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same for ``settle``
+consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled change becomes
+the engine's own events (:mod:`engine.game.events`); which change makes which event, and which is a
+:class:`Contradiction`, is told in :class:`TableFollower`'s docstring.
 
 Seats: the game seat at the frame's bottom edge is ``camera_seat``; the sides follow in the order of play (right
 is the next seat). Without a ``camera_seat``, seat numbers are the sides' own (bottom 0, right 1, top 2, left 3).
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
+from vision.read.fusion import TableFusion
 from vision.read.table import TableObservation, ViewSide
 from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView
 
@@ -237,6 +240,9 @@ class TableFollower:
 
     ``camera_seat``: the game seat at the frame's bottom edge (None: seats are the sides' numbers). ``settle``:
     frames a change must hold; ``vanish``: frames tiles may stay hidden before their loss is a contradiction.
+    ``fuse``: compare each frame's table as fused with the frames before it (:class:`~vision.read.fusion.TableFusion`:
+    a slip of a frame or two never reaches the comparison; a change the game makes then takes
+    :data:`~vision.read.fusion.QUICK` frames more to show), not as that frame alone read it.
 
     A settled change of a zone becomes:
 
@@ -275,13 +281,14 @@ class TableFollower:
     ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
     ...                                   for s in ViewSide), (0.0, 0.0))
     >>> follower = TableFollower(camera_seat=2)
-    >>> [follower.update(table(text), i).events for i, text in enumerate(["", "", "1z", "1z"])]
+    >>> [follower.update(table(text), i).events for i, text in enumerate(["", "1z", "1z", "1z"])]
     [(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
     """
 
     camera_seat: int | None = None
     settle: int = SETTLE
     vanish: int = VANISH
+    fuse: bool = True
     #: What the follower has taken so far.
     accepted: TableView = field(default_factory=TableView)
     #: Seats (by side index) that declared riichi this hand.
@@ -301,6 +308,7 @@ class TableFollower:
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
     _seen: bool = field(default=False, repr=False)
+    _fusion: TableFusion = field(default_factory=TableFusion, repr=False)
 
     def __post_init__(self) -> None:
         if self.camera_seat is not None and self.camera_seat not in range(4):
@@ -316,6 +324,7 @@ class TableFollower:
         """Take ``observation`` as the table's true state (a person corrected it, or a hand starts mid-way):
         every zone counts as settled on it, the contradictions are forgotten, no discard is open to a call."""
         view = TableView.of(observation)
+        self._fusion.reset(view)
         self.accepted = view
         self.declared = [s.riichi is not None for s in view.seats]
         self.last_discard = self.last_added = None
@@ -341,7 +350,10 @@ class TableFollower:
         ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
         """
         self._last, self._seen = observation, True
-        view = TableView() if observation is None else TableView.of(observation)
+        if self.fuse:
+            view = self._fusion.fuse(observation)
+        else:
+            view = TableView() if observation is None else TableView.of(observation)
         for i, run in enumerate(self._runs):
             value = view.zone(i)
             if value == run.value:

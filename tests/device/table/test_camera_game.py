@@ -1,8 +1,9 @@
 """The camera game: table reads frame by frame (built from mpsz text as real ``Detection`` s, see
 ``tests/vision/read/table_frames.py``; an 800x600 frame) played into a real ``GameSession``.
 
-Each frame is observed once and held once (the loop reads a still table once, then finds it unchanged), and the
-engine's own invariants (136 tiles accounted for, points conserved, hand sizes) are checked after each.
+Each frame is observed once and held :data:`HOLDS` times (the loop reads a still table once, then finds it unchanged;
+a change is fused over ``QUICK`` frames, then settled over ``SETTLE``), and the engine's own invariants (136 tiles
+accounted for, points conserved, hand sizes) are checked after each.
 """
 
 from __future__ import annotations
@@ -18,9 +19,15 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
+from vision.read.follow import SETTLE
+from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation, ViewSide
 
 SIDE = {"B": B, "R": R, "T": T, "L": L}
+#: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled).
+HOLDS = QUICK + SETTLE - 2
+#: Holds after a frame read for a change no move makes (a tile read otherwise) to be reported.
+STEADY_HOLDS = STEADY + SETTLE - 2
 
 
 class Clock:
@@ -45,7 +52,7 @@ def detections_of(frame: TableObservation | None) -> tuple:
     )
 
 
-def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = 1) -> str:
+def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = HOLDS) -> str:
     """Each frame observed (stored as frame ``f<n>``, n counting observed and held frames), then held ``holds``
     times; the invariants after each. Returns the last frame's id."""
     frame_id = ""
@@ -117,7 +124,7 @@ def test_a_hand_of_discards_in_turn_with_riichi_is_played_into_the_game():
     assert [e["event"]["type"] for e in kept] == ["hand_start"] + ["discard"] * 12
     assert kept[9]["text"] == "Seat 1 (E) discards 2z and declares riichi"
     assert [e["seq"] for e in kept] == [0, *range(2, 25, 2)]  # each discard after the draw the engine inserted
-    assert kept[1]["frame_id"] == "f3"  # the discard settled on the frame's hold: the frame it was seen in
+    assert kept[1]["frame_id"] == f"f{HOLDS + 2}"  # the discard settled on the frame's hold: the frame it was seen in
 
 
 BEFORE = {B: "1z", R: "9p"}  # the hand so far: seat 2 (the top) is due
@@ -144,7 +151,8 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
     for frame in frames:  # one frame each, no hold: the change gate read every one as a new table
         cam.observe(frame, None, detections_of(frame))
         cam.session.game.validate()
-    cam.hold()
+    for _ in range(HOLDS):
+        cam.hold()
     assert game_events(cam)[len(before):] == expected
     assert cam.view()["contradictions"] == []
 
@@ -173,7 +181,7 @@ def test_a_contradiction_is_reported_with_its_frame_and_the_game_is_unchanged(do
         frames.append(table(ponds, dora=dora))
     show(cam, frames[:-1])
     before = game_events(cam)
-    frame_id = show(cam, frames[-1:], holds=3)
+    frame_id = show(cam, frames[-1:], holds=STEADY_HOLDS)
     assert game_events(cam) == before
     reported = cam.view()["contradictions"]
     assert [(c["clash"], c["seat"]) for c in reported] == [(clash, seat)]

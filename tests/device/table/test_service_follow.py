@@ -13,7 +13,7 @@ from device.table.service import TableService
 from engine.errors import IllegalAction
 from engine.game.events import Discard, Draw, HandStart
 from engine.tiles import Tile
-from tests.device.table.test_camera_game import FIRST_GO, WIN, Clock, detections_of, ponds_of, script
+from tests.device.table.test_camera_game import FIRST_GO, HOLDS, WIN, Clock, detections_of, ponds_of, script
 from tests.vision.read.table_frames import B, table
 from tests.web.conftest import reading_of
 from vision.read.table import TableObservation
@@ -23,7 +23,8 @@ from web.hand_request import BadRequest
 def play(svc: TableService, frames: list[TableObservation | None]) -> None:
     for frame in frames:
         svc.observe(reading_of(detections_of(frame), frame))
-        svc.hold()
+        for _ in range(HOLDS):
+            svc.hold()
 
 
 @pytest.fixture

@@ -1,0 +1,315 @@
+"""Frames fused over time: the table's public tiles believed place by place, so that one misread frame never
+reaches the follower.
+
+A :class:`TableFusion` keeps a belief for each place on the table — each seat's pond slot (by its index in the
+pond), each seat's melds, the dora indicators, each seat's hand laid face up — and what the last :data:`WINDOW`
+frames read there. Each frame's :class:`~vision.read.table.TableObservation` votes place by place, and a belief
+changes only when another reading has held long enough:
+
+- a change the game makes — a tile landing at a pond's end or the last one leaving it (a call, a ron), a new meld,
+  a pon grown to four or a kan back to three (robbed), one more dora indicator, a hand laid face up or picked up —
+  once the new reading holds :data:`QUICK` of the last :data:`RECENT` frames;
+- any other — a pond tile read as another, a pond short of more than its last tile, a meld or an indicator gone
+  or read otherwise — once it holds :data:`STEADY` of the last :data:`WINDOW` frames (no move of the game does
+  this: it is an arm, a misread, or a contradiction that must hold before the follower is shown it).
+
+Before voting, a pond read is laid against the believed pond: tiles missing from inside it (an arm over its start
+or middle, the rest read in order) say nothing of the slots they hide, and a tile read between believed ones (a
+box read twice, a tile of the next row) is left out, until the pond has read alike for :data:`STEADY` frames;
+tiles read beyond the believed end are the candidates for new slots. Of readings that hold equally long the
+heavier wins, each frame's vote weighing its detections' mean confidence (a place seen empty weighs 1: what waits
+an empty read out is the frame count).
+
+So a tile misread or inserted for a frame or two never reaches the fused view, a steady tile stays through
+:data:`STEADY` - 1 frames misnaming it, and a zone read empty or short (an arm over it) keeps its tiles for a
+while; what the follower still sees missing it waits out as hidden.
+
+    fusion = TableFusion()
+    fusion.reset(TableView.of(first))          # a table taken as true (optional: empty at first)
+    view = fusion.fuse(observation)            # each frame, held ones again (None: no table read): the fused view
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.tiles import Tile
+from vision.read.detector import Detection
+from vision.read.table import TableObservation, ViewSide
+from vision.read.table_view import OpenHand, SeatView, TableView
+
+#: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) must hold ...
+QUICK = 2
+#: ... among the last this many (a discard called at once is still for two frames: one read, one held).
+RECENT = 3
+#: Frames any other change (a tile read otherwise, tiles missing) must hold ...
+STEADY = 6
+#: ... among the last this many: the frames kept for each place.
+WINDOW = 11
+
+_SIDES = tuple(ViewSide)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One place in a pond: the tile lying there and whether it lies sideways (a riichi declaration)."""
+
+    tile: Tile
+    sideways: bool = False
+
+
+#: One frame's reading of a place: its value and its weight (the detections' mean confidence).
+Vote = tuple[object, float]
+
+
+def _weight(detections: Sequence[Detection]) -> float:
+    return sum(d.conf for d in detections) / len(detections) if detections else 1.0
+
+
+def held(votes: Sequence[Vote | None], frames: int) -> list[object]:
+    """The values read in at least ``frames`` of ``votes`` (None: the place not read that frame), heaviest first.
+
+    >>> held([("1z", 0.9), ("1z", 0.9), None, ("2z", 0.5), ("1z", 0.8)], 3)
+    ['1z']
+    >>> held([("1z", 0.5), ("2z", 0.9)], 1)
+    ['2z', '1z']
+    """
+    tally: dict[object, tuple[int, float]] = {}
+    for vote in votes:
+        if vote is not None:
+            n, w = tally.get(vote[0], (0, 0.0))
+            tally[vote[0]] = (n + 1, w + vote[1])
+    return [v for v, (n, w) in sorted(tally.items(), key=lambda item: -item[1][1]) if n >= frames]
+
+
+@dataclass
+class _Place:
+    """A place read as one value (a seat's melds, the dora indicators, a hand laid face up): the belief, the
+    frames' votes, and which changes the game makes (``moved(belief, reading)``)."""
+
+    belief: object
+    moved: Callable[[object, object], bool]
+    votes: deque[Vote] = field(default_factory=lambda: deque(maxlen=WINDOW))
+
+    def fuse(self, value: object, weight: float) -> object:
+        self.votes.append((value, weight))
+        recent = list(self.votes)[-RECENT:]
+        quick = [v for v in held(recent, QUICK) if v != self.belief and self.moved(self.belief, v)]
+        steady = [v for v in held(self.votes, STEADY) if v != self.belief]
+        if quick or steady:
+            self.belief = (quick or steady)[0]
+            _restart(self.votes)
+        return self.belief
+
+
+def _restart(votes: deque) -> None:
+    """A belief changed: the frames before the new reading began to hold no longer count against it."""
+    kept = list(votes)[-RECENT:]
+    votes.clear()
+    votes.extend(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class _PondRead:
+    """One frame's pond laid against the believed one: the length it says the pond has, its vote for each slot it
+    shows (by index), and the pond as read (its slots in order, and their mean confidence; ``confs``: each one's)."""
+
+    length: int
+    slots: dict[int, Vote]
+    whole: Vote
+    confs: tuple[float, ...]
+
+
+def _subsequence_at(short: Sequence[Tile], long: Sequence[Tile]) -> list[int] | None:
+    """Where each of ``short`` lies in ``long``, in order (the leftmost fit), or None when it does not fit."""
+    at, j = [], 0
+    for tile in short:
+        while j < len(long) and long[j] != tile:
+            j += 1
+        if j == len(long):
+            return None
+        at.append(j)
+        j += 1
+    return at
+
+
+def _laid_against(read: Sequence[Slot], confs: Sequence[float], believed: Sequence[Slot]) -> _PondRead:
+    """A pond read laid against the believed pond (see the module's docstring)."""
+    tiles, belief = [s.tile for s in read], [s.tile for s in believed]
+    votes = {i: (s, c) for i, (s, c) in enumerate(zip(read, confs, strict=True))}
+    whole = (tuple(read), sum(confs) / len(confs) if confs else 1.0)
+    inside = _subsequence_at(belief, tiles)
+    if inside is not None:  # every believed tile read, in order: extra tiles inside are left out, after it are new
+        last = inside[-1] if inside else -1
+        slots = {i: votes[j] for i, j in enumerate(inside)}
+        slots |= {len(belief) + k: votes[j] for k, j in enumerate(range(last + 1, len(tiles)))}
+        return _PondRead(len(belief) + len(tiles) - last - 1, slots, whole, tuple(confs))
+    shown = _subsequence_at(tiles, belief)
+    if shown is not None:  # tiles missing, the rest in order: the hidden ones inside say nothing
+        return _PondRead(shown[-1] + 1 if shown else 0, {i: votes[j] for j, i in enumerate(shown)}, whole, tuple(confs))
+    return _PondRead(len(tiles), votes, whole, tuple(confs))  # read otherwise: slot by slot
+
+
+@dataclass
+class _PondPlace:
+    """One seat's pond: the believed slots and the last :data:`WINDOW` frames' reads of it."""
+
+    slots: list[Slot]
+    reads: deque[_PondRead] = field(default_factory=lambda: deque(maxlen=WINDOW))
+
+    def fuse(self, read: Sequence[Slot], confs: Sequence[float]) -> tuple[Slot, ...]:
+        self.reads.append(_laid_against(read, confs, self.slots))
+        if self._grown() or self._shrunk() or self._read_otherwise() or self._steady():
+            # the frames kept, laid again against the new belief (a slot's index may now name another place)
+            kept = list(self.reads)[-RECENT:]
+            self.reads.clear()
+            self.reads.extend(_laid_against(r.whole[0], r.confs, self.slots) for r in kept)  # type: ignore[arg-type]
+        return tuple(self.slots)
+
+    def _grown(self) -> bool:
+        """New tiles at the end, each read alike in :data:`QUICK` of the last :data:`RECENT` frames."""
+        recent = list(self.reads)[-RECENT:]
+        grown = False
+        while found := held([r.slots.get(len(self.slots)) for r in recent], QUICK):
+            self.slots.append(found[0])  # type: ignore[arg-type]
+            grown = True
+        return grown
+
+    def _shrunk(self) -> bool:
+        """Read one tile short for :data:`QUICK` of the last :data:`RECENT` frames (a call takes the last tile), or
+        shorter for :data:`STEADY` of the last :data:`WINDOW`."""
+        size = len(self.slots)
+        recent = [r.length for r in list(self.reads)[-RECENT:]]
+        lengths = sorted(r.length for r in self.reads)
+        to = size - 1 if sum(n == size - 1 for n in recent) >= QUICK else size
+        if len(lengths) >= STEADY:
+            to = min(to, lengths[STEADY - 1])  # STEADY frames read the pond this short or shorter
+        if to >= size:
+            return False
+        del self.slots[to:]
+        return True
+
+    def _read_otherwise(self) -> bool:
+        """Slots read as another tile for :data:`STEADY` of the last :data:`WINDOW` frames."""
+        changed = False
+        for i, slot in enumerate(self.slots):
+            found = held([r.slots.get(i) for r in self.reads], STEADY)
+            if found and found[0] != slot:
+                self.slots[i] = found[0]  # type: ignore[assignment]
+                changed = True
+        return changed
+
+    def _steady(self) -> bool:
+        """The pond read alike, otherwise than believed, for :data:`STEADY` of the last :data:`WINDOW` frames (tiles
+        missing inside it for good, which its slots alone never say)."""
+        found = held([r.whole for r in self.reads], STEADY)
+        if not found or list(found[0]) == self.slots:  # type: ignore[call-overload]
+            return False
+        self.slots = list(found[0])  # type: ignore[call-overload]
+        return True
+
+
+def _slots(seat: SeatView) -> list[Slot]:
+    return [Slot(t, i == seat.riichi) for i, t in enumerate(seat.pond)]
+
+
+def _melds_moved(was: object, now: object) -> bool:
+    """Whether the melds changed as the game changes them: a new meld, a pon grown to four, or a kan back to its pon
+    (its fourth tile robbed by a ron, 搶槓) — not a meld gone."""
+    return _melds_within(was, now) or (len(now) == len(was) and _melds_within(now, was))  # type: ignore[arg-type]
+
+
+def _melds_within(was: object, now: object) -> bool:
+    """Whether every meld of ``was`` lies within its own meld of ``now`` (its tiles among that one's)."""
+    rest = list(now)  # type: ignore[call-overload]
+    for meld in was:  # type: ignore[attr-defined]
+        fit = next((m for m in rest if _within(meld.face_up, m.face_up)), None)
+        if fit is None:
+            return False
+        rest.remove(fit)
+    return True
+
+
+def _within(small: Sequence[Tile], big: Sequence[Tile]) -> bool:
+    rest = list(big)
+    for tile in small:
+        if tile not in rest:
+            return False
+        rest.remove(tile)
+    return True
+
+
+def _more_indicators(was: object, now: object) -> bool:
+    return len(now) > len(was) and _within(was, now)  # type: ignore[arg-type]
+
+
+def _any(was: object, now: object) -> bool:
+    return True
+
+
+@dataclass
+class TableFusion:
+    """The table believed place by place over the last frames (the module's docstring says how).
+
+    :meth:`fuse` each frame's observation (held frames too) and compare what it returns; :meth:`reset` to a table
+    taken as true. Pure: no I/O, no clock; frames are counted by the calls to :meth:`fuse`.
+    """
+
+    _ponds: list[_PondPlace] = field(default_factory=list, repr=False)
+    _melds: list[_Place] = field(default_factory=list, repr=False)
+    _dora: _Place = field(default_factory=lambda: _Place((), _more_indicators), repr=False)
+    _hands: list[_Place] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self.reset(TableView())
+
+    def reset(self, view: TableView) -> None:
+        """Believe ``view`` (a table taken as true), every frame read so far forgotten."""
+        self._ponds = [_PondPlace(_slots(s)) for s in view.seats]
+        self._melds = [_Place(s.melds, _melds_moved) for s in view.seats]
+        self._dora = _Place(view.indicators, _more_indicators)
+        self._hands = [_Place(h, _any) for h in view.hands]
+
+    def fuse(self, observation: TableObservation | None) -> TableView:
+        """One frame's read (None: no table read, every place read empty): the table as believed after it.
+
+        >>> from vision.read.geometry import Box
+        >>> from vision.read.labels import class_of_tile
+        >>> from vision.read.table import SeatObservation
+        >>> def read(text):
+        ...     pond = tuple(Detection.of_class(class_of_tile(Tile.parse(t)), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
+        ...                  for i, t in enumerate(text.split()))
+        ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is ViewSide.BOTTOM else ())
+        ...                                   for s in ViewSide), (0.0, 0.0))
+        >>> fusion = TableFusion()
+        >>> frames = ["1z", "1z", "1z 9m", "1z 8m", "1z 9m 2z", "1z 9m 2z"]  # 8m: 9m misread
+        >>> [len(fusion.fuse(read(text)).seats[0].pond) for text in frames]
+        [0, 1, 1, 1, 2, 3]
+        >>> fusion.fuse(read("1z 9m 2z")).seats[0].pond
+        (Tile.parse('1z'), Tile.parse('9m'), Tile.parse('2z'))
+        """
+        seats = [None] * 4 if observation is None else [observation.seat(s) for s in _SIDES]
+        fused = []
+        for i, seat in enumerate(seats):
+            view = SeatView() if seat is None else SeatView.of(seat)
+            pond = self._ponds[i].fuse(_slots(view), [] if seat is None else _face_up_confs(seat.pond))
+            shown = () if seat is None else [d for m in seat.melds for d in m.detections]
+            melds = self._melds[i].fuse(view.melds, _weight(shown))
+            riichi = max((k for k, s in enumerate(pond) if s.sideways), default=None)
+            fused.append(SeatView(tuple(s.tile for s in pond), riichi, melds))  # type: ignore[arg-type]
+        walls = () if observation is None else [d for s in observation.seats for d in s.wall if d.tile is not None]
+        dora = self._dora.fuse(tuple(d.tile for d in walls), _weight(walls))
+        hands = []
+        for place, seat in zip(self._hands, seats, strict=True):
+            hand = None if seat is None else OpenHand.of(seat)
+            hands.append(place.fuse(hand, 1.0 if seat is None else _weight(seat.hand)))
+        return TableView(tuple(fused), dora, tuple(hands))  # type: ignore[arg-type]
+
+
+def _face_up_confs(detections: Sequence[Detection]) -> list[float]:
+    return [d.conf for d in detections if d.tile is not None]
+
+
+__all__ = ["QUICK", "RECENT", "STEADY", "WINDOW", "Slot", "TableFusion", "held"]

@@ -16,9 +16,10 @@ changes only when another reading has held long enough:
 Before voting, a pond read is laid against the believed pond: tiles missing from inside it (an arm over its start
 or middle, the rest read in order) say nothing of the slots they hide, and a tile read between believed ones (a
 box read twice, a tile of the next row) is left out, until the pond has read alike for :data:`STEADY` frames;
-tiles read beyond the believed end are the candidates for new slots. Of readings that hold equally long the
-heavier wins, each frame's vote weighing its detections' mean confidence (a place seen empty weighs 1: what waits
-an empty read out is the frame count).
+tiles read beyond the believed end are the candidates for new slots. Each frame's vote weighs its detections' mean
+confidence, and a reading must also weigh more than all the others read there meanwhile together: doubtful reads
+against sure ones wait until the sure ones have left the window (a place seen empty weighs 1: an empty read is
+waited out by the frame count alone).
 
 So a tile misread or inserted for a frame or two never reaches the fused view, a steady tile stays through
 :data:`STEADY` - 1 frames misnaming it, and a zone read empty or short (an arm over it) keeps its tiles for a
@@ -62,26 +63,30 @@ class Slot:
 
 #: One frame's reading of a place: its value and its weight (the detections' mean confidence).
 Vote = tuple[object, float]
+#: No value holds a majority.
+NONE = object()
 
 
 def _weight(detections: Sequence[Detection]) -> float:
     return sum(d.conf for d in detections) / len(detections) if detections else 1.0
 
 
-def held(votes: Sequence[Vote | None], frames: int) -> list[object]:
-    """The values read in at least ``frames`` of ``votes`` (None: the place not read that frame), heaviest first.
+def majority(votes: Sequence[Vote | None], frames: int) -> object:
+    """The value read in at least ``frames`` of ``votes`` (None: the place not read that frame) and weighing more
+    than all the others read there together; :data:`NONE` when no value does.
 
-    >>> held([("1z", 0.9), ("1z", 0.9), None, ("2z", 0.5), ("1z", 0.8)], 3)
-    ['1z']
-    >>> held([("1z", 0.5), ("2z", 0.9)], 1)
-    ['2z', '1z']
+    >>> majority([("1z", 0.9), ("1z", 0.9), None, ("2z", 0.5), ("1z", 0.8)], 3)
+    '1z'
+    >>> majority([("9m", 0.9), ("8m", 0.3), ("8m", 0.3)], 2) is NONE  # two doubtful reads against a sure one
+    True
     """
     tally: dict[object, tuple[int, float]] = {}
     for vote in votes:
         if vote is not None:
             n, w = tally.get(vote[0], (0, 0.0))
             tally[vote[0]] = (n + 1, w + vote[1])
-    return [v for v, (n, w) in sorted(tally.items(), key=lambda item: -item[1][1]) if n >= frames]
+    total = sum(w for _, w in tally.values())
+    return next((v for v, (n, w) in tally.items() if n >= frames and w > total / 2), NONE)
 
 
 @dataclass
@@ -96,10 +101,14 @@ class _Place:
     def fuse(self, value: object, weight: float) -> object:
         self.votes.append((value, weight))
         recent = list(self.votes)[-RECENT:]
-        quick = [v for v in held(recent, QUICK) if v != self.belief and self.moved(self.belief, v)]
-        steady = [v for v in held(self.votes, STEADY) if v != self.belief]
-        if quick or steady:
-            self.belief = (quick or steady)[0]
+        quick = majority(recent, QUICK)
+        if quick is not NONE and quick != self.belief and self.moved(self.belief, quick):
+            self.belief = quick
+            _restart(self.votes)
+            return self.belief
+        steady = majority(self.votes, STEADY)
+        if steady is not NONE and steady != self.belief:
+            self.belief = steady
             _restart(self.votes)
         return self.belief
 
@@ -172,8 +181,8 @@ class _PondPlace:
         """New tiles at the end, each read alike in :data:`QUICK` of the last :data:`RECENT` frames."""
         recent = list(self.reads)[-RECENT:]
         grown = False
-        while found := held([r.slots.get(len(self.slots)) for r in recent], QUICK):
-            self.slots.append(found[0])  # type: ignore[arg-type]
+        while (found := majority([r.slots.get(len(self.slots)) for r in recent], QUICK)) is not NONE:
+            self.slots.append(found)  # type: ignore[arg-type]
             grown = True
         return grown
 
@@ -195,19 +204,19 @@ class _PondPlace:
         """Slots read as another tile for :data:`STEADY` of the last :data:`WINDOW` frames."""
         changed = False
         for i, slot in enumerate(self.slots):
-            found = held([r.slots.get(i) for r in self.reads], STEADY)
-            if found and found[0] != slot:
-                self.slots[i] = found[0]  # type: ignore[assignment]
+            found = majority([r.slots.get(i) for r in self.reads], STEADY)
+            if found is not NONE and found != slot:
+                self.slots[i] = found  # type: ignore[assignment]
                 changed = True
         return changed
 
     def _steady(self) -> bool:
         """The pond read alike, otherwise than believed, for :data:`STEADY` of the last :data:`WINDOW` frames (tiles
         missing inside it for good, which its slots alone never say)."""
-        found = held([r.whole for r in self.reads], STEADY)
-        if not found or list(found[0]) == self.slots:  # type: ignore[call-overload]
+        found = majority([r.whole for r in self.reads], STEADY)
+        if found is NONE or list(found) == self.slots:  # type: ignore[call-overload]
             return False
-        self.slots = list(found[0])  # type: ignore[call-overload]
+        self.slots = list(found)  # type: ignore[call-overload]
         return True
 
 
@@ -312,4 +321,4 @@ def _face_up_confs(detections: Sequence[Detection]) -> list[float]:
     return [d.conf for d in detections if d.tile is not None]
 
 
-__all__ = ["QUICK", "RECENT", "STEADY", "WINDOW", "Slot", "TableFusion", "held"]
+__all__ = ["NONE", "QUICK", "RECENT", "STEADY", "WINDOW", "Slot", "TableFusion", "majority"]

@@ -167,15 +167,28 @@ class _PondPlace:
 
     slots: list[Slot]
     reads: deque[_PondRead] = field(default_factory=lambda: deque(maxlen=WINDOW))
+    #: The slots believed before the last change: read again, they come back as quickly as a move of the game.
+    former: list[Slot] | None = None
 
     def fuse(self, read: Sequence[Slot], confs: Sequence[float]) -> tuple[Slot, ...]:
         self.reads.append(_laid_against(read, confs, self.slots))
-        if self._grown() or self._shrunk() or self._read_otherwise() or self._steady():
+        before = list(self.slots)
+        if self._restored() or self._grown() or self._shrunk() or self._read_otherwise() or self._steady():
+            self.former = before
             # the frames kept, laid again against the new belief (a slot's index may now name another place)
             kept = list(self.reads)[-RECENT:]
             self.reads.clear()
             self.reads.extend(_laid_against(r.whole[0], r.confs, self.slots) for r in kept)  # type: ignore[arg-type]
         return tuple(self.slots)
+
+    def _restored(self) -> bool:
+        """The pond read again as believed before the last change, for :data:`QUICK` of the last :data:`RECENT`
+        frames (tiles long hidden inside it, shown again: no tile is read twice there)."""
+        found = majority([r.whole for r in list(self.reads)[-RECENT:]], QUICK)
+        if found is NONE or self.former is None or list(found) != self.former:  # type: ignore[call-overload]
+            return False
+        self.slots = list(self.former)
+        return True
 
     def _grown(self) -> bool:
         """New tiles at the end, each read alike in :data:`QUICK` of the last :data:`RECENT` frames."""

@@ -6,7 +6,7 @@ pond), each seat's melds, the dora indicators, each seat's hand laid face up —
 frames read there. Each frame's :class:`~vision.read.table.TableObservation` votes place by place, and a belief
 changes only when another reading has held long enough:
 
-- a change the game makes — a tile landing at a pond's end or the last one leaving it (a call, a ron), a new meld,
+- a change the game makes — one tile landing at a pond's end or the last one leaving it (a call, a ron), a new meld,
   a pon grown to four or a kan back to three (robbed), one more dora indicator, a hand laid face up or picked up —
   once the new reading holds :data:`QUICK` of the last :data:`RECENT` frames;
 - any other — a pond tile read as another, a pond short of more than its last tile, a meld or an indicator gone
@@ -167,14 +167,16 @@ class _PondPlace:
 
     slots: list[Slot]
     reads: deque[_PondRead] = field(default_factory=lambda: deque(maxlen=WINDOW))
-    #: The slots believed before the last change: read again, they come back as quickly as a move of the game.
+    #: The longest pond lately believed that the believed one lies within (tiles since missing from it, for a call
+    #: or for an arm): read again, it comes back as quickly as a move of the game.
     former: list[Slot] | None = None
 
     def fuse(self, read: Sequence[Slot], confs: Sequence[float]) -> tuple[Slot, ...]:
         self.reads.append(_laid_against(read, confs, self.slots))
         before = list(self.slots)
         if self._restored() or self._grown() or self._shrunk() or self._read_otherwise() or self._steady():
-            self.former = before
+            if self.former is None or not _inside(self.slots, self.former):
+                self.former = before if _inside(self.slots, before) else None
             # the frames kept, laid again against the new belief (a slot's index may now name another place)
             kept = list(self.reads)[-RECENT:]
             self.reads.clear()
@@ -182,8 +184,8 @@ class _PondPlace:
         return tuple(self.slots)
 
     def _restored(self) -> bool:
-        """The pond read again as believed before the last change, for :data:`QUICK` of the last :data:`RECENT`
-        frames (tiles long hidden inside it, shown again: no tile is read twice there)."""
+        """The pond read again as :attr:`former`, for :data:`QUICK` of the last :data:`RECENT` frames (tiles long
+        hidden, shown again: no tile read twice, no two discards at once)."""
         found = majority([r.whole for r in list(self.reads)[-RECENT:]], QUICK)
         if found is NONE or self.former is None or list(found) != self.former:  # type: ignore[call-overload]
             return False
@@ -191,13 +193,15 @@ class _PondPlace:
         return True
 
     def _grown(self) -> bool:
-        """New tiles at the end, each read alike in :data:`QUICK` of the last :data:`RECENT` frames."""
+        """Read one tile longer, that tile read alike, for :data:`QUICK` of the last :data:`RECENT` frames (a discard:
+        one at a time; longer, as any other change)."""
         recent = list(self.reads)[-RECENT:]
-        grown = False
-        while (found := majority([r.slots.get(len(self.slots)) for r in recent], QUICK)) is not NONE:
-            self.slots.append(found)  # type: ignore[arg-type]
-            grown = True
-        return grown
+        size = len(self.slots)
+        found = majority([r.slots.get(size) if r.length == size + 1 else None for r in recent], QUICK)
+        if found is NONE:
+            return False
+        self.slots.append(found)  # type: ignore[arg-type]
+        return True
 
     def _shrunk(self) -> bool:
         """Read one tile short for :data:`QUICK` of the last :data:`RECENT` frames (a call takes the last tile), or
@@ -231,6 +235,11 @@ class _PondPlace:
             return False
         self.slots = list(found)  # type: ignore[call-overload]
         return True
+
+
+def _inside(short: Sequence[Slot], long: Sequence[Slot]) -> bool:
+    """Whether ``short`` is ``long`` with tiles missing (fewer, the rest in order)."""
+    return len(short) < len(long) and _subsequence_at(short, long) is not None  # type: ignore[arg-type]
 
 
 def _slots(seat: SeatView) -> list[Slot]:
@@ -306,9 +315,9 @@ class TableFusion:
         ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is ViewSide.BOTTOM else ())
         ...                                   for s in ViewSide), (0.0, 0.0))
         >>> fusion = TableFusion()
-        >>> frames = ["1z", "1z", "1z 9m", "1z 8m", "1z 9m 2z", "1z 9m 2z"]  # 8m: 9m misread
+        >>> frames = ["1z", "1z", "1z 9m", "1z 8m", "1z 9m", "1z 9m 9m", "1z 9m 2z", "1z 9m 2z"]  # 8m: 9m misread
         >>> [len(fusion.fuse(read(text)).seats[0].pond) for text in frames]
-        [0, 1, 1, 1, 2, 3]
+        [0, 1, 1, 1, 2, 2, 2, 3]
         >>> fusion.fuse(read("1z 9m 2z")).seats[0].pond
         (Tile.parse('1z'), Tile.parse('9m'), Tile.parse('2z'))
         """

@@ -106,7 +106,7 @@ POND_CASES = [
     # a tile appearing mid-pond
     ("1z9m", ["1z5p9m"] * REPORT, [], [Clash.TILE_INSERTED]),
     # two new tiles at once
-    ("1z", ["1z9m2z"] * TAKE, [], [Clash.MANY_DISCARDS]),
+    ("1z", ["1z9m2z"] * REPORT, [], [Clash.MANY_DISCARDS]),
     # a riichi discard lies sideways
     ("1z9m", ["1z9m^2z"] * TAKE, [D(0, "2z", riichi=True)], []),
     # the sideways tile read upright in one frame: still the riichi (the frames that settle show it sideways)

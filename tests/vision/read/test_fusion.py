@@ -161,9 +161,10 @@ def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> Tab
         ([seen({**PONDS, T: "6z8m"})] * QUICK, "6z8m"),
         ([seen({**PONDS, T: "6z"})] * QUICK, "6z8m8s"),
         ([seen({**PONDS, T: "6z"})] * STEADY, "6z"),
-        # a tile landing; two tiles landing at once are both taken (the follower says whether that can be)
+        # a tile landing; two landing at once (one read twice?) only once they have held STEADY frames
         ([seen({**PONDS, T: "6z8m8s1p"})] * QUICK, "6z8m8s1p"),
-        ([seen({**PONDS, T: "6z8m8s1p2p"})] * QUICK, "6z8m8s1p2p"),
+        ([seen({**PONDS, T: "6z8m8s1p1p"})] * (STEADY - 1), "6z8m8s"),
+        ([seen({**PONDS, T: "6z8m8s1p1p"})] * STEADY, "6z8m8s1p1p"),
         # tiles hidden inside the pond for good are gone once it has read so STEADY frames; shown again, they are
         # back in QUICK frames (not left out as tiles read twice)
         ([seen({**PONDS, T: "8s"})] * STEADY, "8s"),

@@ -326,7 +326,7 @@ class CameraGame:
             changed |= self._opening(update.opening_indicator)
         applied = 0
         for event in update.events:
-            ok = self._apply_camera(event)
+            ok = self._apply_camera(event, inferred=any(event is e for e in update.inferred))
             changed = True
             if not ok:
                 if not applied:  # nothing of this change taken: it stays to be seen again (and refused again)
@@ -362,11 +362,14 @@ class CameraGame:
             return True
         return False
 
-    def _apply_camera(self, event: Event, frame: int | None = None, frame_id: str | None = None) -> bool:
-        """Apply a camera event (after the draw it needs) and keep it; a refusal is reported. Returns whether taken."""
+    def _apply_camera(
+        self, event: Event, frame: int | None = None, frame_id: str | None = None, inferred: bool = False
+    ) -> bool:
+        """Apply a camera event (after the draw it needs) and keep it; a refusal is reported. Returns whether taken.
+        ``inferred``: its order was inferred (discards seen at once, taken in turn): its line for the phones says so."""
         game = self.session.game
         before = len(game.events)
-        text = describe(game, event)
+        text = describe(game, event) + (" (seen at once with others: taken in turn)" if inferred else "")
         events = (*draws_before(game, event), event)
         try:
             self._append(events)

@@ -107,7 +107,8 @@ class FollowUpdate:
     """What one frame brought: the engine events taken (in the order to apply them), the contradictions first
     seen, the zones still waiting, the hand's first dora indicator when it was just taken, the hands laid face up
     that settled (or changed: more ura indicators, the ron tile taken) this frame, and the sides (None: the dora
-    indicators) whose reported contradictions no longer hold (the zone reads as accepted again)."""
+    indicators) whose reported contradictions no longer hold (the zone reads as accepted again); ``inferred``: the
+    events whose order was inferred."""
 
     events: tuple[Event, ...] = ()
     contradictions: tuple[Contradiction, ...] = ()
@@ -115,6 +116,9 @@ class FollowUpdate:
     opening_indicator: Tile | None = None
     revealed: tuple[Reveal, ...] = ()
     resolved: tuple[ViewSide | None, ...] = ()
+    #: Those of ``events`` whose order the follower inferred: discards by several seats settled in one change (the
+    #: reads fell behind), taken in turn from the seat due.
+    inferred: tuple[Event, ...] = ()
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -242,12 +246,14 @@ class TableFollower:
     frames a change must hold; ``vanish``: frames tiles may stay hidden before their loss is a contradiction.
     ``fuse``: compare each frame's table as fused with the frames before it (:class:`~vision.read.fusion.TableFusion`:
     a slip of a frame or two never reaches the comparison; a change the game makes then takes
-    :data:`~vision.read.fusion.QUICK` frames more to show), not as that frame alone read it.
+    :data:`~vision.read.fusion.QUICK` - 1 frames more to show), not as that frame alone read it.
 
     A settled change of a zone becomes:
 
     - a pond grown by one tile at its end: ``Discard`` (``riichi=True`` when the new tile lies sideways and the seat
-      has not declared before: after a riichi tile is called, the next discard lies sideways instead);
+      has not declared before: after a riichi tile is called, the next discard lies sideways instead); the ponds of
+      several seats grown so in one change, when they are the seat due (``expected_seat``) and the seats after it:
+      their ``Discard`` s in turn order (the reads fell behind; :attr:`FollowUpdate.inferred`);
     - a new meld whose sideways tile points at the seat of the last discard, with that discard gone from its pond
       (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
       the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
@@ -265,9 +271,9 @@ class TableFollower:
     Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
     been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
     explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
-    one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
-    over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
-    it and :meth:`TableFollower.accept` resyncs to a frame.
+    one change out of turn order, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction`
+    too, never guessed over: the accepted state stays as it was until the table reads as something that explains it,
+    or a person fixes it and :meth:`TableFollower.accept` resyncs to a frame.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.detector import Detection
@@ -376,6 +382,7 @@ class _Step:
     pending: list[Pending] = field(default_factory=list)
     opening: Tile | None = None
     resolved: list[ViewSide | None] = field(default_factory=list)
+    inferred: list[Event] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         return self.follower._runs[zone].frames >= self.follower.settle
@@ -445,6 +452,7 @@ class _Step:
             self.opening,
             revealed,
             tuple(self.resolved),
+            tuple(self.inferred),
         )
 
     def settle_zone(self, zone: int) -> None:
@@ -600,19 +608,43 @@ class _Step:
         f = self.follower
         grown = [side for side, change in ponds.items() if change is _Pond.GREW]
         if len(grown) > 1:
-            names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
-            for side in grown:
-                self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+            in_turn = self._in_turn(grown)
+            if in_turn is None:
+                names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
+                for side in grown:
+                    self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+                return
+            for side in in_turn:  # the reads fell behind: a discard each, in turn from the seat due
+                self._discard(side, seats)
+                self.inferred.append(self.events[-1])
             return
         if not grown:
             return
         side = grown[0]
-        now, old = self.view.seat(side), seats[side.turns]
-        tile = now.pond[-1]
+        tile = self.view.seat(side).pond[-1]
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
             return
+        self._discard(side, seats)
+
+    def _in_turn(self, grown: list[ViewSide]) -> list[ViewSide] | None:
+        """The sides whose ponds grew by a tile each, in turn order, when their seats are the seat due and the ones
+        after it, one after another; else None (no seat is known to be due, or a seat's turn was skipped)."""
+        f = self.follower
+        if self.expected_seat is None:
+            return None
+        by_seat = {f.seat_of(side): side for side in grown}
+        order = [(self.expected_seat + k) % 4 for k in range(len(grown))]
+        if set(by_seat) != set(order):
+            return None
+        return [by_seat[seat] for seat in order]
+
+    def _discard(self, side: ViewSide, seats: list[SeatView]) -> None:
+        """Take the tile at the end of ``side``'s pond as its discard."""
+        f = self.follower
+        now, old = self.view.seat(side), seats[side.turns]
+        tile = now.pond[-1]
         sideways = now.riichi == len(now.pond) - 1
         riichi = sideways and not f.declared[side.turns]
         self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))

@@ -96,17 +96,19 @@ class _Place:
 
     belief: object
     moved: Callable[[object, object], bool]
-    votes: deque[Vote] = field(default_factory=lambda: deque(maxlen=WINDOW))
+    #: Each frame's vote, and whether the frame showed a table.
+    votes: deque[tuple[Vote, bool]] = field(default_factory=lambda: deque(maxlen=WINDOW))
 
-    def fuse(self, value: object, weight: float) -> object:
-        self.votes.append((value, weight))
-        recent = list(self.votes)[-RECENT:]
-        quick = majority(recent, QUICK)
+    def fuse(self, value: object, weight: float, seen: bool = True) -> object:
+        """One frame's reading (``seen`` False: no table read; it counts only towards what waits :data:`STEADY`
+        frames: a frame that shows nothing shows no move)."""
+        self.votes.append(((value, weight), seen))
+        quick = majority([v if s else None for v, s in list(self.votes)[-RECENT:]], QUICK)
         if quick is not NONE and quick != self.belief and self.moved(self.belief, quick):
             self.belief = quick
             _restart(self.votes)
             return self.belief
-        steady = majority(self.votes, STEADY)
+        steady = majority([v for v, _ in self.votes], STEADY)
         if steady is not NONE and steady != self.belief:
             self.belief = steady
             _restart(self.votes)
@@ -129,6 +131,8 @@ class _PondRead:
     slots: dict[int, Vote]
     whole: Vote
     confs: tuple[float, ...]
+    #: Whether the frame showed a table (a frame with none shows no move: it counts only towards steady changes).
+    seen: bool = True
 
 
 def _subsequence_at(short: Sequence[Tile], long: Sequence[Tile]) -> list[int] | None:
@@ -144,8 +148,8 @@ def _subsequence_at(short: Sequence[Tile], long: Sequence[Tile]) -> list[int] | 
     return at
 
 
-def _laid_against(read: Sequence[Slot], confs: Sequence[float], believed: Sequence[Slot]) -> _PondRead:
-    """A pond read laid against the believed pond (see the module's docstring)."""
+def _laid_against(read: Sequence[Slot], confs: Sequence[float], believed: Sequence[Slot], seen: bool) -> _PondRead:
+    """A pond read laid against the believed pond (see the module's docstring); ``seen``: the frame showed a table."""
     tiles, belief = [s.tile for s in read], [s.tile for s in believed]
     votes = {i: (s, c) for i, (s, c) in enumerate(zip(read, confs, strict=True))}
     whole = (tuple(read), sum(confs) / len(confs) if confs else 1.0)
@@ -154,11 +158,12 @@ def _laid_against(read: Sequence[Slot], confs: Sequence[float], believed: Sequen
         last = inside[-1] if inside else -1
         slots = {i: votes[j] for i, j in enumerate(inside)}
         slots |= {len(belief) + k: votes[j] for k, j in enumerate(range(last + 1, len(tiles)))}
-        return _PondRead(len(belief) + len(tiles) - last - 1, slots, whole, tuple(confs))
+        return _PondRead(len(belief) + len(tiles) - last - 1, slots, whole, tuple(confs), seen)
     shown = _subsequence_at(tiles, belief)
     if shown is not None:  # tiles missing, the rest in order: the hidden ones inside say nothing
-        return _PondRead(shown[-1] + 1 if shown else 0, {i: votes[j] for j, i in enumerate(shown)}, whole, tuple(confs))
-    return _PondRead(len(tiles), votes, whole, tuple(confs))  # read otherwise: slot by slot
+        slots = {i: votes[j] for j, i in enumerate(shown)}
+        return _PondRead(shown[-1] + 1 if shown else 0, slots, whole, tuple(confs), seen)
+    return _PondRead(len(tiles), votes, whole, tuple(confs), seen)  # read otherwise: slot by slot
 
 
 @dataclass
@@ -171,8 +176,9 @@ class _PondPlace:
     #: or for an arm): read again, it comes back as quickly as a move of the game.
     former: list[Slot] | None = None
 
-    def fuse(self, read: Sequence[Slot], confs: Sequence[float]) -> tuple[Slot, ...]:
-        self.reads.append(_laid_against(read, confs, self.slots))
+    def fuse(self, read: Sequence[Slot], confs: Sequence[float], seen: bool = True) -> tuple[Slot, ...]:
+        """One frame's read of the pond, its tiles' confidences (``seen`` False: no table read)."""
+        self.reads.append(_laid_against(read, confs, self.slots, seen))
         before = list(self.slots)
         if self._restored() or self._grown() or self._shrunk() or self._read_otherwise() or self._steady():
             if self.former is None or not _inside(self.slots, self.former):
@@ -180,13 +186,13 @@ class _PondPlace:
             # the frames kept, laid again against the new belief (a slot's index may now name another place)
             kept = list(self.reads)[-RECENT:]
             self.reads.clear()
-            self.reads.extend(_laid_against(r.whole[0], r.confs, self.slots) for r in kept)  # type: ignore[arg-type]
+            self.reads.extend(_laid_against(r.whole[0], r.confs, self.slots, r.seen) for r in kept)  # type: ignore[arg-type]
         return tuple(self.slots)
 
     def _restored(self) -> bool:
         """The pond read again as :attr:`former`, for :data:`QUICK` of the last :data:`RECENT` frames (tiles long
         hidden, shown again: no tile read twice, no two discards at once)."""
-        found = majority([r.whole for r in list(self.reads)[-RECENT:]], QUICK)
+        found = majority([r.whole if r.seen else None for r in list(self.reads)[-RECENT:]], QUICK)
         if found is NONE or self.former is None or list(found) != self.former:  # type: ignore[call-overload]
             return False
         self.slots = list(self.former)
@@ -197,7 +203,7 @@ class _PondPlace:
         one at a time; longer, as any other change)."""
         recent = list(self.reads)[-RECENT:]
         size = len(self.slots)
-        found = majority([r.slots.get(size) if r.length == size + 1 else None for r in recent], QUICK)
+        found = majority([r.slots.get(size) if r.seen and r.length == size + 1 else None for r in recent], QUICK)
         if found is NONE:
             return False
         self.slots.append(found)  # type: ignore[arg-type]
@@ -207,7 +213,7 @@ class _PondPlace:
         """Read one tile short for :data:`QUICK` of the last :data:`RECENT` frames (a call takes the last tile), or
         shorter for :data:`STEADY` of the last :data:`WINDOW`."""
         size = len(self.slots)
-        recent = [r.length for r in list(self.reads)[-RECENT:]]
+        recent = [r.length for r in list(self.reads)[-RECENT:] if r.seen]
         lengths = sorted(r.length for r in self.reads)
         to = size - 1 if sum(n == size - 1 for n in recent) >= QUICK else size
         if len(lengths) >= STEADY:
@@ -304,7 +310,8 @@ class TableFusion:
         self._hands = [_Place(h, _any) for h in view.hands]
 
     def fuse(self, observation: TableObservation | None) -> TableView:
-        """One frame's read (None: no table read, every place read empty): the table as believed after it.
+        """One frame's read (None: no table read: every place read empty, though no move is seen in it): the table as
+        believed after it.
 
         >>> from vision.read.geometry import Box
         >>> from vision.read.labels import class_of_tile
@@ -321,21 +328,22 @@ class TableFusion:
         >>> fusion.fuse(read("1z 9m 2z")).seats[0].pond
         (Tile.parse('1z'), Tile.parse('9m'), Tile.parse('2z'))
         """
+        seen = observation is not None
         seats = [None] * 4 if observation is None else [observation.seat(s) for s in _SIDES]
         fused = []
         for i, seat in enumerate(seats):
             view = SeatView() if seat is None else SeatView.of(seat)
-            pond = self._ponds[i].fuse(_slots(view), [] if seat is None else _face_up_confs(seat.pond))
+            pond = self._ponds[i].fuse(_slots(view), [] if seat is None else _face_up_confs(seat.pond), seen)
             shown = () if seat is None else [d for m in seat.melds for d in m.detections]
-            melds = self._melds[i].fuse(view.melds, _weight(shown))
+            melds = self._melds[i].fuse(view.melds, _weight(shown), seen)
             riichi = max((k for k, s in enumerate(pond) if s.sideways), default=None)
             fused.append(SeatView(tuple(s.tile for s in pond), riichi, melds))  # type: ignore[arg-type]
         walls = () if observation is None else [d for s in observation.seats for d in s.wall if d.tile is not None]
-        dora = self._dora.fuse(tuple(d.tile for d in walls), _weight(walls))
+        dora = self._dora.fuse(tuple(d.tile for d in walls), _weight(walls), seen)
         hands = []
         for place, seat in zip(self._hands, seats, strict=True):
             hand = None if seat is None else OpenHand.of(seat)
-            hands.append(place.fuse(hand, 1.0 if seat is None else _weight(seat.hand)))
+            hands.append(place.fuse(hand, 1.0 if seat is None else _weight(seat.hand), seen))
         return TableView(tuple(fused), dora, tuple(hands))  # type: ignore[arg-type]
 
 

@@ -149,6 +149,35 @@ def test_two_seats_discarding_in_one_change_is_a_contradiction():
     assert set(clashes(updates)) == {Clash.TWO_DISCARDERS}
 
 
+# ponds grown in one change (the reads fell behind): the ponds before (every seat has discarded once, or the left
+# seat is due), the ponds that grew, then the events taken (their order inferred) and the contradictions
+ROUND = {B: "1z", R: "9p", T: "4z", L: "6z"}
+BEHIND_CASES = [
+    # the seat due and the next one: taken in turn
+    (ROUND, {B: "1z9m", R: "9p1s"}, [D(0, "9m"), D(1, "1s")], []),
+    # round the table: the left seat, then the bottom one
+    ({B: "1z", R: "9p", T: "4z"}, {L: "6z", B: "1z9m"}, [D(3, "6z"), D(0, "9m")], []),
+    # three seats in turn, a riichi among them
+    (ROUND, {B: "1z9m", R: "9p^1s", T: "4z8m"}, [D(0, "9m"), D(1, "1s", riichi=True), D(2, "8m")], []),
+    # not from the seat due (the bottom seat's turn skipped), or a seat between skipped: a contradiction
+    (ROUND, {R: "9p1s", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
+    (ROUND, {B: "1z9m", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
+]
+
+
+@pytest.mark.parametrize(("before", "grown", "expected", "contradictions"), BEHIND_CASES)
+def test_discards_seen_at_once_by_the_seat_due_and_the_next_are_taken_in_turn(before, grown, expected, contradictions):
+    follower = started(table(before))
+    due = len(before) % 4  # each seat has discarded once so far, in turn from the dealer
+    updates = [follower.update(table({**before, **grown}), i, due) for i in range(TAKE)]
+    assert events(updates) == expected
+    assert [e for u in updates for e in u.inferred] == expected  # marked as inferred
+    assert clashes(updates) == contradictions
+    if expected:  # the engine takes them in that order, after the discards before (each seat drawing first)
+        so_far = [D(seat, before[side]) for seat, side in enumerate((B, R, T, L)) if side in before]
+        assert played([*so_far, *expected]).events[-1] == expected[-1]
+
+
 @pytest.mark.parametrize(
     ("expected_seat", "expected", "contradictions"), [(0, [D(0, "9m")], []), (1, [], [Clash.OUT_OF_TURN])]
 )

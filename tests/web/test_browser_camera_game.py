@@ -21,10 +21,12 @@ pytestmark = pytest.mark.browser
 
 
 def play(service: TableService, tables: list) -> None:
-    """Each table read from a frame (the loop's Reading), then held a frame, as the camera loop gives them."""
+    """Each table read from a frame (the loop's Reading), then held as the camera loop holds a still table (the
+    frames a change takes to be fused and settled)."""
     for seen in tables:
         service.observe(reading_of(frames.detections_of(seen), seen))
-        service.hold()
+        for _ in range(frames.HOLDS):
+            service.hold()
 
 
 @pytest.fixture

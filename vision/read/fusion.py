@@ -134,6 +134,9 @@ class _PondRead:
     #: Whether the frame showed a table (a frame with none shows no move: it counts only towards steady changes).
     seen: bool = True
 
+    def __deepcopy__(self, memo: dict) -> _PondRead:
+        return self  # never changed once made (the camera game copies its follower every frame)
+
 
 def _subsequence_at(short: Sequence[Tile], long: Sequence[Tile]) -> list[int] | None:
     """Where each of ``short`` lies in ``long``, in order (the leftmost fit), or None when it does not fit."""

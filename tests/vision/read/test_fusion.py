@@ -180,3 +180,32 @@ def test_a_pond_believed(frames, pond):
     for frame in frames:
         view = fusion.fuse(frame)
     assert view.seat(T).pond == parse_tiles(pond)
+
+
+WIN = "234m567m345p678s5p"  # 13 tiles laid face up by the bottom seat
+
+
+@pytest.mark.parametrize(
+    ("frames", "melds", "dora", "open_hand"),
+    [
+        # a new meld, an indicator turned, a hand laid face up: moves of the game, believed in QUICK frames
+        ([seen(melds={**MELDS, R: (("2s3s4s", 0),)})] * QUICK, 2, "4p", False),
+        ([seen(dora="4p1s")] * QUICK, 1, "4p1s", False),
+        ([table(PONDS, MELDS, DORA, hands={B: WIN})] * QUICK, 1, "4p", True),
+        # a meld or an indicator gone is no move: believed only after STEADY frames
+        ([seen(melds={})] * (STEADY - 1), 1, "4p", False),
+        ([seen(melds={})] * STEADY, 0, "4p", False),
+        ([seen(dora="")] * (STEADY - 1), 1, "4p", False),
+        ([seen(dora="")] * STEADY, 1, "", False),
+        # a hand laid face up, then no table read for a while: a frame that shows nothing closes no hand
+        ([table(PONDS, MELDS, DORA, hands={B: WIN})] * QUICK + [None] * (STEADY - 1), 1, "4p", True),
+    ],
+)
+def test_melds_indicators_and_hands_believed(frames, melds, dora, open_hand):
+    fusion = TableFusion()
+    fusion.reset(TableView.of(seen()))
+    for frame in frames:
+        view = fusion.fuse(frame)
+    assert sum(len(s.melds) for s in view.seats) == melds
+    assert view.indicators == parse_tiles(dora)
+    assert view.open_hand is open_hand

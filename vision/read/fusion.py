@@ -138,7 +138,7 @@ class _PondRead:
         return self  # never changed once made (the camera game copies its follower every frame)
 
 
-def _subsequence_at(short: Sequence[Tile], long: Sequence[Tile]) -> list[int] | None:
+def _subsequence_at(short: Sequence[object], long: Sequence[object]) -> list[int] | None:
     """Where each of ``short`` lies in ``long``, in order (the leftmost fit), or None when it does not fit."""
     at, j = [], 0
     for tile in short:
@@ -248,7 +248,7 @@ class _PondPlace:
 
 def _inside(short: Sequence[Slot], long: Sequence[Slot]) -> bool:
     """Whether ``short`` is ``long`` with tiles missing (fewer, the rest in order)."""
-    return len(short) < len(long) and _subsequence_at(short, long) is not None  # type: ignore[arg-type]
+    return len(short) < len(long) and _subsequence_at(short, long) is not None
 
 
 def _slots(seat: SeatView) -> list[Slot]:

@@ -324,15 +324,13 @@ class CameraGame:
             changed = True
         if update.opening_indicator is not None:
             changed |= self._opening(update.opening_indicator)
-        applied = 0
-        for event in update.events:
+        for applied, event in enumerate(update.events):  # applied: how many of them were taken before this one
             ok = self._apply_camera(event, inferred=any(event is e for e in update.inferred))
             changed = True
             if not ok:
                 if not applied:  # nothing of this change taken: it stays to be seen again (and refused again)
                     self.follower = before
                 break
-            applied += 1
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True

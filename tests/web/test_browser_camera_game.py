@@ -58,7 +58,7 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
     page = joined(context, site, errors)
     hand = frames.script(frames.FIRST_GO)
     laid = table(frames.ponds_of(frames.FIRST_GO), dora="4p", hands={B: frames.WIN + "+0p"})
-    play(site, hand + [laid])
+    play(site, [*hand, laid])
     card = page.locator("#follow-pending")
     card.locator("#pending-confirm").wait_for()
     assert "Tsumo: Ann (East)" in card.inner_text()
@@ -71,7 +71,8 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
     page.click("#pending-confirm")
     page.wait_for_selector("#follow-pending", state="hidden")
     page.wait_for_function(
-        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join() === '49,000,17,000,17,000,17,000'")
+        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
+        " === '49,000,17,000,17,000,17,000'")
     assert site.state()["game"]["history"][-1]["outcome"] == "tsumo"
     assert not errors, errors
 

@@ -112,7 +112,7 @@ def test_undo_and_fix_from_a_phone(svc):
 
 
 def test_a_win_confirmed_from_a_phone_moves_the_points(svc):
-    play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+    play(svc, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
     pending = follow(svc)["pending"]
     assert pending["kind"] == "tsumo" and pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
     assert svc.camera_action("dismiss", {})["pending"] is None
@@ -135,7 +135,7 @@ def test_the_service_confirms_a_win_by_itself_after_auto_confirm_s(tmp_path):
     clock = Clock()
     svc = TableService(pin="1234", auto_confirm_s=3.0, clock=clock)
     try:
-        play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+        play(svc, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
         assert follow(svc)["pending"]["auto_confirm_at"] == clock.now + 3.0
         clock.now += 3.0
         svc.hold()

@@ -397,7 +397,8 @@ def test_a_ron_takes_the_last_discard_out_of_its_pond_and_sets_it_apart():
     follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * TAKE, follower)  # the left seat discards 5p
     won = table(PONDS, dora="4p", hands={B: WIN + "+5p"})  # the tile leaves the left pond, set apart at the bottom
     updates = follow([won] * (VANISH + 3), follower)
-    assert [r for u in updates for r in u.revealed] == [Reveal(0, B, parse_tiles(WIN), Tile.parse("5p"), from_pond=True)]
+    revealed = [r for u in updates for r in u.revealed]
+    assert revealed == [Reveal(0, B, parse_tiles(WIN), Tile.parse("5p"), from_pond=True)]
     assert events(updates) == [] and clashes(updates) == []  # no vanished tile: the winner took it
 
 
@@ -422,7 +423,8 @@ def test_a_ron_on_an_added_kan_takes_its_fourth_tile_back_to_the_pon():
 @pytest.mark.parametrize(
     ("after_kan", "frames", "contradictions"),
     [
-        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * 2 + [table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, []),  # an arm over the tile, then it shows again
+        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * 2
+             + [table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, []),  # an arm over the tile, then it shows again
         ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * GONE, [Clash.VANISHED]),  # no hand open: not robbed
         (["9p1s2s"],
          [table({**PONDS, R: "9p1s2s"}, {R: (("5p5p5p", 0),)}, dora="4p", hands={B: ROBBER + "+5p"})] * GONE,

@@ -269,7 +269,8 @@ class TableFollower:
       added kan taken last (robbing the kan: its meld goes back to the pon).
 
     Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
-    been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
+    been missing for ``vanish`` frames, which makes a :class:`Contradiction`; a seat's melds hidden hold up none of
+    its pond's changes. Any other settled change that no event
     explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
     one change out of turn order, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction`
     too, never guessed over: the accepted state stays as it was until the table reads as something that explains it,
@@ -438,8 +439,10 @@ class _Step:
             for change in (pond, meld):
                 if isinstance(change, tuple):
                     self.clash(zone, *change)
-            if isinstance(pond, _Pond) and isinstance(meld, _Melds) and not meld.hidden:
-                ponds[side], melds[side] = pond, meld
+            if isinstance(pond, _Pond) and isinstance(meld, _Melds):
+                ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
+                if not meld.hidden:
+                    melds[side] = meld
         self._melds(seats, ponds, melds)
         self._dora(seats)
         self._discards(seats, ponds)

@@ -23,6 +23,7 @@ from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation
+from vision.read.table_view import TableView
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) takes to be taken: fused
 #: over QUICK frames, then settled over SETTLE.
@@ -315,6 +316,19 @@ def test_kans_from_the_hand(before, after, expected):
     updates = follow([table({R: "9p"}, {R: after})] * TAKE, follower)
     assert events(updates) == expected
     assert clashes(updates) == []
+
+
+def test_a_meld_hidden_holds_up_no_discard_of_its_seat():
+    """The reader misses the top seat's pon for long enough that the fused table loses it; the seat's discard
+    meanwhile is still taken (seen at a real table: a pon missed for seven reads lost the hand's rest)."""
+    pon = {T: (("5z5z5z", 1),)}
+    follower = started(table({B: "1z", R: "9p", T: "4z"}, pon))
+    missed = follow([table({B: "1z", R: "9p", T: "4z"})] * STEADY, follower)
+    assert any(p.side is T for p in missed[-1].pending)  # the meld's tiles wait as hidden
+    updates = [follower.update(table({B: "1z", R: "9p", T: "4z2p"}), i, 2) for i in range(TAKE)]
+    assert events(updates) == [D(2, "2p")]
+    assert clashes(missed + updates) == []
+    assert follower.accepted.seat(T).melds == TableView.of(table(melds=pon)).seat(T).melds  # the pon is kept
 
 
 def test_a_meld_vanishing_is_hidden_then_a_contradiction():

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from engine.tiles import Tile
 from vision.read.detector import Detection
 from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import OpenHand, SeatView, TableView
+from vision.read.table_view import MeldView, OpenHand, SeatView, TableView
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) must hold ...
 QUICK = 2
@@ -272,6 +272,20 @@ def _melds_within(was: object, now: object) -> bool:
     return True
 
 
+def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView, ...]:
+    """The melds read, each with the tiles of a believed meld taken as that meld: a meld once laid keeps whence it
+    came (its sideways tile read upright for a while is no other meld)."""
+    rest = list(believed)  # type: ignore[call-overload]
+    out = []
+    for meld in read:
+        same = next((m for m in rest if len(m.tiles) == len(meld.tiles) and sorted(m.face_up) == sorted(meld.face_up)),
+                    None)  # fmt: skip
+        if same is not None:
+            rest.remove(same)
+        out.append(meld if same is None else same)
+    return tuple(out)
+
+
 def _within(small: Sequence[Tile], big: Sequence[Tile]) -> bool:
     rest = list(big)
     for tile in small:
@@ -338,7 +352,7 @@ class TableFusion:
             view = SeatView() if seat is None else SeatView.of(seat)
             pond = self._ponds[i].fuse(_slots(view), [] if seat is None else _face_up_confs(seat.pond), seen)
             shown = () if seat is None else [d for m in seat.melds for d in m.detections]
-            melds = self._melds[i].fuse(view.melds, _weight(shown), seen)
+            melds = self._melds[i].fuse(_as_believed(view.melds, self._melds[i].belief), _weight(shown), seen)
             riichi = max((k for k, s in enumerate(pond) if s.sideways), default=None)
             fused.append(SeatView(tuple(s.tile for s in pond), riichi, melds))  # type: ignore[arg-type]
         walls = () if observation is None else [d for s in observation.seats for d in s.wall if d.tile is not None]

@@ -120,6 +120,24 @@ def test_a_call_of_the_discard_with_a_pond_misread_meanwhile():
     assert events(updates) == [Call(0, MeldKind.PON, parse_tiles("777z"))] and clashes(updates) == []
 
 
+def _upright(observation: TableObservation, side: ViewSide) -> TableObservation:
+    """``observation`` with ``side``'s melds read with no tile sideways."""
+    seat = observation.seat(side)
+    melds = tuple(replace(m, called=None) for m in seat.melds)
+    return replace(observation, seats=tuple(replace(s, melds=melds) if s is seat else s for s in observation.seats))
+
+
+def test_a_meld_read_with_no_tile_sideways_for_a_while_is_the_same_meld():
+    """The top seat's pon read upright in the frames the bottom seat's pon is laid (seen filming a logged game with
+    the shipped models): the call is taken, no meld changed."""
+    follower = started()
+    follow(follower, [seen(NEXT)] * TAKE)
+    pon = {**MELDS, B: (("7z7z7z", 0),)}
+    frames = [_upright(seen(PONDS, pon), T)] * QUICK + [seen(PONDS, pon)] * TAKE
+    updates = follow(follower, frames, due=None)
+    assert events(updates) == [Call(0, MeldKind.PON, parse_tiles("777z"))] and clashes(updates) == []
+
+
 # the slips the follower saw at a real table, frame by frame alone (``fuse=False``): each a contradiction, and
 # with the frames fused none of them
 ISSUE = [

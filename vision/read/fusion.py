@@ -9,14 +9,17 @@ changes only when another reading has held long enough:
 - a change the game makes — one tile landing at a pond's end or the last one leaving it (a call, a ron), a new meld,
   a pon grown to four or a kan back to three (robbed), one more dora indicator, a hand laid face up or picked up —
   once the new reading holds :data:`QUICK` of the last :data:`RECENT` frames;
-- any other — a pond tile read as another, a pond short of more than its last tile, a meld or an indicator gone
-  or read otherwise — once it holds :data:`STEADY` of the last :data:`WINDOW` frames (no move of the game does
-  this: it is an arm, a misread, or a contradiction that must hold before the follower is shown it).
+- any other — a pond tile read as another, a pond longer by two tiles or short of more than its last one, a meld
+  or an indicator gone or read otherwise — once it holds :data:`STEADY` of the last :data:`WINDOW` frames (no move
+  of the game does this: it is an arm, a misread, or a contradiction that must hold before the follower is shown
+  it). A frame with no table read counts only towards these: it shows no move.
 
 Before voting, a pond read is laid against the believed pond: tiles missing from inside it (an arm over its start
 or middle, the rest read in order) say nothing of the slots they hide, and a tile read between believed ones (a
 box read twice, a tile of the next row) is left out, until the pond has read alike for :data:`STEADY` frames;
-tiles read beyond the believed end are the candidates for new slots. Each frame's vote weighs its detections' mean
+tiles read beyond the believed end are the candidates for new slots, and tiles long missing come back as quickly
+as a move once the pond reads again as it was. A meld read with a believed meld's tiles is that meld, however its
+tiles lie (whence it came does not change). Each frame's vote weighs its detections' mean
 confidence, and a reading must also weigh more than all the others read there meanwhile together: doubtful reads
 against sure ones wait until the sure ones have left the window (a place seen empty weighs 1: an empty read is
 waited out by the frame count alone).

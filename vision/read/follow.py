@@ -168,7 +168,7 @@ def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
 class _Melds:
     """How a seat's melds changed: a new one, or a pon grown to four (index into the old melds), or none; tiles
     missing (``hidden``), among them an open kan back to three of its kind (``shrunk``, index into the old melds: an
-    added kan's tile robbed by a ron, or an arm over it)."""
+    added kan's tile robbed by a ron, or an arm over it), or old melds not seen beside a new one."""
 
     new: MeldView | None = None
     grown: int | None = None
@@ -213,6 +213,11 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
             and len({t.deaka() for t in pon.face_up}) == 1
         ):
             return _Melds(new=kan, grown=i)
+    # a new meld while others are not seen (an arm, a meld the reader misses): the new one, the others hidden
+    kept = list((Counter(now.melds) & Counter(was.melds)).elements())
+    new = _minus(now.melds, kept)
+    if new is not None and len(new) == 1 and len(kept) < len(was.melds):
+        return _Melds(new=new[0], hidden=True)
     shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
     return Clash.MELD_CHANGED, shown
 
@@ -441,7 +446,7 @@ class _Step:
                     self.clash(zone, *change)
             if isinstance(pond, _Pond) and isinstance(meld, _Melds):
                 ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
-                if not meld.hidden:
+                if not meld.hidden or meld.new is not None:  # ... nor a new meld beside them
                     melds[side] = meld
         self._melds(seats, ponds, melds)
         self._dora(seats)

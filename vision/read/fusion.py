@@ -277,16 +277,21 @@ def _melds_within(was: object, now: object) -> bool:
 
 def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView, ...]:
     """The melds read, each with the tiles of a believed meld taken as that meld: a meld once laid keeps whence it
-    came (its sideways tile read upright for a while is no other meld)."""
+    came (its sideways tile read upright for a while is no other meld). Beside a new meld, the believed ones not
+    read are taken as there (a meld is laid while another is not seen, not one for the other)."""
     rest = list(believed)  # type: ignore[call-overload]
-    out = []
+    out, new = [], []
     for meld in read:
         same = next((m for m in rest if len(m.tiles) == len(meld.tiles) and sorted(m.face_up) == sorted(meld.face_up)),
                     None)  # fmt: skip
         if same is not None:
             rest.remove(same)
+        else:
+            new.append(meld)
         out.append(meld if same is None else same)
-    return tuple(out)
+    # a pon grown to four, or a kan back to three, is that meld changed: no meld beside it
+    changed = any(_within(m.face_up, n.face_up) or _within(n.face_up, m.face_up) for m in rest for n in new)
+    return tuple(out + rest) if new and not changed else tuple(out)
 
 
 def _within(small: Sequence[Tile], big: Sequence[Tile]) -> bool:

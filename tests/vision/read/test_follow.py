@@ -331,6 +331,20 @@ def test_a_meld_hidden_holds_up_no_discard_of_its_seat():
     assert follower.accepted.seat(T).melds == TableView.of(table(melds=pon)).seat(T).melds  # the pon is kept
 
 
+@pytest.mark.parametrize(("fuse", "unseen_before"), [(True, 0), (True, STEADY), (False, 0), (False, QUICK)])
+def test_a_call_while_an_earlier_meld_of_the_caller_is_not_seen(fuse, unseen_before):
+    """The right seat's pon of 1z is not seen (for ``unseen_before`` frames before, and) while it pons the bottom
+    seat's 5p (seen filming a logged game with the shipped models): the call is taken, the 1z pon kept."""
+    old_pon, new_pon = ("1z1z1z", 2), ("5p5p5p", 0)
+    follower = started(table({B: "1z", R: "9p"}, {R: (old_pon,)}), fuse=fuse)
+    follow([table({B: "1z5p", R: "9p"}, {R: (old_pon,)})] * TAKE, follower)
+    unseen = follow([table({B: "1z5p", R: "9p"})] * unseen_before, follower)
+    updates = follow([table({B: "1z", R: "9p"}, {R: (new_pon,)})] * TAKE, follower)
+    assert events(unseen + updates) == [Call(1, MeldKind.PON, parse_tiles("555p"))]
+    assert clashes(unseen + updates) == []
+    assert len(follower.accepted.seat(R).melds) == 2
+
+
 def test_a_meld_vanishing_is_hidden_then_a_contradiction():
     follower = started(table({R: "9p"}, {R: (("5p5p5p", 0),)}))
     updates = follow([table({R: "9p"})] * (STEADY + VANISH - 1), follower)  # fused away, then missing VANISH frames

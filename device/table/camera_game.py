@@ -228,8 +228,9 @@ class CameraGame:
     ``session``: the table's game. ``camera_seat``: the game seat at the frame's bottom edge (None: seats are the
     frame's sides, bottom 0). ``auto_confirm_s``: seconds after which a pending result confirms itself (0: never).
     ``correct(frame_id, index, tile)``: keeps a fixed tile as a training example (the service's ``correct``).
-    ``clock``: wall-clock seconds (``auto_confirm_at`` is shown to the phones). ``settle`` and ``vanish``: the
-    follower's (:class:`~vision.read.follow.TableFollower`).
+    ``clock``: wall-clock seconds (``auto_confirm_at`` is shown to the phones). ``settle``, ``vanish`` and ``fuse``:
+    the follower's (:class:`~vision.read.follow.TableFollower`; ``fuse``: frames fused over time before they are
+    compared, :mod:`vision.read.fusion`).
     """
 
     def __init__(
@@ -242,6 +243,7 @@ class CameraGame:
         clock: Callable[[], float] = time.time,
         settle: int = SETTLE,
         vanish: int = VANISH,
+        fuse: bool = True,
     ) -> None:
         if auto_confirm_s < 0:
             raise ValueError(f"auto_confirm_s is 0 (never) or more seconds, not {auto_confirm_s}")
@@ -250,7 +252,7 @@ class CameraGame:
         self.correct = correct
         self.clock = clock
         self._lock = threading.RLock()
-        self.follower = TableFollower(camera_seat=camera_seat, settle=settle, vanish=vanish)
+        self.follower = TableFollower(camera_seat=camera_seat, settle=settle, vanish=vanish, fuse=fuse)
         self.frame = 0
         self.events: list[CameraEvent] = []
         self.contradictions: list[dict[str, Any]] = []
@@ -322,15 +324,13 @@ class CameraGame:
             changed = True
         if update.opening_indicator is not None:
             changed |= self._opening(update.opening_indicator)
-        applied = 0
-        for event in update.events:
-            ok = self._apply_camera(event)
+        for applied, event in enumerate(update.events):  # applied: how many of them were taken before this one
+            ok = self._apply_camera(event, inferred=any(event is e for e in update.inferred))
             changed = True
             if not ok:
                 if not applied:  # nothing of this change taken: it stays to be seen again (and refused again)
                     self.follower = before
                 break
-            applied += 1
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True
@@ -339,7 +339,7 @@ class CameraGame:
 
     def _new_follower(self) -> None:
         f = self.follower
-        self.follower = TableFollower(camera_seat=f.camera_seat, settle=f.settle, vanish=f.vanish)
+        self.follower = TableFollower(camera_seat=f.camera_seat, settle=f.settle, vanish=f.vanish, fuse=f.fuse)
 
     # --- applying events ---------------------------------------------------------------------------------------
 
@@ -360,11 +360,14 @@ class CameraGame:
             return True
         return False
 
-    def _apply_camera(self, event: Event, frame: int | None = None, frame_id: str | None = None) -> bool:
-        """Apply a camera event (after the draw it needs) and keep it; a refusal is reported. Returns whether taken."""
+    def _apply_camera(
+        self, event: Event, frame: int | None = None, frame_id: str | None = None, inferred: bool = False
+    ) -> bool:
+        """Apply a camera event (after the draw it needs) and keep it; a refusal is reported. Returns whether taken.
+        ``inferred``: its order was inferred (discards seen at once, taken in turn): its line for the phones says so."""
         game = self.session.game
         before = len(game.events)
-        text = describe(game, event)
+        text = describe(game, event) + (" (seen at once with others: taken in turn)" if inferred else "")
         events = (*draws_before(game, event), event)
         try:
             self._append(events)

@@ -21,10 +21,12 @@ pytestmark = pytest.mark.browser
 
 
 def play(service: TableService, tables: list) -> None:
-    """Each table read from a frame (the loop's Reading), then held a frame, as the camera loop gives them."""
+    """Each table read from a frame (the loop's Reading), then held as the camera loop holds a still table (the
+    frames a change takes to be fused and settled)."""
     for seen in tables:
         service.observe(reading_of(frames.detections_of(seen), seen))
-        service.hold()
+        for _ in range(frames.HOLDS):
+            service.hold()
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
     page = joined(context, site, errors)
     hand = frames.script(frames.FIRST_GO)
     laid = table(frames.ponds_of(frames.FIRST_GO), dora="4p", hands={B: frames.WIN + "+0p"})
-    play(site, hand + [laid])
+    play(site, [*hand, laid])
     card = page.locator("#follow-pending")
     card.locator("#pending-confirm").wait_for()
     assert "Tsumo: Ann (East)" in card.inner_text()
@@ -69,7 +71,8 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
     page.click("#pending-confirm")
     page.wait_for_selector("#follow-pending", state="hidden")
     page.wait_for_function(
-        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join() === '49,000,17,000,17,000,17,000'")
+        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
+        " === '49,000,17,000,17,000,17,000'")
     assert site.state()["game"]["history"][-1]["outcome"] == "tsumo"
     assert not errors, errors
 

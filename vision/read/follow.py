@@ -2,10 +2,12 @@
 
 A :class:`TableFollower` keeps, per seat, the pond (tiles in order, which one lies sideways), the open melds, and
 the dora indicators it has accepted, and compares each frame's :class:`~vision.read.table.TableObservation` with
-them. A zone (one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same
-for ``settle`` consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled
-change becomes the engine's own events (:mod:`engine.game.events`); which change makes which event, and which
-is a :class:`Contradiction`, is told in :class:`TableFollower`'s docstring.
+them. Each frame's table is first fused with the frames before it (:mod:`vision.read.fusion`: a place's tiles change
+only once a new reading has held a majority of the last frames; ``fuse=False``: the frame as read alone). A zone
+(one seat's pond and melds, or the dora indicators) counts as changed only once it has read the same for ``settle``
+consecutive frames, so an arm passing over a pond or one misread frame makes no event. A settled change becomes
+the engine's own events (:mod:`engine.game.events`); which change makes which event, and which is a
+:class:`Contradiction`, is told in :class:`TableFollower`'s docstring.
 
 Seats: the game seat at the frame's bottom edge is ``camera_seat``; the sides follow in the order of play (right
 is the next seat). Without a ``camera_seat``, seat numbers are the sides' own (bottom 0, right 1, top 2, left 3).
@@ -28,7 +30,9 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+from vision.read.fusion import TableFusion
+from vision.read.table import TableObservation, ViewSide
+from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView
 
 #: Consecutive frames a zone must read the same before its change is taken.
 SETTLE = 2
@@ -36,10 +40,6 @@ SETTLE = 2
 VANISH = 8
 
 _SIDES = tuple(ViewSide)
-#: The zone index of the dora indicators (zones 0..3 are the seats, by side).
-_DORA = 4
-#: The zone index of the bottom seat's concealed hand, when it lies face up (5..8: the seats' hands, by side).
-_HAND = 5
 
 
 class Clash(enum.Enum):
@@ -107,7 +107,8 @@ class FollowUpdate:
     """What one frame brought: the engine events taken (in the order to apply them), the contradictions first
     seen, the zones still waiting, the hand's first dora indicator when it was just taken, the hands laid face up
     that settled (or changed: more ura indicators, the ron tile taken) this frame, and the sides (None: the dora
-    indicators) whose reported contradictions no longer hold (the zone reads as accepted again)."""
+    indicators) whose reported contradictions no longer hold (the zone reads as accepted again); ``inferred``: the
+    events whose order was inferred."""
 
     events: tuple[Event, ...] = ()
     contradictions: tuple[Contradiction, ...] = ()
@@ -115,91 +116,9 @@ class FollowUpdate:
     opening_indicator: Tile | None = None
     revealed: tuple[Reveal, ...] = ()
     resolved: tuple[ViewSide | None, ...] = ()
-
-
-# --- what is compared between frames ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MeldView:
-    """A meld as compared between frames: its tiles (None: face down), which lies sideways, whence it came."""
-
-    tiles: tuple[Tile | None, ...]
-    called: int | None = None
-    source: ViewSide | None = None
-
-    @classmethod
-    def of(cls, meld: MeldObservation) -> MeldView:
-        return cls(tuple(d.tile for d in meld.detections), meld.called, meld.called_from)
-
-    @property
-    def face_up(self) -> tuple[Tile, ...]:
-        return tuple(t for t in self.tiles if t is not None)
-
-    @property
-    def text(self) -> str:
-        return "".join(str(t) if t is not None else "?" for t in self.tiles)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """One seat's public tiles: its pond in order, the index of the sideways pond tile, its melds."""
-
-    pond: tuple[Tile, ...] = ()
-    riichi: int | None = None
-    melds: tuple[MeldView, ...] = ()
-
-    @classmethod
-    def of(cls, seat: SeatObservation) -> SeatView:
-        tiles = seat.pond_tiles  # the reader leaves face-down tiles out of ponds: the riichi index holds
-        riichi = seat.riichi if len(tiles) == len(seat.pond) else None
-        return cls(tiles, riichi, tuple(MeldView.of(m) for m in seat.melds))
-
-
-@dataclass(frozen=True, slots=True)
-class OpenHand:
-    """A concealed hand read face up: its tiles and the one set apart at their right (None: none apart)."""
-
-    tiles: tuple[Tile, ...]
-    apart: Tile | None = None
-
-    @classmethod
-    def of(cls, seat: SeatObservation) -> OpenHand | None:
-        """The seat's hand when it lies face up: at least the tiles a waiting hand holds (13, three fewer per meld)
-        read face up, more of them than face down; else None (standing, face down, or not seen)."""
-        tiles, apart = seat.hand_tiles, seat.drawn_tile
-        shown = len(tiles) + (apart is not None)
-        if shown < 13 - 3 * len(seat.melds) or len(tiles) <= seat.hand_backs:
-            return None
-        return cls(tiles, apart)
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The whole table as compared between frames: four seats (by side), the dora indicators, and the hands that
-    lie face up (by side; None where a hand is not open)."""
-
-    seats: tuple[SeatView, ...] = (SeatView(),) * 4
-    indicators: tuple[Tile, ...] = ()
-    hands: tuple[OpenHand | None, ...] = (None,) * 4
-
-    @classmethod
-    def of(cls, table: TableObservation) -> TableView:
-        seats = [table.seat(s) for s in _SIDES]
-        return cls(tuple(SeatView.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats))
-
-    def seat(self, side: ViewSide) -> SeatView:
-        return self.seats[side.turns]
-
-    def zone(self, index: int) -> SeatView | tuple[Tile, ...] | OpenHand | None:
-        if index >= _HAND:
-            return self.hands[index - _HAND]
-        return self.indicators if index == _DORA else self.seats[index]
-
-    @property
-    def open_hand(self) -> bool:
-        """Whether any hand lies face up (a win or a draw is being shown)."""
-        return any(h is not None for h in self.hands)
+    #: Those of ``events`` whose order the follower inferred: discards by several seats settled in one change (the
+    #: reads fell behind), taken in turn from the seat due.
+    inferred: tuple[Event, ...] = ()
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -249,7 +168,7 @@ def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
 class _Melds:
     """How a seat's melds changed: a new one, or a pon grown to four (index into the old melds), or none; tiles
     missing (``hidden``), among them an open kan back to three of its kind (``shrunk``, index into the old melds: an
-    added kan's tile robbed by a ron, or an arm over it)."""
+    added kan's tile robbed by a ron, or an arm over it), or old melds not seen beside a new one."""
 
     new: MeldView | None = None
     grown: int | None = None
@@ -294,6 +213,11 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
             and len({t.deaka() for t in pon.face_up}) == 1
         ):
             return _Melds(new=kan, grown=i)
+    # a new meld while others are not seen (an arm, a meld the reader misses): the new one, the others hidden
+    kept = list((Counter(now.melds) & Counter(was.melds)).elements())
+    new = _minus(now.melds, kept)
+    if new is not None and len(new) == 1 and len(kept) < len(was.melds):
+        return _Melds(new=new[0], hidden=True)
     shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
     return Clash.MELD_CHANGED, shown
 
@@ -325,11 +249,16 @@ class TableFollower:
 
     ``camera_seat``: the game seat at the frame's bottom edge (None: seats are the sides' numbers). ``settle``:
     frames a change must hold; ``vanish``: frames tiles may stay hidden before their loss is a contradiction.
+    ``fuse``: compare each frame's table as fused with the frames before it (:class:`~vision.read.fusion.TableFusion`:
+    a slip of a frame or two never reaches the comparison; a change the game makes then takes
+    :data:`~vision.read.fusion.QUICK` - 1 frames more to show), not as that frame alone read it.
 
     A settled change of a zone becomes:
 
     - a pond grown by one tile at its end: ``Discard`` (``riichi=True`` when the new tile lies sideways and the seat
-      has not declared before: after a riichi tile is called, the next discard lies sideways instead);
+      has not declared before: after a riichi tile is called, the next discard lies sideways instead); the ponds of
+      several seats grown so in one change, when they are the seat due (``expected_seat``) and the seats after it:
+      their ``Discard`` s in turn order (the reads fell behind; :attr:`FollowUpdate.inferred`);
     - a new meld whose sideways tile points at the seat of the last discard, with that discard gone from its pond
       (a call takes the last discard out of the discarder's pond): ``Call`` (chi, pon or open kan; the engine takes
       the source from its own last discard, the follower checks the meld agrees); a pon grown to four: ``AddedKan``;
@@ -345,16 +274,18 @@ class TableFollower:
       added kan taken last (robbing the kan: its meld goes back to the pon).
 
     Tiles missing from a pond, a meld or the dead wall read as hidden (an arm, a sleeve): no event, until they have
-    been missing for ``vanish`` frames, which makes a :class:`Contradiction`. Any other settled change that no event
+    been missing for ``vanish`` frames, which makes a :class:`Contradiction`; a seat's melds hidden hold up none of
+    its pond's changes. Any other settled change that no event
     explains (a pond tile read differently, a tile appearing mid-pond, a pond grown by two, two seats discarding in
-    one change, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction` too, never guessed
-    over: the accepted state stays as it was until the table reads as something that explains it, or a person fixes
-    it and :meth:`TableFollower.accept` resyncs to a frame.
+    one change out of turn order, a discard out of turn, a meld that no discard explains) is a :class:`Contradiction`
+    too, never guessed over: the accepted state stays as it was until the table reads as something that explains it,
+    or a person fixes it and :meth:`TableFollower.accept` resyncs to a frame.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.detector import Detection
     >>> from vision.read.geometry import Box
     >>> from vision.read.labels import class_of_tile
+    >>> from vision.read.table import SeatObservation
     >>> def pond(text):
     ...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
     ...                  for i, t in enumerate(parse_tiles(text)))
@@ -362,13 +293,14 @@ class TableFollower:
     ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
     ...                                   for s in ViewSide), (0.0, 0.0))
     >>> follower = TableFollower(camera_seat=2)
-    >>> [follower.update(table(text), i).events for i, text in enumerate(["", "", "1z", "1z"])]
+    >>> [follower.update(table(text), i).events for i, text in enumerate(["", "1z", "1z", "1z"])]
     [(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
     """
 
     camera_seat: int | None = None
     settle: int = SETTLE
     vanish: int = VANISH
+    fuse: bool = True
     #: What the follower has taken so far.
     accepted: TableView = field(default_factory=TableView)
     #: Seats (by side index) that declared riichi this hand.
@@ -383,11 +315,12 @@ class TableFollower:
     ron_taken: bool = False
     #: The hands reported open, by side.
     revealed: dict[ViewSide, Reveal] = field(default_factory=dict)
-    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(_HAND + 4)], repr=False)
+    _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
     _seen: bool = field(default=False, repr=False)
+    _fusion: TableFusion = field(default_factory=TableFusion, repr=False)
 
     def __post_init__(self) -> None:
         if self.camera_seat is not None and self.camera_seat not in range(4):
@@ -403,11 +336,12 @@ class TableFollower:
         """Take ``observation`` as the table's true state (a person corrected it, or a hand starts mid-way):
         every zone counts as settled on it, the contradictions are forgotten, no discard is open to a call."""
         view = TableView.of(observation)
+        self._fusion.reset(view)
         self.accepted = view
         self.declared = [s.riichi is not None for s in view.seats]
         self.last_discard = self.last_added = None
         self.ura, self.ron_taken, self.revealed = (), False, {}
-        self._runs = [_Run(view.zone(i), self.settle) for i in range(_HAND + 4)]
+        self._runs = [_Run(view.zone(i), self.settle) for i in range(HAND + 4)]
         self._hidden = [0] * 5
         self._reported = {}
         self._last, self._seen = observation, True
@@ -428,7 +362,10 @@ class TableFollower:
         ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
         """
         self._last, self._seen = observation, True
-        view = TableView() if observation is None else TableView.of(observation)
+        if self.fuse:
+            view = self._fusion.fuse(observation)
+        else:
+            view = TableView() if observation is None else TableView.of(observation)
         for i, run in enumerate(self._runs):
             value = view.zone(i)
             if value == run.value:
@@ -451,6 +388,7 @@ class _Step:
     pending: list[Pending] = field(default_factory=list)
     opening: Tile | None = None
     resolved: list[ViewSide | None] = field(default_factory=list)
+    inferred: list[Event] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         return self.follower._runs[zone].frames >= self.follower.settle
@@ -464,14 +402,14 @@ class _Step:
         if key in seen:
             return
         seen.add(key)
-        side = None if zone == _DORA else _SIDES[zone]
+        side = None if zone == DORA else _SIDES[zone]
         self.clashes.append(Contradiction(clash, side, None if side is None else f.seat_of(side), self.frame, detail))
 
     def hidden(self, zone: int, what: str) -> None:
         """Tiles missing in ``zone``: wait, until they have been missing too long."""
         f = self.follower
         f._hidden[zone] += 1
-        side = None if zone == _DORA else _SIDES[zone]
+        side = None if zone == DORA else _SIDES[zone]
         if f._hidden[zone] >= f.vanish:
             self.clash(zone, Clash.VANISHED, f"{what} for {f._hidden[zone]} frames")
         else:
@@ -494,7 +432,7 @@ class _Step:
             shrunk = meld.shrunk if isinstance(meld, _Melds) and pond is _Pond.SAME else None
             if shrunk is not None and self._kan_tile_robbed(side, seats, shrunk):
                 continue
-            if isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN) or (
+            if (isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN)) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):
                 self.hidden(zone, "pond tiles missing" if pond in (_Pond.TAKEN, _Pond.HIDDEN) else "meld tiles missing")
@@ -506,8 +444,10 @@ class _Step:
             for change in (pond, meld):
                 if isinstance(change, tuple):
                     self.clash(zone, *change)
-            if isinstance(pond, _Pond) and isinstance(meld, _Melds) and not meld.hidden:
-                ponds[side], melds[side] = pond, meld
+            if isinstance(pond, _Pond) and isinstance(meld, _Melds):
+                ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
+                if not meld.hidden or meld.new is not None:  # ... nor a new meld beside them
+                    melds[side] = meld
         self._melds(seats, ponds, melds)
         self._dora(seats)
         self._discards(seats, ponds)
@@ -520,6 +460,7 @@ class _Step:
             self.opening,
             revealed,
             tuple(self.resolved),
+            tuple(self.inferred),
         )
 
     def settle_zone(self, zone: int) -> None:
@@ -527,7 +468,7 @@ class _Step:
         f = self.follower
         f._hidden[zone] = 0
         if f._reported.pop(zone, None):
-            self.resolved.append(None if zone == _DORA else _SIDES[zone])
+            self.resolved.append(None if zone == DORA else _SIDES[zone])
 
     # -- hands laid face up
     def _ron_tile_taken(self, side: ViewSide, seats: list[SeatView]) -> bool:
@@ -561,7 +502,7 @@ class _Step:
     def _reveals(self) -> tuple[Reveal, ...]:
         f, out = self.follower, []
         for side in _SIDES:
-            zone = _HAND + side.turns
+            zone = HAND + side.turns
             hand = f._runs[zone].value
             if not self.settled(zone):
                 continue
@@ -644,18 +585,18 @@ class _Step:
         f = self.follower
         was, now = f.accepted.indicators, self.view.indicators
         if now == was:
-            self.settle_zone(_DORA)
+            self.settle_zone(DORA)
             return
         new = _minus(now, was)
         if new is None and _minus(was, now) is not None:
-            self.hidden(_DORA, "dora indicators missing")
+            self.hidden(DORA, "dora indicators missing")
             return
-        f._hidden[_DORA] = 0
-        if not self.settled(_DORA):
-            self.pending.append(Pending(None, f"changed, seen for {f._runs[_DORA].frames} frame(s)"))
+        f._hidden[DORA] = 0
+        if not self.settled(DORA):
+            self.pending.append(Pending(None, f"changed, seen for {f._runs[DORA].frames} frame(s)"))
             return
         if new is None:
-            self.clash(_DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
+            self.clash(DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
             return
         if was and self.view.open_hand:  # indicators turned while a hand lies open: the ura indicators
             f.ura = tuple(new)
@@ -663,7 +604,7 @@ class _Step:
         kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
         if len(now) > 1 + kans:  # one indicator per kan after the first: the others are no kan dora
             why = f"{format_tiles(now)} with {kans} kan(s) on the table"
-            self.clash(_DORA, Clash.EXTRA_INDICATOR, why)
+            self.clash(DORA, Clash.EXTRA_INDICATOR, why)
             return
         if not was:
             self.opening, new = new[0], new[1:]
@@ -675,19 +616,43 @@ class _Step:
         f = self.follower
         grown = [side for side, change in ponds.items() if change is _Pond.GREW]
         if len(grown) > 1:
-            names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
-            for side in grown:
-                self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+            in_turn = self._in_turn(grown)
+            if in_turn is None:
+                names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
+                for side in grown:
+                    self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+                return
+            for side in in_turn:  # the reads fell behind: a discard each, in turn from the seat due
+                self._discard(side, seats)
+                self.inferred.append(self.events[-1])
             return
         if not grown:
             return
         side = grown[0]
-        now, old = self.view.seat(side), seats[side.turns]
-        tile = now.pond[-1]
+        tile = self.view.seat(side).pond[-1]
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
             return
+        self._discard(side, seats)
+
+    def _in_turn(self, grown: list[ViewSide]) -> list[ViewSide] | None:
+        """The sides whose ponds grew by a tile each, in turn order, when their seats are the seat due and the ones
+        after it, one after another; else None (no seat is known to be due, or a seat's turn was skipped)."""
+        f = self.follower
+        if self.expected_seat is None:
+            return None
+        by_seat = {f.seat_of(side): side for side in grown}
+        order = [(self.expected_seat + k) % 4 for k in range(len(grown))]
+        if set(by_seat) != set(order):
+            return None
+        return [by_seat[seat] for seat in order]
+
+    def _discard(self, side: ViewSide, seats: list[SeatView]) -> None:
+        """Take the tile at the end of ``side``'s pond as its discard."""
+        f = self.follower
+        now, old = self.view.seat(side), seats[side.turns]
+        tile = now.pond[-1]
         sideways = now.riichi == len(now.pond) - 1
         riichi = sideways and not f.declared[side.turns]
         self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))

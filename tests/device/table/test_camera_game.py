@@ -1,8 +1,9 @@
 """The camera game: table reads frame by frame (built from mpsz text as real ``Detection`` s, see
 ``tests/vision/read/table_frames.py``; an 800x600 frame) played into a real ``GameSession``.
 
-Each frame is observed once and held once (the loop reads a still table once, then finds it unchanged), and the
-engine's own invariants (136 tiles accounted for, points conserved, hand sizes) are checked after each.
+Each frame is observed once and held :data:`HOLDS` times (the loop reads a still table once, then finds it unchanged;
+a change is fused over ``QUICK`` frames, then settled over ``SETTLE``), and the engine's own invariants (136 tiles
+accounted for, points conserved, hand sizes) are checked after each.
 """
 
 from __future__ import annotations
@@ -18,9 +19,15 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
+from vision.read.follow import SETTLE
+from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation, ViewSide
 
 SIDE = {"B": B, "R": R, "T": T, "L": L}
+#: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled).
+HOLDS = QUICK + SETTLE - 2
+#: Holds after a frame read for a change no move makes (a tile read otherwise) to be reported.
+STEADY_HOLDS = STEADY + SETTLE - 2
 
 
 class Clock:
@@ -45,7 +52,7 @@ def detections_of(frame: TableObservation | None) -> tuple:
     )
 
 
-def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = 1) -> str:
+def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = HOLDS) -> str:
     """Each frame observed (stored as frame ``f<n>``, n counting observed and held frames), then held ``holds``
     times; the invariants after each. Returns the last frame's id."""
     frame_id = ""
@@ -117,7 +124,7 @@ def test_a_hand_of_discards_in_turn_with_riichi_is_played_into_the_game():
     assert [e["event"]["type"] for e in kept] == ["hand_start"] + ["discard"] * 12
     assert kept[9]["text"] == "Seat 1 (E) discards 2z and declares riichi"
     assert [e["seq"] for e in kept] == [0, *range(2, 25, 2)]  # each discard after the draw the engine inserted
-    assert kept[1]["frame_id"] == "f3"  # the discard settled on the frame's hold: the frame it was seen in
+    assert kept[1]["frame_id"] == f"f{HOLDS + 2}"  # the discard settled on the frame's hold: the frame it was seen in
 
 
 BEFORE = {B: "1z", R: "9p"}  # the hand so far: seat 2 (the top) is due
@@ -144,7 +151,8 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
     for frame in frames:  # one frame each, no hold: the change gate read every one as a new table
         cam.observe(frame, None, detections_of(frame))
         cam.session.game.validate()
-    cam.hold()
+    for _ in range(HOLDS):
+        cam.hold()
     assert game_events(cam)[len(before):] == expected
     assert cam.view()["contradictions"] == []
 
@@ -173,7 +181,7 @@ def test_a_contradiction_is_reported_with_its_frame_and_the_game_is_unchanged(do
         frames.append(table(ponds, dora=dora))
     show(cam, frames[:-1])
     before = game_events(cam)
-    frame_id = show(cam, frames[-1:], holds=3)
+    frame_id = show(cam, frames[-1:], holds=STEADY_HOLDS)
     assert game_events(cam) == before
     reported = cam.view()["contradictions"]
     assert [(c["clash"], c["seat"]) for c in reported] == [(clash, seat)]
@@ -225,14 +233,14 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
     frames = script("B:7s", dora)
     pon = {R: (("7s7s7s", 0),)}  # the called tile leftmost: from the bottom seat, its kamicha
     ponds: dict[ViewSide, str] = {}
-    for move in "R:9p T:4z L:6z B:1z".split():
+    for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
         frames.append(table(ponds, pon, dora))
     kan = {R: (("7s7s7s7s", 0),)}
     frames.append(table(ponds, kan, "4p1s"))
     frames.append(table({**ponds, R: "9p2p"}, kan, "4p1s"))
-    show(cam, frames[:2] + [table({}, pon, dora)] + frames[2:])
+    show(cam, [*frames[:2], table({}, pon, dora), *frames[2:]])
     assert game_events(cam) == [
         START,
         *turns(D(0, "7s")),
@@ -254,7 +262,7 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
 def test_a_closed_kan_its_dora_flip_and_the_replacement_draw():
     cam = camera()
     kan = {R: (("7m7m", None),)}  # the two middle tiles shown, the ends face down
-    show(cam, script("B:1z") + [table({B: "1z"}, kan, "4p1s"), table({B: "1z", R: "2p"}, kan, "4p1s")])
+    show(cam, [*script("B:1z"), table({B: "1z"}, kan, "4p1s"), table({B: "1z", R: "2p"}, kan, "4p1s")])
     assert game_events(cam)[3:] == [
         Draw(1),
         ClosedKan(1, parse_tiles("7777m")),
@@ -323,7 +331,7 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
     cam = camera()
     frames = script(FIRST_GO)
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
-    show(cam, frames + [laid])
+    show(cam, [*frames, laid])
     pending = cam.view()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"], pending["win_tile"]) == ("tsumo", 0, None, "0p")
     assert pending["furiten"] is False and pending["error"] == ""
@@ -351,7 +359,7 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
 )
 def test_a_tsumo_s_winning_tile(hand, win_tile):
     cam = camera()
-    show(cam, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: hand})])
+    show(cam, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: hand})])
     pending = cam.view()["pending"]
     assert (pending["kind"], pending["win_tile"]) == ("tsumo", win_tile)
     assert pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
@@ -360,7 +368,7 @@ def test_a_tsumo_s_winning_tile(hand, win_tile):
 def test_after_a_hand_the_cleared_table_and_a_new_deal_start_the_next_hand():
     cam = camera()
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
-    show(cam, script(FIRST_GO) + [laid])
+    show(cam, [*script(FIRST_GO), laid])
     cam.confirm()
     show(cam, [laid, table({}), table({}, dora="7z"), table({B: "5s"}, dora="7z")])
     game = cam.session.game
@@ -387,7 +395,7 @@ def test_a_ron_on_the_last_discard(moves, hand, furiten, reason):
     ponds = ponds_of(go)
     if "+" in hand:  # the winner took the tile from the discarder's pond
         ponds[L] = ponds[L][:-2]
-    show(cam, script(go) + [table(ponds, dora="4p", hands={B: hand})])
+    show(cam, [*script(go), table(ponds, dora="4p", hands={B: hand})])
     pending = cam.view()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"]) == ("ron", 0, 3)
     assert pending["furiten"] is furiten and reason in pending["furiten_reason"]
@@ -412,13 +420,13 @@ def test_a_ron_on_an_added_kan_s_tile_robs_the_kan():
     frames = script("B:7s")
     pon, kan = {R: (("7s7s7s", 0),)}, {R: (("7s7s7s7s", 0),)}
     ponds: dict[ViewSide, str] = {}
-    for move in "R:9p T:4z L:6z B:1z".split():
+    for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
         frames.append(table(ponds, pon, "4p"))
     robber = "234m567m345p11z56s"  # waiting on 4s and 7s
     frames += [table(ponds, kan, "4p"), table(ponds, pon, "4p", hands={L: robber + "+7s"})]
-    show(cam, frames[:2] + [table({}, pon, "4p")] + frames[2:])
+    show(cam, [*frames[:2], table({}, pon, "4p"), *frames[2:]])
     pending = cam.view()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"], pending["furiten"]) == ("ron", 3, 1, False)
     assert pending["preview"]["deltas"][1] < 0 < pending["preview"]["deltas"][3]
@@ -443,7 +451,7 @@ def test_a_pending_result_confirms_itself_after_auto_confirm_s(auto_confirm_s, w
     clock = Clock()
     cam = camera(auto_confirm_s=auto_confirm_s, clock=clock)
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
-    show(cam, script(FIRST_GO) + [laid])
+    show(cam, [*script(FIRST_GO), laid])
     pending = cam.view()["pending"]
     assert pending["auto_confirm_at"] == (clock.now + auto_confirm_s if auto_confirm_s else None)
     for wait in waits:
@@ -456,7 +464,7 @@ def test_a_pending_result_confirms_itself_after_auto_confirm_s(auto_confirm_s, w
 def test_dismiss_drops_the_pending_win_and_the_hand_goes_on():
     cam = camera()
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
-    show(cam, script(FIRST_GO) + [laid])
+    show(cam, [*script(FIRST_GO), laid])
     cam.dismiss()
     assert cam.view()["pending"] is None and cam.session.game.hand is not None
     with pytest.raises(NothingPending):

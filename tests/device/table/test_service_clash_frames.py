@@ -15,7 +15,7 @@ import pytest
 
 from device.table.clash_frames import ClashFrames, clash_zone
 from device.table.service import TableService
-from tests.device.table.test_camera_game import SIDE, detections_of
+from tests.device.table.test_camera_game import HOLDS, SIDE, STEADY_HOLDS, detections_of
 from tests.vision.read.table_frames import B, L, R, T, table
 from tests.web.conftest import reading_of
 from vision.read.detector import Detection
@@ -58,7 +58,7 @@ def frames_of(moves: str, dora: str = "4p") -> list[TableObservation]:
     return out
 
 
-def observe(service: TableService, seen: TableObservation, holds: int = 1) -> None:
+def observe(service: TableService, seen: TableObservation, holds: int = HOLDS) -> None:
     """One frame as the camera loop gives it (a grey frame, the table's tiles as its detections), then held."""
     service.observe(reading_of(detections_of(seen), seen, np.full((HEIGHT, WIDTH, 3), 128, np.uint8)))
     for _ in range(holds):
@@ -70,7 +70,7 @@ def play(service: TableService, moves: str, dora: str = "4p") -> TableObservatio
     frames = frames_of(moves, dora)
     for seen in frames[:-1]:
         observe(service, seen)
-    observe(service, frames[-1], holds=3)
+    observe(service, frames[-1], holds=STEADY_HOLDS)
     return frames[-1]
 
 
@@ -158,7 +158,7 @@ def test_only_the_last_few_pictures_are_kept(service):
         [first] = contradictions(small)
         small.camera_action("resync", {})  # the table is right: the 4z is taken as the top's pond
         frames = frames_of("B:1z T:4z B:9m")  # ... and the bottom seat discards again, out of turn
-        observe(small, frames[-1], holds=3)
+        observe(small, frames[-1], holds=STEADY_HOLDS)
         [second] = contradictions(small)
         assert second["frame_id"] != first["frame_id"] and second["image"] is True
         small.clash_frame(second["frame_id"])

@@ -13,7 +13,7 @@ from device.table.service import TableService
 from engine.errors import IllegalAction
 from engine.game.events import Discard, Draw, HandStart
 from engine.tiles import Tile
-from tests.device.table.test_camera_game import FIRST_GO, WIN, Clock, detections_of, ponds_of, script
+from tests.device.table.test_camera_game import FIRST_GO, HOLDS, WIN, Clock, detections_of, ponds_of, script
 from tests.vision.read.table_frames import B, table
 from tests.web.conftest import reading_of
 from vision.read.table import TableObservation
@@ -23,7 +23,8 @@ from web.hand_request import BadRequest
 def play(svc: TableService, frames: list[TableObservation | None]) -> None:
     for frame in frames:
         svc.observe(reading_of(detections_of(frame), frame))
-        svc.hold()
+        for _ in range(HOLDS):
+            svc.hold()
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def test_undo_and_fix_from_a_phone(svc):
 
 
 def test_a_win_confirmed_from_a_phone_moves_the_points(svc):
-    play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+    play(svc, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
     pending = follow(svc)["pending"]
     assert pending["kind"] == "tsumo" and pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
     assert svc.camera_action("dismiss", {})["pending"] is None
@@ -134,7 +135,7 @@ def test_the_service_confirms_a_win_by_itself_after_auto_confirm_s(tmp_path):
     clock = Clock()
     svc = TableService(pin="1234", auto_confirm_s=3.0, clock=clock)
     try:
-        play(svc, script(FIRST_GO) + [table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
+        play(svc, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})])
         assert follow(svc)["pending"]["auto_confirm_at"] == clock.now + 3.0
         clock.now += 3.0
         svc.hold()

@@ -20,8 +20,20 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, format_tiles, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
-from vision.read.follow import VANISH, Clash, FollowUpdate, Reveal, TableFollower
+from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
+from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation
+from vision.read.table_view import TableView
+
+#: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) takes to be taken: fused
+#: over QUICK frames, then settled over SETTLE.
+TAKE = QUICK + SETTLE - 1
+#: Frames any other change (a tile read otherwise, inserted, or gone from inside a pond) takes to be reported: fused
+#: over STEADY frames, then settled.
+REPORT = STEADY + SETTLE - 1
+#: Frames the last tile of a pond (or an added kan's fourth) takes to be reported gone: fused away over QUICK frames as
+#: a call's would be, then missing VANISH frames.
+GONE = QUICK + VANISH - 1
 
 
 def follow(frames: list[TableObservation], follower: TableFollower | None = None) -> list[FollowUpdate]:
@@ -64,41 +76,42 @@ def played(proposed: list) -> Game:
 
 @pytest.mark.parametrize("settle", [1, 2, 3])
 def test_a_discard_seen_for_settle_frames_makes_one_event(settle):
-    frames = [table()] * 2 + [table({B: "1z"})] * (settle + 3)
+    frames = [table()] * 2 + [table({B: "1z"})] * (QUICK + settle + 3)
     updates = follow(frames, TableFollower(settle=settle))
     assert events(updates) == [D(0, "1z")]
-    assert updates[2 + settle - 1].events == (D(0, "1z"),)  # taken on the frame it has held ``settle`` frames
+    # taken on the frame it has held ``settle`` frames, fused (held QUICK frames) from its QUICK-th
+    assert updates[2 + QUICK - 1 + settle - 1].events == (D(0, "1z"),)
     assert clashes(updates) == []
 
 
 # one seat's pond (the bottom's) from an accepted start: the frames, then the events and contradictions they make
 POND_CASES = [
     # a discard
-    ("1z", ["1z9m"] * 3, [D(0, "9m")], []),
+    ("1z", ["1z9m"] * TAKE, [D(0, "9m")], []),
     # an arm over the whole pond for 5 frames (read empty, then partly), then the pond back: nothing happens
     ("1z9m2z", [""] * 2 + ["1z"] * 3 + ["1z9m2z"] * 3, [], []),
     # an arm over the pond's end only
     ("1z9m2z", ["1z9m"] * 5 + ["1z9m2z"] * 2, [], []),
     # an arm over the pond's start while the discard lands: taken once the whole pond shows
-    ("1z9m", ["9m", "9m5p", "1z9m5p", "1z9m5p"], [D(0, "5p")], []),
+    ("1z9m", ["9m", "9m5p"] + ["1z9m5p"] * TAKE, [D(0, "5p")], []),
     # the new tile misread in one frame, then read right: the right event, once
-    ("1z", ["1z8m", "1z9m", "1z9m", "1z9m"], [D(0, "9m")], []),
+    ("1z", ["1z8m"] + ["1z9m"] * TAKE, [D(0, "9m")], []),
     # an old tile misread in one frame
     ("1z9m", ["1z8m", "1z9m", "1z9m"], [], []),
     # an old tile read otherwise, and it holds: a contradiction, not a guess
-    ("1z9m", ["1z8m"] * 3, [], [Clash.POND_CHANGED]),
-    # a pond tile gone for good and no call: a contradiction once it has been gone VANISH frames
-    ("1z9m2z", ["1z2z"] * VANISH, [], [Clash.VANISHED]),
+    ("1z9m", ["1z8m"] * REPORT, [], [Clash.POND_CHANGED]),
+    # a pond tile gone for good and no call: a contradiction once it has been gone VANISH frames (fused away first)
+    ("1z9m2z", ["1z2z"] * (STEADY + VANISH - 1), [], [Clash.VANISHED]),
     # the last tile gone and no call
     ("1z9m", ["1z"] * (VANISH + 3), [], [Clash.VANISHED]),
     # a tile appearing mid-pond
-    ("1z9m", ["1z5p9m"] * 2, [], [Clash.TILE_INSERTED]),
+    ("1z9m", ["1z5p9m"] * REPORT, [], [Clash.TILE_INSERTED]),
     # two new tiles at once
-    ("1z", ["1z9m2z"] * 2, [], [Clash.MANY_DISCARDS]),
+    ("1z", ["1z9m2z"] * REPORT, [], [Clash.MANY_DISCARDS]),
     # a riichi discard lies sideways
-    ("1z9m", ["1z9m^2z"] * 2, [D(0, "2z", riichi=True)], []),
+    ("1z9m", ["1z9m^2z"] * TAKE, [D(0, "2z", riichi=True)], []),
     # the sideways tile read upright in one frame: still the riichi (the frames that settle show it sideways)
-    ("1z9m", ["1z9m2z", "1z9m^2z", "1z9m^2z"], [D(0, "2z", riichi=True)], []),
+    ("1z9m", ["1z9m2z"] + ["1z9m^2z"] * TAKE, [D(0, "2z", riichi=True)], []),
 ]
 
 
@@ -114,8 +127,8 @@ def test_a_pond_followed(start, frames, expected, contradictions):
     ("frames", "contradictions"),
     [
         (["1z9m"] * VANISH, [Clash.VANISHED]),  # the last discard gone
-        (["1z9m2z5p6p"] * 2, [Clash.MANY_DISCARDS]),
-        (["5p"] * 3, [Clash.POND_CHANGED]),
+        (["1z9m2z5p6p"] * TAKE, [Clash.MANY_DISCARDS]),
+        (["5p"] * REPORT, [Clash.POND_CHANGED]),
     ],
 )
 def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frames, contradictions):
@@ -126,15 +139,44 @@ def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frame
     assert events(updates) == []
     assert follower.accepted == before
     follower.accept(table({B: frames[0], R: "9p"}))  # a person says the table is right
-    assert events(follow([table({B: frames[0], R: "9p1s"})] * 2, follower)) == [D(1, "1s")]
+    assert events(follow([table({B: frames[0], R: "9p1s"})] * TAKE, follower)) == [D(1, "1s")]
 
 
 def test_two_seats_discarding_in_one_change_is_a_contradiction():
     follower = started(table({B: "1z", R: "9p"}))
-    updates = follow([table({B: "1z2z", R: "9p1s"})] * 2, follower)
+    updates = follow([table({B: "1z2z", R: "9p1s"})] * TAKE, follower)
     assert events(updates) == []
     assert sorted(c.side.value for u in updates for c in u.contradictions) == ["bottom", "right"]
     assert set(clashes(updates)) == {Clash.TWO_DISCARDERS}
+
+
+# ponds grown in one change (the reads fell behind): the ponds before (every seat has discarded once, or the left
+# seat is due), the ponds that grew, then the events taken (their order inferred) and the contradictions
+ROUND = {B: "1z", R: "9p", T: "4z", L: "6z"}
+BEHIND_CASES = [
+    # the seat due and the next one: taken in turn
+    (ROUND, {B: "1z9m", R: "9p1s"}, [D(0, "9m"), D(1, "1s")], []),
+    # round the table: the left seat, then the bottom one
+    ({B: "1z", R: "9p", T: "4z"}, {L: "6z", B: "1z9m"}, [D(3, "6z"), D(0, "9m")], []),
+    # three seats in turn, a riichi among them
+    (ROUND, {B: "1z9m", R: "9p^1s", T: "4z8m"}, [D(0, "9m"), D(1, "1s", riichi=True), D(2, "8m")], []),
+    # not from the seat due (the bottom seat's turn skipped), or a seat between skipped: a contradiction
+    (ROUND, {R: "9p1s", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
+    (ROUND, {B: "1z9m", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
+]
+
+
+@pytest.mark.parametrize(("before", "grown", "expected", "contradictions"), BEHIND_CASES)
+def test_discards_seen_at_once_by_the_seat_due_and_the_next_are_taken_in_turn(before, grown, expected, contradictions):
+    follower = started(table(before))
+    due = len(before) % 4  # each seat has discarded once so far, in turn from the dealer
+    updates = [follower.update(table({**before, **grown}), i, due) for i in range(TAKE)]
+    assert events(updates) == expected
+    assert [e for u in updates for e in u.inferred] == expected  # marked as inferred
+    assert clashes(updates) == contradictions
+    if expected:  # the engine takes them in that order, after the discards before (each seat drawing first)
+        so_far = [D(seat, before[side]) for seat, side in enumerate((B, R, T, L)) if side in before]
+        assert played([*so_far, *expected]).events[-1] == expected[-1]
 
 
 @pytest.mark.parametrize(
@@ -142,7 +184,7 @@ def test_two_seats_discarding_in_one_change_is_a_contradiction():
 )
 def test_a_discard_out_of_turn_is_a_contradiction(expected_seat, expected, contradictions):
     follower = started(table({B: "1z"}))
-    updates = [follower.update(table({B: "1z9m"}), i, expected_seat) for i in range(2)]
+    updates = [follower.update(table({B: "1z9m"}), i, expected_seat) for i in range(TAKE)]
     assert events(updates) == expected
     assert clashes(updates) == contradictions
 
@@ -160,7 +202,7 @@ def test_a_discard_out_of_turn_is_a_contradiction(expected_seat, expected, contr
     ],
 )
 def test_camera_seat_names_the_game_seats(camera_seat, side, seat):
-    updates = follow([table({side: "7z"})] * 2, TableFollower(camera_seat=camera_seat))
+    updates = follow([table({side: "7z"})] * TAKE, TableFollower(camera_seat=camera_seat))
     assert events(updates) == [D(seat, "7z")]
 
 
@@ -191,37 +233,37 @@ CALL_CASES = [
 def test_a_call_takes_the_last_discard_out_of_its_pond(discard, caller, meld, expected, contradictions):
     follower = started(table({B: "1z", R: "9p", T: "4z"}))
     ponds = {B: "1z", R: "9p", T: "4z"}
-    updates = follow([table({**ponds, B: "1z" + discard})] * 2, follower)
+    updates = follow([table({**ponds, B: "1z" + discard})] * TAKE, follower)
     assert events(updates) == [D(0, discard)]
-    updates = follow([table(ponds, {caller: (meld,)})] * 3, follower)
+    updates = follow([table(ponds, {caller: (meld,)})] * TAKE, follower)
     assert events(updates) == expected
     assert clashes(updates) == contradictions
     if expected:  # the discarder's pond lost the tile; the caller discards next
         assert played([D(0, discard), *expected]).hand.players[caller.turns].melds  # the engine takes the call
         assert follower.accepted.seat(B).pond == parse_tiles("1z")
         after = {**ponds, caller: ponds.get(caller, "") + "2s"}
-        assert events(follow([table(after, {caller: (meld,)})] * 2, follower)) == [D(caller.turns, "2s")]
+        assert events(follow([table(after, {caller: (meld,)})] * TAKE, follower)) == [D(caller.turns, "2s")]
 
 
 @pytest.mark.parametrize("laid_left", [True, False])
 def test_a_second_meld_beside_the_first(laid_left):
     pon = ("1z1z1z", 2)
     follower = started(table({B: "1z"}, {R: (pon,)}))
-    follow([table({B: "1z5p"}, {R: (pon,)})] * 2, follower)
+    follow([table({B: "1z5p"}, {R: (pon,)})] * TAKE, follower)
     chi = ("5p4p6p", 0)
-    updates = follow([table({B: "1z"}, {R: (chi, pon) if laid_left else (pon, chi)})] * 2, follower)
+    updates = follow([table({B: "1z"}, {R: (chi, pon) if laid_left else (pon, chi)})] * TAKE, follower)
     assert events(updates) == [Call(1, MeldKind.CHI, parse_tiles("5p4p6p"))]
     assert clashes(updates) == []
 
 
 def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
     follower = started(table({B: "1z"}))
-    follow([table({B: "1z5p"})] * 2, follower)
+    follow([table({B: "1z5p"})] * TAKE, follower)
     meld = {R: (("5p5p5p", 0),)}
-    waiting = follow([table({B: "1z5p"}, meld)] * 3, follower)
+    waiting = follow([table({B: "1z5p"}, meld)] * (TAKE + 1), follower)
     assert events(waiting) == [] and clashes(waiting) == []
     assert any(p.side is R for p in waiting[-1].pending)
-    taken = follow([table({B: "1z"}, meld)] * 2, follower)
+    taken = follow([table({B: "1z"}, meld)] * TAKE, follower)
     assert events(taken) == [Call(1, MeldKind.PON, parse_tiles("555p"))]
     assert clashes(taken) == []
 
@@ -237,8 +279,8 @@ def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
 )
 def test_a_call_and_the_callers_discard_in_one_change(meld, expected, contradictions):
     follower = started(table({B: "1z", R: "9p"}))
-    follow([table({B: "1z5p", R: "9p"})] * 2, follower)
-    updates = follow([table({B: "1z", R: "9p2s"}, {R: (meld,)})] * 2, follower)
+    follow([table({B: "1z5p", R: "9p"})] * TAKE, follower)
+    updates = follow([table({B: "1z", R: "9p2s"}, {R: (meld,)})] * TAKE, follower)
     assert events(updates) == expected
     assert clashes(updates) == contradictions
 
@@ -246,17 +288,17 @@ def test_a_call_and_the_callers_discard_in_one_change(meld, expected, contradict
 def test_frames_with_no_table_read_hide_everything_for_a_while():
     follower = started(table({B: "1z9m", R: "9p"}, dora="4p"))
     assert follower.hold(0) == FollowUpdate()  # the accepted frame holds: nothing new
-    updates = follow([None] * 3 + [table({B: "1z9m", R: "9p"}, dora="4p")] * 2, follower)
+    updates = follow([None] * STEADY + [table({B: "1z9m", R: "9p"}, dora="4p")] * QUICK, follower)
     assert events(updates) == [] and clashes(updates) == []
-    assert {p.side for p in updates[2].pending} == {B, R, None}
+    assert {p.side for p in updates[STEADY - 1].pending} == {B, R, None}
     assert updates[-1].pending == ()
 
 
 def test_a_riichi_tile_called_leaves_the_next_sideways_discard_no_new_riichi():
     follower = started(table({B: "1z"}))
-    follow([table({B: "1z^2z"})] * 2, follower)
-    follow([table({B: "1z"}, {R: (("2z2z2z", 0),)})] * 2, follower)
-    updates = follow([table({B: "1z^3s"}, {R: (("2z2z2z", 0),)})] * 2, follower)
+    follow([table({B: "1z^2z"})] * TAKE, follower)
+    follow([table({B: "1z"}, {R: (("2z2z2z", 0),)})] * TAKE, follower)
+    updates = follow([table({B: "1z^3s"}, {R: (("2z2z2z", 0),)})] * TAKE, follower)
     assert events(updates) == [D(0, "3s", riichi=False)]
 
 
@@ -271,14 +313,41 @@ def test_a_riichi_tile_called_leaves_the_next_sideways_discard_no_new_riichi():
 )
 def test_kans_from_the_hand(before, after, expected):
     follower = started(table({R: "9p"}, {R: before}))
-    updates = follow([table({R: "9p"}, {R: after})] * 2, follower)
+    updates = follow([table({R: "9p"}, {R: after})] * TAKE, follower)
     assert events(updates) == expected
     assert clashes(updates) == []
 
 
+def test_a_meld_hidden_holds_up_no_discard_of_its_seat():
+    """The reader misses the top seat's pon for long enough that the fused table loses it; the seat's discard
+    meanwhile is still taken (seen at a real table: a pon missed for seven reads lost the hand's rest)."""
+    pon = {T: (("5z5z5z", 1),)}
+    follower = started(table({B: "1z", R: "9p", T: "4z"}, pon))
+    missed = follow([table({B: "1z", R: "9p", T: "4z"})] * STEADY, follower)
+    assert any(p.side is T for p in missed[-1].pending)  # the meld's tiles wait as hidden
+    updates = [follower.update(table({B: "1z", R: "9p", T: "4z2p"}), i, 2) for i in range(TAKE)]
+    assert events(updates) == [D(2, "2p")]
+    assert clashes(missed + updates) == []
+    assert follower.accepted.seat(T).melds == TableView.of(table(melds=pon)).seat(T).melds  # the pon is kept
+
+
+@pytest.mark.parametrize(("fuse", "unseen_before"), [(True, 0), (True, STEADY), (False, 0), (False, QUICK)])
+def test_a_call_while_an_earlier_meld_of_the_caller_is_not_seen(fuse, unseen_before):
+    """The right seat's pon of 1z is not seen (for ``unseen_before`` frames before, and) while it pons the bottom
+    seat's 5p (seen filming a logged game with the shipped models): the call is taken, the 1z pon kept."""
+    old_pon, new_pon = ("1z1z1z", 2), ("5p5p5p", 0)
+    follower = started(table({B: "1z", R: "9p"}, {R: (old_pon,)}), fuse=fuse)
+    follow([table({B: "1z5p", R: "9p"}, {R: (old_pon,)})] * TAKE, follower)
+    unseen = follow([table({B: "1z5p", R: "9p"})] * unseen_before, follower)
+    updates = follow([table({B: "1z", R: "9p"}, {R: (new_pon,)})] * TAKE, follower)
+    assert events(unseen + updates) == [Call(1, MeldKind.PON, parse_tiles("555p"))]
+    assert clashes(unseen + updates) == []
+    assert len(follower.accepted.seat(R).melds) == 2
+
+
 def test_a_meld_vanishing_is_hidden_then_a_contradiction():
     follower = started(table({R: "9p"}, {R: (("5p5p5p", 0),)}))
-    updates = follow([table({R: "9p"})] * VANISH, follower)
+    updates = follow([table({R: "9p"})] * (STEADY + VANISH - 1), follower)  # fused away, then missing VANISH frames
     assert events(updates) == []
     assert clashes(updates) == [Clash.VANISHED]
 
@@ -293,14 +362,14 @@ TWO_KANS = {T: (("3z3z3z3z", 1),), L: (("7m7m", None),)}
 @pytest.mark.parametrize(
     ("kans", "start", "frames", "expected", "opening", "contradictions"),
     [
-        (KAN, "4p", ["4p1s"] * 2, [DoraFlip(Tile.parse("1s"))], [], []),
-        (TWO_KANS, "4p1s", ["4p1s7z"] * 3, [DoraFlip(Tile.parse("7z"))], [], []),
-        ({}, "", ["4p"] * 2, [], [Tile.parse("4p")], []),  # the hand's first indicator goes with the hand's start
+        (KAN, "4p", ["4p1s"] * TAKE, [DoraFlip(Tile.parse("1s"))], [], []),
+        (TWO_KANS, "4p1s", ["4p1s7z"] * TAKE, [DoraFlip(Tile.parse("7z"))], [], []),
+        ({}, "", ["4p"] * TAKE, [], [Tile.parse("4p")], []),  # the hand's first indicator goes with the hand's start
         ({}, "4p", [""] * 3 + ["4p"] * 2, [], [], []),  # hidden for a while
         (KAN, "4p", ["4p1s", "4p", "4p"], [], [], []),  # one misread frame
-        ({}, "4p", ["5p"] * 2, [], [], [Clash.DORA_CHANGED]),
-        ({}, "4p", ["4p1s"] * 2, [], [], [Clash.EXTRA_INDICATOR]),  # no kan: an ura indicator turned at a win
-        (KAN, "4p1s", ["4p1s7z"] * 2, [], [], [Clash.EXTRA_INDICATOR]),
+        ({}, "4p", ["5p"] * REPORT, [], [], [Clash.DORA_CHANGED]),
+        ({}, "4p", ["4p1s"] * TAKE, [], [], [Clash.EXTRA_INDICATOR]),  # no kan: an ura indicator turned at a win
+        (KAN, "4p1s", ["4p1s7z"] * TAKE, [], [], [Clash.EXTRA_INDICATOR]),
     ],
 )
 def test_dora_indicators(kans, start, frames, expected, opening, contradictions):
@@ -313,7 +382,7 @@ def test_dora_indicators(kans, start, frames, expected, opening, contradictions)
 
 def test_a_closed_kan_and_its_indicator_in_one_change():
     follower = started(table(dora="4p"))
-    updates = follow([table(melds={B: (("5p5p", None),)}, dora="4p1s")] * 2, follower)
+    updates = follow([table(melds={B: (("5p5p", None),)}, dora="4p1s")] * TAKE, follower)
     assert events(updates) == [ClosedKan(0, parse_tiles("5555p")), DoraFlip(Tile.parse("1s"))]
     assert played(events(updates)).dora_indicators == parse_tiles("4p1s")
 
@@ -328,13 +397,13 @@ WIN = "234m567m345p678s5p"  # 13 tiles: waiting on 5p
     ("frames", "expected"),
     [
         # a tsumo: the hand laid face up, the winning tile set apart
-        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * 2, [Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"))]),
+        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * TAKE, [Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"))]),
         # one frame is no reveal (a hand being laid down, a misread)
         ([table(PONDS, dora="4p", hands={B: WIN + "+0p"}), table(PONDS, dora="4p")] * 2, []),
         # then the ura indicator turned beside the dora indicator: the reveal again, with it; no contradiction
         (
-            [table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * 2
-            + [table(PONDS, dora="4p7z", hands={B: WIN + "+0p"})] * 2,
+            [table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * TAKE
+            + [table(PONDS, dora="4p7z", hands={B: WIN + "+0p"})] * TAKE,
             [
                 Reveal(0, B, parse_tiles(WIN), Tile.parse("0p")),
                 Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"), ura=parse_tiles("7z")),
@@ -353,10 +422,11 @@ def test_a_hand_laid_face_up_is_revealed_once_settled(frames, expected):
 
 def test_a_ron_takes_the_last_discard_out_of_its_pond_and_sets_it_apart():
     follower = started(table(PONDS, dora="4p"))
-    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * 2, follower)  # the left seat discards 5p
+    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * TAKE, follower)  # the left seat discards 5p
     won = table(PONDS, dora="4p", hands={B: WIN + "+5p"})  # the tile leaves the left pond, set apart at the bottom
     updates = follow([won] * (VANISH + 3), follower)
-    assert [r for u in updates for r in u.revealed] == [Reveal(0, B, parse_tiles(WIN), Tile.parse("5p"), from_pond=True)]
+    revealed = [r for u in updates for r in u.revealed]
+    assert revealed == [Reveal(0, B, parse_tiles(WIN), Tile.parse("5p"), from_pond=True)]
     assert events(updates) == [] and clashes(updates) == []  # no vanished tile: the winner took it
 
 
@@ -368,7 +438,7 @@ def test_a_ron_on_an_added_kan_takes_its_fourth_tile_back_to_the_pon():
     vanished tile."""
     pon, kan = {R: (("5p5p5p", 0),)}, {R: (("5p5p5p5p", 0),)}
     follower = started(table(PONDS, pon, dora="4p"))
-    made = follow([table(PONDS, kan, dora="4p")] * 2, follower)
+    made = follow([table(PONDS, kan, dora="4p")] * TAKE, follower)
     assert events(made) == [AddedKan(1, Tile.parse("5p"))]
     updates = follow([table(PONDS, pon, dora="4p", hands={B: ROBBER + "+5p"})] * (VANISH + 3), follower)
     assert [r for u in updates for r in u.revealed] == [
@@ -381,42 +451,44 @@ def test_a_ron_on_an_added_kan_takes_its_fourth_tile_back_to_the_pon():
 @pytest.mark.parametrize(
     ("after_kan", "frames", "contradictions"),
     [
-        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * 2 + [table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, []),  # an arm over the tile, then it shows again
-        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * VANISH, [Clash.VANISHED]),  # no hand open: not robbed
-        (["9p1s2s"], [table({**PONDS, R: "9p1s2s"}, {R: (("5p5p5p", 0),)}, dora="4p", hands={B: ROBBER + "+5p"})] * VANISH,
+        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * 2
+             + [table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, []),  # an arm over the tile, then it shows again
+        ([], [table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p")] * GONE, [Clash.VANISHED]),  # no hand open: not robbed
+        (["9p1s2s"],
+         [table({**PONDS, R: "9p1s2s"}, {R: (("5p5p5p", 0),)}, dora="4p", hands={B: ROBBER + "+5p"})] * GONE,
          [Clash.VANISHED]),  # the kan's owner discarded since: its tile is no more open to a ron
     ],
 )  # fmt: skip
 def test_an_added_kan_back_to_its_pon_otherwise_is_hidden_then_a_contradiction(after_kan, frames, contradictions):
     follower = started(table(PONDS, {R: (("5p5p5p", 0),)}, dora="4p"))
-    follow([table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, follower)
+    follow([table(PONDS, {R: (("5p5p5p5p", 0),)}, dora="4p")] * TAKE, follower)
     for pond in after_kan:
-        follow([table({**PONDS, R: pond}, {R: (("5p5p5p5p", 0),)}, dora="4p")] * 2, follower)
+        follow([table({**PONDS, R: pond}, {R: (("5p5p5p5p", 0),)}, dora="4p")] * TAKE, follower)
     updates = follow(frames, follower)
     assert events(updates) == [] and clashes(updates) == contradictions
 
 
 def test_without_an_open_hand_the_last_discard_leaving_is_still_a_contradiction():
     follower = started(table(PONDS, dora="4p"))
-    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * 2, follower)
-    updates = follow([table(PONDS, dora="4p")] * VANISH, follower)
+    follow([table({**PONDS, L: "6z9s3m5p"}, dora="4p")] * TAKE, follower)
+    updates = follow([table(PONDS, dora="4p")] * GONE, follower)
     assert clashes(updates) == [Clash.VANISHED]
 
 
 def test_a_contradiction_that_no_longer_holds_is_resolved():
     follower = started(table({B: "1z9m"}))
-    reported = follow([table({B: "1z8m"})] * 2, follower)
+    reported = follow([table({B: "1z8m"})] * REPORT, follower)
     assert clashes(reported) == [Clash.POND_CHANGED]
-    back = follow([table({B: "1z9m"})] * 2, follower)
+    back = follow([table({B: "1z9m"})] * REPORT, follower)
     assert [s for u in back for s in u.resolved] == [B]
 
 
 def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():
     """The engine expects the seat after the discarder to discard; a pon by the seat across takes the turn."""
     follower = started(table({B: "1z", R: "9p"}))
-    follow([table({B: "1z5p", R: "9p"})] * 2, follower)
+    follow([table({B: "1z5p", R: "9p"})] * TAKE, follower)
     meld = {T: (("5p5p5p", 1),)}
-    updates = [follower.update(table({B: "1z", R: "9p", T: "2s"}, meld), i, expected_seat=1) for i in range(2)]
+    updates = [follower.update(table({B: "1z", R: "9p", T: "2s"}, meld), i, expected_seat=1) for i in range(TAKE)]
     assert events(updates) == [Call(2, MeldKind.PON, parse_tiles("555p")), D(2, "2s")]
     assert clashes(updates) == []
 
@@ -429,9 +501,9 @@ def test_the_demo_recording_followed_by_its_own_labels():
     change gate reads it once and finds it unchanged after): its discards in order, the riichi on the third of the
     East seat's, South's pon of North's 6z (the tile gone from North's pond), South's added kan and its kan dora,
     no contradiction, and East's winning hand laid down read as its reveal (the table's centre kept)."""
+    from device.camera.sources import Frame
     from device.commands.run import recorded_reader
     from device.demo import RECORDING
-    from device.camera.sources import Frame
 
     manifest = json.loads((RECORDING / "recording.json").read_text())
     reader = recorded_reader(RECORDING)

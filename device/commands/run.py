@@ -249,11 +249,16 @@ def make_readers(config: Config, *, model: str | None = None) -> tuple[Reader, R
         return None
     try:
         models = Models.load(photo)  # the photo reader's networks: the camera's and the way-up network
+        # the camera's own crop classifier, where the photos have another (one detector and way-up network for both)
+        camera_models = replace(models, classifier=Models.classifier_of(camera))
     except ModelError as exc:
         raise UserError(str(exc)) from None
     lock = threading.Lock()
     log.info("detector %s loaded", camera.model)
-    return Reader.from_config(camera, models=models, lock=lock), Reader.from_config(photo, models=models, lock=lock)
+    return (
+        Reader.from_config(camera, models=camera_models, lock=lock),
+        Reader.from_config(photo, models=models, lock=lock),
+    )
 
 
 # --- the whole table ---------------------------------------------------------------------------------------

@@ -378,5 +378,11 @@ def test_the_config_says_whether_the_crop_classifier_reads_views(views, monkeypa
     monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
     monkeypatch.delenv("JANTAKU_MODEL", raising=False)
     camera, photo = run_module.make_readers(Config().with_overrides(detector={"crop_views": views}))
-    assert camera.models.classifier.views is views
-    assert photo.models is camera.models  # one set of networks for both
+    assert camera.models.classifier.views is views and photo.models.classifier.views is views
+    # one detector and way-up network for both; the photos' own classifier where one is shipped
+    assert photo.models.network is camera.models.network
+    from vision.read.classifier import SHIPPED_PHOTO_CLASSIFIER
+
+    assert camera.models.classifier.path == SHIPPED_CLASSIFIER
+    photos = SHIPPED_PHOTO_CLASSIFIER if SHIPPED_PHOTO_CLASSIFIER.is_file() else SHIPPED_CLASSIFIER
+    assert photo.models.classifier.path == photos

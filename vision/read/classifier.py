@@ -46,6 +46,9 @@ CROP_MARGIN = 0.08
 
 #: Where the shipped classifier lies in a checkout; ``$JANTAKU_CLASSIFIER`` overrides (``none`` turns it off).
 SHIPPED_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "tile_classifier.onnx"
+#: The shipped classifier of phone photos, where one is shipped: trained on with other physical sets' photos, it
+#: names their tiles better, and the camera's table (standing hands' tops, walls) worse, so the camera keeps its own.
+SHIPPED_PHOTO_CLASSIFIER = SHIPPED_CLASSIFIER.with_name("tile_classifier_photo.onnx")
 
 #: The name of the classifier's optional extra class: the crop shows no tile (a detector's false box: half a tile,
 #: two halves, a glyph, a prop). A box the classifier reads as this is dropped by :class:`TwoStageDetector`.
@@ -560,18 +563,19 @@ class RedFiveChecked(DetectorLayer):
         return out
 
 
-def default_classifier_path() -> Path | None:
-    """``$JANTAKU_CLASSIFIER`` if set (``none`` or empty: no classifier), else ``models/tile_classifier.onnx``."""
+def default_classifier_path(for_photos: bool = False) -> Path | None:
+    """``$JANTAKU_CLASSIFIER`` if set (``none`` or empty: no classifier), else ``models/tile_classifier.onnx`` (with
+    ``for_photos``, :data:`SHIPPED_PHOTO_CLASSIFIER` where it is shipped)."""
     value = os.environ.get("JANTAKU_CLASSIFIER")
     if value is None:
-        return SHIPPED_CLASSIFIER
+        return SHIPPED_PHOTO_CLASSIFIER if for_photos and SHIPPED_PHOTO_CLASSIFIER.is_file() else SHIPPED_CLASSIFIER
     if value.strip().lower() in {"", "none", "off", "0"}:
         return None
     return Path(value)
 
 
 def classifier_for(
-    model: str | os.PathLike[str] | None, *, views: bool = True, threads: int | None = 1
+    model: str | os.PathLike[str] | None, *, views: bool = True, threads: int | None = 1, for_photos: bool = False
 ) -> OnnxTileClassifier | None:
     """The crop classifier to read with the detector model at ``model`` (None: the default model), or None.
 
@@ -581,7 +585,7 @@ def classifier_for(
     crop in the views of :func:`crop_views` (or once); ``threads``: onnxruntime's intra-op threads (None: its default).
     """
     explicit = os.environ.get("JANTAKU_CLASSIFIER") is not None
-    path = default_classifier_path()
+    path = default_classifier_path(for_photos)
     if path is None:
         return None
     if not explicit:

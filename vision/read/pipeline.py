@@ -63,6 +63,9 @@ VIEWS = ("photo_edge", "low_angle", "upside_down", "white_balance", "turned_tile
 
 #: ``classifier`` of :class:`ReaderConfig`: the crop classifier that goes with the model (:func:`classifier_for`).
 BESIDE_MODEL = "beside-model"
+#: ``classifier`` of :class:`ReaderConfig`: the phone photos' crop classifier that goes with the model (the shipped
+#: photo classifier where there is one, else as :data:`BESIDE_MODEL`).
+PHOTOS_BESIDE_MODEL = "photos-beside-model"
 #: ``way_up`` of :class:`ReaderConfig`: the shipped way-up network, where it is installed (:func:`way_up_for`).
 SHIPPED = "shipped"
 
@@ -85,7 +88,8 @@ class ReaderConfig:
 
     #: The detector model (None: :func:`~vision.read.detector.default_model_path`).
     model: Path | None = None
-    #: The crop classifier: a path, None for the detector's own names, or :data:`BESIDE_MODEL`.
+    #: The crop classifier: a path, None for the detector's own names, :data:`BESIDE_MODEL` or
+    #: :data:`PHOTOS_BESIDE_MODEL`.
     classifier: Path | str | None = BESIDE_MODEL
     #: The classifier reads each crop in several views (or once) ...
     crop_views: bool = True
@@ -172,7 +176,8 @@ class ReaderConfig:
                        table_min_tiles=0)  # fmt: skip
         if pyramid:
             return cls(model, **common)
-        return cls(model, **common, at_tiles_scale=True, views=VIEWS, drop_implausible=True, max_runs=PHOTO_MAX_RUNS)
+        return cls(model, **common, classifier=PHOTOS_BESIDE_MODEL, at_tiles_scale=True, views=VIEWS,
+                   drop_implausible=True, max_runs=PHOTO_MAX_RUNS)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -188,16 +193,21 @@ class Models:
         """The networks ``config`` names (a missing or bad file: :class:`~vision.read.errors.ModelError`)."""
         path = config.model or default_model_path()
         network = OnnxNetwork(path, threads=config.threads)
-        if config.classifier == BESIDE_MODEL:
-            classifier = classifier_for(config.model, views=config.crop_views, threads=config.threads)
-        else:
-            classifier = None
-            if config.classifier is not None:
-                classifier = OnnxTileClassifier(config.classifier, threads=config.threads)
+        classifier = cls.classifier_of(config)
         way_up = None
         if "upside_down" in config.views and config.way_up is not None:
             way_up = way_up_for() if config.way_up == SHIPPED else OnnxWayUp(config.way_up)
         return cls(network, classifier, way_up)
+
+    @staticmethod
+    def classifier_of(config: ReaderConfig) -> OnnxTileClassifier | None:
+        """The crop classifier ``config`` names, loaded."""
+        if config.classifier in (BESIDE_MODEL, PHOTOS_BESIDE_MODEL):
+            photos = config.classifier == PHOTOS_BESIDE_MODEL
+            return classifier_for(config.model, views=config.crop_views, threads=config.threads, for_photos=photos)
+        if config.classifier is None:
+            return None
+        return OnnxTileClassifier(config.classifier, threads=config.threads)
 
     def runs(self) -> int:
         """onnxruntime runs made so far by these networks (a stand-in network that does not count adds 0)."""

@@ -315,6 +315,22 @@ def test_classifier_for_a_detector_model(tmp_path, monkeypatch):
         classifier_for(None)
 
 
+def test_photos_take_the_photo_classifier_where_one_is_shipped(tmp_path, monkeypatch):
+    import vision.read.classifier as module
+
+    monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
+    shipped = colour_model(tmp_path / "tile_classifier.onnx")
+    monkeypatch.setattr(module, "SHIPPED_CLASSIFIER", shipped)
+    monkeypatch.setattr(module, "SHIPPED_PHOTO_CLASSIFIER", tmp_path / "tile_classifier_photo.onnx")
+    assert module.default_classifier_path(for_photos=True) == shipped  # none shipped for photos: the one
+    colour_model(tmp_path / "tile_classifier_photo.onnx")
+    assert module.default_classifier_path(for_photos=True) == tmp_path / "tile_classifier_photo.onnx"
+    assert module.default_classifier_path() == shipped  # the camera's
+    assert module.classifier_for(None, for_photos=True).path == tmp_path / "tile_classifier_photo.onnx"
+    monkeypatch.setenv("JANTAKU_CLASSIFIER", str(shipped))  # asked for: for photos too
+    assert module.default_classifier_path(for_photos=True) == shipped
+
+
 def test_with_classifier(tmp_path):
     detector = FakeDetector([])
     assert with_classifier(detector, None) is detector

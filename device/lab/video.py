@@ -676,7 +676,10 @@ def register(commands: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="GAME_LOG", help="mjlog XML files or folders of them")
     p.add_argument("--json", action="store_true", help="one JSON object of the figures")
-    p.add_argument("--reader", choices=READERS, default="labels", help="the renderer's boxes (default) or the models")
+    p.add_argument(
+        "--reader", choices=READERS, default="models",
+        help="the shipped models (default: the camera as it runs), or the renderer's boxes (labels: the follower alone)",
+    )
     p.add_argument("--model", metavar="PATH", help="with --reader models: the detector (default: the shipped one)")
     p.add_argument("--games", type=int, default=None, metavar="N", help="the first N games only")
     p.add_argument("--seed", type=int, default=0, help="the rendering's seed (default 0)")

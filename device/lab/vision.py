@@ -626,8 +626,11 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
         ),
         "photo": ReaderConfig.for_photo(model, conf=conf, threads=args.threads),
     }
-    models = load_models(configs["photo"])  # one set of networks for both readers, as jantaku run shares them
-    benches = {name: ReadBench(make_reader(config, models)) for name, config in configs.items()}
+    from vision.read.pipeline import Models
+
+    models = load_models(configs["photo"])  # one detector and way-up network for both readers, as jantaku run shares
+    per_reader = {"camera": replace(models, classifier=Models.classifier_of(configs["camera"])), "photo": models}
+    benches = {name: ReadBench(make_reader(config, per_reader[name])) for name, config in configs.items()}
     peer, peer_missing = None, None
     try:
         peer = PeerDetector(Path(args.peer) if args.peer else peer_model_path(), args.threads)

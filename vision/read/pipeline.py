@@ -176,8 +176,9 @@ class ReaderConfig:
                        table_min_tiles=0)  # fmt: skip
         if pyramid:
             return cls(model, **common)
+        # each crop in two views, the other two only where those leave it unsure (the camera's budget)
         return cls(model, **common, classifier=PHOTOS_BESIDE_MODEL, at_tiles_scale=True, views=VIEWS,
-                   drop_implausible=True, max_runs=PHOTO_MAX_RUNS)  # fmt: skip
+                   drop_implausible=True, max_runs=PHOTO_MAX_RUNS, crop_views_below=SURE_IN_TWO_VIEWS)  # fmt: skip
 
 
 @dataclass(frozen=True)

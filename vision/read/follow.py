@@ -32,7 +32,7 @@ from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
 from vision.read.fusion import TableFusion
 from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView
+from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
 
 #: Consecutive frames a zone must read the same before its change is taken.
 SETTLE = 2
@@ -126,16 +126,6 @@ def _is_subsequence(short: Sequence, long: Sequence) -> bool:
     return all(any(x == y for y in it) for x in short)
 
 
-def _minus(big: Sequence, small: Sequence) -> list | None:
-    """``big`` without the items of ``small`` (as multisets), or None when ``small`` is not within ``big``."""
-    rest = list(big)
-    for x in small:
-        if x not in rest:
-            return None
-        rest.remove(x)
-    return rest
-
-
 # --- how one zone changed -------------------------------------------------------------------------------------
 
 
@@ -179,16 +169,16 @@ class _Melds:
 def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
     if Counter(now.melds) == Counter(was.melds):
         return _Melds()
-    extra = _minus(now.melds, was.melds)
+    extra = minus(now.melds, was.melds)
     if extra is not None and len(extra) == 1:
         return _Melds(new=extra[0])
-    gone = _minus(was.melds, now.melds)
+    gone = minus(was.melds, now.melds)
     if gone is not None:
         return _Melds(hidden=True)
     # one meld replaced, the others as they were: each old meld with the one that replaced it
     replaced = []
     for i, old in enumerate(was.melds):
-        rest = _minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
+        rest = minus(now.melds, [m for k, m in enumerate(was.melds) if k != i])
         if rest is not None and len(rest) == 1:
             replaced.append((i, old, rest[0]))
     # an open kan back to three of its kind, its sideways tile kept: its fourth tile taken (robbed, or hidden)
@@ -200,7 +190,7 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
             and len(pon.tiles) == 3
             and pon.called is not None
             and None not in pon.tiles
-            and _minus(kan.face_up, pon.face_up) is not None
+            and minus(kan.face_up, pon.face_up) is not None
         ):
             return _Melds(hidden=True, shrunk=i)
     # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
@@ -208,14 +198,14 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
         if (
             len(pon.tiles) == 3
             and len(kan.tiles) == 4
-            and _minus(kan.face_up, pon.face_up) is not None
+            and minus(kan.face_up, pon.face_up) is not None
             and len({t.deaka() for t in kan.face_up}) == 1
             and len({t.deaka() for t in pon.face_up}) == 1
         ):
             return _Melds(new=kan, grown=i)
     # a new meld while others are not seen (an arm, a meld the reader misses): the new one, the others hidden
     kept = list((Counter(now.melds) & Counter(was.melds)).elements())
-    new = _minus(now.melds, kept)
+    new = minus(now.melds, kept)
     if new is not None and len(new) == 1 and len(kept) < len(was.melds):
         return _Melds(new=new[0], hidden=True)
     shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
@@ -525,7 +515,7 @@ class _Step:
             zone, meld, old = side.turns, change.new, seats[side.turns]
             if change.grown is not None:
                 kept = [m for i, m in enumerate(old.melds) if i != change.grown]
-                tile = _minus(meld.face_up, old.melds[change.grown].face_up)
+                tile = minus(meld.face_up, old.melds[change.grown].face_up)
                 self.events.append(AddedKan(f.seat_of(side), tile[0] if tile else meld.face_up[0]))
                 seats[zone] = SeatView(old.pond, old.riichi, (*kept, meld))
                 f.last_added = (side, meld)
@@ -587,8 +577,8 @@ class _Step:
         if now == was:
             self.settle_zone(DORA)
             return
-        new = _minus(now, was)
-        if new is None and _minus(was, now) is not None:
+        new = minus(now, was)
+        if new is None and minus(was, now) is not None:
             self.hidden(DORA, "dora indicators missing")
             return
         f._hidden[DORA] = 0

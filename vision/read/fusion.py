@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from engine.tiles import Tile
 from vision.read.detector import Detection
 from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import MeldView, OpenHand, SeatView, TableView
+from vision.read.table_view import MeldView, OpenHand, SeatView, TableView, minus
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) must hold ...
 QUICK = 2
@@ -295,12 +295,7 @@ def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView
 
 
 def _within(small: Sequence[Tile], big: Sequence[Tile]) -> bool:
-    rest = list(big)
-    for tile in small:
-        if tile not in rest:
-            return False
-        rest.remove(tile)
-    return True
+    return minus(big, small) is not None
 
 
 def _more_indicators(was: object, now: object) -> bool:

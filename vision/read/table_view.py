@@ -8,6 +8,7 @@ Zones, by index (:meth:`TableView.zone`): 0..3 the seats by side, :data:`DORA` t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.tiles import Tile
@@ -100,3 +101,17 @@ class TableView:
     def open_hand(self) -> bool:
         """Whether any hand lies face up (a win or a draw is being shown)."""
         return any(h is not None for h in self.hands)
+
+
+def minus(big: Sequence, small: Sequence) -> list | None:
+    """``big`` without the items of ``small`` (as multisets), or None when ``small`` is not within ``big``.
+
+    >>> minus([1, 2, 2, 3], [2, 3]), minus([1, 2], [3])
+    ([1, 2], None)
+    """
+    rest = list(big)
+    for x in small:
+        if x not in rest:
+            return None
+        rest.remove(x)
+    return rest

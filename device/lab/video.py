@@ -678,7 +678,8 @@ def register(commands: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object of the figures")
     p.add_argument(
         "--reader", choices=READERS, default="models",
-        help="the shipped models (default: the camera as it runs), or the renderer's boxes (labels: the follower alone)",
+        help="the shipped models (default: the camera as it runs), or the renderer's boxes (labels: the follower "
+        "alone)",
     )
     p.add_argument("--model", metavar="PATH", help="with --reader models: the detector (default: the shipped one)")
     p.add_argument("--games", type=int, default=None, metavar="N", help="the first N games only")

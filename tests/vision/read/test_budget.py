@@ -89,7 +89,8 @@ def test_crop_batch_sets_the_crops_of_a_run(tmp_path, batch, runs):
 def test_the_camera_reader_carries_the_budget():
     camera, photo = ReaderConfig.for_camera(), ReaderConfig.for_photo()
     assert (camera.max_runs, camera.crop_views_below is not None) == (CAMERA_MAX_RUNS, True)
-    assert (photo.max_runs, photo.crop_views_below, photo.crop_batch) == (PHOTO_MAX_RUNS, SURE_IN_TWO_VIEWS, CAMERA_CROP_BATCH)
+    photo_budget = (PHOTO_MAX_RUNS, SURE_IN_TWO_VIEWS, CAMERA_CROP_BATCH)
+    assert (photo.max_runs, photo.crop_views_below, photo.crop_batch) == photo_budget
 
 
 @pytest.mark.parametrize(

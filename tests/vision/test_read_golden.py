@@ -1,9 +1,10 @@
 """The reading pinned before the re-lay of issue 30 (tests/vision/golden_reading.py wrote the golden file with the
 code as it was): ``jantaku read --json`` and the camera loop must still read the same tiles, in the same boxes.
 The camera loop's tables were pinned again in issue 32: the right wall's end stack at the bottom-right corner,
-lying across the bottom seat's axis, had been counted in the bottom wall (18 stacks of 17). One photo read as taken
-otherwise was pinned again in issue 42: the photo squashed to a low angle, whose 1m cut by the edge (a tile the
-set leaves unlabelled) lay alone and unsure, is now a box no tile makes (vision.read.plausible)."""
+lying across the bottom seat's axis, had been counted in the bottom wall (18 stacks of 17). The photos were pinned
+again in issue 42, read with the photos' own classifier (models/tile_classifier_photo.onnx): the same tiles in each,
+but for one frame of the sou session, which now reads the 1p standing cut by its right edge (a tile the set leaves
+unlabelled), with the boxes and confidences as it reads them."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ class ReaderConfig:
     table_min_tiles: int | None = None
     #: Read a frame only round the zones that changed, when :meth:`Reader.read` is given them (None: always whole).
     zones: ZonePolicy | None = None
-    #: Drop the boxes no tile makes (:mod:`vision.read.plausible`: a lone unsure box, a back in no row or stack).
+    #: Drop the boxes no tile makes (:mod:`vision.read.plausible`: a back in no row or stack).
     drop_implausible: bool = False
 
     def __post_init__(self) -> None:

@@ -1,18 +1,16 @@
-"""Boxes no tile makes: a photo's tiles lie in rows, stacks and hands, so a box standing alone is asked for more.
+"""Boxes no tile makes: a face-down tile lies in a wall, a stack, a closed kan or a hand laid down, never alone.
 
     kept = plausible(detections)                 # what a photo's reader reports
     [(d, why) for d, why in implausible(detections)]
     detector = PlausibleDetector(inner)          # the same, as a layer round a detector (the photo reader's)
 
-Two rules, each cheap and each measured on the real sets (``jantaku eval real``; docs/experiments):
+The rule, measured on the real sets (``jantaku eval real``; docs/experiments/2026-12-06-real-sets.md): in a photo of
+:data:`MIN_TILES` or more boxes, a ``back`` with no tile beside it in a row (a wall, a closed kan's ends, a hand laid
+face down) and no other ``back`` near it (a stack) is no tile: a felt's slot, a chip or a panel read as a back lies
+so. A photo of a few tiles is left as it is: with nothing beside them, no rule can tell.
 
-- **a lone unsure box**: in a photo of :data:`MIN_TILES` or more boxes, a box under :data:`LONE_CONF` with no
-  tile-sized box near it (:func:`neighbours`). Keys, cups, chips and cloth read as a tile lie alone at low
-  confidence; a player's tiles lie in rows, and a tile on its own is read surely.
-- **a face-down tile in no row**: a ``back`` with no tile beside it in a row (a wall, a closed kan's ends, a hand
-  laid face down) and no other ``back`` near it (a stack). A felt's slot, a chip or a panel read as a back lies so.
-
-A photo of one or two tiles is left as it is: with nothing beside them, no rule can tell.
+A face-up box alone is kept, however unsure: tiles lying loose on a cloth, each its own way, lie apart and are read
+unsurely (camerash's loose shots: a rule dropping lone boxes under 0.5 cost 9 of 24 shots).
 """
 
 from __future__ import annotations
@@ -23,8 +21,6 @@ from vision.read.detector import Detection, Detector, DetectorLayer
 
 #: Photos with fewer boxes are read as they are.
 MIN_TILES = 4
-#: A lone box at or above this confidence stays.
-LONE_CONF = 0.5
 #: A box's neighbour lies within this many of its long sides (centre to centre) ...
 REACH = 1.6
 #: ... and has between 1/:data:`SIZE_RATIO` and :data:`SIZE_RATIO` times its area: tile-sized.
@@ -72,15 +68,14 @@ def _in_a_row(d: Detection, others: Iterable[Detection]) -> bool:
 
 
 def implausible(detections: Sequence[Detection]) -> list[tuple[Detection, str]]:
-    """The boxes no tile makes (see the module's docstring), each with the rule's name: ``lone``, ``back_alone``."""
+    """The boxes no tile makes (see the module's docstring), each with the rule's name (``back_alone``)."""
     if len(detections) < MIN_TILES:
         return []
     out = []
     for d in detections:
-        near = neighbours(d, detections)
-        if not near and d.conf < LONE_CONF:
-            out.append((d, "lone"))
-        elif d.is_back and not any(o.is_back for o in near) and not _in_a_row(d, detections):
+        if not d.is_back:
+            continue
+        if not any(o.is_back for o in neighbours(d, detections)) and not _in_a_row(d, detections):
             out.append((d, "back_alone"))
     return out
 

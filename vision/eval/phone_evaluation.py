@@ -595,6 +595,17 @@ class Tally:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
+    def count(self, right: int, reported: int, tiles: int, ms: float) -> bool:
+        """Add one shot's figures; returns whether it was read exactly."""
+        exact = right == tiles == reported
+        self.right += right
+        self.reported += reported
+        self.tiles += tiles
+        self.exact += exact
+        self.shots += 1
+        self.ms.append(ms)
+        return exact
+
     def as_json(self) -> dict:
         return {
             "precision": round(self.precision, 3),
@@ -655,12 +666,7 @@ def evaluate(readers: dict[str, Detector], shots: Iterable[Shot]) -> dict[str, d
             in_order = shot.text is not None and text_read(shot, found) == shot.text
             for kind in (shot.kind, "all"):
                 t = out[name].setdefault(kind, Tally())
-                t.right += right
-                t.reported += reported
-                t.tiles += len(shot.truth)
-                t.exact += right == len(shot.truth) == reported
-                t.shots += 1
-                t.ms.append(ms)
+                t.count(right, reported, len(shot.truth), ms)
                 if shot.text is not None:
                     t.texts += 1
                     t.in_order += in_order

@@ -97,14 +97,7 @@ def evaluate_sets(
                 found = [plain_detection(d) for d in reading.detections]
                 right, reported = score(shot, found)
                 result = results[label]
-                t = result.tally
-                t.right += right
-                t.reported += reported
-                t.tiles += len(shot.truth)
-                exact = right == len(shot.truth) == reported
-                t.exact += exact
-                t.shots += 1
-                t.ms.append(ms)
+                exact = result.tally.count(right, reported, len(shot.truth), ms)
                 result.runs.append(reading.runs)
                 if not exact:
                     result.misses.append((shot.kind, right, reported, len(shot.truth)))

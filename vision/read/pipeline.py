@@ -37,8 +37,8 @@ from vision.read.detector import Detection, Detector, DetectorOptions, Network, 
 from vision.read.detector import default_model_path
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
-from vision.read.rows import Row, Rows, read_tiles
 from vision.read.plausible import PlausibleDetector
+from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TABLE_MIN_TILES, TableObservation, read_table
 from vision.read.table_geometry import TableGeometry

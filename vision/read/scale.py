@@ -164,10 +164,12 @@ class PhotoDetector:
         scale = 0.5
         if len(sizes) >= 3 and median > 0:  # bring the tiles it did see to the target size
             scale = self.target * side / (median / whole_scale)
-        scale = min(1.0, max(scale, 1.5 * whole_scale))
-        # a slice as big as the photo, or slices that would show its tiles hardly bigger than the whole photo did
-        # (a 640 frame: 1.25 times, in five runs)
-        whole_again = (net.height / scale >= h and net.width / scale >= w) or scale < self.min_slice_gain * whole_scale
+        # slices show the tiles at least min_slice_gain times as big as the whole photo did, never scaled up: where
+        # the cap leaves them hardly bigger (a 640 frame: 1.25 times, in five runs), or a slice is the photo, the
+        # whole reading stands
+        least = self.min_slice_gain * whole_scale
+        scale = min(1.0, max(scale, least))
+        whole_again = (net.height / scale >= h and net.width / scale >= w) or scale < least
         if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
             self.passes.append("whole")
             return self.fill_holes(image, found), weak

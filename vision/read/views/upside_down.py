@@ -85,12 +85,12 @@ class HalfTurnDetector(DetectorLayer):
 
     def tell(self, image: np.ndarray, turned: np.ndarray | None = None) -> tuple[bool, bool]:
         """(whether to read ``image`` on its half turn, whether its tiles lie upside down). They differ only for a
-        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright. With
-        :attr:`vote_first`, a way-up vote past :data:`WAY_UP_VOTE` either way decides alone (the half turn is not
-        read)."""
+        photo the probe reads surer turned and whose faces vote surely upright: read turned, its tiles upright. A whole
+        table (:data:`~vision.read.table.TABLE_MIN_TILES` boxes or more) is read as it is. With :attr:`vote_first`, a
+        way-up vote past :data:`WAY_UP_VOTE` either way decides alone (the half turn is not read)."""
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
-        if self.vote_first and len(as_is) >= TABLE_MIN_TILES:  # a whole table: its tiles face every seat
+        if len(as_is) >= TABLE_MIN_TILES:  # a whole table: its tiles face every seat, none is upside down
             self.votes.append(None)
             return False, False
         vote = None

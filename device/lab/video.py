@@ -54,6 +54,8 @@ PIN = "2468"
 #: frame); ``labels-centred``: the same, read about the table's true centre (a camera fixed over a fixed table: the
 #: following and the engine alone); ``models``: the shipped camera reader.
 READERS = ("labels", "labels-centred", "models")
+#: How long a read lasts: as long as it takes here, or as the Raspberry Pi 5 estimate says (the table going on).
+PACES = ("here", "pi5")
 
 
 # --- the filmed game as frames ---------------------------------------------------------------------------------
@@ -95,7 +97,11 @@ class FilmSource:
         self._left = 0  # its frames still to show
         self._count = 0
         self._image: np.ndarray | None = None
+        self._scene: Any = None
         self._shots = 0
+        self._to_pass = 0
+        #: Frames the camera gave while the last read was busy, passed unseen before the frame last read.
+        self.passed = 0
 
     def open(self) -> None:
         pass
@@ -103,7 +109,26 @@ class FilmSource:
     def close(self) -> None:
         pass
 
+    def pass_frames(self, count: int) -> None:
+        """Let the next ``count`` frames go by unseen (a camera keeps filming while a slow read runs)."""
+        self._to_pass += max(0, count)
+
     def read(self) -> Frame:
+        self.passed = 0
+        while self._to_pass:
+            self._to_pass -= 1
+            self._next()
+            self.passed += 1
+        self._next()
+        if self._image is None:  # drawn only when a frame of the shot is seen
+            assert self._scene is not None
+            self._image, self.current, self.centre = self.render(self._scene, self._shots)
+            self._shots += 1
+        index = self._count - 1
+        return Frame(self._image, index=index, timestamp=time.time(), origin=f"film#{index}")
+
+    def _next(self) -> None:
+        """Move on one frame (to the next shot when this one's frames are spent)."""
         if self._left == 0:
             self._at += 1
             if self._at >= len(self.plan):
@@ -111,16 +136,12 @@ class FilmSource:
             hand, number, shot = self.plan[self._at]
             if number == 0 and hand > 0 and self.between_hands is not None:
                 self.between_hands(hand)
-            self._image, self.current, self.centre = self.render(shot.scene, self._shots)
-            self._shots += 1
+            self._scene, self._image = shot.scene, None
             self._left = shot.frames
             if shot.lands is not None:
                 self.landings[self._count] = Landing(hand, shot.lands)
         self._left -= 1
-        assert self._image is not None
-        frame = Frame(self._image, index=self._count, timestamp=time.time(), origin=f"film#{self._count}")
         self._count += 1
-        return frame
 
 
 class LabelsDetector:
@@ -207,6 +228,34 @@ class FrameClock:
 
     def tick(self) -> None:
         self.now += self.step
+
+
+class PiPace:
+    """A reader's reads costed as on a Raspberry Pi 5: the images each read feeds the networks (counted as they are
+    fed) times each network's multiply-accumulates, over the Pi's assumed throughput (``gmacs`` 10^9 a second).
+    ``start()`` before a read, ``macs()`` after it."""
+
+    def __init__(self, reader: Any, gmacs: float) -> None:
+        from vision.eval.reading_bench import ReadBench, file_macs
+
+        self.networks = ReadBench(reader).networks  # their sessions now count the images fed
+        self.per_image = {m.path: file_macs(m.path) for m in self.networks}
+        self.gmacs = gmacs
+        self._before: list[int] = []
+
+    def start(self) -> None:
+        self._before = [m.session.images for m in self.networks]
+
+    def macs(self) -> int:
+        """Multiply-accumulates since :meth:`start`."""
+        return sum(
+            self.per_image[m.path] * (m.session.images - b) for m, b in zip(self.networks, self._before, strict=True)
+        )
+
+    def pi5_ms(self, macs: int) -> float:
+        from vision.eval.reading_bench import pi5_ms
+
+        return pi5_ms(macs, self.gmacs)
 
 
 @dataclass
@@ -342,8 +391,9 @@ class GameFilmed:
     #: Seconds from each discard's landing frame being taken to its event reaching the engine.
     latencies: list[float] = field(default_factory=list)
 
-    def details(self, most: int = 8) -> list[str]:
-        """The first ``most`` events missed, false events and contradictions, and every wrong win and fixed hand."""
+    def details(self, most: int | None = 8) -> list[str]:
+        """The first ``most`` (None: all) events missed, false events and contradictions, and every wrong win and
+        fixed hand."""
         return [
             *(f"    missed {line}" for line in self.missed[:most]),
             *(f"    false  {line}" for line in self.made_up[:most]),
@@ -372,9 +422,11 @@ def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int
 
 def film_game(
     script: Any, *, reader: str = "labels", seed: int = 0, style: Any = None, model: Path | None = None,
-    size: tuple[int, int] = FRAME_SIZE,
+    size: tuple[int, int] = FRAME_SIZE, pace: float | None = None,
 ) -> GameFilmed:  # fmt: skip
-    """Play one filmed game through the loop into a fresh service; its figures."""
+    """Play one filmed game through the loop into a fresh service; its figures. ``pace`` (10^9 MAC a second; only
+    with ``reader="models"``): each read takes as long as on that machine, and the frames the camera gives meanwhile
+    go by unseen (:class:`PiPace`); None: every frame is seen."""
     from device.camera.loop import ServiceLoop
 
     from device.config import CameraConfig
@@ -394,13 +446,22 @@ def film_game(
 
     source = FilmSource(script, renderer(style, seed, size), between_hands)
     read = camera_reader(reader, source, model)
+    if pace is not None and reader != "models":
+        raise ValueError("a read's pace is counted on the models' reads: pace needs reader='models'")
+    paced = PiPace(read.reader, pace) if pace is not None else None
     taken: dict[int, float] = {}
 
     def read_frame(frame: Frame, zones: Any) -> Any:
-        return read.read(frame.image, zones=zones)
+        if paced is None:
+            return read.read(frame.image, zones=zones)
+        paced.start()
+        reading = read.read(frame.image, zones=zones)
+        source.pass_frames(int(paced.pi5_ms(paced.macs()) / 1000 // clock.step))
+        return reading
 
     def on_frame(frame: Frame, _result: Any) -> None:
-        clock.tick()
+        for _ in range(1 + source.passed):  # the frames that went by unseen took their time too
+            clock.tick()
         taken[frame.index] = watch.clock()
 
     loop = ServiceLoop(
@@ -474,7 +535,7 @@ def scripts_of(paths: list[str], games: int | None) -> list[Any]:
 
 def run_video(
     paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
-    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int | None = 1,
+    model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int | None = 1, pace: float | None = None,
     progress: Callable[[GameFilmed], Any] | None = None,
 ) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
     """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
@@ -486,7 +547,7 @@ def run_video(
     style_seed = seed if style_seed is None else style_seed
     calls = [
         {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i), "model": model,
-         "size": size}  # fmt: skip
+         "size": size, "pace": pace}  # fmt: skip
         for i, s in enumerate(scripts)
     ]
     filmed: list[GameFilmed] = []
@@ -634,11 +695,24 @@ def _cmd_video(args: argparse.Namespace) -> int:
         raise UserError(f"--games must be at least 1, not {args.games}")
     if args.jobs is not None and args.jobs < 1:
         raise UserError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.pace != "here" and args.reader != "models":
+        raise UserError("--pace pi5 paces the models' reads: use it with --reader models")
+    from vision.eval.reading_bench import PI5_GMACS
+
+    details = Path(args.details) if args.details else None
+    if details is not None:
+        try:
+            details.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"--details {details}: {exc.strerror}") from None
     total, filmed = run_video(
         args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
         model=Path(args.model) if args.model else None, size=frame_size(args.size), jobs=args.jobs,
-        progress=_progress,
+        pace=PI5_GMACS if args.pace == "pi5" else None, progress=_progress,
     )  # fmt: skip
+    if details is not None:
+        for g in filmed:
+            (details / f"{Path(g.source).name}.txt").write_text("".join(f"{line}\n" for line in g.details(None)))
     if args.json:
         print(json.dumps(total))
         return 0
@@ -690,6 +764,12 @@ def register(commands: Any) -> None:
                    help="the frames' height x width in pixels (default %(default)s, the demo camera's)")  # fmt: skip
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="games filmed at once, one process each (default: one a core, at most one a game)")  # fmt: skip
+    p.add_argument("--pace", choices=PACES, default="here",
+                   help="here: every frame is read; pi5 (with --reader models): each read lasts as long as the Pi 5 "
+                   "estimate says, and the frames filmed meanwhile go by unseen")  # fmt: skip
+    p.add_argument("--details", metavar="DIR",
+                   help="write each game's events missed and made up, contradictions, wrong wins and hands settled "
+                   "by hand to DIR/<game>.txt (one line each, to diff between runs)")  # fmt: skip
     p.set_defaults(func=_cmd_video)
 
     q = commands.conformance.add_parser(
@@ -719,6 +799,9 @@ def register(commands: Any) -> None:
     b.add_argument("--model", metavar="PATH", help="the detector (default: the shipped one)")
     b.add_argument("--pi5-gmacs", type=float, default=None, help="assumed Raspberry Pi 5 10^9 MAC/s (default 21)")
     b.add_argument("--whole", action="store_true", help="read every frame whole (not only round what changed)")
+    b.add_argument("--pace", choices=PACES, default="here",
+                   help="here: reads take what they take on this machine; pi5: each read lasts as long as the Pi 5 "
+                   "estimate says (--pi5-gmacs), the table moving on meanwhile")  # fmt: skip
     b.add_argument("--json", action="store_true", help="one JSON object")
     b.set_defaults(func=_cmd_bench)
 
@@ -863,13 +946,14 @@ class CameraBench:
 
 def bench_camera(
     script: Any, *, changes: int, fps: float, turn_s: float, arm_s: float, seed: int, model: Path | None,
-    max_reads_per_second: float, zones: bool = True,
+    max_reads_per_second: float, zones: bool = True, gmacs: float | None = None, pace: bool = False,
 ) -> CameraBench:  # fmt: skip
     """The first hand's first ``changes`` changes of ``script`` played in real time through the loop, the service and
     the camera reader (the shipped networks, their operations counted); ``zones``: each frame read only round what
-    changed, as the table reads it (else whole)."""
+    changed, as the table reads it (else whole). ``pace``: each read lasts as long as on a Pi 5 of ``gmacs`` 10^9
+    MAC a second (default :data:`~vision.eval.reading_bench.PI5_GMACS`), so the table moves on meanwhile."""
     from device.camera.loop import ServiceLoop
-    from vision.eval.reading_bench import ReadBench, file_macs
+    from vision.eval.reading_bench import PI5_GMACS
     from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
 
     hand = script.hands[0]
@@ -884,19 +968,20 @@ def bench_camera(
         [(*render(shot.scene, i), shot) for i, shot in enumerate(shots)], turn_s=turn_s, arm_s=arm_s
     )
     reader = Reader.from_config(ReaderConfig.for_camera(model))
-    counted = ReadBench(reader)  # counts the images each network is fed
-    per_image = {m.path: file_macs(m.path) for m in counted.networks}
+    costs = PiPace(reader, PI5_GMACS if gmacs is None else gmacs)
     incremental = IncrementalReader(reader)
     service = table_service(script.start_game().rules)
     watch = Watch(service)
     reads: list[ReadCost] = []
 
     def read_frame(frame: Frame, changed: Any = None) -> Any:
-        before = [m.session.images for m in counted.networks]
+        costs.start()
         started = source.clock()
         reading = incremental.read(frame.image, changed)
-        macs = sum(per_image[m.path] * (m.session.images - b) for m, b in zip(counted.networks, before, strict=True))
+        macs = costs.macs()
         reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.windows)))
+        if pace:
+            time.sleep(max(0.0, costs.pi5_ms(macs) - (source.clock() - started) * 1000) / 1000)
         return reading
 
     loop = ServiceLoop(
@@ -943,10 +1028,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     bench = bench_camera(
         scripts[0], changes=args.changes, fps=fps, turn_s=args.turn_s, arm_s=args.arm_s, seed=args.seed,
         model=Path(args.model) if args.model else None, max_reads_per_second=LoopConfig().max_reads_per_second,
-        zones=not args.whole,
+        zones=not args.whole, gmacs=gmacs, pace=args.pace == "pi5",
     )  # fmt: skip
     report = {
-        "game": scripts[0].source, "fps": fps, "turn_s": args.turn_s, "arm_s": args.arm_s,
+        "game": scripts[0].source, "fps": fps, "turn_s": args.turn_s, "arm_s": args.arm_s, "pace": args.pace,
         "pi5_source": PI5_SOURCE if args.pi5_gmacs is None else "given by --pi5-gmacs", **bench.as_json(gmacs),
     }  # fmt: skip
     if args.json:

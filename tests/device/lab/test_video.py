@@ -124,6 +124,7 @@ def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:
         (["conformance", "seating", "x.mjlog", "--hands", "-1"], "--hands must be 0 (all) or more"),
         (["bench", "camera", "x.mjlog", "--turn-s", "0"], "--turn-s must be above 0"),
         (["bench", "camera", "x.mjlog", "--pi5-gmacs", "-1"], "--pi5-gmacs must be above 0"),
+        (["conformance", "video", "x.mjlog", "--reader", "labels", "--pace", "pi5"], "use it with --reader models"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list, message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,6 +188,27 @@ def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:
     now[0] = 3.5
     with pytest.raises(EndOfStream):
         source.read()
+
+
+def test_frames_filmed_during_a_slow_read_go_by_unseen_and_undrawn() -> None:
+    import numpy as np
+
+    from device.lab.video import FilmSource
+
+    script = _script(*HAND)
+    drawn = []
+
+    def render(scene, index):
+        drawn.append(index)
+        return np.zeros((6, 10, 3), np.uint8), (), (5.0, 3.0)
+
+    source = FilmSource(script, render)
+    first = source.read()
+    source.pass_frames(source.frames - 2)  # a read that lasted all but the film's last frame
+    last = source.read()
+    assert (first.index, source.passed, last.index) == (0, source.frames - 2, source.frames - 1)
+    assert len(drawn) == 2  # the shots nobody saw were never drawn
+    assert len(source.landings) == len([e for e in script.hands[0].events if not isinstance(e, Draw)])
 
 
 def test_the_frame_clock_counts_frames() -> None:

@@ -513,6 +513,12 @@ class _Step:
             if change.new is None:
                 continue
             zone, meld, old = side.turns, change.new, seats[side.turns]
+            kan = change.grown is not None or meld.called is None
+            if kan and self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
+                # a kan is made on its seat's own turn: one seen out of turn is a misread (a blank 5z boxed twice)
+                # until the table shows otherwise; the seat's pond, and every other seat, go on meanwhile
+                self.pending.append(Pending(side, f"a kan by seat {f.seat_of(side)} out of turn: {meld.text}"))
+                continue
             if change.grown is not None:
                 kept = [m for i, m in enumerate(old.melds) if i != change.grown]
                 tile = minus(meld.face_up, old.melds[change.grown].face_up)

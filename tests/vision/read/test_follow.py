@@ -318,6 +318,27 @@ def test_kans_from_the_hand(before, after, expected):
     assert clashes(updates) == []
 
 
+@pytest.mark.parametrize(
+    ("before", "misread"),
+    [
+        ((("5z5z5z", 1),), (("5z5z5z5z", 1),)),  # a blank 5z of a pon boxed twice: the pon grown to four
+        ((), (("5p5p", None),)),  # a closed kan where none was made
+    ],
+)
+def test_a_kan_out_of_its_seats_turn_waits_and_the_seat_due_goes_on(before, misread):
+    """Seen filming a game with the models: the left seat's white-dragon pon read as four tiles while the top seat
+    (due) discarded; the kan, refused by the engine for its turn, held up the discard, and the hand's rest was lost."""
+    follower = started(table({T: "4z", L: "9p"}, {L: before}))
+    shown = table({T: "4z2p", L: "9p"}, {L: misread})
+    updates = [follower.update(shown, i, expected_seat=2) for i in range(TAKE)]
+    assert events(updates) == [D(2, "2p")]
+    assert clashes(updates) == []
+    assert any(p.side is L and "out of turn" in p.why for p in updates[-1].pending)
+    # the left seat's own turn: the kan is taken if the table still shows it
+    later = [follower.update(shown, TAKE + i, expected_seat=3) for i in range(SETTLE)]
+    assert len(events(later)) == 1 and isinstance(events(later)[0], AddedKan | ClosedKan)
+
+
 def test_a_meld_hidden_holds_up_no_discard_of_its_seat():
     """The reader misses the top seat's pon for long enough that the fused table loses it; the seat's discard
     meanwhile is still taken (seen at a real table: a pon missed for seven reads lost the hand's rest)."""

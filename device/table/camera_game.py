@@ -33,6 +33,7 @@ tile corrected, kept as a training example). :meth:`CameraGame.view` is what the
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -73,6 +74,10 @@ from vision.read.table import TableObservation, ViewSide
 MAX_EVENTS = 200
 #: The most contradictions kept at once (the oldest dropped first).
 MAX_CONTRADICTIONS = 20
+#: A hand under way whose deal the camera missed is joined when its table has been read alike on this many frames
+#: running, with at most this many discards in all (two go-rounds: later, a missed call could hide among them).
+JOIN_FRAMES = 3
+JOIN_MOST_DISCARDS = 8
 #: The phones' name of each abortive draw.
 ABORT_NAMES = {
     Abort.NINE_TERMINALS: "Nine terminals",
@@ -192,6 +197,36 @@ def draws_before(game: Game, event: Event) -> tuple[Event, ...]:
     return ()
 
 
+def _early_hand(table: TableObservation | None, dealer: int, follower: TableFollower) -> Any:
+    """What an early hand under way shows: (the dora indicator, its discards in turn from ``dealer``), when the table
+    shows one indicator, no meld, no hand laid open, and ponds of at most :data:`JOIN_MOST_DISCARDS` tiles in all
+    that turn order explains (each seat after the dealer as many discards as the one before it, or one fewer than
+    the dealer); else None."""
+    if table is None or len(table.dora_indicators) != 1:
+        return None
+    view = TableView.of(table)
+    if view.open_hand or any(s.melds for s in view.seats):
+        return None
+    order = [(dealer + k) % 4 for k in range(4)]
+    ponds = {seat: view.seat(_side_of(follower, seat)) for seat in order}
+    sizes = [len(ponds[seat].pond) for seat in order]
+    if not 0 < sum(sizes) <= JOIN_MOST_DISCARDS or any(b > a for a, b in itertools.pairwise(sizes)):
+        return None
+    if sizes[-1] < sizes[0] - 1:
+        return None
+    discards = []
+    for turn in range(sizes[0]):
+        for seat in order:
+            pond = ponds[seat]
+            if turn < len(pond.pond):
+                discards.append(Discard(seat, pond.pond[turn], riichi=pond.riichi == turn))
+    return view.indicators[0], tuple(discards)
+
+
+def _side_of(follower: TableFollower, seat: int) -> ViewSide:
+    return tuple(ViewSide)[(seat - (follower.camera_seat or 0)) % 4]
+
+
 def _clear(table: TableObservation | None) -> bool:
     """Whether a table read shows a fresh deal (or a cleared table): no pond tile, no meld, no hand laid open."""
     if table is None:
@@ -262,6 +297,9 @@ class CameraGame:
         self._synced = False  # the first frame seen with a hand in progress is taken as the truth
         #: The game's event count when a pending draw was dismissed (it is not proposed again until the game moves).
         self._dismissed: int | None = None
+        #: A hand under way seen while none is in progress (:meth:`_join_hand_under_way`): what it shows, and on how
+        #: many frames running.
+        self._early: tuple[Any, int] | None = None
 
     # --- frames ----------------------------------------------------------------------------------------------
 
@@ -302,8 +340,11 @@ class CameraGame:
         if game.hand is None:  # between hands: a cleared table (a fresh deal) is followed afresh
             changed = self.pending is not None
             self.pending = None
-            if game.over or not _clear(table):
+            if game.over:
                 return changed
+            if not _clear(table):
+                return changed | self._join_hand_under_way(table)
+            self._early = None
             if self.follower.accepted != TableView():
                 self._new_follower()
         elif not self._synced:  # a hand in progress when the camera starts: the table as first seen is its state
@@ -336,6 +377,39 @@ class CameraGame:
             changed = True
         changed |= self._draw_due() or self._abort_due()
         return changed | self.tick()
+
+    def _join_hand_under_way(self, table: TableObservation | None) -> bool:
+        """A deal the camera missed (reads fell behind, or it started late) whose first discards lie on the table:
+        once the same early table is seen on :data:`JOIN_FRAMES` frames running, the hand is started from its
+        indicator and those discards taken in turn from the dealer, marked inferred. Returns whether it was."""
+        early = _early_hand(table, self.session.game.dealer, self.follower)
+        if early is None or self.follower.accepted.indicators[:1] == early[:1]:
+            # (the hand that just ended still lies there: its indicator is the same; a new deal shows another, but
+            # for one in 34 deals, which wait for the table to be cleared as before)
+            self._early = None
+            return False
+        seen = self._early
+        self._early = (early, 1 if seen is None or seen[0] != early else seen[1] + 1)
+        if self._early[1] < JOIN_FRAMES:
+            return False
+        assert table is not None
+        indicator, discards = early
+        self._early = None
+        self.events, self.contradictions = [], []
+        if not self._apply_camera(HandStart(dora_indicator=indicator)):
+            return True
+        for discard in discards:
+            if not self._apply_camera(discard, inferred=True):
+                break
+        self._new_follower()
+        self.follower.accept(table)
+        if discards:
+            last = discards[-1]
+            self.follower.last_discard = (self.side_of(last.seat), last.tile)
+            self.follower.declared = [
+                any(d.riichi for d in discards if self.side_of(d.seat) is side) for side in ViewSide
+            ]
+        return True
 
     def _new_follower(self) -> None:
         f = self.follower
@@ -637,7 +711,7 @@ class CameraGame:
         with self._lock:
             self._new_follower()
             self.events, self.contradictions, self.pending = [], [], None
-            self._synced, self._dismissed = False, None
+            self._synced, self._dismissed, self._early = False, None, None
 
     def _resync(self) -> None:
         table = self._last.table

@@ -378,6 +378,45 @@ def test_after_a_hand_the_cleared_table_and_a_new_deal_start_the_next_hand():
 
 
 @pytest.mark.parametrize(
+    ("seen", "expected"),
+    [
+        # reads fell behind: the deal and three discards went by unseen; the hand is joined, the discards inferred
+        ({B: "1z", R: "9p", T: "2s"}, [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "2s"))]),
+        # a riichi among them (its tile sideways)
+        ({B: "1z^5m", R: "9p", T: "2s", L: "3m"},
+         [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "2s"), D(3, "3m"), D(0, "5m", riichi=True))]),  # fmt: skip
+        # ponds no turn order explains (the seat after the dealer ahead of it): nothing is guessed
+        ({B: "1z", R: "9p2m"}, []),
+        ({R: "9p"}, []),
+        # more than two go-rounds: a call could hide among them, so the table waits for a person or the next deal
+        ({B: "1z2z3z", R: "9p8p7p", T: "2s3s3s"}, []),
+    ],
+)
+def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(seen, expected):
+    cam = camera()
+    show(cam, [table(seen, dora="4p")], holds=3)
+    assert game_events(cam) == expected
+    if expected:  # followed on from there: the next seat's discard is taken as usual
+        after = {**seen, L: seen.get(L, "") + "7z"} if len(seen) < 4 else {**seen, R: seen[R] + "7z"}
+        show(cam, [table(after, dora="4p")])
+        assert game_events(cam)[-1] == (D(3, "7z") if len(seen) < 4 else D(1, "7z"))
+        assert cam.view()["contradictions"] == []
+        assert all("taken in turn" in e["text"] for e in cam.view()["events"][1:len(expected) // 2 + 1])
+
+
+def test_the_table_of_a_hand_just_ended_is_never_joined_but_a_new_deal_is():
+    cam = camera()
+    laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
+    show(cam, [*script(FIRST_GO), laid])
+    cam.confirm()
+    ended = len(game_events(cam))
+    show(cam, [table({B: "1z", R: "9p"}, dora="4p")])  # the old table, most of it hidden: its indicator is the same
+    assert len(game_events(cam)) == ended
+    show(cam, [table({B: "5s", R: "6s"}, dora="7z")])  # the cleared table and the new deal missed
+    assert game_events(cam)[ended:] == [HandStart(dora_indicator=Tile.parse("7z")), *turns(D(0, "5s"), D(1, "6s"))]
+
+
+@pytest.mark.parametrize(
     ("moves", "hand", "furiten", "reason"),
     [
         # the left seat discards the bottom seat's wait; the bottom seat takes it from the pond and sets it apart

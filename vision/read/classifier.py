@@ -460,6 +460,20 @@ class TwoStageDetector(DetectorLayer):
         found, weak = self.detector.detect_with_weak(image)
         return self.classify_detections(image, found, weak)
 
+    def detect_in_windows(self, image: np.ndarray, windows: Sequence[tuple[int, int, int, int]]) -> list[Detection]:
+        """The tiles the inner detector finds in each window ``(x1, y1, x2, y2)`` of ``image`` (in ``image``'s
+        pixels), named in one classifier pass over ``image`` (so a read of several windows costs one classifier run,
+        not one a window, and a crop by a window's edge keeps the frame round it)."""
+        with_weak = self.weak_tile_prob is not None and callable(getattr(type(self.detector), "detect_with_weak", None))
+        found: list[Detection] = []
+        weak: list[Detection] = []
+        for x1, y1, x2, y2 in windows:
+            crop = image[y1:y2, x1:x2]
+            strong, faint = self.detector.detect_with_weak(crop) if with_weak else (self.detector.detect(crop), [])
+            found += _moved(strong, x1, y1)
+            weak += _moved(faint, x1, y1)
+        return self.classify_detections(image, found, weak)
+
     def classify_detections(
         self, image: np.ndarray, found: Sequence[Detection], weak: Sequence[Detection] = ()
     ) -> list[Detection]:
@@ -610,3 +624,8 @@ def with_classifier(
     if not isinstance(classifier, OnnxTileClassifier):
         classifier = OnnxTileClassifier(classifier)
     return TwoStageDetector(detector, classifier, views_below=views_below, batch=batch)
+
+
+def _moved(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:
+    """Detections of a window whose top left lies at (``dx``, ``dy``), in the image's pixels."""
+    return [replace(d, box=Box(d.box.x1 + dx, d.box.y1 + dy, d.box.x2 + dx, d.box.y2 + dy)) for d in detections]

@@ -196,6 +196,21 @@ def test_two_stage_detector_keeps_boxes_and_takes_the_classifiers_tiles(tmp_path
     assert out[1].orientation is Orientation.SIDEWAYS
 
 
+def test_two_stage_names_the_boxes_of_several_windows_in_one_classifier_run(tmp_path):
+    # a non-square frame read in two windows (a camera's zone read): each window's box in frame pixels, named once
+    frame = frame_with(420, 900, [(RED, (100, 40, 160, 120)), (GREEN, (600, 300, 720, 380))])
+    one_p = class_of_tile(Tile.parse("1p"))
+    inner = FakeDetector(lambda crop: [Detection.of_class(one_p, Box(100.0, 40.0, 160.0, 120.0), 0.5)]
+                         if crop[80, 130].tolist() == list(RED) else
+                         [Detection.of_class(one_p, Box(200.0, 0.0, 320.0, 80.0), 0.5)])  # fmt: skip
+    classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    two = TwoStageDetector(inner, classifier, red_check=None)
+    out = two.detect_in_windows(frame, [(0, 0, 400, 420), (400, 300, 900, 420)])
+    assert [(d.label, d.box) for d in out] == [("1m", Box(100.0, 40.0, 160.0, 120.0)), ("6z", Box(600, 300, 720, 380))]
+    assert inner.seen == [Size(height=420, width=400), Size(height=120, width=500)]
+    assert classifier.runs == 1
+
+
 def test_two_stage_drops_boxes_the_classifier_reads_as_no_tile(tmp_path):
     # a model with a "none" class: blue crops are no tile (a detector's false box)
     boxes = {RED: (600, 40, 660, 120), BLUE: (20, 20, 80, 100), GREEN: (100, 300, 220, 380)}

@@ -193,11 +193,13 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
             and minus(kan.face_up, pon.face_up) is not None
         ):
             return _Melds(hidden=True, shrunk=i)
-    # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row)
+    # an added kan: one pon replaced by four of its kind (the fourth tile laid in the meld's row), its called tile
+    # still sideways (four of a kind read with none sideways is a pon misread: a blank 5z boxed twice)
     for i, pon, kan in replaced:
         if (
             len(pon.tiles) == 3
             and len(kan.tiles) == 4
+            and kan.called is not None
             and minus(kan.face_up, pon.face_up) is not None
             and len({t.deaka() for t in kan.face_up}) == 1
             and len({t.deaka() for t in pon.face_up}) == 1

@@ -25,8 +25,14 @@ def _row(tiles: list[Tile | None], sideways: int | None = None) -> tuple[Detecti
     return tuple(out)
 
 
+#: A meld's "sideways tile" for a misread one: every tile face up, none sideways.
+NONE_SIDEWAYS = -1
+
+
 def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
     tiles: list[Tile | None] = list(parse_tiles(text))
+    if called == NONE_SIDEWAYS:
+        return MeldObservation(_row(tiles), None, side)
     if called is None:  # a closed kan: the two middle tiles shown, the ends face down
         tiles = [None, *tiles[:2], None]
     return MeldObservation(_row(tiles, called), called, side)

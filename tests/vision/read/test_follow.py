@@ -19,7 +19,7 @@ from engine.game.table import Phase
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, format_tiles, parse_tiles
-from tests.vision.read.table_frames import B, L, R, T, table
+from tests.vision.read.table_frames import NONE_SIDEWAYS, B, L, R, T, table
 from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation
@@ -316,6 +316,13 @@ def test_kans_from_the_hand(before, after, expected):
     updates = follow([table({R: "9p"}, {R: after})] * TAKE, follower)
     assert events(updates) == expected
     assert clashes(updates) == []
+
+
+def test_a_pon_read_as_four_with_none_sideways_is_no_added_kan():
+    follower = started(table({R: "9p"}, {R: (("5z5z5z", 1),)}))
+    misread = table({R: "9p"}, {R: (("5z5z5z5z", NONE_SIDEWAYS),)})  # a blank 5z of the pon boxed twice
+    updates = [follower.update(misread, i, 1) for i in range(REPORT)]
+    assert not any(isinstance(e, AddedKan) for e in events(updates))
 
 
 @pytest.mark.parametrize(

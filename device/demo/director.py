@@ -45,8 +45,13 @@ class DemoHand:
         """The service's ``record`` action and body for this hand at a table whose dealer is ``dealer``."""
         if self.winner is None:
             return "draw", {"tenpai": [(s - dealer) % 4 in self.tenpai for s in range(4)]}
-        body: dict[str, Any] = {"winner": (dealer + self.winner) % 4, "hand": self.hand, "win_tile": self.win_tile,
-                                "flags": list(self.flags), "tsumo": self.discarder is None}
+        body: dict[str, Any] = {
+            "winner": (dealer + self.winner) % 4,
+            "hand": self.hand,
+            "win_tile": self.win_tile,
+            "flags": list(self.flags),
+            "tsumo": self.discarder is None,
+        }
         if self.discarder is not None:
             body["discarder_seat"] = (dealer + self.discarder) % 4
         return "win", body
@@ -55,12 +60,13 @@ class DemoHand:
 #: The hands played between the recorded ones, in turn; each passes the deal on (the dealer neither wins nor is
 #: tenpai), so the recorded hand that follows is won by the next player.
 HANDS = (
-    DemoHand("ron: riichi, pinfu, tanyao", winner=1, discarder=2, hand="234m567p23488s678s", win_tile="8s",
-             flags=("riichi",)),
+    DemoHand(
+        "ron: riichi, pinfu, tanyao", winner=1, discarder=2, hand="234m567p23488s678s", win_tile="8s", flags=("riichi",)
+    ),
     DemoHand("exhaustive draw, two tenpai", tenpai=(1, 3)),
     DemoHand("tsumo: pinfu, tanyao", winner=2, hand="234m456p678s23s55p4s", win_tile="4s"),
-    DemoHand("ron: yakuhai (red dragons), toitoi", winner=3, discarder=1, hand="222m444p666s99p777z", win_tile="7z"),
-    DemoHand("tsumo: riichi, iipeikou", winner=1, hand="112233m456p78s99p9s", win_tile="9s", flags=("riichi",)),
+    DemoHand("ron: red dragons, toitoi, sanankou", winner=3, discarder=1, hand="222m444p666s99p777z", win_tile="7z"),
+    DemoHand("tsumo: riichi, pinfu, iipeikou", winner=1, hand="112233m456p78s99p9s", win_tile="9s", flags=("riichi",)),
 )
 
 

@@ -24,16 +24,26 @@ WINNER = MANIFEST["winner"]  # the recorded hand's winner: the dealer, by tsumo
 def the_recorded_hand(service: TableService) -> None:
     """The recording's result as the camera settles it: the dealer's riichi tsumo."""
     dealer = service.game.game.dealer
-    service.record("win", {"winner": dealer, "tsumo": True, "hand": WINNER["hand"] + WINNER["win_tile"],
-                           "win_tile": WINNER["win_tile"], "flags": ["riichi"],
-                           "dora": WINNER["dora_indicators"], "ura": WINNER["ura_indicators"]})
+    service.record(
+        "win",
+        {
+            "winner": dealer,
+            "tsumo": True,
+            "hand": WINNER["hand"] + WINNER["win_tile"],
+            "win_tile": WINNER["win_tile"],
+            "flags": ["riichi"],
+            "dora": WINNER["dora_indicators"],
+            "ura": WINNER["ura_indicators"],
+        },
+    )
 
 
 def hands_played(service: TableService) -> list[tuple[int, str, tuple[int, ...]]]:
     """Every hand of every game the service stored: (game, outcome, deltas)."""
     store = service.game.store
-    return [(game_id, r.outcome.value, tuple(r.deltas)) for game_id in store.games()
-            for r in store.game(game_id).history]
+    return [
+        (game_id, r.outcome.value, tuple(r.deltas)) for game_id in store.games() for r in store.game(game_id).history
+    ]
 
 
 def test_a_hand_of_its_own_after_each_recorded_one_and_a_new_game_after_the_end(tmp_path):
@@ -65,8 +75,9 @@ def test_a_hand_of_its_own_after_each_recorded_one_and_a_new_game_after_the_end(
 def test_the_demo_plays_past_a_games_end_into_a_new_game(tmp_path):
     """``jantaku run --demo`` fast (120 frames a second, results confirmed after 0.1 s), read by the recording's own
     labels (no model): it goes past the first game's end into a new game, scoring different hands."""
-    config = Config().with_overrides(camera={"kind": "demo", "fps": 120.0}, loop={"max_reads_per_second": 120.0},
-                                     game={"auto_confirm_s": 0.1})
+    config = Config().with_overrides(
+        camera={"kind": "demo", "fps": 120.0}, loop={"max_reads_per_second": 120.0}, game={"auto_confirm_s": 0.1}
+    )
     table = TableRuntime(config, RunOptions(site=False, model=str(tmp_path / "none.onnx"), out=io.StringIO()))
     assert table.director is not None
     table.director.poll_s = 0.05

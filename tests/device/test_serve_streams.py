@@ -24,9 +24,25 @@ PER_ADDRESS = 4
 def served(tmp_path):
     """A ``jantaku serve`` subprocess on loopback: its (host, port)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "864213",
-         "--db", str(tmp_path / "g.db"), "--model", str(tmp_path / "none.onnx")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "device.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--pin",
+            "864213",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--model",
+            str(tmp_path / "none.onnx"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:

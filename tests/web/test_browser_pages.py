@@ -31,8 +31,13 @@ def site(tmp_path):
 @pytest.fixture
 def phone(browser, site):
     """A small phone: 360x740 CSS pixels, touch."""
-    ctx = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True, bypass_csp=True)
+    ctx = browser.new_context(
+        viewport={"width": WIDTH, "height": HEIGHT},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        bypass_csp=True,
+    )
     ctx.set_default_timeout(15_000)
     yield ctx
     ctx.close()
@@ -126,7 +131,11 @@ def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone,
     assert page.inner_text("#turn") == "Between hands: Ann (East) deals next."
     turns = [  # the events played so far, whose turn the engine says it is, and what the page says
         (EVENTS, 3, "Di (North)'s turn to discard"),
-        ([{"type": "discard", "seat": 3, "tile": "9s"}], 0, "Ann (East)'s turn to draw (or a call / ron on the discard)"),
+        (
+            [{"type": "discard", "seat": 3, "tile": "9s"}],
+            0,
+            "Ann (East)'s turn to draw (or a call / ron on the discard)",
+        ),
     ]
     for events, to_act, text in turns:
         for event in events:
@@ -140,8 +149,16 @@ def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone,
     # an East-only game to its end: a ron each hand, the dealer passing on
     site.record("abort", {"reason": "nine_terminals"})
     for dealer in range(4):
-        site.record("win", {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s",
-                            "win_tile": "8s", "flags": ["riichi"]})
+        site.record(
+            "win",
+            {
+                "winner": (dealer + 1) % 4,
+                "discarder_seat": dealer,
+                "hand": "234m567p23488s678s",
+                "win_tile": "8s",
+                "flags": ["riichi"],
+            },
+        )
     game = site.state()["game"]
     assert game["finished"]
     page.wait_for_function("document.querySelector('#turn').textContent.startsWith('Game over')")
@@ -151,9 +168,16 @@ def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone,
     assert page.locator("#final thead th").all_inner_texts() == ["", "Player", "Points", "Uma/oka", "Result"]
     # the server's figures as they are (placement, final points, uma with oka, the result), best first
     shown = [rows.nth(i).locator("td").all_inner_texts() for i in range(4)]
-    assert shown == [[f"{f['place']}{'st nd rd th'.split()[f['place'] - 1]}", f["name"], f"{f['points']:,}",
-                      f"{'+' if f['uma'] + f['oka'] > 0 else ''}{f['uma'] + f['oka']:,}",
-                      f"{'+' if f['result'] > 0 else ''}{f['result']:.1f}"] for f in game["final"]]
+    assert shown == [
+        [
+            f"{f['place']}{['st', 'nd', 'rd', 'th'][f['place'] - 1]}",
+            f["name"],
+            f"{f['points']:,}",
+            f"{'+' if f['uma'] + f['oka'] > 0 else ''}{f['uma'] + f['oka']:,}",
+            f"{'+' if f['result'] > 0 else ''}{f['result']:.1f}",
+        ]
+        for f in game["final"]
+    ]
     assert [f["place"] for f in game["final"]] == [1, 2, 3, 4]
     assert fits(page) <= WIDTH
     shot(page, "22-table-final-360")
@@ -167,8 +191,17 @@ def test_the_settle_history_and_final_results_fit_a_360_px_phone(phone, site):
     site.new_game({"names": NAMES})
     site.record("riichi", {"seat": 1})
     for dora in ("7s", "7s", "7s", "7s7s"):  # the dealer's tsumo again and again: the others bust
-        site.record("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_tile": "8s",
-                            "flags": ["riichi"], "dora": dora})
+        site.record(
+            "win",
+            {
+                "winner": 0,
+                "tsumo": True,
+                "hand": "234m567p23488s678s",
+                "win_tile": "8s",
+                "flags": ["riichi"],
+                "dora": dora,
+            },
+        )
     assert site.state()["game"]["finished"]
     page = page_of(phone, [])
     page.goto(site.url.rstrip("/") + "/settle")
@@ -176,7 +209,11 @@ def test_the_settle_history_and_final_results_fit_a_360_px_phone(phone, site):
     assert page.locator("#history tr").count() == 4
     assert fits(page) <= WIDTH  # 430 px before: the four figures of a row side by side
     assert page.locator("#history tr").first.locator("td.deltas span").all_inner_texts() == [
-        "+19,000", "-6,000", "-6,000", "-6,000"]  # one seat a line
+        "+19,000",
+        "-6,000",
+        "-6,000",
+        "-6,000",
+    ]  # one seat a line
     shot(page, "23-settle-history-360")
 
 
@@ -213,13 +250,16 @@ def test_quick_page_switches_keep_the_live_updates(phone, site):
     assert _streams_within(site, 1, 1.5) == 1
 
     # hidden (another app, the screen off): the page gives its stream back; shown again, it takes one
-    page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
-                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
     assert _streams_within(site, 0, 1.5) == 0 and page.locator("#conn.down").count() == 1
-    page.evaluate("Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
-                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
     assert _live_within(page, 1.5)
     site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})  # and the updates flow again
     page.wait_for_function("document.querySelector('#standings').textContent.includes('Ann')")
     assert not errors, errors
-

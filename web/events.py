@@ -69,7 +69,7 @@ def events():
     svc = service()
     heartbeat = float(current_app.config["JANTAKU_HEARTBEAT_S"])
     max_s = float(current_app.config["JANTAKU_STREAM_MAX_S"])
-    tick = min(heartbeat, float(current_app.config.get("JANTAKU_DISCONNECT_CHECK_S", 0.5)))
+    tick = min(heartbeat, float(current_app.config["JANTAKU_DISCONNECT_CHECK_S"]))
     last = _last_id()
     gone = request.environ.get("waitress.client_disconnected")  # a server that cannot tell: heartbeats find out
     try:

@@ -121,22 +121,18 @@ def test_fourteen_tiles_are_scored_at_once(phone, site):
 # --- 14: whose turn, and the game's end with its final results, on the Table page ---------------------------------
 
 
-def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone, site):
+def test_the_table_page_says_whose_turn_it_is(phone, site):
     base = site.url.rstrip("/")
     errors: list[str] = []
-    site.new_game({"rules": {"preset": "standard", "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
+    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
     page = page_of(phone, errors)
     page.goto(base + "/")
     page.wait_for_selector("#turn:not([hidden])")
     assert page.inner_text("#turn") == "Between hands: Ann (East) deals next."
     turns = [  # the events played so far, whose turn the engine says it is, and what the page says
         (EVENTS, 3, "Di (North)'s turn to discard"),
-        (
-            [{"type": "discard", "seat": 3, "tile": "9s"}],
-            0,
-            "Ann (East)'s turn to draw (or a call / ron on the discard)",
-        ),
-    ]
+        ([{"type": "discard", "seat": 3, "tile": "9s"}], 0, "Ann (East)'s turn to draw (or a call / ron on the discard)"),  # noqa: E501
+    ]  # fmt: skip
     for events, to_act, text in turns:
         for event in events:
             site.record("event", event)
@@ -145,28 +141,37 @@ def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone,
         assert page.locator(".seat.acting").get_attribute("data-seat") == str(to_act)
         assert page.locator(".seat .to-act").count() == 1
     shot(page, "21-table-turn-360")
+    assert not errors, errors
 
-    # an East-only game to its end: a ron each hand, the dealer passing on
-    site.record("abort", {"reason": "nine_terminals"})
-    for dealer in range(4):
-        site.record(
-            "win",
-            {
-                "winner": (dealer + 1) % 4,
-                "discarder_seat": dealer,
-                "hand": "234m567p23488s678s",
-                "win_tile": "8s",
-                "flags": ["riichi"],
-            },
-        )
+
+FINALS = [
+    # preset, the bonus column's name, first place's bonus (uma, and oka where the rules have it)
+    ("standard", "Uma/oka", "+35,000"),  # 001: uma 15,000 / 5,000, oka 20,000
+    ("wrc", "Uma", "+15,000"),  # 000: uma 15,000 / 5,000, no oka (30,000 start and target)
+]
+
+
+@pytest.mark.parametrize(("preset", "column", "first_bonus"), FINALS)
+def test_the_table_page_shows_the_game_over_with_the_final_results(phone, site, preset, column, first_bonus):
+    base = site.url.rstrip("/")
+    errors: list[str] = []
+    site.new_game({"rules": {"preset": preset, "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
+    page = page_of(phone, errors)
+    page.goto(base + "/")
+    page.wait_for_selector("#turn:not([hidden])")
+    assert page.is_hidden("#final")
+    for dealer, dora in enumerate(["7s", "", "", ""]):  # an East-only game: a ron each hand, the first one dearer
+        win = {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s", "win_tile": "8s"}
+        site.record("win", {**win, "flags": ["riichi"], "dora": dora})
     game = site.state()["game"]
     assert game["finished"]
     page.wait_for_function("document.querySelector('#turn').textContent.startsWith('Game over')")
+    assert page.inner_text("#round-name") == "Game over"  # not the engine's next round, never played
     assert page.locator(".seat.acting").count() == 0
     rows = page.locator("#final tbody tr")
     assert page.inner_text("#final h2") == "Final results"
-    assert page.locator("#final thead th").all_inner_texts() == ["", "Player", "Points", "Uma/oka", "Result"]
-    # the server's figures as they are (placement, final points, uma with oka, the result), best first
+    assert page.locator("#final thead th").all_inner_texts() == ["", "Player", "Points", column, "Result"]
+    # the server's figures as they are (placement, final points, uma with any oka, the result), best first
     shown = [rows.nth(i).locator("td").all_inner_texts() for i in range(4)]
     assert shown == [
         [
@@ -178,9 +183,9 @@ def test_the_table_page_says_whose_turn_it_is_and_shows_the_final_results(phone,
         ]
         for f in game["final"]
     ]
-    assert [f["place"] for f in game["final"]] == [1, 2, 3, 4]
+    assert [f["place"] for f in game["final"]] == [1, 2, 3, 4] and shown[0][3] == first_bonus
     assert fits(page) <= WIDTH
-    shot(page, "22-table-final-360")
+    shot(page, f"22-table-final-{preset}-360")
     assert not errors, errors
 
 

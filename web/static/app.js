@@ -205,7 +205,8 @@ const J = (() => {
 
   /* --- the live table page --- */
   function renderRound(game) {
-    $("#round-name").textContent = game ? game.round.name : "No game yet";
+    // past the last hand the engine's round has moved on to one never played
+    $("#round-name").textContent = game ? (game.finished ? "Game over" : game.round.name) : "No game yet";
     const honba = game ? game.honba : 0, sticks = game ? game.sticks : 0;
     $("#honba").replaceChildren(`${honba} honba `, ja("本場"));
     $("#sticks").replaceChildren(`${sticks} riichi stick${sticks === 1 ? "" : "s"} `, ja("供託"));

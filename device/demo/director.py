@@ -75,7 +75,7 @@ class DemoDirector:
     to the dealer, a new game after the last one. ``step()`` does what is due now; ``start()`` calls it every
     ``poll_s`` seconds in a thread until ``stop()``."""
 
-    def __init__(self, service: Any, *, hands: tuple[DemoHand, ...] = HANDS, poll_s: float = 0.5) -> None:
+    def __init__(self, service: Any, *, hands: tuple[DemoHand, ...] = HANDS, poll_s: float = 0.2) -> None:
         self.service = service
         self.hands = hands
         self.poll_s = poll_s

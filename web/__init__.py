@@ -24,6 +24,8 @@ DEFAULTS: dict[str, Any] = {
     # (the browser reconnects by itself and resumes from Last-Event-ID).
     "JANTAKU_HEARTBEAT_S": 15.0,
     "JANTAKU_STREAM_MAX_S": 600.0,
+    # How often a stream asks the server whether its phone has gone (waitress tells at once; see web/events.py).
+    "JANTAKU_DISCONNECT_CHECK_S": 0.5,
     # The largest game file ``POST /api/game/import`` reads (a whole hanchan's export is about 100 KB).
     "JANTAKU_IMPORT_MAX_BYTES": 2 * 1024 * 1024,
     # The largest JSON body any other endpoint reads (a request is a few hundred bytes); see web/limits.py.

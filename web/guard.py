@@ -18,7 +18,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class SessionTable:
@@ -82,11 +82,32 @@ class NoStreamSlot(RuntimeError):
     """This address (or every guest together) holds all the event streams it may."""
 
 
+@dataclass(eq=False)
+class StreamSlot:
+    """One event stream's hold on a slot. Call it to give the slot back (safe to call twice); ``ended`` is set
+    when the slot was taken from it (``why``: ``"replaced"`` by a newer stream of the same tab or phone, ``"gone"``
+    when its client was found disconnected): its stream should stop."""
+
+    address: str
+    joined: bool
+    tab: str | None
+    phone: str | None
+    gone: Callable[[], bool] | None
+    _owner: StreamSlots
+    ended: threading.Event = field(default_factory=threading.Event)
+    why: str = ""
+
+    def __call__(self) -> None:
+        self._owner.give_back(self)
+
+
 class StreamSlots:
     """Event streams held, per address and by guests (phones that have not joined).
 
     One address holds at most ``per_address`` streams; guests together hold at most ``total - reserved``, so
-    ``reserved`` streams stay free for joined phones whatever the guests do.
+    ``reserved`` streams stay free for joined phones whatever the guests do. Streams whose client is gone (their
+    ``gone()`` says so) are given back before a new one is counted; a new stream from the same ``tab`` replaces
+    that tab's old one, and a phone (``phone``: its session) at its address's limit replaces its own oldest.
 
     >>> slots = StreamSlots(total=4, reserved=2, per_address=1)
     >>> a = slots.take("10.0.0.1", joined=False); b = slots.take("10.0.0.2", joined=False)
@@ -97,38 +118,71 @@ class StreamSlots:
     >>> c = slots.take("10.0.0.3", joined=True)
     >>> a(); slots.guests
     1
+    >>> d = slots.take("10.0.0.4", joined=True, tab="t1"); e = slots.take("10.0.0.4", joined=True, tab="t1")
+    >>> d.ended.is_set(), d.why, e.ended.is_set()
+    (True, 'replaced', False)
     """
 
     def __init__(self, *, total: int, reserved: int, per_address: int) -> None:
         self.total, self.reserved, self.per_address = total, reserved, per_address
         self._by_address: Counter[str] = Counter()
+        self._held: list[StreamSlot] = []  # oldest first
         self.guests = 0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
-    def take(self, address: str, *, joined: bool) -> Callable[[], None]:
-        """Hold a slot for a stream from ``address``; returns the function that gives it back (safe to call
-        twice). Raises :class:`NoStreamSlot` when the address, or the guests together, hold all they may."""
+    def take(self, address: str, *, joined: bool, tab: str | None = None, phone: str | None = None,
+             gone: Callable[[], bool] | None = None) -> StreamSlot:
+        """Hold a slot for a stream from ``address`` (``tab``: the page's own id; ``phone``: its session; ``gone``:
+        whether its client has disconnected); returns the :class:`StreamSlot`, which gives it back when called.
+        Raises :class:`NoStreamSlot` when the address, or the guests together, hold all they may."""
         with self._lock:
+            for held in [h for h in self._held if h.gone is not None and _quietly(h.gone)]:
+                self._end(held, "gone")
+            if tab is not None:
+                for held in [h for h in self._held if h.address == address and h.tab == tab]:
+                    self._end(held, "replaced")  # the page that opened it has gone: the tab's newest stream wins
+            if self._by_address[address] >= self.per_address and phone is not None:
+                mine = [h for h in self._held if h.address == address and h.phone == phone]
+                if mine:
+                    self._end(mine[0], "replaced")
             if self._by_address[address] >= self.per_address:
                 raise NoStreamSlot(f"this address already has {self.per_address} live-update streams open")
             if not joined and self.guests >= self.total - self.reserved:
                 raise NoStreamSlot("the live-update streams for guests are all taken: join the table, or try again "
                                    "later")
+            slot = StreamSlot(address, joined, tab, phone, gone, self)
+            self._held.append(slot)
             self._by_address[address] += 1
             self.guests += not joined
-        given_back = threading.Event()
+        return slot
 
-        def give_back() -> None:
-            with self._lock:
-                if given_back.is_set():
-                    return
-                given_back.set()
-                self._by_address[address] -= 1
-                if self._by_address[address] <= 0:
-                    del self._by_address[address]
-                self.guests -= not joined
+    def give_back(self, slot: StreamSlot) -> None:
+        """Free ``slot`` (done by calling it); a slot already given back is left as it is."""
+        with self._lock:
+            if slot not in self._held:
+                return
+            self._held.remove(slot)
+            self._by_address[slot.address] -= 1
+            if self._by_address[slot.address] <= 0:
+                del self._by_address[slot.address]
+            self.guests -= not slot.joined
 
-        return give_back
+    def _end(self, slot: StreamSlot, why: str) -> None:
+        slot.why = why
+        slot.ended.set()
+        self.give_back(slot)
+
+    def held(self, address: str | None = None) -> int:
+        """Streams held now (from ``address``, or all)."""
+        with self._lock:
+            return len(self._held) if address is None else self._by_address[address]
+
+
+def _quietly(check: Callable[[], bool]) -> bool:
+    try:
+        return bool(check())
+    except Exception:  # a server that cannot tell: assume the client is still there
+        return False
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@
 * a body larger than the app's ``MAX_CONTENT_LENGTH`` is refused (413) from its ``Content-Length`` before any
   of it is read (waitress would otherwise spool up to 1 GB to disk before the app could refuse it).
 
-Event streams are limited per address and kept for joined phones by the app itself (:mod:`web.guard`).
+Event streams are limited per address and kept for joined phones by the app itself (:mod:`web.guard`); a closed
+connection is seen while its request still runs (``channel_request_lookahead``), so a stream's slot is freed
+as soon as its phone goes.
 """
 
 from __future__ import annotations
@@ -87,6 +89,9 @@ def create_site_server(
         connection_limit=connection_limit,
         channel_timeout=channel_timeout,
         cleanup_interval=cleanup_interval,
+        # the connection stays readable while its request runs, so a phone that closes an event stream is seen
+        # at once (``waitress.client_disconnected``), not only when a later heartbeat fails to send
+        channel_request_lookahead=1,
         **({"max_request_body_size": int(max_body)} if max_body else {}),
     )
     if len(adj.listen) != 1:

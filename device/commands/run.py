@@ -11,7 +11,8 @@ The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still 
 (:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`, and
 tells :meth:`~device.table.service.TableService.hold` of each frame that shows the same table: the service plays what
 it sees into the game (a discard settles over a few frames). The site (``web.create_app`` on waitress) shows it.
-The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set).
+The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set); between
+its recorded hands :class:`device.demo.director.DemoDirector` plays others, and starts a new game after each end.
 SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
@@ -39,6 +40,7 @@ from engine.tiles import Tile
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
     from collections.abc import Sequence
 
+    from device.demo.director import DemoDirector
     from vision.read.detector import Detection, Detector
     from vision.read.geometry import Box
     from vision.read.pipeline import Reader, ReaderConfig, Reading
@@ -311,6 +313,11 @@ class TableRuntime:
         self.site: Site | None = None
         self.url = ""
         self.observations = 0
+        self.director: DemoDirector | None = None
+        if self.demo and self.loop is not None:  # the recorded hand again and again: other hands between, new games
+            from device.demo.director import DemoDirector
+
+            self.director = DemoDirector(self.service)
 
     def _make_service(self) -> Any:
         from device.table.service import TableService
@@ -370,6 +377,8 @@ class TableRuntime:
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
         if self.loop is not None:
             print(f"jantaku: reading {source}; Ctrl-C stops", file=out, flush=True)
+            if self.director is not None:
+                self.director.start()
             self.loop.start()
         else:
             print("jantaku: no detector model: the camera is not read (the site works)", file=out, flush=True)
@@ -390,6 +399,8 @@ class TableRuntime:
 
     def close(self) -> None:
         self.stop_event.set()
+        if self.director is not None:
+            self.director.stop()
         if self.loop is not None and not self.loop.join(timeout=10):
             log.warning("loop: still busy with a frame after 10 s; leaving it")
         self.service.bus.close()  # ends the phones' event streams

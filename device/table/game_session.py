@@ -349,7 +349,7 @@ def view(game: Game) -> dict[str, Any]:
     if results:
         final = [
             {"seat": r.seat, "name": r.name, "place": r.rank, "points": r.score, "bonus": r.uma + r.oka,
-             "result": r.points}
+             "uma": r.uma, "oka": r.oka, "sticks": r.sticks, "result": r.points}
             for r in sorted(results, key=lambda r: r.rank)
         ]
     return {

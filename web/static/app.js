@@ -110,13 +110,32 @@ const J = (() => {
   }
 
   /* --- live updates: EventSource with heartbeat watchdog and reconnect --- */
+  /** This tab's own id (kept across its pages): the server lets a tab's new stream replace its old one. */
+  function tabId() {
+    let id = sessionStorage.getItem("jantaku-tab");
+    if (!id) {
+      id = [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
+      sessionStorage.setItem("jantaku-tab", id);
+    }
+    return id;
+  }
+
+  /** Follow ``/events``: open while the page is shown, closed while it is hidden or left (a held stream would
+   *  keep one of the address's few slots), reopened when shown again; a dead stream is reconnected. */
   function live(onState, onCamera, onFollow) {
     const dot = $("#conn");
-    let es = null, lastBeat = 0, lastId = null, retry = 1000;
-    const mark = (ok) => { dot.className = ok ? "conn live" : "conn down"; dot.title = ok ? "live" : "reconnecting…"; };
+    const tab = tabId();
+    let es = null, lastBeat = 0, lastId = null, retry = 1000, timer = null;
+    const mark = (ok, why = "reconnecting…") => { dot.className = ok ? "conn live" : "conn down"; dot.title = ok ? "live" : why; };
+    function close() {
+      clearTimeout(timer); timer = null;
+      if (es) { es.close(); es = null; }
+    }
     function connect() {
-      if (es) es.close();
-      es = new EventSource(lastId === null ? "/events" : `/events?last_id=${lastId}`);
+      close();
+      if (document.hidden) return;  // shown again: visibilitychange connects
+      lastBeat = Date.now();  // the watchdog counts from this try
+      es = new EventSource(`/events?tab=${tab}` + (lastId === null ? "" : `&last_id=${lastId}`));
       es.onopen = () => { mark(true); lastBeat = Date.now(); retry = 1000; };
       const seen = (e) => { lastBeat = Date.now(); if (e.lastEventId) lastId = e.lastEventId; mark(true); };
       es.addEventListener("state", (e) => { seen(e); onState(JSON.parse(e.data)); });
@@ -124,20 +143,70 @@ const J = (() => {
       es.addEventListener("follow", (e) => { seen(e); onFollow && onFollow(JSON.parse(e.data)); });
       es.addEventListener("corrections", seen);
       es.addEventListener("heartbeat", (e) => { lastBeat = Date.now(); mark(true); });
+      // another page of this phone took the stream: this one waits until it is shown again
+      es.addEventListener("replaced", () => { close(); mark(false, "paused: another page has the live updates"); });
       es.onerror = () => {
         mark(false);
-        if (es.readyState === EventSource.CLOSED) { setTimeout(connect, retry); retry = Math.min(retry * 2, 15000); }
+        if (es && es.readyState === EventSource.CLOSED) { timer = setTimeout(connect, retry); retry = Math.min(retry * 2, 15000); }
       };
     }
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) { close(); mark(false, "paused while hidden"); } else { retry = 1000; connect(); }
+    });
+    window.addEventListener("pagehide", close);  // leaving the page: the stream goes with it, not minutes later
+    window.addEventListener("pageshow", (e) => { if (e.persisted) connect(); });  // back from the back-forward cache
     // no heartbeat for 40 s: the connection is dead even if the browser has not noticed
-    setInterval(() => { if (Date.now() - lastBeat > 40000) { mark(false); connect(); } }, 10000);
-    window.J_live = { reconnect: connect };
+    setInterval(() => { if (!document.hidden && Date.now() - lastBeat > 40000) { mark(false); connect(); } }, 10000);
+    window.J_live = { reconnect: connect, close, get open() { return es !== null && es.readyState !== EventSource.CLOSED; } };
     connect();
+  }
+
+  const signed = (n, text) => (n > 0 ? "+" : "") + text;
+
+  /** The game's final results in ``#final`` (the server's figures: placement, final points, uma and oka as the
+   *  rules have them, the result); hidden while the game has none. */
+  function renderFinal(game) {
+    const fin = $("#final");
+    if (!fin) return;
+    if (!game || !game.final) { fin.hidden = true; return; }
+    const f0 = game.final;
+    const uma = f0.some((f) => f.uma), oka = f0.some((f) => f.oka);
+    const bonus = uma || oka;
+    const head = ["", "Player", "Points", ...(bonus ? [uma && oka ? "Uma/oka" : uma ? "Uma" : "Oka"] : []), "Result"];
+    fin.hidden = false;
+    fin.replaceChildren(el("h2", { text: game.finished ? "Final results" : "If the game ended now" }),
+      el("table", { class: "history final" },
+        el("thead", {}, el("tr", {}, head.map((h) => el("th", { text: h })))),
+        el("tbody", {}, f0.map((f) => el("tr", { "data-seat": f.seat, "data-place": f.place },
+          el("td", { class: "place", text: ordinal(f.place) }), el("td", { text: f.name || `seat ${f.seat + 1}` }),
+          el("td", { class: "num", text: f.points.toLocaleString() }),
+          bonus ? el("td", { class: "num", text: signed(f.uma + f.oka, (f.uma + f.oka).toLocaleString()) }) : null,
+          el("td", { class: "num", text: signed(f.result, f.result.toFixed(1)) }))))));
+  }
+
+  /** Whose turn it is (the engine's ``to_act`` and ``phase``), who deals next between hands, or that the game is
+   *  over; the seat to act is marked on its card. */
+  function renderTurn(game) {
+    const box = $("#turn");
+    if (!box) return;
+    box.hidden = !game;
+    if (!game) return;
+    const name = (seat) => `${game.seats[seat].name || "seat " + (seat + 1)} (${WIND_NAMES[game.seats[seat].wind]})`;
+    const doing = { draw: "to draw", discard: "to discard", react: "to draw (or a call / ron on the discard)",
+                    kan: "to draw the replacement tile (or chankan)" };
+    let text;
+    if (game.finished) text = "Game over: the final results are below.";
+    else if (game.to_act !== null && game.to_act !== undefined) text = `${name(game.to_act)}'s turn ${doing[game.phase] || ""}`.trim();
+    else text = `Between hands: ${name(game.dealer)} deals next.`;
+    box.textContent = text;
+    box.className = `turn${game.finished ? " over" : ""}`;
+    box.dataset.toAct = game.finished || game.to_act === null || game.to_act === undefined ? "" : game.to_act;
   }
 
   /* --- the live table page --- */
   function renderRound(game) {
-    $("#round-name").textContent = game ? game.round.name : "No game yet";
+    // past the last hand the engine's round has moved on to one never played
+    $("#round-name").textContent = game ? (game.finished ? "Game over" : game.round.name) : "No game yet";
     const honba = game ? game.honba : 0, sticks = game ? game.sticks : 0;
     $("#honba").replaceChildren(`${honba} honba `, ja("本場"));
     $("#sticks").replaceChildren(`${sticks} riichi stick${sticks === 1 ? "" : "s"} `, ja("供託"));
@@ -175,7 +244,9 @@ const J = (() => {
           el("li", {}, tile(w.tile, { cls: "" }), " ", w.score ? `${w.score.han} han ${w.score.fu} fu · ${w.score.points.toLocaleString()}` +
             (w.score.limit_name ? ` (${w.score.limit_name})` : "") : (w.reason || "no yaku"))))));
       }
-      return el("section", { class: `card seat${s.seat === game.dealer ? " dealer" : ""}`, "data-seat": s.seat }, parts);
+      const acts = !game.finished && game.to_act === s.seat;
+      if (acts) head.firstChild.append(el("span", { class: "to-act", text: "to play" }));
+      return el("section", { class: `card seat${s.seat === game.dealer ? " dealer" : ""}${acts ? " acting" : ""}`, "data-seat": s.seat }, parts);
     }));
   }
 
@@ -492,7 +563,7 @@ const J = (() => {
     });
     live((st) => {
       last = st; S.game = st.game; F.offset = st.at - Date.now() / 1000;
-      renderRound(st.game); renderSeats(st.game); renderCamera(st.camera);
+      renderRound(st.game); renderTurn(st.game); renderSeats(st.game); renderFinal(st.game); renderCamera(st.camera);
       renderFollow(st.camera ? st.camera.follow : null);
       if ($("#my-hand").value.trim()) checkMyHand();  // the table moved on: furiten may have changed
     }, (cam) => {
@@ -574,6 +645,30 @@ const J = (() => {
       if (S.win === i) S.win = null; else if (S.win !== null && S.win > i) S.win -= 1;
     } else { h.tile = t; h.fixed = true; }
     renderHand();
+  }
+
+  /** The tiles the hand on the page counts: those tapped or read, and three for each meld typed (a kan's fourth
+   *  tile is its replacement's, so three too): 14 for a winning hand. */
+  function handCount() {
+    return S.hand.length + 3 * $("#melds").value.trim().split(/\s+/).filter(Boolean).length;
+  }
+
+  /** A hand of 13: ask which tile won it (the hand's waits first, as the server finds them, then every tile); the
+   *  tile picked is added as the winning tile, then ``then()``. */
+  function askWinningTile(then) {
+    const pick = (t) => { sheet.remove(); S.hand.push({ tile: t }); S.win = S.hand.length - 1; renderHand(); then(); };
+    const waitsRow = el("div", { class: "tiles hand likely", id: "win-waits" });
+    const kb = el("div", { class: "keyboard" });
+    keyboard(kb, pick);
+    const sheet = sheetOf("winning tile", "Which tile won the hand?", [],
+      el("p", { class: "small", text: "These are 13 tiles: a winning hand has 14. Tap the winning tile; it is added and marked ★." }),
+      waitsRow, kb);
+    const melds = $("#melds").value.trim();
+    const hand = (formatTiles(S.hand.map((h) => h.tile)) + (melds ? " " + melds : "")).trim();
+    api("POST", "/api/waits", { hand }).then((r) => {
+      if (r.tenpai && r.waits.length) waitsRow.replaceChildren(el("span", { class: "small", text: "It waits on " }),
+        ...r.waits.map((w) => tile(w.tile, { onclick: () => pick(w.tile) })));
+    }).catch(() => {});  // not tenpai or not a hand the server reads: the keyboard is there
   }
 
   function handText() {
@@ -807,6 +902,8 @@ const J = (() => {
       renderHand();
     });
     $("#score-btn").addEventListener("click", async () => {
+      // 13 tiles are a hand still waiting: scored as they are, the last tile would count twice
+      if (handCount() === 13) { askWinningTile(() => $("#score-btn").click()); return; }
       const req = scoreRequest();
       if (!req.hand) { toast("No tiles yet: take a photo or use the keyboard.", true); return; }
       try { renderResult(await api("POST", "/api/score", req), req); }
@@ -860,19 +957,13 @@ const J = (() => {
     }, `${s.name || "seat " + (s.seat + 1)}${s.riichi ? " ✓" : ""}`)));
     const chombo = $("#chombo-seat");
     chombo.replaceChildren(...seats.map((s) => el("option", { value: s.seat, text: s.name || `seat ${s.seat + 1}` })));
+    // the points one seat a line: four figures side by side do not fit a phone's width
     $("#history").replaceChildren(...(game ? game.history : []).map((h) =>
-      el("tr", {}, el("td", { text: h.hand }), el("td", { text: h.result }), el("td", { class: "num", text: h.deltas.map((d) => (d > 0 ? "+" : "") + d).join(" / ") }))));
+      el("tr", {}, el("td", { text: h.hand }), el("td", { text: h.result }), el("td", { class: "num deltas" },
+        h.deltas.map((d, seat) => el("span", { title: game.seats[seat].name, text: (d > 0 ? "+" : "") + d.toLocaleString() }))))));
     $("#actions").hidden = !!(game && game.finished);  // undo stays reachable below
     $("#undo-final").hidden = !(game && game.finished);
-    const fin = $("#final");
-    if (game && game.final) {
-      fin.hidden = false;
-      fin.replaceChildren(el("h2", { text: game.finished ? "Final results" : "If the game ended now" }), el("table", { class: "history" },
-        el("thead", {}, el("tr", {}, ["Place", "Player", "Points", "Uma/oka", "Result"].map((h) => el("th", { text: h })))),
-        el("tbody", {}, game.final.map((f) => el("tr", {}, el("td", { text: f.place }), el("td", { text: f.name || `seat ${f.seat + 1}` }),
-          el("td", { class: "num", text: f.points.toLocaleString() }), el("td", { class: "num", text: (f.bonus > 0 ? "+" : "") + f.bonus.toLocaleString() }),
-          el("td", { class: "num", text: (f.result > 0 ? "+" : "") + f.result.toFixed(1) }))))));
-    } else fin.hidden = true;
+    renderFinal(game);
     // agari-yame / tenpai-yame: the dealer, first after the last hand, may end the game or play on
     const choice = $("#dealer-choice");
     if (choice && game && game.dealer_may_stop) {

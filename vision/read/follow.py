@@ -164,11 +164,38 @@ class _Melds:
     grown: int | None = None
     hidden: bool = False
     shrunk: int | None = None
+    #: An old meld read with a tile more of its own kind and none sideways (a blank tile boxed twice): no event, no
+    #: tile missing; it waits to be read right.
+    misread: bool = False
+
+
+def _misread_meld(now: MeldView, old: MeldView) -> bool:
+    """Whether ``now`` is ``old`` read with one tile more of its own kinds and no tile sideways: no meld a move makes
+    (an added kan keeps its called tile sideways, a closed kan shows its ends face down)."""
+    return (
+        now.called is None
+        and None not in now.tiles
+        and len(now.tiles) == len(old.tiles) + 1
+        and {t.deaka() for t in now.face_up} == {t.deaka() for t in old.face_up}
+    )
 
 
 def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
     if Counter(now.melds) == Counter(was.melds):
         return _Melds()
+    # each old meld still there, read alike, tile for tile (its sideways tile or its source read otherwise is no
+    # move), or misread (:func:`_misread_meld`): what is left is new
+    rest, misread = list(now.melds), False
+    for old in was.melds:
+        same = [m for m in rest if m == old] or [m for m in rest if Counter(m.tiles) == Counter(old.tiles)]
+        wrong = [] if same else [m for m in rest if _misread_meld(m, old)]
+        if not same and not wrong:
+            break
+        rest.remove((same or wrong)[0])
+        misread |= not same
+    else:
+        if len(rest) <= 1:
+            return _Melds(new=rest[0] if rest else None, misread=misread)
     extra = minus(now.melds, was.melds)
     if extra is not None and len(extra) == 1:
         return _Melds(new=extra[0])
@@ -424,6 +451,8 @@ class _Step:
             shrunk = meld.shrunk if isinstance(meld, _Melds) and pond is _Pond.SAME else None
             if shrunk is not None and self._kan_tile_robbed(side, seats, shrunk):
                 continue
+            if isinstance(meld, _Melds) and meld.misread:
+                self.pending.append(Pending(side, "a meld read with a tile too many (read again)"))
             if (isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN)) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):

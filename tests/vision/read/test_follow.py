@@ -256,6 +256,28 @@ def test_a_second_meld_beside_the_first(laid_left):
     assert clashes(updates) == []
 
 
+@pytest.mark.parametrize(
+    "old_pon_read",
+    [
+        ("5z5z5z", 1),  # as accepted
+        ("5z5z5z", 0),  # its sideways tile read at another place
+        ("5z5z5z5z", NONE_SIDEWAYS),  # a blank 5z boxed twice
+    ],
+)
+def test_a_call_beside_a_pon_read_otherwise_is_taken_and_the_pon_left_as_it_was(old_pon_read):
+    """Filmed with the models: the left seat's white-dragon pon flickered between three and four boxes; its chi of
+    the top seat's 5p beside it was never taken, and the hand's rest was lost."""
+    pon = ("5z5z5z", 1)
+    follower = started(table({T: "4z", L: "9p"}, {L: (pon,)}))
+    follow([table({T: "4z5p", L: "9p"}, {L: (pon,)})] * TAKE, follower)
+    updates = follow([table({T: "4z", L: "9p"}, {L: (("5p3p4p", 0), old_pon_read)})] * TAKE, follower)
+    assert events(updates) == [Call(3, MeldKind.CHI, parse_tiles("5p3p4p"))]
+    assert clashes(updates) == []
+    assert [m.text for m in follower.accepted.seat(L).melds] == ["5z5z5z", "5p3p4p"]
+    after = follow([table({T: "4z", L: "9p7z"}, {L: (("5p3p4p", 0), old_pon_read)})] * TAKE, follower)
+    assert events(after) == [D(3, "7z")] and clashes(after) == []
+
+
 def test_a_meld_laid_before_the_tile_leaves_the_pond_waits_for_it():
     follower = started(table({B: "1z"}))
     follow([table({B: "1z5p"})] * TAKE, follower)

@@ -132,6 +132,7 @@ def _is_subsequence(short: Sequence, long: Sequence) -> bool:
 class _Pond(enum.Enum):
     SAME = "same"
     GREW = "grew"  # one tile more at the end
+    GREW_MANY = "grew_many"  # several tiles more at the end (reads fell behind: taken when turn order explains them)
     TAKEN = "taken"  # the last tile gone (a call, or an arm over it)
     HIDDEN = "hidden"  # tiles missing, the rest in order
 
@@ -148,7 +149,7 @@ def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
         return _Pond.HIDDEN
     shown = f"{format_tiles(was.pond) or '-'} -> {format_tiles(now.pond) or '-'}"
     if n > m + 1 and now.pond[:m] == was.pond:
-        return Clash.MANY_DISCARDS, f"{n - m} new tiles: {shown}"
+        return _Pond.GREW_MANY
     if n > m and _is_subsequence(was.pond, now.pond):
         return Clash.TILE_INSERTED, shown
     return Clash.POND_CHANGED, shown
@@ -381,17 +382,20 @@ class TableFollower:
         ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
         """
         self._last, self._seen = observation, True
-        if self.fuse:
-            view = self._fusion.fuse(observation)
-        else:
-            view = TableView() if observation is None else TableView.of(observation)
+        read = TableView() if observation is None else TableView.of(observation)
+        view = self._fusion.fuse(observation) if self.fuse else read
+        # ponds read longer than believed: a change the fusion has not taken yet (several discards at once wait
+        # longer than one), not to be judged without
+        changing = observation is not None and any(
+            len(r.pond) > len(v.pond) for r, v in zip(read.seats, view.seats, strict=True)
+        )
         for i, run in enumerate(self._runs):
             value = view.zone(i)
             if value == run.value:
                 run.frames += 1
             else:
                 run.value, run.frames = value, 1
-        return _Step(self, view, frame_index, expected_seat).run()
+        return _Step(self, view, frame_index, expected_seat, changing).run()
 
 
 @dataclass
@@ -402,6 +406,8 @@ class _Step:
     view: TableView
     frame: int
     expected_seat: int | None
+    #: A pond reads longer than the fused table believes it (a change still being taken).
+    changing: bool = False
     events: list[Event] = field(default_factory=list)
     clashes: list[Contradiction] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
@@ -641,15 +647,25 @@ class _Step:
     # -- discards
     def _discards(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond]) -> None:
         f = self.follower
-        grown = [side for side, change in ponds.items() if change is _Pond.GREW]
-        if len(grown) > 1:
-            in_turn = self._in_turn(grown)
-            if in_turn is None:
-                names = ", ".join(f"{s.value} {self.view.seat(s).pond[-1]}" for s in grown)
-                for side in grown:
-                    self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+        grown = [side for side, change in ponds.items() if change in (_Pond.GREW, _Pond.GREW_MANY)]
+        if len(grown) > 1 or any(ponds[side] is _Pond.GREW_MANY for side in grown):
+            new = {side: len(self.view.seat(side).pond) - len(seats[side.turns].pond) for side in grown}
+            in_turn = self._in_turn(new)
+            if in_turn is None and self._still_changing():  # a pond still changing may yet put them in turn
                 return
-            for side in in_turn:  # the reads fell behind: a discard each, in turn from the seat due
+            if in_turn is None:
+                for side in grown:
+                    pond = self.view.seat(side).pond
+                    if new[side] > 1:
+                        shown = f"{format_tiles(seats[side.turns].pond) or '-'} -> {format_tiles(pond)}"
+                        self.clash(side.turns, Clash.MANY_DISCARDS, f"{new[side]} new tiles: {shown}")
+                if sum(n == 1 for n in new.values()) > 1 or len(grown) > 1:
+                    names = ", ".join(f"{s.value} {format_tiles(self.view.seat(s).pond[-new[s]:])}" for s in grown)
+                    for side in grown:
+                        if new[side] == 1:
+                            self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
+                return
+            for side in in_turn:  # the reads fell behind: each new tile a discard, in turn from the seat due
                 self._discard(side, seats)
                 self.inferred.append(self.events[-1])
             return
@@ -658,32 +674,40 @@ class _Step:
         side = grown[0]
         tile = self.view.seat(side).pond[-1]
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
+            if self._still_changing():
+                return  # the seat due's pond is still changing: its discard may come in before this one
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
             return
         self._discard(side, seats)
 
-    def _in_turn(self, grown: list[ViewSide]) -> list[ViewSide] | None:
-        """The sides whose ponds grew by a tile each, in turn order, when their seats are the seat due and the ones
-        after it, one after another; else None (no seat is known to be due, or a seat's turn was skipped)."""
+    def _still_changing(self) -> bool:
+        """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""
+        return self.changing or any(p.side is not None and not self.settled(p.side.turns) for p in self.pending)
+
+    def _in_turn(self, new: dict[ViewSide, int]) -> list[ViewSide] | None:
+        """The sides whose ponds grew (``new``: by how many tiles), one a discard, in turn order from the seat due,
+        when turn order explains them: N discards in all are the seat due's and the N - 1 turns after it, each seat
+        as many as it had turns; else None (no seat is known to be due, a seat's turn skipped, or a call between)."""
         f = self.follower
         if self.expected_seat is None:
             return None
-        by_seat = {f.seat_of(side): side for side in grown}
-        order = [(self.expected_seat + k) % 4 for k in range(len(grown))]
-        if set(by_seat) != set(order):
+        by_seat = {f.seat_of(side): side for side in new}
+        order = [(self.expected_seat + k) % 4 for k in range(sum(new.values()))]
+        if Counter(order) != Counter({f.seat_of(side): n for side, n in new.items()}):
             return None
         return [by_seat[seat] for seat in order]
 
     def _discard(self, side: ViewSide, seats: list[SeatView]) -> None:
-        """Take the tile at the end of ``side``'s pond as its discard."""
+        """Take the next tile of ``side``'s pond (the first not taken yet) as its discard."""
         f = self.follower
         now, old = self.view.seat(side), seats[side.turns]
-        tile = now.pond[-1]
-        sideways = now.riichi == len(now.pond) - 1
+        at = len(old.pond)
+        tile = now.pond[at]
+        sideways = now.riichi == at
         riichi = sideways and not f.declared[side.turns]
         self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))
         f.declared[side.turns] |= riichi
         f.last_added = None
-        seats[side.turns] = SeatView(now.pond, len(now.pond) - 1 if sideways else old.riichi, old.melds)
+        seats[side.turns] = SeatView(now.pond[: at + 1], at if sideways else old.riichi, old.melds)
         f.last_discard = (side, tile)

@@ -163,6 +163,24 @@ BEHIND_CASES = [
     # not from the seat due (the bottom seat's turn skipped), or a seat between skipped: a contradiction
     (ROUND, {R: "9p1s", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
     (ROUND, {B: "1z9m", T: "4z8m"}, [], [Clash.TWO_DISCARDERS] * 2),
+    # more than a go-round behind: each new tile a discard, in turn
+    (
+        ROUND,
+        {B: "1z9m2m", R: "9p1s", T: "4z8m", L: "6z3p"},
+        [D(0, "9m"), D(1, "1s"), D(2, "8m"), D(3, "3p"), D(0, "2m")],
+        [],
+    ),
+    # filmed with the models: the top seat's first discard (a blank 5z) unseen for a go-round and a half, then seen
+    (
+        {B: "1z", R: "9p"},
+        {T: "5z8s", L: "2m2z", B: "1z4z5m", R: "9p9m"},
+        [D(2, "5z"), D(3, "2m"), D(0, "4z"), D(1, "9m"), D(2, "8s"), D(3, "2z"), D(0, "5m")],
+        [],
+    ),
+    # two new tiles of one seat and nobody else's: no turn order explains them
+    (ROUND, {B: "1z9m2m"}, [], [Clash.MANY_DISCARDS]),
+    # a turn skipped in the middle (the right seat's second discard missing): a contradiction
+    (ROUND, {B: "1z9m2m", R: "9p", T: "4z8m", L: "6z3p"}, [], [Clash.MANY_DISCARDS, *[Clash.TWO_DISCARDERS] * 2]),
 ]
 
 
@@ -170,7 +188,8 @@ BEHIND_CASES = [
 def test_discards_seen_at_once_by_the_seat_due_and_the_next_are_taken_in_turn(before, grown, expected, contradictions):
     follower = started(table(before))
     due = len(before) % 4  # each seat has discarded once so far, in turn from the dealer
-    updates = [follower.update(table({**before, **grown}), i, due) for i in range(TAKE)]
+    # (a pond grown by more than a tile is no one move: the fusion waits STEADY frames for it)
+    updates = [follower.update(table({**before, **grown}), i, due) for i in range(REPORT)]
     assert events(updates) == expected
     assert [e for u in updates for e in u.inferred] == expected  # marked as inferred
     assert clashes(updates) == contradictions

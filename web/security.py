@@ -12,7 +12,13 @@
   ``JANTAKU_SESSION_MAX_S``. Wrong PINs are counted per client and for the whole table
   (:class:`device.table.pin.PinGuard`); phones already joined keep working through a lock-out.
 * Idempotency: a game write sent with an ``Idempotency-Key`` header answers a retry with the same key and
-  body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`).
+  body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`). The game's writes
+  (:func:`game_write`) store the key in the game's own database in the write's transaction, so a retry after the
+  table restarts (a crash, a power cut) is answered as a replay too (``Idempotent-Replayed: true``).
+* Revisions: a game write may name the game revision it was made on (header ``X-Game-Revision``, the
+  ``state()["game"]["revision"]`` the page last saw; the pages always send it). When the game has moved on since
+  (a double tap, another phone first, an undo racing a win) it is refused with 409 and the state now, and
+  nothing is recorded. A write without the header (a script) is not checked.
 """
 
 from __future__ import annotations
@@ -25,8 +31,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, g, request, session
+from flask import Flask, Response, abort, current_app, g, jsonify, request, session
 
+from web.contract import CURRENT_WRITE, WriteIntent
 from web.guard import IdempotencyCache, KeyInUse, SessionTable, StoredAnswer, StreamSlots
 
 CSRF_EXEMPT = {"api.score", "api.waits"}
@@ -123,6 +130,28 @@ def pin_required(view: Callable) -> Callable:
     return wrapped
 
 
+#: The header a game write names the revision it was made on with.
+REVISION_HEADER = "X-Game-Revision"
+
+
+def game_write(view: Callable) -> Callable:
+    """The view records a write in the game: the service checks the revision the phone names (``X-Game-Revision``)
+    and stores the request's ``Idempotency-Key`` with the write, both as it records it (:class:`WriteIntent`)."""
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any):
+        revision = request.headers.get(REVISION_HEADER)
+        if revision is not None and not (1 <= len(revision) <= 40 and revision.isascii() and revision.isprintable()):
+            abort(400, description=f"{REVISION_HEADER} is the game's revision as the state gives it (e.g. '1.12')")
+        token = CURRENT_WRITE.set(WriteIntent(revision=revision, key=g.get("idempotency")))
+        try:
+            return view(*args, **kwargs)
+        finally:
+            CURRENT_WRITE.reset(token)
+
+    return wrapped
+
+
 def _replay_idempotent() -> Response | None:
     """Before a game write with an ``Idempotency-Key``: the first answer again for a retry, else note the key."""
     key = request.headers.get("Idempotency-Key")
@@ -145,11 +174,36 @@ def _replay_idempotent() -> Response | None:
     except KeyInUse as exc:
         abort(409 if exc.busy else 422, description=str(exc))
     if answer is None:
-        g.idempotency = (key, digest)
-        return None
+        answer = _stored_answer(key, digest)
+        if answer is None:
+            g.idempotency = (key, digest)
+            return None
+        cache.finish(key, digest, answer)
     replay = Response(answer.body, status=answer.status, mimetype=answer.mimetype)
     replay.headers["Idempotent-Replayed"] = "true"
     return replay
+
+
+def _stored_answer(key: str, digest: str) -> StoredAnswer | None:
+    """A keyed write the game's store recorded before (this process, or one before a restart): its answer, or
+    an answer made now when the first one was never sent; None for a write never recorded. A key the store
+    holds for another request is a 422 (the memory cache forgets it then, so it answers the same next time)."""
+    cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
+    try:
+        known = service().keyed_write(key, digest)
+    except ValueError as exc:
+        cache.abandon(key, digest)
+        abort(422, description=str(exc))
+    except BaseException:
+        cache.abandon(key, digest)
+        raise
+    if known is None:
+        return None
+    if known is True:  # recorded, then the table stopped before answering: the state says what it did
+        made = jsonify(ok=True, result=None, state=service().state())
+        return StoredAnswer(200, made.get_data(), made.mimetype)
+    status, mimetype, body = known
+    return StoredAnswer(status, body, mimetype)
 
 
 def _remember_idempotent(response: Response) -> Response:
@@ -157,7 +211,13 @@ def _remember_idempotent(response: Response) -> Response:
     if pending is not None:
         cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
         if response.status_code < 500 and not response.is_streamed:
-            cache.finish(*pending, StoredAnswer(response.status_code, response.get_data(), response.mimetype))
+            answer = StoredAnswer(response.status_code, response.get_data(), response.mimetype)
+            cache.finish(*pending, answer)
+            if response.status_code < 300:  # a game write recorded its key: keep its answer beside it
+                try:
+                    service().keep_answer(*pending, answer.status, answer.mimetype, answer.body)
+                except Exception as exc:  # the write stands; a retry gets an answer made from the state
+                    current_app.logger.warning("the answer to a keyed write was not kept: %r", exc)
         else:
             cache.abandon(*pending)
     return response

@@ -502,6 +502,14 @@ class TableService:
     def export_game(self) -> dict[str, Any]:
         return self.game.export()
 
+    def keyed_write(self, key: str, digest: str) -> tuple[int, str, bytes] | bool | None:
+        """A keyed game write as the game's store knows it (see ``GameStore.keyed_write``): a retry after a crash."""
+        return self.game.store.keyed_write(key, digest)
+
+    def keep_answer(self, key: str, digest: str, status: int, mimetype: str, body: bytes) -> None:
+        """The answer sent to a keyed game write, kept with its key for a retry."""
+        self.game.store.keep_answer(key, digest, status, mimetype, body)
+
     def import_game(self, data: Any) -> dict[str, Any]:
         """Make a game file (``export_game`` output) the table's game: stored as a new game, every event checked."""
         self.game.import_game(data)

@@ -11,6 +11,7 @@ PIN. Its benches (``bench soak``, ``bench photo``) are in :mod:`device.lab.site_
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -35,6 +36,12 @@ def photo_reader(model: str | None) -> Reader | None:
 
     path = model_path(Config(), model)
     return make_reader(ReaderConfig.for_photo(path)) if path.is_file() else None
+
+
+def storage_problem(db: Path, exc: BaseException) -> str:
+    """The one line that says why the game log at ``db`` (or its folder) cannot be opened at start-up."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"cannot open the game log {db}: {reason} (is the disk full or read-only?)"
 
 
 # --- serve ----------------------------------------------------------------------------------------------------
@@ -62,14 +69,17 @@ def serve_command(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"--db: cannot create {db.parent} ({exc.strerror})") from None
-    service = TableService(
-        pin=pin,
-        rules=preset(args.rules),
-        db_path=str(db),
-        photo_reader=reader,
-        corrections_dir=str(db.parent / "corrections"),
-        max_streams=args.streams,
-    )
+    try:
+        service = TableService(
+            pin=pin,
+            rules=preset(args.rules),
+            db_path=str(db),
+            photo_reader=reader,
+            corrections_dir=str(db.parent / "corrections"),
+            max_streams=args.streams,
+        )
+    except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
+        raise UserError(storage_problem(db, exc)) from None
     site = start_site(service, args.host, args.port)
     try:
         print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)

@@ -304,7 +304,7 @@ def read_corrections_log(path: Path) -> list[Correction]:
             whole.append(line)
         except (ValueError, TypeError):  # not JSON (UnicodeDecodeError is a ValueError), or not a correction
             torn.append(line)
-    if torn or not data.endswith(b"\n") and data.strip():
+    if torn or (data.strip() and not data.endswith(b"\n")):
         aside = path.with_name(path.name + ".torn")
         if torn:
             with open(aside, "ab") as out:

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, current_app, g, jsonify, request, session
 
 from web.contract import CURRENT_WRITE, WriteIntent
-from web.guard import IdempotencyCache, KeyInUse, SessionTable, StoredAnswer, StreamSlots
+from web.guard import IdempotencyCache, KeyInUse, RateLimit, SessionTable, StoredAnswer, StreamSlots
 
 CSRF_EXEMPT = {"api.score", "api.waits"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -127,6 +127,26 @@ def pin_required(view: Callable) -> Callable:
         return view(*args, **kwargs)
 
     wrapped.changes_game = True  # type: ignore[attr-defined]  # writes accept an Idempotency-Key
+    return wrapped
+
+
+def guests_limited(view: Callable) -> Callable:
+    """A costly read: phones without the PIN may ask a few times a second per address, and all together a few
+    more (``JANTAKU_GUEST_COSTLY_PER_S``, ``JANTAKU_GUESTS_COSTLY_PER_S``); past that a 429 with Retry-After.
+    Joined phones are not limited."""
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any):
+        if not has_pin():
+            wait = current_app.extensions["jantaku.guest_limit"].wait_s(client_id())
+            if wait is not None:
+                response = jsonify(error="too many requests from guests: join the table, or try again in a moment",
+                                   status=429)
+                response.status_code = 429
+                response.headers["Retry-After"] = str(int(wait))
+                return response
+        return view(*args, **kwargs)
+
     return wrapped
 
 
@@ -242,6 +262,15 @@ def init_app(app: Flask) -> None:
         per_address=int(app.config["JANTAKU_STREAMS_PER_ADDRESS"]),
     )
     app.extensions["jantaku.idempotency"] = IdempotencyCache(int(app.config["JANTAKU_IDEMPOTENCY_KEYS"]))
+    # a guest changing the score page's choices previews a few times a second at most; a crowd of guests is held
+    # to what the table can spare while it answers its players
+    app.config.setdefault("JANTAKU_GUEST_COSTLY_PER_S", 5.0)
+    app.config.setdefault("JANTAKU_GUESTS_COSTLY_PER_S", 20.0)
+    app.extensions["jantaku.guest_limit"] = RateLimit(
+        per_address=float(app.config["JANTAKU_GUEST_COSTLY_PER_S"]),
+        total=float(app.config["JANTAKU_GUESTS_COSTLY_PER_S"]),
+        burst=10,
+    )
     app.before_request(_check_csrf)
     app.before_request(_replay_idempotent)
     app.after_request(_remember_idempotent)

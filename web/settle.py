@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from web.hand_request import BadRequest
 from web.limits import check_shape
 from web.api import json_body
-from web.security import game_write, pin_required, service
+from web.security import game_write, guests_limited, pin_required, service
 
 bp = Blueprint("settle", __name__)
 
@@ -45,9 +45,10 @@ def win():
 
 
 @bp.post("/api/game/win/preview")
+@guests_limited
 def win_preview():
     """The payments by seat that ``POST /api/game/win`` with this body would make, from the engine; nothing changes,
-    so no PIN (the CSRF token still, as every POST from a page)."""
+    so no PIN (the CSRF token still, as every POST from a page), but guests are rate-limited (the engine's work)."""
     return jsonify(service().preview_win(json_body()))
 
 

@@ -226,7 +226,7 @@ class RateLimit:
         self.clock = clock
         self._capacity = capacity
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (tokens, when), oldest first
-        self._all = (burst * total / per_address, clock())
+        self._all: tuple[float, float] | None = None  # every address's bucket, full until first asked
         self._lock = threading.Lock()
 
     def _refill(self, bucket: tuple[float, float], rate: float, most: float, now: float) -> float:
@@ -239,7 +239,7 @@ class RateLimit:
         with self._lock:
             mine = self._refill(self._buckets.pop(address, (self.burst, now)), self.per_address, self.burst, now)
             most_all = self.burst * self.total / self.per_address
-            everyone = self._refill(self._all, self.total, most_all, now)
+            everyone = self._refill(self._all or (most_all, now), self.total, most_all, now)
             if mine >= 1 and everyone >= 1:
                 mine, everyone, wait = mine - 1, everyone - 1, None
             else:

@@ -53,6 +53,10 @@ class NoDetector(RuntimeError):
     """Photo reading needs a detector, and none is installed."""
 
 
+class TooLarge(ValueError):
+    """An upload too large to take in (a photo with too many pixels to decode): a 413."""
+
+
 class UnknownFrame(LookupError):
     """A frame id that is not (or no longer) held."""
 

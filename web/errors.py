@@ -2,7 +2,7 @@
 
 Pages (GET of an HTML page) get a small HTML error page instead. Bad input that reaches the service
 (BadRequest, the engine's errors) is a 400; an unknown frame a 404; a stale game write a 409 (with the
-revision and state now); a missing detector a 503; a full disk a 507.
+revision and state now); an upload too large to take in a 413; a missing detector a 503; a full disk a 507.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def is_disk_full(exc: BaseException) -> bool:
 
 def init_app(app: Flask) -> None:
     from engine.errors import EngineError
-    from web.contract import Busy, NoDetector, StaleWrite, UnknownFrame
+    from web.contract import Busy, NoDetector, StaleWrite, TooLarge, UnknownFrame
     from web.hand_request import BadRequest
 
     @app.errorhandler(HTTPException)
@@ -47,6 +47,10 @@ def init_app(app: Flask) -> None:
             limit = app.config.get("MAX_CONTENT_LENGTH") or 0
             return error_response(413, f"the upload is too large (at most {limit // (1024 * 1024)} MB)")
         return error_response(exc.code or 400, exc.description or exc.name)
+
+    @app.errorhandler(TooLarge)
+    def _too_large(exc: Exception):
+        return error_response(413, str(exc))
 
     @app.errorhandler(BadRequest)
     @app.errorhandler(EngineError)

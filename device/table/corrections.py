@@ -72,11 +72,14 @@ class _Frame:
     tiles: list[FrameTile]
     removed: set[int]
     saved: bool = False
+    #: The bytes held for the picture (the upload behind ``jpeg`` while it is not encoded yet).
+    size: int = 0
 
 
 def _bytes(frame: _Frame) -> bytes:
     if callable(frame.jpeg):
         frame.jpeg = frame.jpeg()
+        frame.size = len(frame.jpeg)
     return frame.jpeg
 
 
@@ -84,17 +87,23 @@ def _tile_text(tile: Tile | None) -> str:
     return "back" if tile is None else str(tile)
 
 
+#: The photos' bytes held in memory for corrections at most (a 12 MP JPEG is 3-8 MB): a Pi has 2 GB.
+KEEP_BYTES = 24 * 1024 * 1024
+
+
 class CorrectionStore:
-    """Frames awaiting correction (the last ``keep`` of them) and the corrections made so far.
+    """Frames awaiting correction (the last ``keep`` of them, ``keep_bytes`` of pictures at most, the newest always)
+    and the corrections made so far.
 
     ``root`` None keeps everything in memory (tests); otherwise files go under ``root``, at most ``max_frames``
     frames and ``max_bytes`` of images, the oldest deleted first.
     """
 
     def __init__(self, root: str | os.PathLike | None, *, keep: int = 16, max_frames: int = 2000,
-                 max_bytes: int = 512 * 1024 * 1024):
+                 max_bytes: int = 512 * 1024 * 1024, keep_bytes: int = KEEP_BYTES):
         self.root = Path(root) if root is not None else None
         self._keep = keep
+        self.keep_bytes = keep_bytes
         self.max_frames, self.max_bytes = max_frames, max_bytes
         #: Frames saved on disk, oldest first (ids begin with the time), and their images' sizes.
         self._stored: OrderedDict[str, int] = OrderedDict()
@@ -117,22 +126,33 @@ class CorrectionStore:
         tiles: list[FrameTile],
         *,
         camera: bool = False,
+        size: int | None = None,
     ) -> str:
         """Hold a read frame for possible corrections; returns its id.
 
-        ``jpeg`` is the upright frame as JPEG bytes, or a function that makes them when first needed.
-        Photos are held ``keep`` at a time; a camera frame replaces the previous camera frame.
+        ``jpeg`` is the upright frame as JPEG bytes, or a function that makes them when first needed (``size``: the
+        bytes it holds meanwhile, the upload's). Photos are held ``keep`` at a time and ``keep_bytes`` together, the
+        oldest dropped first; a camera frame replaces the previous camera frame.
         """
         frame_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(4)
-        frame = _Frame(jpeg, width, height, list(tiles), set())
+        held = len(jpeg) if isinstance(jpeg, bytes) else size or 0
+        frame = _Frame(jpeg, width, height, list(tiles), set(), size=held)
         with self._lock:
             if camera:  # the previous camera frame is dropped (its corrections, if any, are saved already)
                 self._camera = (frame_id, frame)
             else:
                 self._frames[frame_id] = frame
-                while len(self._frames) > self._keep:
+                while len(self._frames) > 1 and (
+                    len(self._frames) > self._keep or sum(f.size for f in self._frames.values()) > self.keep_bytes
+                ):
                     self._frames.popitem(last=False)
         return frame_id
+
+    @property
+    def held_bytes(self) -> int:
+        """The bytes of the photos held for corrections now."""
+        with self._lock:
+            return sum(f.size for f in self._frames.values())
 
     def frame_tiles(self, frame_id: str) -> list[FrameTile]:
         with self._lock:

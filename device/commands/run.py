@@ -345,7 +345,7 @@ class TableRuntime:
                 auto_confirm_s=self.config.game.auto_confirm_s or (DEMO_AUTO_CONFIRM_S if self.demo else 0.0),
             )
         except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
-            from device.commands.serve import storage_problem
+            from device.table.storage import storage_problem
 
             raise ConfigError(f"{self.config.source or 'config'}: game.db: {storage_problem(db, exc)}") from None
 

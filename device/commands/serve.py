@@ -38,12 +38,6 @@ def photo_reader(model: str | None) -> Reader | None:
     return make_reader(ReaderConfig.for_photo(path)) if path.is_file() else None
 
 
-def storage_problem(db: Path, exc: BaseException) -> str:
-    """The one line that says why the game log at ``db`` (or its folder) cannot be opened at start-up."""
-    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return f"cannot open the game log {db}: {reason} (is the disk full or read-only?)"
-
-
 # --- serve ----------------------------------------------------------------------------------------------------
 
 
@@ -79,6 +73,8 @@ def serve_command(args: argparse.Namespace) -> int:
             max_streams=args.streams,
         )
     except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
+        from device.table.storage import storage_problem
+
         raise UserError(storage_problem(db, exc)) from None
     site = start_site(service, args.host, args.port)
     try:

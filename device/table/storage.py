@@ -300,6 +300,12 @@ class GameStore:
         return self.import_json(data)
 
 
+def storage_problem(db: str | Path, exc: BaseException) -> str:
+    """The one line that says why the game log at ``db`` (or its folder) cannot be opened at start-up."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"cannot open the game log {db}: {reason} (is the disk full or read-only?)"
+
+
 def rules_of(meta: dict[str, Any]) -> RuleSet:
     """The rule set stored in a game's metadata."""
     return rules_from_dict(meta["rules"])

@@ -449,8 +449,8 @@ class GameSession:
         return key
 
     def snapshot(self) -> Game:
-        """A private copy of the game now, for the caller to change (see :func:`copy_game`: a fraction of a
-        millisecond under the lock, where a deep copy of a long game took 15 ms)."""
+        """A private copy of the game now, for the caller to change: :func:`copy_game` shares the frozen events and
+        results, so the lock is held only for the little state around them."""
         with self._lock:
             return copy_game(self.game)
 

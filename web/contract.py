@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,8 +53,39 @@ class NoDetector(RuntimeError):
     """Photo reading needs a detector, and none is installed."""
 
 
+class TooLarge(ValueError):
+    """An upload too large to take in (a photo with too many pixels to decode): a 413."""
+
+
 class UnknownFrame(LookupError):
     """A frame id that is not (or no longer) held."""
+
+
+class StaleWrite(RuntimeError):
+    """A write made on a game revision that is no longer the game's (a double tap, another phone first): nothing
+    was recorded. ``revision`` is the game's revision now."""
+
+    def __init__(self, message: str, revision: str) -> None:
+        super().__init__(message)
+        self.revision = revision
+
+
+@dataclass
+class WriteIntent:
+    """What a phone's game write says about itself, read by the service as it records the write:
+
+    * ``revision``: the game revision (``state()["game"]["revision"]``) the phone saw when it was tapped; the service
+      refuses the write with :class:`StaleWrite` when the game has moved on since (None: not checked);
+    * ``key``: the scoped ``Idempotency-Key`` and the request's digest, stored in the write's own transaction.
+
+    Each is used by the first write of the request and then cleared."""
+
+    revision: str | None = None
+    key: tuple[str, str] | None = None
+
+
+#: The game write being answered in this thread (set by the site around a game write's view; None: none).
+CURRENT_WRITE: ContextVar[WriteIntent | None] = ContextVar("jantaku_current_write", default=None)
 
 
 class SubscriptionLike(Protocol):
@@ -101,6 +133,10 @@ class TableServiceLike(Protocol):
     def record(self, action: str, body: dict[str, Any]) -> dict[str, Any] | None: ...
     def preview_win(self, body: dict[str, Any]) -> dict[str, Any]: ...
     def undo(self) -> dict[str, Any]: ...
+    # a keyed game write as the table's store knows it: None (not recorded), True (recorded, answer not kept) or the
+    # answer ``(status, mimetype, body)``; raises ValueError for a key recorded with another digest
+    def keyed_write(self, key: str, digest: str) -> tuple[int, str, bytes] | bool | None: ...
+    def keep_answer(self, key: str, digest: str, status: int, mimetype: str, body: bytes) -> None: ...
     def export_game(self) -> dict[str, Any]: ...
     def import_game(self, data: Any) -> dict[str, Any]: ...
     # the camera following the game: the game seat at the frame's bottom edge (0..3, None: not known), and the

@@ -1,13 +1,14 @@
 """Errors as JSON: every failure is ``{"error": message, "status": code}`` with a 4xx status.
 
 Pages (GET of an HTML page) get a small HTML error page instead. Bad input that reaches the service
-(BadRequest, the engine's errors) is a 400; an unknown frame a 404; a missing detector a 503; a full
-disk a 507.
+(BadRequest, the engine's errors) is a 400; an unknown frame a 404; a stale game write a 409 (with the
+revision and state now); an upload too large to take in a 413; a missing detector a 503; a full disk a 507.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import sqlite3
 
 from flask import Flask, jsonify, render_template, request
@@ -37,7 +38,7 @@ def is_disk_full(exc: BaseException) -> bool:
 
 def init_app(app: Flask) -> None:
     from engine.errors import EngineError
-    from web.contract import Busy, NoDetector, UnknownFrame
+    from web.contract import Busy, NoDetector, StaleWrite, TooLarge, UnknownFrame
     from web.hand_request import BadRequest
 
     @app.errorhandler(HTTPException)
@@ -46,6 +47,10 @@ def init_app(app: Flask) -> None:
             limit = app.config.get("MAX_CONTENT_LENGTH") or 0
             return error_response(413, f"the upload is too large (at most {limit // (1024 * 1024)} MB)")
         return error_response(exc.code or 400, exc.description or exc.name)
+
+    @app.errorhandler(TooLarge)
+    def _too_large(exc: Exception):
+        return error_response(413, str(exc))
 
     @app.errorhandler(BadRequest)
     @app.errorhandler(EngineError)
@@ -59,6 +64,15 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(NoDetector)
     def _no_detector(exc: Exception):
         return error_response(503, str(exc))
+
+    @app.errorhandler(StaleWrite)
+    def _stale(exc: StaleWrite):  # the page shows the state it gets, then the player taps again if still needed
+        response = error_response(409, str(exc))
+        if response.is_json:
+            body = response.get_json()
+            body.update(revision=exc.revision, state=app.extensions["jantaku"].state())
+            response.set_data(json.dumps(body))
+        return response
 
     @app.errorhandler(Busy)
     def _busy(exc: Exception):

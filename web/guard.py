@@ -6,8 +6,9 @@
 * :class:`StreamSlots`: the live-update streams one address may hold, and the slots kept for joined phones.
 * :class:`IdempotencyCache`: a game write sent again with the same ``Idempotency-Key`` (a retry after a lost
   answer) gets the first answer back and records nothing again.
+* :class:`RateLimit`: how often guests (phones without the PIN) may ask for a costly computation.
 
-All three are built per app by :func:`web.security.init_app` and live in ``app.extensions``; all are thread-safe.
+All four are built per app by :func:`web.security.init_app` and live in ``app.extensions``; all are thread-safe.
 """
 
 from __future__ import annotations
@@ -257,3 +258,50 @@ class IdempotencyCache:
             held = self._answers.get(key)
             if held is not None and held[0] == digest and held[1] is None:
                 del self._answers[key]
+
+
+class RateLimit:
+    """Requests allowed per address, and for every address together: two token buckets, each refilled at its rate
+    per second up to ``burst`` requests.
+
+    >>> now = [0.0]
+    >>> limit = RateLimit(per_address=1.0, total=10.0, burst=2, clock=lambda: now[0])
+    >>> [limit.wait_s("10.0.0.1") for _ in range(3)]
+    [None, None, 1.0]
+    >>> limit.wait_s("10.0.0.2") is None
+    True
+    >>> now[0] = 1.0; limit.wait_s("10.0.0.1") is None
+    True
+    """
+
+    def __init__(self, *, per_address: float, total: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic, capacity: int = 4096) -> None:
+        self.per_address, self.total, self.burst = per_address, total, burst
+        self.clock = clock
+        self._capacity = capacity
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (tokens, when), oldest first
+        self._all: tuple[float, float] | None = None  # every address's bucket, full until first asked
+        self._lock = threading.Lock()
+
+    def _refill(self, bucket: tuple[float, float], rate: float, most: float, now: float) -> float:
+        tokens, then = bucket
+        return min(most, tokens + (now - then) * rate)
+
+    def wait_s(self, address: str) -> float | None:
+        """None: allowed, and counted; else the seconds (rounded up) until ``address`` may ask again."""
+        now = self.clock()
+        with self._lock:
+            mine = self._refill(self._buckets.pop(address, (self.burst, now)), self.per_address, self.burst, now)
+            most_all = self.burst * self.total / self.per_address
+            everyone = self._refill(self._all or (most_all, now), self.total, most_all, now)
+            if mine >= 1 and everyone >= 1:
+                mine, everyone, wait = mine - 1, everyone - 1, None
+            else:
+                wait = max((1 - mine) / self.per_address if mine < 1 else 0.0,
+                           (1 - everyone) / self.total if everyone < 1 else 0.0)
+                wait = float(-(-wait // 1)) if wait > 1 else 1.0
+            self._buckets[address] = (mine, now)
+            self._all = (everyone, now)
+            while len(self._buckets) > self._capacity:
+                self._buckets.popitem(last=False)
+            return wait

@@ -12,7 +12,13 @@
   ``JANTAKU_SESSION_MAX_S``. Wrong PINs are counted per client and for the whole table
   (:class:`device.table.pin.PinGuard`); phones already joined keep working through a lock-out.
 * Idempotency: a game write sent with an ``Idempotency-Key`` header answers a retry with the same key and
-  body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`).
+  body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`). The game's writes
+  (:func:`game_write`) store the key in the game's own database in the write's transaction, so a retry after the
+  table restarts (a crash, a power cut) is answered as a replay too (``Idempotent-Replayed: true``).
+* Revisions: a game write may name the game revision it was made on (header ``X-Game-Revision``, the
+  ``state()["game"]["revision"]`` the page last saw; the pages always send it). When the game has moved on since
+  (a double tap, another phone first, an undo racing a win) it is refused with 409 and the state now, and
+  nothing is recorded. A write without the header (a script) is not checked.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, g, request, session
+from flask import Flask, Response, abort, current_app, g, jsonify, request, session
 
-from web.guard import IdempotencyCache, KeyInUse, SessionTable, StoredAnswer, StreamSlots
+from web.contract import CURRENT_WRITE, WriteIntent
+from web.guard import IdempotencyCache, KeyInUse, RateLimit, SessionTable, StoredAnswer, StreamSlots
 
 CSRF_EXEMPT = {"api.score", "api.waits"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -123,6 +130,48 @@ def pin_required(view: Callable) -> Callable:
     return wrapped
 
 
+def guests_limited(view: Callable) -> Callable:
+    """A costly read: phones without the PIN may ask a few times a second per address, and all together a few
+    more (``JANTAKU_GUEST_COSTLY_PER_S``, ``JANTAKU_GUESTS_COSTLY_PER_S``); past that a 429 with Retry-After.
+    Joined phones are not limited."""
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any):
+        if not has_pin():
+            wait = current_app.extensions["jantaku.guest_limit"].wait_s(client_id())
+            if wait is not None:
+                response = jsonify(error="too many requests from guests: join the table, or try again in a moment",
+                                   status=429)
+                response.status_code = 429
+                response.headers["Retry-After"] = str(int(wait))
+                return response
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+#: The header a game write names the revision it was made on with.
+REVISION_HEADER = "X-Game-Revision"
+
+
+def game_write(view: Callable) -> Callable:
+    """The view records a write in the game: the service checks the revision the phone names (``X-Game-Revision``)
+    and stores the request's ``Idempotency-Key`` with the write, both as it records it (:class:`WriteIntent`)."""
+
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any):
+        revision = request.headers.get(REVISION_HEADER)
+        if revision is not None and not (1 <= len(revision) <= 40 and revision.isascii() and revision.isprintable()):
+            abort(400, description=f"{REVISION_HEADER} is the game's revision as the state gives it (e.g. '1.12')")
+        token = CURRENT_WRITE.set(WriteIntent(revision=revision, key=g.get("idempotency")))
+        try:
+            return view(*args, **kwargs)
+        finally:
+            CURRENT_WRITE.reset(token)
+
+    return wrapped
+
+
 def _replay_idempotent() -> Response | None:
     """Before a game write with an ``Idempotency-Key``: the first answer again for a retry, else note the key."""
     key = request.headers.get("Idempotency-Key")
@@ -145,11 +194,36 @@ def _replay_idempotent() -> Response | None:
     except KeyInUse as exc:
         abort(409 if exc.busy else 422, description=str(exc))
     if answer is None:
-        g.idempotency = (key, digest)
-        return None
+        answer = _stored_answer(key, digest)
+        if answer is None:
+            g.idempotency = (key, digest)
+            return None
+        cache.finish(key, digest, answer)
     replay = Response(answer.body, status=answer.status, mimetype=answer.mimetype)
     replay.headers["Idempotent-Replayed"] = "true"
     return replay
+
+
+def _stored_answer(key: str, digest: str) -> StoredAnswer | None:
+    """A keyed write the game's store recorded before (this process, or one before a restart): its answer, or
+    an answer made now when the first one was never sent; None for a write never recorded. A key the store
+    holds for another request is a 422 (the memory cache forgets it then, so it answers the same next time)."""
+    cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
+    try:
+        known = service().keyed_write(key, digest)
+    except ValueError as exc:
+        cache.abandon(key, digest)
+        abort(422, description=str(exc))
+    except BaseException:
+        cache.abandon(key, digest)
+        raise
+    if known is None:
+        return None
+    if known is True:  # recorded, then the table stopped before answering: the state says what it did
+        made = jsonify(ok=True, result=None, state=service().state())
+        return StoredAnswer(200, made.get_data(), made.mimetype)
+    status, mimetype, body = known
+    return StoredAnswer(status, body, mimetype)
 
 
 def _remember_idempotent(response: Response) -> Response:
@@ -157,7 +231,13 @@ def _remember_idempotent(response: Response) -> Response:
     if pending is not None:
         cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]
         if response.status_code < 500 and not response.is_streamed:
-            cache.finish(*pending, StoredAnswer(response.status_code, response.get_data(), response.mimetype))
+            answer = StoredAnswer(response.status_code, response.get_data(), response.mimetype)
+            cache.finish(*pending, answer)
+            if response.status_code < 300:  # a game write recorded its key: keep its answer beside it
+                try:
+                    service().keep_answer(*pending, answer.status, answer.mimetype, answer.body)
+                except Exception as exc:  # the write stands; a retry gets an answer made from the state
+                    current_app.logger.warning("the answer to a keyed write was not kept: %r", exc)
         else:
             cache.abandon(*pending)
     return response
@@ -182,6 +262,15 @@ def init_app(app: Flask) -> None:
         per_address=int(app.config["JANTAKU_STREAMS_PER_ADDRESS"]),
     )
     app.extensions["jantaku.idempotency"] = IdempotencyCache(int(app.config["JANTAKU_IDEMPOTENCY_KEYS"]))
+    # a guest changing the score page's choices previews a few times a second at most; a crowd of guests is held
+    # to what the table can spare while it answers its players
+    app.config.setdefault("JANTAKU_GUEST_COSTLY_PER_S", 5.0)
+    app.config.setdefault("JANTAKU_GUESTS_COSTLY_PER_S", 20.0)
+    app.extensions["jantaku.guest_limit"] = RateLimit(
+        per_address=float(app.config["JANTAKU_GUEST_COSTLY_PER_S"]),
+        total=float(app.config["JANTAKU_GUESTS_COSTLY_PER_S"]),
+        burst=10,
+    )
     app.before_request(_check_csrf)
     app.before_request(_replay_idempotent)
     app.after_request(_remember_idempotent)

@@ -1,6 +1,8 @@
 """Settlement: the game's points move when a hand ends (win, draw, abortive draw, chombo); undo; export.
 
-Every action here changes the game, so each needs the table's PIN (and, like every POST, the CSRF token).
+Every action here changes the game, so each needs the table's PIN (and, like every POST, the CSRF token). Each
+may name the game revision it was made on (``X-Game-Revision``: a stale one is a 409) and carry an
+``Idempotency-Key``, kept with the write (see :mod:`web.security`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from web.hand_request import BadRequest
 from web.limits import check_shape
 from web.api import json_body
-from web.security import pin_required, service
+from web.security import game_write, guests_limited, pin_required, service
 
 bp = Blueprint("settle", __name__)
 
@@ -30,49 +32,57 @@ def _done(result):
 
 @bp.post("/api/game/new")
 @pin_required
+@game_write
 def new_game():
     return _done(service().new_game(json_body()))
 
 
 @bp.post("/api/game/win")
 @pin_required
+@game_write
 def win():
     return _done(service().record("win", json_body()))
 
 
 @bp.post("/api/game/win/preview")
+@guests_limited
 def win_preview():
     """The payments by seat that ``POST /api/game/win`` with this body would make, from the engine; nothing changes,
-    so no PIN (the CSRF token still, as every POST from a page)."""
+    so no PIN (the CSRF token still, as every POST from a page), but guests are rate-limited (the engine's work)."""
     return jsonify(service().preview_win(json_body()))
 
 
 @bp.post("/api/game/draw")
 @pin_required
+@game_write
 def draw():
     return _done(service().record("draw", json_body()))
 
 
 @bp.post("/api/game/abort")
 @pin_required
+@game_write
 def abort_hand():
     return _done(service().record("abort", json_body()))
 
 
 @bp.post("/api/game/chombo")
 @pin_required
+@game_write
 def chombo():
     return _done(service().record("chombo", json_body()))
 
 
 @bp.post("/api/game/riichi")
 @pin_required
+@game_write
 def riichi():
     return _done(service().record("riichi", json_body()))
 
 
 @bp.post("/api/game/event")
 @pin_required
+@game_write
 def event():
     """One table event as the engine writes it (a discard, a call, a riichi ...), for scripts and the camera."""
     return _done(service().record("event", json_body()))
@@ -80,6 +90,7 @@ def event():
 
 @bp.post("/api/game/undo")
 @pin_required
+@game_write
 def undo():
     return _done(service().undo())
 
@@ -113,6 +124,7 @@ def _game_file() -> Any:
 
 @bp.post("/api/game/import")
 @pin_required
+@game_write
 def import_game():
     """A game file (``/api/game/export``) becomes the table's game; the current one stays in the store.
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -340,15 +341,20 @@ class TableRuntime:
                 raise ConfigError(
                     f"{self.config.source or 'config'}: game.db: cannot create {db.parent} ({exc})"
                 ) from None
-        return TableService(
-            pin=pin,
-            rules=preset(self.config.game.rules),
-            db_path=str(db),
-            photo_reader=self.readers[1] if self.readers is not None else None,
-            corrections_dir=str(corrections),
-            camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
-            auto_confirm_s=self.config.game.auto_confirm_s or (DEMO_AUTO_CONFIRM_S if self.demo else 0.0),
-        )
+        try:
+            return TableService(
+                pin=pin,
+                rules=preset(self.config.game.rules),
+                db_path=str(db),
+                photo_reader=self.readers[1] if self.readers is not None else None,
+                corrections_dir=str(corrections),
+                camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
+                auto_confirm_s=self.config.game.auto_confirm_s or (DEMO_AUTO_CONFIRM_S if self.demo else 0.0),
+            )
+        except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
+            from device.table.storage import storage_problem
+
+            raise ConfigError(f"{self.config.source or 'config'}: game.db: {storage_problem(db, exc)}") from None
 
     def _observe(self, observation: Observation) -> None:
         self.observations += 1

@@ -11,6 +11,7 @@ PIN. Its benches (``bench soak``, ``bench photo``) are in :mod:`device.lab.site_
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -62,14 +63,19 @@ def serve_command(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"--db: cannot create {db.parent} ({exc.strerror})") from None
-    service = TableService(
-        pin=pin,
-        rules=preset(args.rules),
-        db_path=str(db),
-        photo_reader=reader,
-        corrections_dir=str(db.parent / "corrections"),
-        max_streams=args.streams,
-    )
+    try:
+        service = TableService(
+            pin=pin,
+            rules=preset(args.rules),
+            db_path=str(db),
+            photo_reader=reader,
+            corrections_dir=str(db.parent / "corrections"),
+            max_streams=args.streams,
+        )
+    except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
+        from device.table.storage import storage_problem
+
+        raise UserError(storage_problem(db, exc)) from None
     site = start_site(service, args.host, args.port)
     try:
         print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)

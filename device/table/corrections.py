@@ -3,7 +3,10 @@
 A frame that was read (a phone photo or a camera close-up) is held in memory for a while; when a
 player corrects one of its tiles, the frame is written to disk once (``images/<id>.jpg``) and its labels
 (``labels/<id>.txt``, YOLO format, classes of :mod:`vision.read.labels`) are rewritten with every correction.
-Each correction is also appended to ``corrections.jsonl`` (what was read, what the player said, when).
+Each correction is also appended to ``corrections.jsonl`` (what was read, what the player said, when), and every
+file is synced to the disk before the phone is told (as the game's writes are). A log whose last line was cut short
+by a power cut is repaired when the store opens: the whole lines are kept, the torn bytes set aside in
+``corrections.jsonl.torn``, and one warning logged.
 :meth:`CorrectionStore.export_yolo_chunks` packs it all as a zip a YOLO trainer reads directly, streamed file by
 file. The store on disk is bounded (``max_frames`` frames, ``max_bytes`` of images): past either, the oldest
 frames are deleted.
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import secrets
 import threading
@@ -34,6 +38,8 @@ from typing import Any
 from engine.tiles import Tile
 from vision.read.labels import CLASS_NAMES, class_of_tile
 from web.contract import UnknownFrame
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -66,11 +72,14 @@ class _Frame:
     tiles: list[FrameTile]
     removed: set[int]
     saved: bool = False
+    #: The bytes held for the picture (the upload behind ``jpeg`` while it is not encoded yet).
+    size: int = 0
 
 
 def _bytes(frame: _Frame) -> bytes:
     if callable(frame.jpeg):
         frame.jpeg = frame.jpeg()
+        frame.size = len(frame.jpeg)
     return frame.jpeg
 
 
@@ -78,17 +87,23 @@ def _tile_text(tile: Tile | None) -> str:
     return "back" if tile is None else str(tile)
 
 
+#: The photos' bytes held in memory for corrections at most (a 12 MP JPEG is 3-8 MB): a Pi has 2 GB.
+KEEP_BYTES = 24 * 1024 * 1024
+
+
 class CorrectionStore:
-    """Frames awaiting correction (the last ``keep`` of them) and the corrections made so far.
+    """Frames awaiting correction (the last ``keep`` of them, ``keep_bytes`` of pictures at most, the newest always)
+    and the corrections made so far.
 
     ``root`` None keeps everything in memory (tests); otherwise files go under ``root``, at most ``max_frames``
     frames and ``max_bytes`` of images, the oldest deleted first.
     """
 
     def __init__(self, root: str | os.PathLike | None, *, keep: int = 16, max_frames: int = 2000,
-                 max_bytes: int = 512 * 1024 * 1024):
+                 max_bytes: int = 512 * 1024 * 1024, keep_bytes: int = KEEP_BYTES):
         self.root = Path(root) if root is not None else None
         self._keep = keep
+        self.keep_bytes = keep_bytes
         self.max_frames, self.max_bytes = max_frames, max_bytes
         #: Frames saved on disk, oldest first (ids begin with the time), and their images' sizes.
         self._stored: OrderedDict[str, int] = OrderedDict()
@@ -101,11 +116,7 @@ class CorrectionStore:
             (self.root / "labels").mkdir(parents=True, exist_ok=True)
             for img in sorted((self.root / "images").glob("*.jpg")):
                 self._stored[img.stem] = img.stat().st_size
-            log = self.root / "corrections.jsonl"
-            if log.exists():
-                for line in log.read_text().splitlines():
-                    if line.strip():
-                        self._log.append(Correction(**json.loads(line)))
+            self._log = read_corrections_log(self.root / "corrections.jsonl")
 
     def add_frame(
         self,
@@ -115,22 +126,33 @@ class CorrectionStore:
         tiles: list[FrameTile],
         *,
         camera: bool = False,
+        size: int | None = None,
     ) -> str:
         """Hold a read frame for possible corrections; returns its id.
 
-        ``jpeg`` is the upright frame as JPEG bytes, or a function that makes them when first needed.
-        Photos are held ``keep`` at a time; a camera frame replaces the previous camera frame.
+        ``jpeg`` is the upright frame as JPEG bytes, or a function that makes them when first needed (``size``: the
+        bytes it holds meanwhile, the upload's). Photos are held ``keep`` at a time and ``keep_bytes`` together, the
+        oldest dropped first; a camera frame replaces the previous camera frame.
         """
         frame_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(4)
-        frame = _Frame(jpeg, width, height, list(tiles), set())
+        held = len(jpeg) if isinstance(jpeg, bytes) else size or 0
+        frame = _Frame(jpeg, width, height, list(tiles), set(), size=held)
         with self._lock:
             if camera:  # the previous camera frame is dropped (its corrections, if any, are saved already)
                 self._camera = (frame_id, frame)
             else:
                 self._frames[frame_id] = frame
-                while len(self._frames) > self._keep:
+                while len(self._frames) > 1 and (
+                    len(self._frames) > self._keep or sum(f.size for f in self._frames.values()) > self.keep_bytes
+                ):
                     self._frames.popitem(last=False)
         return frame_id
+
+    @property
+    def held_bytes(self) -> int:
+        """The bytes of the photos held for corrections now."""
+        with self._lock:
+            return sum(f.size for f in self._frames.values())
 
     def frame_tiles(self, frame_id: str) -> list[FrameTile]:
         with self._lock:
@@ -191,17 +213,16 @@ class CorrectionStore:
             frame.saved = True
             return
         if not frame.saved:
-            tmp = self.root / "images" / f".{frame_id}.jpg.tmp"
-            tmp.write_bytes(_bytes(frame))
-            tmp.replace(self.root / "images" / f"{frame_id}.jpg")
+            _replace_synced(self.root / "images" / f"{frame_id}.jpg", _bytes(frame))
             frame.saved = True
             self._stored[frame_id] = len(_bytes(frame))
             self._drop_oldest(keep=frame_id)
-        tmp = self.root / "labels" / f".{frame_id}.txt.tmp"
-        tmp.write_text("".join(line + "\n" for line in self._labels(frame)))
-        tmp.replace(self.root / "labels" / f"{frame_id}.txt")
-        with open(self.root / "corrections.jsonl", "a") as log:
-            log.write(json.dumps(fix.to_dict()) + "\n")
+        labels = "".join(line + "\n" for line in self._labels(frame))
+        _replace_synced(self.root / "labels" / f"{frame_id}.txt", labels.encode())
+        with open(self.root / "corrections.jsonl", "ab") as out:
+            out.write((json.dumps(fix.to_dict()) + "\n").encode())
+            out.flush()
+            os.fsync(out.fileno())
 
     @property
     def corrections(self) -> list[Correction]:
@@ -269,6 +290,51 @@ class CorrectionStore:
         except FileNotFoundError:
             labels = []
         return image, labels
+
+
+def _replace_synced(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a synced temporary file put in its place."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    tmp.replace(path)
+
+
+def read_corrections_log(path: Path) -> list[Correction]:
+    """The corrections in ``corrections.jsonl`` (none when it does not exist).
+
+    A line that is not a whole correction (the last one, cut short by a power cut; or any other) is set aside,
+    appended to ``corrections.jsonl.torn``, and the log rewritten with the whole lines only; one warning says so.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    kept: list[Correction] = []
+    whole: list[bytes] = []
+    torn: list[bytes] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            continue
+        try:
+            fields = json.loads(line)
+            kept.append(Correction(**fields))
+            whole.append(line)
+        except (ValueError, TypeError):  # not JSON (UnicodeDecodeError is a ValueError), or not a correction
+            torn.append(line)
+    if torn or (data.strip() and not data.endswith(b"\n")):
+        aside = path.with_name(path.name + ".torn")
+        if torn:
+            with open(aside, "ab") as out:
+                out.write(b"".join(line + b"\n" for line in torn))
+                out.flush()
+                os.fsync(out.fileno())
+        _replace_synced(path, b"".join(line + b"\n" for line in whole))
+        log.warning("%s: %d torn line(s) (%d bytes) set aside in %s; %d corrections kept", path, len(torn),
+                    sum(len(line) for line in torn), aside.name, len(kept))
+    return kept
 
 
 class _Chunks(io.RawIOBase):

@@ -46,6 +46,7 @@ from engine.game.wins import win_context
 from engine.hand import Hand, parse_hand
 from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
+from web.contract import CURRENT_WRITE, StaleWrite
 
 Tiles = tuple[Tile, ...]
 
@@ -210,7 +211,19 @@ def _needs_hand_start(game: Game, event: Event) -> bool:
 def applied_to_copy(game: Game, *events: Event) -> Any:
     """The result of ``events`` in turn (after the hand start the first needs) on a copy of ``game``, the last
     event's; ``game`` is unchanged. Raises the engine's error for an event the rules refuse."""
-    trial = copy.deepcopy(game)
+    return applied_to(copy_game(game), *events)
+
+
+def copy_game(game: Game) -> Game:
+    """A copy of ``game`` that applying events to leaves ``game`` as it is. The events and hand results are frozen
+    values, never changed once made: the copy shares them, and copies only the state around them."""
+    shared: dict[int, Any] = {id(e): e for e in game.events}
+    shared.update((id(r), r) for r in game.history)
+    return copy.deepcopy(game, shared)
+
+
+def applied_to(trial: Game, *events: Event) -> Any:
+    """:func:`applied_to_copy` on ``trial`` itself (a copy the caller owns, changed by it)."""
     if events and _needs_hand_start(trial, events[0]):
         trial.apply(HandStart())
     result = None
@@ -414,6 +427,33 @@ class GameSession:
         self.game_id = ids[-1] if ids else self.store.create(rules, seats)
         self.store.game(self.game_id)  # replay now: a log that cannot be replayed fails here, not on a phone
 
+    def revision(self) -> str:
+        """The game's revision: ``"<game id>.<rows in its log>"``; any write (an undo too) makes a new one."""
+        with self._lock:
+            return f"{self.game_id}.{self.store.revision(self.game_id)}"
+
+    def _claim_write(self) -> tuple[str, str] | None:
+        """Before a write, under the lock: refuse it if the phone saw another revision (:class:`StaleWrite`), and
+        take its key for the store (see :class:`web.contract.WriteIntent`; both once per request)."""
+        intent = CURRENT_WRITE.get()
+        if intent is None:
+            return None
+        if intent.revision is not None:
+            now = self.revision()
+            if intent.revision != now:
+                raise StaleWrite(
+                    "the game changed since this phone last saw it (another phone or a second tap was first): "
+                    "nothing was recorded; check the table and try again", now)
+            intent.revision = None
+        key, intent.key = intent.key, None
+        return key
+
+    def snapshot(self) -> Game:
+        """A private copy of the game now, for the caller to change: :func:`copy_game` shares the frozen events and
+        results, so the lock is held only for the little state around them."""
+        with self._lock:
+            return copy_game(self.game)
+
     @property
     def game(self) -> Game:
         """The current game's state (replayed from the store's log; read it, change it through this session)."""
@@ -421,11 +461,11 @@ class GameSession:
 
     def view(self) -> dict[str, Any]:
         with self._lock:
-            return view(self.game)
+            return {**view(self.game), "revision": self.revision()}
 
     def new(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
         with self._lock:
-            self.game_id = self.store.create(rules, seats)
+            self.game_id = self.store.create(rules, seats, key=self._claim_write())
 
     def apply(self, event: Event) -> Any:
         """Apply one event (starting a hand first when none is in progress and the event needs one).
@@ -433,14 +473,15 @@ class GameSession:
         All or nothing: the event is checked (after the hand start it needs) before anything is stored.
         """
         with self._lock:
+            key = self._claim_write()
             if _needs_hand_start(self.game, event):  # the two stored together, or neither (a refused event)
-                return self.store.append_all(self.game_id, (HandStart(), event))
-            return self.store.append(self.game_id, event)
+                return self.store.append_all(self.game_id, (HandStart(), event), key=key)
+            return self.store.append(self.game_id, event, key=key)
 
     def undo(self) -> None:
         """Take back the last event: the store appends an undo row (the log keeps the event)."""
         with self._lock:
-            self.store.undo(self.game_id)
+            self.store.undo(self.game_id, key=self._claim_write())
 
     def win(self, body: dict[str, Any]) -> Any:
         """Confirm a win from a phone: the engine's Ron/Tsumo when it saw the winning tile, else a declared win.
@@ -460,8 +501,8 @@ class GameSession:
         The same event is built and applied as by :meth:`win`, to a copy of the game: the payments by seat
         (liability included) are the ones confirming the win would move.
         """
-        with self._lock:
-            return applied_to_copy(self.game, _win_event(self.game, body))
+        trial = self.snapshot()  # the engine's work is done on a private copy, without the game's lock
+        return applied_to(trial, _win_event(trial, body))
 
     def draw(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),
@@ -512,7 +553,7 @@ class GameSession:
         """
         check_game_file(data)
         with self._lock:
-            self.game_id = self.store.import_json(data)
+            self.game_id = self.store.import_json(data, key=self._claim_write())
 
     def close(self) -> None:
         self.store.close()

@@ -40,9 +40,10 @@ from device.table.pin import PinGuard
 from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
+from vision.read.errors import UnreadableImage
 from vision.read.follow import Clash
 from vision.read.table import TableObservation, ViewSide
-from web.contract import Busy, NoDetector, PinLocked
+from web.contract import Busy, NoDetector, PinLocked, TooLarge
 from web.hand_request import BadRequest, parse_rules, parse_score_request
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,7 @@ class TableService:
         #: Wrong PINs, per client and for the whole table (a burst from many addresses closes joining a while).
         self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, window_s=pin_window_s)
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
+        self._decoding = threading.Lock()
         self.game = GameSession(self.rules, store=_open_store(db_path))
         #: What the camera sees, played into the game (``auto_confirm_s``: a result laid down settles itself after
         #: that many seconds; 0: a phone confirms it).
@@ -229,8 +231,11 @@ class TableService:
 
         t0 = time.perf_counter()
         try:
-            image = decode_photo(data, self.photo_max_side)
+            with self._decoding:  # one photo decoded at a time: a PNG is decoded whole, up to 120 MB for 40 MP
+                image = decode_photo(data, self.photo_max_side)
         except UnreadableImage as exc:
+            if isinstance(exc, TooLarge):
+                raise
             raise BadRequest(str(exc)) from None
         t1 = time.perf_counter()
         reading = reader.read(image)  # waits for a read in progress (the camera's, another photo's)
@@ -240,7 +245,7 @@ class TableService:
         ]
         height, width = image.shape[:2]
         frame_id = self.corrections.add_frame(
-            _photo_encoder(data), width, height, [FrameTile(t.tile, t.box, t.conf) for t in tiles]
+            _photo_encoder(data), width, height, [FrameTile(t.tile, t.box, t.conf) for t in tiles], size=len(data)
         )
         out = self._reading(frame_id, tiles, options or {})
         out.update(width=width, height=height)
@@ -502,6 +507,14 @@ class TableService:
     def export_game(self) -> dict[str, Any]:
         return self.game.export()
 
+    def keyed_write(self, key: str, digest: str) -> tuple[int, str, bytes] | bool | None:
+        """A keyed game write as the game's store knows it (see ``GameStore.keyed_write``): a retry after a crash."""
+        return self.game.store.keyed_write(key, digest)
+
+    def keep_answer(self, key: str, digest: str, status: int, mimetype: str, body: bytes) -> None:
+        """The answer sent to a keyed game write, kept with its key for a retry."""
+        self.game.store.keep_answer(key, digest, status, mimetype, body)
+
     def import_game(self, data: Any) -> dict[str, Any]:
         """Make a game file (``export_game`` output) the table's game: stored as a new game, every event checked."""
         self.game.import_game(data)
@@ -551,8 +564,16 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-#: The largest photo accepted, in pixels (a 12 MP phone photo is 12e6; a decompression bomb is far more).
-MAX_PHOTO_PIXELS = 50_000_000
+#: The largest photo accepted, in pixels (a 12 MP phone photo is 12e6; a decompression bomb is far more). A JPEG is
+#: decoded straight at a fraction of its size, so this bounds only the work.
+MAX_PHOTO_PIXELS = 40_000_000
+#: The largest PNG accepted (a phone's screenshot is 2-4 MP): a PNG is decoded whole, and OpenCV's decoder peaks at
+#: about twice the decoded image, 6 bytes a pixel (100 MB at 16 MP). One photo is decoded at a time.
+MAX_PNG_PIXELS = 16_000_000
+
+
+class TooManyPixels(UnreadableImage, TooLarge):
+    """A photo whose header gives more pixels than :data:`MAX_PHOTO_PIXELS`: refused before it is decoded (a 413)."""
 
 
 def png_size(data: bytes) -> tuple[int, int] | None:
@@ -567,7 +588,8 @@ def decode_photo(data: bytes, max_side: int) -> Any:
 
     A large JPEG (a 12 MP phone photo) is decoded straight at 1/2, 1/4 or 1/8 size (the JPEG decoder scales
     for free, and still applies the EXIF orientation); a PNG is decoded whole and shrunk. Other formats, and
-    images over ``MAX_PHOTO_PIXELS`` (judged from the header, before decoding), are refused.
+    images over ``MAX_PHOTO_PIXELS`` (a PNG: ``MAX_PNG_PIXELS``), judged from the header before decoding, are
+    refused (:class:`TooManyPixels`).
     """
     import cv2
     import numpy as np
@@ -578,9 +600,11 @@ def decode_photo(data: bytes, max_side: int) -> Any:
     size = jpeg_size(data) or png_size(data)
     if size is None:
         raise UnreadableImage("upload: not a readable image (send a JPEG or PNG photo)")
-    if size[0] * size[1] > MAX_PHOTO_PIXELS:
-        most = MAX_PHOTO_PIXELS // 10**6
-        raise UnreadableImage(f"upload: {size[0]}x{size[1]} is too many pixels (at most {most} MP)")
+    png = data[:2] != b"\xff\xd8"
+    most = MAX_PNG_PIXELS if png else MAX_PHOTO_PIXELS
+    if size[0] * size[1] > most:
+        raise TooManyPixels(f"upload: {size[0]}x{size[1]} is too many pixels to read (at most {most // 10**6} MP"
+                            f"{' for a PNG' if png else ''}): send a smaller photo")
     if max(size) > max_side and data[:2] == b"\xff\xd8":
         factor = next((f for f in (2, 4, 8) if max(size) / f <= max_side), 8)
         flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]

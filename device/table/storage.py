@@ -7,6 +7,11 @@ takes back the last event still in force. ``append`` checks the event against th
 committed with ``synchronous=FULL``: a process killed at any moment afterwards loses nothing,
 and a process killed mid-write loses at most the row it was writing.
 
+A phone's write may carry a key (its ``Idempotency-Key`` and a digest of the request): the key is stored in the
+write's own transaction (table ``write_keys``), so a retry after a crash finds the write recorded
+(:meth:`GameStore.keyed_write`) and records nothing again. Each game's *revision* (:meth:`GameStore.revision`, the
+number of rows in its log, undo rows included) only ever grows: a write made on an older one is stale.
+
 >>> from engine.rules import preset
 >>> from engine.game.events import HandStart, Draw
 >>> store = GameStore(":memory:")
@@ -25,7 +30,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +55,29 @@ CREATE TABLE IF NOT EXISTS log (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS write_keys (
+    key TEXT PRIMARY KEY,          -- the client's Idempotency-Key, scoped by who sent it
+    digest TEXT NOT NULL,          -- what the request asked (method, path, body)
+    at REAL NOT NULL,
+    status INTEGER,                -- the answer sent, once known (NULL: recorded, the answer never sent)
+    mimetype TEXT,
+    body BLOB
+);
 """
+
+#: The write keys kept (the newest); a retry comes seconds after its first try, not thousands of writes later.
+KEEP_WRITE_KEYS = 4096
+
+#: A write's key as the store keeps it: (the scoped Idempotency-Key, the request's digest).
+WriteKey = tuple[str, str]
 
 
 class StorageError(EngineError):
     """A game or a file that cannot be read."""
+
+
+class KeyReused(StorageError):
+    """A write key already stored for another request (another digest)."""
 
 
 class GameStore:
@@ -71,6 +94,16 @@ class GameStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
         self._games: dict[int, Game] = {}
+        self._prune_write_keys()
+
+    def _prune_write_keys(self) -> None:
+        with self._lock:
+            n = self._db.execute("SELECT COUNT(*) FROM write_keys").fetchone()[0]
+            if n > KEEP_WRITE_KEYS:
+                self._db.execute(
+                    "DELETE FROM write_keys WHERE key NOT IN (SELECT key FROM write_keys ORDER BY at DESC LIMIT ?)",
+                    (KEEP_WRITE_KEYS,),
+                )
 
     def close(self) -> None:
         with self._lock:
@@ -79,17 +112,23 @@ class GameStore:
     # -------------------------------------------------------------- games
 
     def create(
-        self, rules: RuleSet, seats: tuple[str, ...] | list[str], first_dealer: int = 0, start: Position | None = None
+        self,
+        rules: RuleSet,
+        seats: tuple[str, ...] | list[str],
+        first_dealer: int = 0,
+        start: Position | None = None,
+        *,
+        key: WriteKey | None = None,
     ) -> int:
-        """A new, empty game; returns its id."""
+        """A new, empty game; returns its id. ``key``: the write's key, stored with it (see :meth:`keyed_write`)."""
         game = Game(rules, seats, first_dealer, start)
-        return self._insert(game)
+        return self._insert(game, key)
 
-    def _insert(self, game: Game) -> int:
+    def _insert(self, game: Game, key: WriteKey | None = None) -> int:
         meta = game_to_json(game)
         events = meta.pop("events")
         with self._lock:
-            with self._transaction():
+            with self._transaction(key):
                 cur = self._db.execute(
                     "INSERT INTO games (created, meta) VALUES (?, ?)", (time.time(), json.dumps(meta))
                 )
@@ -99,15 +138,52 @@ class GameStore:
             return gid
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """The block's writes all stored, or none (the caller holds ``_lock``)."""
+    def _transaction(self, key: WriteKey | None = None) -> Iterator[None]:
+        """The block's writes all stored, or none (the caller holds ``_lock``); ``key`` stored with them."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
+            if key is not None:
+                self._db.execute("INSERT INTO write_keys (key, digest, at) VALUES (?, ?, ?)", (*key, time.time()))
             yield
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk does): then ROLLBACK raises "no transaction is
+            # active", which must not hide the error that ended the transaction
+            if self._db.in_transaction:
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
             raise
+
+    # -------------------------------------------------------------- write keys
+
+    def keyed_write(self, key: str, digest: str) -> tuple[int, str, bytes] | bool | None:
+        """What the store knows of the write with ``key``: None (never recorded), True (recorded, its answer not
+        kept) or its answer ``(status, mimetype, body)``. Raises :class:`KeyReused` for a key recorded with another
+        digest."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT digest, status, mimetype, body FROM write_keys WHERE key = ?", (key,)
+            ).fetchone()
+        if row is None:
+            return None
+        if row[0] != digest:
+            raise KeyReused("this Idempotency-Key was used for another request: send a new key")
+        if row[1] is None:
+            return True
+        return int(row[1]), str(row[2]), bytes(row[3])
+
+    def keep_answer(self, key: str, digest: str, status: int, mimetype: str, body: bytes) -> None:
+        """The answer sent to a keyed write, for a retry to get it again (a no-op for a key the store lacks)."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE write_keys SET status = ?, mimetype = ?, body = ? WHERE key = ? AND digest = ?",
+                (status, mimetype, body, key, digest),
+            )
+
+    def revision(self, game_id: int) -> int:
+        """The number of rows in the game's log (undo rows included): it grows with every write, never shrinks."""
+        with self._lock:
+            return self._next_seq(game_id)
 
     def _log_events(self, game_id: int, first_seq: int, events: Sequence[dict[str, Any]]) -> None:
         now = time.time()
@@ -154,13 +230,13 @@ class GameStore:
         row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM log WHERE game_id = ?", (game_id,)).fetchone()
         return int(row[0])
 
-    def append(self, game_id: int, event: Event) -> Any:
+    def append(self, game_id: int, event: Event, *, key: WriteKey | None = None) -> Any:
         """Check the event against the game, then commit it. Returns what ``Game.apply`` returned."""
-        return self.append_all(game_id, (event,))
+        return self.append_all(game_id, (event,), key=key)
 
-    def append_all(self, game_id: int, events: Sequence[Event]) -> Any:
+    def append_all(self, game_id: int, events: Sequence[Event], *, key: WriteKey | None = None) -> Any:
         """Check the events against the game one after another, then commit them together: all or none (a hand
-        start and the event it was made for). Returns what ``Game.apply`` returned for the last."""
+        start and the event it was made for), with ``key``. Returns what ``Game.apply`` returned for the last."""
         with self._lock:
             g = self.game(game_id)
             result: Any = None
@@ -175,23 +251,25 @@ class GameStore:
                 self._games.pop(game_id, None)  # an unexpected failure: rebuild from the disk next time
                 raise
             try:
-                with self._transaction():
+                with self._transaction(key):
                     self._log_events(game_id, self._next_seq(game_id), [event.to_dict() for event in events])
             except BaseException:
                 self._games.pop(game_id, None)  # the disk is the truth: replay next time
                 raise
             return result
 
-    def undo(self, game_id: int) -> Game:
-        """Take back the last event in force (an ``undo`` row is appended); returns the game as it now is."""
+    def undo(self, game_id: int, *, key: WriteKey | None = None) -> Game:
+        """Take back the last event in force (an ``undo`` row is appended, with ``key``); returns the game as it now
+        is."""
         with self._lock:
             g = self.game(game_id)
             if not g.events:
                 raise StorageError("nothing to undo")
-            self._db.execute(
-                "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
-                (game_id, self._next_seq(game_id), time.time()),
-            )
+            with self._transaction(key):
+                self._db.execute(
+                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
+                    (game_id, self._next_seq(game_id), time.time()),
+                )
             self._games[game_id] = g.undo()
             return self._games[game_id]
 
@@ -201,7 +279,7 @@ class GameStore:
         """The game as ``engine.game.record.game_to_json`` writes it (events in force only)."""
         return game_to_json(self.game(game_id))
 
-    def import_json(self, data: dict[str, Any]) -> int:
+    def import_json(self, data: dict[str, Any], *, key: WriteKey | None = None) -> int:
         """Store a game from ``export_json`` output (every event is replayed and checked); returns its id."""
         try:
             game = game_from_json(data)
@@ -209,7 +287,7 @@ class GameStore:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # a shape the file should not have
             raise StorageError(f"not a game file: {exc}") from None
-        return self._insert(game)
+        return self._insert(game, key)
 
     def export_file(self, game_id: int, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.export_json(game_id), ensure_ascii=False, indent=1), encoding="utf-8")
@@ -220,6 +298,12 @@ class GameStore:
         except (OSError, ValueError) as exc:
             raise StorageError(f"cannot read game file {path}: {exc}") from None
         return self.import_json(data)
+
+
+def storage_problem(db: str | Path, exc: BaseException) -> str:
+    """The one line that says why the game log at ``db`` (or its folder) cannot be opened at start-up."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return f"cannot open the game log {db}: {reason} (is the disk full or read-only?)"
 
 
 def rules_of(meta: dict[str, Any]) -> RuleSet:

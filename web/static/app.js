@@ -98,15 +98,33 @@ const J = (() => {
     toastTimer = setTimeout(() => (t.hidden = true), bad ? 5000 : 2500);
   }
 
+  /* Every tap that writes sends its own Idempotency-Key, and a game write the revision this page last saw (a stale
+     one is refused with 409 and the state now); the tapped button stays disabled until the answer comes back. */
+  let revision = null;
+  const noteRevision = (st) => { if (st && st.game && st.game.revision) revision = st.game.revision; };
+  const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const WRITES = /^\/api\/(game\/(?!win\/preview)|camera\/|corrections)/;
+
   async function api(method, url, body) {
     const opts = { method, headers: { "X-CSRF-Token": csrf(), Accept: "application/json" }, credentials: "same-origin" };
     if (body instanceof FormData) opts.body = body;
     else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
-    const r = await fetch(url, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
-    if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status}`);
-    return data;
+    const write = method === "POST" && WRITES.test(url), ev = window.event;
+    const btn = write && ev ? ev.submitter || (ev.target && ev.target.closest && ev.target.closest("button")) : null;
+    const wasDisabled = btn ? btn.disabled : false;
+    if (write) {
+      opts.headers["Idempotency-Key"] = newKey();
+      if (revision && url.startsWith("/api/game/")) opts.headers["X-Game-Revision"] = revision;
+    }
+    if (btn) btn.disabled = true;
+    try {
+      const r = await fetch(url, opts);
+      let data = null;
+      try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+      noteRevision(data && (data.state || data));
+      if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status}`);
+      return data;
+    } finally { if (btn) btn.disabled = wasDisabled; }
   }
 
   /* --- live updates: EventSource with heartbeat watchdog and reconnect --- */
@@ -138,7 +156,7 @@ const J = (() => {
       es = new EventSource(`/events?tab=${tab}` + (lastId === null ? "" : `&last_id=${lastId}`));
       es.onopen = () => { mark(true); lastBeat = Date.now(); retry = 1000; };
       const seen = (e) => { lastBeat = Date.now(); if (e.lastEventId) lastId = e.lastEventId; mark(true); };
-      es.addEventListener("state", (e) => { seen(e); onState(JSON.parse(e.data)); });
+      es.addEventListener("state", (e) => { seen(e); const st = JSON.parse(e.data); noteRevision(st); onState(st); });
       es.addEventListener("camera", (e) => { seen(e); onCamera && onCamera(JSON.parse(e.data)); });
       es.addEventListener("follow", (e) => { seen(e); onFollow && onFollow(JSON.parse(e.data)); });
       es.addEventListener("corrections", seen);

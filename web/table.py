@@ -1,13 +1,13 @@
-"""The live table page, joining (QR code, PIN) and leaving."""
+"""The live table page, joining (the QR code's join token, or the PIN by challenge) and leaving."""
 
 from __future__ import annotations
 
 import io
 
 import segno
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
-from web.security import lock, service, unlock
+from web.security import challenges, join_with_token, joined, lock, pin_required, service, unlock, unlock_with_proof
 
 bp = Blueprint("table", __name__)
 
@@ -15,6 +15,11 @@ bp = Blueprint("table", __name__)
 def table_url() -> str:
     """The URL phones should open: the service's configured one, else the one this request came in on."""
     return service().url or request.host_url
+
+
+def join_url() -> str:
+    """The URL that joins the table with no PIN: the table's, with its join token."""
+    return table_url().rstrip("/") + "/join/" + service().join_token()
 
 
 @bp.get("/")
@@ -27,11 +32,43 @@ def join():
     error = None
     status = 200
     if request.method == "POST":
-        pin = request.form.get("pin", "")
-        if unlock(pin):
+        if "proof" in request.form:  # the join page: an answer to a challenge, not the PIN
+            ok = unlock_with_proof(request.form.get("nonce"), request.form.get("proof"))
+        elif "pin" in request.form:  # a script's post
+            ok = unlock(request.form.get("pin", ""))
+        else:
+            ok = False
+        if ok:
             return redirect(url_for("table.live"), code=303)
         error, status = "That is not the table's PIN.", 403
     return render_template("join.html", table_url=table_url(), error=error), status
+
+
+@bp.get("/join/challenge")
+def challenge():
+    """A one-time nonce and the table's salt, for the join page's proof of the PIN (see :mod:`web.challenge`)."""
+    response = jsonify({"nonce": challenges().issue(), "salt": service().pin_salt})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/join/<token>")
+def join_by_token(token: str):
+    """The table's QR code: joins this phone with no PIN, then shows the table (the token leaves the address bar)."""
+    if not join_with_token(token):
+        return render_template(
+            "join.html", table_url=table_url(),
+            error="This join code is old: scan the QR code the table shows now, or enter the PIN.",
+        ), 403
+    return redirect(url_for("table.live"), code=303)
+
+
+@bp.post("/join/new-code")
+@pin_required
+def new_join_code():
+    """A joined player makes a new join token: printed cards and photos of the old QR code join no one."""
+    service().rotate_join_token()
+    return redirect(url_for("table.join"), code=303)
 
 
 @bp.post("/leave")
@@ -42,6 +79,19 @@ def leave():
 
 @bp.get("/qr.svg")
 def qr():
+    """The table's address (watching only) as a QR code."""
+    return _qr_svg(table_url())
+
+
+@bp.get("/join-qr.svg")
+def join_qr():
+    """The join token's QR code, shown only to a joined phone (to let another player join)."""
+    if not joined():
+        abort(403, description="only a joined phone shows the join code")
+    return _qr_svg(join_url())
+
+
+def _qr_svg(text: str) -> Response:
     buf = io.BytesIO()
-    segno.make(table_url(), error="m").save(buf, kind="svg", scale=6, border=2, dark="#111", light="#fff")
-    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    segno.make(text, error="m").save(buf, kind="svg", scale=6, border=2, dark="#111", light="#fff")
+    return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})

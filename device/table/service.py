@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from device.table.access import TableAccess
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
@@ -36,7 +37,7 @@ from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.storage import GameStore
 from device.table.table_view import check_camera_seat, table_view
-from device.table.pin import PinGuard
+from device.table.pin import PinGuard, pin_proof
 from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
@@ -124,8 +125,10 @@ class TableService:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
             raise ValueError("the table PIN is 4 to 12 digits")
         self._pin = pin
-        #: Changes whenever the PIN does: sessions unlocked with an old PIN are locked again.
-        self.pin_epoch = secrets.token_hex(8)
+        #: The join token, the cookies' key and the sessions, kept beside the game log (a restart logs nobody out).
+        self.access = TableAccess(db_path or ":memory:")
+        #: Changes whenever the PIN does (and only then): sessions unlocked with an old PIN are locked again.
+        self.pin_epoch = hmac.new(self.access.secret("pin_epoch_key").encode(), pin.encode(), "sha256").hexdigest()[:16]
         self.rules = rules or preset("standard")
         self.db_path = db_path
         #: Reads phone photos (:meth:`vision.read.pipeline.ReaderConfig.for_photo`), one read at a time with the
@@ -140,8 +143,8 @@ class TableService:
         self.camera_seat = check_camera_seat(camera_seat)
         self._lock = threading.RLock()
         self._camera: CameraView | None = None
-        #: Wrong PINs, per client and for the whole table (a burst from many addresses closes joining a while).
-        self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, window_s=pin_window_s)
+        #: Wrong PINs, per address: each past ``pin_attempts`` doubles that address's wait, from ``pin_window_s``.
+        self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, first_wait_s=pin_window_s)
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
         #: What the camera sees, played into the game (``auto_confirm_s``: a result laid down settles itself after
@@ -157,16 +160,46 @@ class TableService:
     # --- PIN ---------------------------------------------------------------------------------------------
 
     def check_pin(self, pin: Any, *, client: str = "") -> bool:
-        """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``, or from
-        all clients together (see :class:`device.table.pin.PinGuard`)."""
+        """Whether ``pin`` is the table's PIN. Raises PinLocked while ``client``'s address waits after wrong PINs
+        (see :class:`device.table.pin.PinGuard`: per address, never for the whole table)."""
+        return self._checked(client, isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode()))
+
+    def check_pin_proof(self, nonce: str, proof: Any, *, client: str = "") -> bool:
+        """Whether ``proof`` is :func:`pin_proof` of the table's PIN for ``nonce`` (a challenge the site issued):
+        the join page proves it knows the PIN without sending it. Counted like :meth:`check_pin`."""
+        expected = pin_proof(self._pin, self.pin_salt, nonce)
+        return self._checked(client, isinstance(proof, str) and hmac.compare_digest(proof.encode(), expected.encode()))
+
+    def _checked(self, client: str, ok: bool) -> bool:
         wait = self.pin_guard.wait_s(client)
         if wait is not None:
-            whom = "at this table" if self.pin_guard.table_locked else "from this phone"
-            raise PinLocked(f"too many wrong PINs {whom}: try again in {wait} s")
-        ok = isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
-        if not ok:
+            raise PinLocked(f"too many wrong PINs from this phone: try again in {wait} s, or scan the table's QR code")
+        if ok:
+            self.pin_guard.succeeded(client)
+        else:
             self.pin_guard.failed(client)
         return ok
+
+    @property
+    def pin_salt(self) -> str:
+        """The table's salt for :func:`pin_proof`: public (the join page is given it), kept across restarts."""
+        return self.access.secret("pin_salt")
+
+    @property
+    def site_key(self) -> str:
+        """The key that signs the phones' cookies, kept across restarts (a restart logs nobody out)."""
+        return self.access.secret("site_key", lambda: secrets.token_hex(32))
+
+    def join_token(self) -> str:
+        """The token the table's QR code carries (``/join/<token>``): it joins with no PIN."""
+        return self.access.join_token()
+
+    def check_join_token(self, token: Any) -> bool:
+        return self.access.is_join_token(token)
+
+    def rotate_join_token(self) -> str:
+        """A new join token: the QR codes printed or shown before join no one from now on."""
+        return self.access.rotate_join_token()
 
     # --- state and events --------------------------------------------------------------------------------
 
@@ -513,6 +546,7 @@ class TableService:
     def close(self) -> None:
         self.bus.close()
         self.game.close()
+        self.access.close()
 
 
 def _box(detection: Detection) -> tuple[float, float, float, float]:

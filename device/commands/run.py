@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from device.cli import UserError
-from device.commands.site import Site, print_qr, start_site
+from device.commands.site import Site, print_welcome, start_site
 from device.config import Config, ConfigError, find_config
 from device.camera.loop import ChangeGate, ServiceLoop
 from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
@@ -316,10 +316,8 @@ class TableRuntime:
         from device.table.service import TableService
         from engine.rules import preset
 
-        from device.table.pin import new_pin
+        from device.commands.access import default_pin_file, table_pin
 
-        pin = self.config.site.pin or new_pin()
-        self.pin = pin  # shown once, on the console of the table's own machine
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
             db = Path(self._tmp.name) / "demo.db"
@@ -333,6 +331,10 @@ class TableRuntime:
                 raise ConfigError(
                     f"{self.config.source or 'config'}: game.db: cannot create {db.parent} ({exc})"
                 ) from None
+        site = self.config.site
+        pin_file = Path(site.pin_file).expanduser() if site.pin_file and not self.demo else default_pin_file(db)
+        # never printed or logged (the console is the journal under systemd): where it is, is
+        pin, self.pin_where = table_pin(None, site.pin, pin_file)
         return TableService(
             pin=pin,
             rules=preset(self.config.game.rules),
@@ -365,8 +367,7 @@ class TableRuntime:
                 {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600},
             )
             self.url = self.service.url
-            print(f"jantaku: the table is at {self.url}  (PIN {self.pin})", file=out, flush=True)
-            print_qr(self.url, out)
+            print_welcome(self.service, self.pin_where, out)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
         if self.loop is not None:
             print(f"jantaku: reading {source}; Ctrl-C stops", file=out, flush=True)
@@ -490,7 +491,7 @@ def register(commands: Any) -> None:
     src.add_argument("--replay", metavar="PATH", help="a folder of images or a video, played in a loop")
     p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, help="port (default 8000)")
-    p.add_argument("--pin", help="the table's PIN, 6-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", help="the table's PIN, 6-12 digits (shows in ps: prefer [site] pin_file)")
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")

@@ -83,6 +83,18 @@ def print_qr(url: str, out: TextIO) -> None:
         pass
 
 
+def print_welcome(service: Any, pin_where: str, out: TextIO, prefix: str = "jantaku: ") -> None:
+    """The table's address and where its PIN is, never the PIN itself (the console may be the journal). On a
+    terminal, the QR code that joins with no PIN; elsewhere the address's, and how to print the join card."""
+    print(f"{prefix}the table is at {service.url}  ({pin_where})", file=out, flush=True)
+    if out.isatty():
+        print(f"{prefix}scan to join (no PIN needed):", file=out, flush=True)
+        print_qr(service.url.rstrip("/") + "/join/" + service.join_token(), out)
+    else:
+        print(f"{prefix}join code: print it with `jantaku card --out card.pdf`", file=out, flush=True)
+    out.flush()
+
+
 def start_site(service: Any, host: str, port: int, config: dict[str, Any] | None = None) -> Site:
     """Serve the site over ``service`` on ``host:port`` (port 0: any free one) and set ``service.url`` to the
     address the phones use (this machine's LAN address when ``host`` is every interface)."""

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from device.camera.loop import ChangeGate, ServiceLoop
+from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
 from device.cli import UserError
 from device.commands.site import Site, print_welcome, start_site
 from device.config import Config, ConfigError, find_config
-from device.camera.loop import ChangeGate, ServiceLoop
-from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
 from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
@@ -307,16 +307,16 @@ class TableRuntime:
                 stop=self.stop_event,
                 hold=self.service.hold,
                 zones=True,
+                on_problem=self.service.set_camera_problem,
             )
         self.site: Site | None = None
         self.url = ""
         self.observations = 0
 
     def _make_service(self) -> Any:
+        from device.commands.access import default_pin_file, table_pin
         from device.table.service import TableService
         from engine.rules import preset
-
-        from device.commands.access import default_pin_file, table_pin
 
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
@@ -446,6 +446,26 @@ def config_from_args(args: Any) -> Config:
     return config.with_overrides(camera=camera, site=site)
 
 
+def readiness_problem(config: Config, model: str | None = None) -> str | None:
+    """What keeps this table from running as configured, in one line (``jantaku run --check``); None when ready.
+
+    The detector model must be a file (the demo plays without one), and the configured camera's library must
+    import: picamera2 for ``picamera``, OpenCV for ``opencv``; a replay's path must exist."""
+    import importlib.util
+
+    kind = config.camera.kind
+    path = model_path(config, model)
+    if kind != "demo" and not path.is_file():
+        return f"no detector model at {path}: the camera cannot be read (set [detector] model, or --model)"
+    if kind == "picamera" and importlib.util.find_spec("picamera2") is None:
+        return "camera kind picamera: the picamera2 library is not installed (apt install python3-picamera2)"
+    if kind == "opencv" and importlib.util.find_spec("cv2") is None:
+        return "camera kind opencv: OpenCV (cv2) is not installed (pip install opencv-python-headless)"
+    if kind == "replay" and not Path(config.camera.path).expanduser().exists():
+        return f"camera kind replay: no such file or folder {config.camera.path}"
+    return None
+
+
 def run_command(args: Any) -> int:
     from device.commands.memory import limit_malloc_arenas
 
@@ -454,6 +474,9 @@ def run_command(args: Any) -> int:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)
     if args.check:
+        problem = readiness_problem(config, args.model)
+        if problem:
+            raise UserError(problem)
         print(f"jantaku run: config {config.source or '(built-in defaults)'} is valid")
         for section in ("camera", "detector", "loop", "game", "site"):
             values = {k: v for k, v in vars(getattr(config, section)).items() if k != "pin"}
@@ -495,7 +518,8 @@ def register(commands: Any) -> None:
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
-    p.add_argument("--check", action="store_true", help="check the config, print it and exit")
+    p.add_argument("--check", action="store_true",
+                   help="check the config, the model file and the camera's library; print it and exit (2: not ready)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     p.set_defaults(func=run_command)
 

@@ -143,6 +143,8 @@ class TableService:
         self.camera_seat = check_camera_seat(camera_seat)
         self._lock = threading.RLock()
         self._camera: CameraView | None = None
+        #: What is wrong with the camera, for the phones (:meth:`set_camera_problem`); None: nothing known.
+        self.camera_problem: str | None = None
         #: Wrong PINs, per address: each past ``pin_attempts`` doubles that address's wait, from ``pin_window_s``.
         self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, first_wait_s=pin_window_s)
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
@@ -213,11 +215,21 @@ class TableService:
                 "table": {"url": self.url, "rules": self.rules.name},
                 "game": game,
                 "camera": self._camera_dict(self._camera, game["seats"] if game else None),
+                "camera_problem": self.camera_problem,
                 "corrections": self.corrections.summary(),
             }
 
     def publish_state(self) -> None:
         self.bus.publish("state", self.state())
+
+    def set_camera_problem(self, problem: str | None) -> None:
+        """What is wrong with the camera, said to the phones as it is ("camera not found: check the cable ...");
+        None once it works again. Published only when it changes."""
+        with self._lock:
+            if problem == self.camera_problem:
+                return
+            self.camera_problem = problem
+        self.publish_state()
 
     # --- scoring -----------------------------------------------------------------------------------------
 

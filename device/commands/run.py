@@ -365,6 +365,7 @@ class TableRuntime:
             self.site = start_site(
                 self.service, self.config.site.host, self.config.site.port,
                 {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600},
+                tls_folder=self.config.game.db_path.parent if self.config.site.tls else None,
             )
             self.url = self.service.url
             print_welcome(self.service, self.pin_where, out)

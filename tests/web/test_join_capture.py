@@ -1,0 +1,75 @@
+"""A capture of a join on loopback holds no PIN: a real browser joins through the join page's JavaScript, every
+byte between it and the real server recorded by a relay in the middle (what a packet capture on the Wi-Fi shows)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+from device.table.service import TableService
+from tests.web.conftest import serving
+
+pytestmark = pytest.mark.browser
+
+PIN = "482913"
+
+
+class Recorder:
+    """A TCP relay on a free loopback port to ``port``, keeping every byte each way."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.bytes = bytearray()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            for a, b in ((phone, server), (server, phone)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                with self.lock:
+                    self.bytes += data
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+@pytest.fixture
+def site(tmp_path):
+    service = TableService(pin=PIN, db_path=str(tmp_path / "g.db"))
+    with serving(service):
+        yield service
+
+
+def test_a_capture_of_a_join_holds_no_pin(context, site):
+    recorder = Recorder(int(site.url.rsplit(":", 1)[1].strip("/")))
+    base = f"http://127.0.0.1:{recorder.port}"
+    page = context.new_page()
+    page.goto(base + "/join")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_url(base + "/")
+    assert page.inner_text("#join-link") == "Joined"
+    captured = bytes(recorder.bytes)
+    assert b"POST /join " in captured and b"proof=" in captured and b"GET /join/challenge " in captured
+    assert PIN.encode() not in captured  # not in a form, a header, a URL, a cookie or an answer
+    recorder.listener.close()

@@ -168,7 +168,9 @@ def card_pdf(qr: Any, lines: tuple[str, ...]) -> bytes:
     module = 70 * mm / size
     left, top = (width - 70 * mm) / 2, height - 24 * mm
     ops = ["0 g"]
-    ops += [f"{left + x * module:.2f} {top - (y + 1) * module:.2f} {module:.2f} {module:.2f} re" for x, y in _modules(qr)]
+    ops += [
+        f"{left + x * module:.2f} {top - (y + 1) * module:.2f} {module:.2f} {module:.2f} re" for x, y in _modules(qr)
+    ]
     ops.append("f")
 
     def text(font: str, points: float, y_mm: float, line: str) -> str:
@@ -179,14 +181,20 @@ def card_pdf(qr: Any, lines: tuple[str, ...]) -> bytes:
         return f"BT /{font} {points} Tf {x:.2f} {height - y_mm * mm:.2f} Td ({safe}) Tj ET"
 
     title, scan, watch, address = lines
-    ops += [text("F1", 22, 16, title), text("F1", 14, 106, scan), text("F1", 11, 120, watch),
-            text("F2", 12, 127, address)]
+    ops += [
+        text("F1", 22, 16, title),
+        text("F1", 14, 106, scan),
+        text("F1", 11, 120, watch),
+        text("F2", 12, 127, address),
+    ]
     content = "\n".join(ops).encode("latin-1")
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:.2f} {height:.2f}] /Contents 4 0 R "
-         "/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>").encode(),
+        (
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:.2f} {height:.2f}] /Contents 4 0 R "
+            "/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>"
+        ).encode(),
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",

@@ -14,13 +14,14 @@ with the ``openssl`` command; it names ``localhost``, this machine's ``.local`` 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
 import logging
 import os
+import select
 import shutil
 import socket
-import select
 import ssl
 import subprocess
 import threading
@@ -41,7 +42,9 @@ RECORD_S = 30.0
 CERT_DAYS = 3650
 
 
-def kept_certificate(folder: Path, names: list[str] | None = None, addresses: list[str] | None = None) -> tuple[Path, Path]:
+def kept_certificate(
+    folder: Path, names: list[str] | None = None, addresses: list[str] | None = None
+) -> tuple[Path, Path]:
     """The site's certificate and key in ``folder``, made (self-signed) the first time and kept after."""
     cert, key = folder / CERT_NAME, folder / KEY_NAME
     if cert.is_file() and key.is_file():
@@ -82,21 +85,45 @@ def _make_with_cryptography(cert: Path, key: Path, names: list[str], addresses: 
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(private, hashes.SHA256())
     )
-    key.write_bytes(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                          serialization.NoEncryption()))
+    key.write_bytes(
+        private.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
     cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
 
 
 def _make_with_openssl(cert: Path, key: Path, names: list[str], addresses: list[str]) -> None:
     if shutil.which("openssl") is None:
-        raise UserError("tls: neither the cryptography package nor the openssl command is here "
-                        "(apt install python3-cryptography, or openssl)")
+        raise UserError(
+            "tls: neither the cryptography package nor the openssl command is here "
+            "(apt install python3-cryptography, or openssl)"
+        )
     alt = ",".join([f"DNS:{n}" for n in names] + [f"IP:{a}" for a in addresses])
     done = subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-         "-keyout", str(key), "-out", str(cert), "-days", str(CERT_DAYS), "-subj", f"/CN={names[-1]}",
-         "-addext", f"subjectAltName={alt}"],
-        capture_output=True, text=True, check=False,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            str(CERT_DAYS),
+            "-subj",
+            f"/CN={names[-1]}",
+            "-addext",
+            f"subjectAltName={alt}",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise UserError(f"tls: openssl could not make a certificate ({done.stderr.strip().splitlines()[-1:]})")
@@ -114,8 +141,16 @@ class TlsFront:
 
     ``peers`` maps the relay's loopback port (the site's ``REMOTE_PORT``) to the phone's address."""
 
-    def __init__(self, context: ssl.SSLContext, host: str, port: int, *, backend_port: int,
-                 per_address: int = 16, limit: int = 200) -> None:
+    def __init__(
+        self,
+        context: ssl.SSLContext,
+        host: str,
+        port: int,
+        *,
+        backend_port: int,
+        per_address: int = 16,
+        limit: int = 200,
+    ) -> None:
         self.context, self.backend_port = context, backend_port
         self.per_address, self.limit = per_address, limit
         self.peers: dict[int, str] = {}
@@ -134,10 +169,8 @@ class TlsFront:
 
     def close(self) -> None:
         self._closed.set()
-        try:
+        with contextlib.suppress(OSError):
             self._listener.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self._listener.close()
         self._thread.join(3.0)
 
@@ -170,10 +203,8 @@ class TlsFront:
         finally:
             for s in (raw, backend):
                 if s is not None:
-                    try:
+                    with contextlib.suppress(OSError):
                         s.close()
-                    except OSError:
-                        pass
             with self._lock:
                 self._held[address] -= 1
                 if self._held[address] <= 0:

@@ -25,8 +25,13 @@ def frame(i: int) -> Frame:
 def test_the_loop_tells_what_is_wrong_with_the_camera_and_when_it_is_right_again():
     told: list[str | None] = []
     source = FakeSource([frame(0), SourceLost("usb camera 0: no frame"), frame(1)], open_failures=1)
-    loop = ServiceLoop(source, lambda f, zones=None: f, lambda obs: None, on_problem=told.append,
-                       backoff=Backoff(first=0.0, longest=0.0))
+    loop = ServiceLoop(
+        source,
+        lambda f, zones=None: f,
+        lambda obs: None,
+        on_problem=told.append,
+        backoff=Backoff(first=0.0, longest=0.0),
+    )
     loop.run()  # to the script's end
     assert told == [
         "camera not found: check the cable (fake: not there (scripted))",
@@ -62,8 +67,11 @@ def test_an_unplugged_usb_camera_is_shown_on_the_phones(tmp_path):
 @pytest.mark.parametrize(
     ("toml", "args", "message"),
     [
-        ('[camera]\nkind = "opencv"\n[detector]\nmodel = "{tmp}/none.onnx"\n', [],
-         "no detector model at {tmp}/none.onnx"),
+        (
+            '[camera]\nkind = "opencv"\n[detector]\nmodel = "{tmp}/none.onnx"\n',
+            [],
+            "no detector model at {tmp}/none.onnx",
+        ),
         ('[camera]\nkind = "opencv"\n', ["--model", "{tmp}/gone.onnx"], "no detector model at {tmp}/gone.onnx"),
         ('[camera]\nkind = "picamera"\n', [], "the picamera2 library is not installed"),
         ('[camera]\nkind = "replay"\npath = "{tmp}/nothing"\n', [], "no such file or folder"),

@@ -117,9 +117,26 @@ def test_a_card_of_another_kind_is_one_line(tmp_path, capsys):
 def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, str]:
     (tmp_path / "pin").write_text("482913\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(tmp_path / "g.db"), "--pin-file", str(tmp_path / "pin"), "--model", str(tmp_path / "none.onnx")],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "device.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--pin-file",
+            str(tmp_path / "pin"),
+            "--model",
+            str(tmp_path / "none.onnx"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     line = proc.stdout.readline()
@@ -143,9 +160,12 @@ def test_after_kill_9_and_a_restart_a_joined_phone_still_writes(tmp_path):
 
     proc, url = start_serve(tmp_path)  # a new process, a new port; the same database
     try:
+
         def chombo(seat: int) -> dict:
             request = urllib.request.Request(
-                url + "api/game/chombo", data=json.dumps({"seat": seat}).encode(), method="POST",
+                url + "api/game/chombo",
+                data=json.dumps({"seat": seat}).encode(),
+                method="POST",
                 headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
             )
             return json.load(phone.open(request, timeout=10))
@@ -157,8 +177,12 @@ def test_after_kill_9_and_a_restart_a_joined_phone_still_writes(tmp_path):
         assert time.monotonic() - started < 10
         stranger = urllib.request.build_opener()
         with pytest.raises(urllib.error.HTTPError) as refused:
-            stranger.open(urllib.request.Request(url + "api/game/chombo", data=b"{}", method="POST",
-                                                 headers={"Content-Type": "application/json"}), timeout=10)
+            stranger.open(
+                urllib.request.Request(
+                    url + "api/game/chombo", data=b"{}", method="POST", headers={"Content-Type": "application/json"}
+                ),
+                timeout=10,
+            )
         assert refused.value.code == 403
     finally:
         proc.send_signal(signal.SIGINT)

@@ -3,6 +3,7 @@ byte between it and the real server recorded by a relay in the middle (what a pa
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -47,10 +48,8 @@ class Recorder:
             pass
         finally:
             for s in (a, b):
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 @pytest.fixture

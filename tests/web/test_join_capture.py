@@ -72,3 +72,38 @@ def test_a_capture_of_a_join_holds_no_pin(context, site):
     assert b"POST /join " in captured and b"proof=" in captured and b"GET /join/challenge " in captured
     assert PIN.encode() not in captured  # not in a form, a header, a URL, a cookie or an answer
     recorder.listener.close()
+
+
+def test_a_tcpdump_capture_of_a_join_on_loopback_holds_no_pin(context, site, tmp_path):
+    """The same with a real packet capture (``tcpdump -i lo``, from apt; it needs the right to capture)."""
+    import shutil
+    import signal
+    import subprocess
+    import time
+
+    if shutil.which("tcpdump") is None:
+        pytest.skip("tcpdump is not installed (apt-get install tcpdump)")
+    port = int(site.url.rsplit(":", 1)[1].strip("/"))
+    pcap = tmp_path / "join.pcap"
+    capture = subprocess.Popen(
+        ["tcpdump", "-i", "lo", "-U", "-s", "0", "-w", str(pcap), "tcp", "port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.0)  # tcpdump is listening
+    if capture.poll() is not None:
+        pytest.skip(f"tcpdump cannot capture here: {capture.stderr.read().strip()}")
+    try:
+        page = context.new_page()
+        page.goto(site.url + "join")
+        page.fill("#pin", PIN)
+        page.click("#pin-form button[type=submit]")
+        page.wait_for_url(site.url)
+        time.sleep(2.0)  # tcpdump writes what it saw
+    finally:
+        capture.send_signal(signal.SIGINT)
+        capture.wait(timeout=10)
+    packets = pcap.read_bytes()
+    assert b"POST /join " in packets and b"proof=" in packets  # the join is in the capture ...
+    assert PIN.encode() not in packets  # ... and the PIN is not

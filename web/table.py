@@ -54,13 +54,19 @@ def challenge():
 
 @bp.get("/join/<token>")
 def join_by_token(token: str):
-    """The table's QR code: joins this phone with no PIN, then shows the table (the token leaves the address bar)."""
+    """The table's QR code: joins this phone with no PIN, then opens the table.
+
+    A page that moves on by itself, not a redirect: a phone's camera app opens the link as a cross-site navigation,
+    and a redirect from it would be cross-site too, so the browser would withhold the new SameSite=Strict cookie
+    from the table's page. The page's own move to the table is same-site."""
     if not join_with_token(token):
         return render_template(
             "join.html", table_url=table_url(),
             error="This join code is old: scan the QR code the table shows now, or enter the PIN.",
         ), 403
-    return redirect(url_for("table.live"), code=303)
+    response = Response(render_template("joined.html"))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/join/new-code")

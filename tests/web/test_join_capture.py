@@ -107,3 +107,35 @@ def test_a_tcpdump_capture_of_a_join_on_loopback_holds_no_pin(context, site, tmp
     packets = pcap.read_bytes()
     assert b"POST /join " in packets and b"proof=" in packets  # the join is in the capture ...
     assert PIN.encode() not in packets  # ... and the PIN is not
+
+
+def test_a_phone_scanning_the_join_code_lands_on_the_table_joined(context, site):
+    page = context.new_page()
+    page.goto(site.url + "join/" + site.join_token())  # what the camera app opens from the QR code
+    page.wait_for_url(site.url)
+    assert page.inner_text("#join-link") == "Joined"
+
+
+def test_over_https_a_browser_joins_with_the_pin(browser, tmp_path):
+    """``tls = true`` end to end: the browser accepts the table's own certificate once, then joins by the page's
+    challenge (the pure-JS proof works on https as on http)."""
+    from device.commands.site import start_site
+
+    service = TableService(pin=PIN, db_path=str(tmp_path / "t.db"))
+    site = start_site(service, "127.0.0.1", 0, tls_folder=tmp_path)
+    ctx = browser.new_context(ignore_https_errors=True)  # the phone's "proceed" on its first visit
+    try:
+        assert service.url.startswith("https://")
+        page = ctx.new_page()
+        page.goto(service.url + "join")
+        page.fill("#pin", PIN)
+        page.click("#pin-form button[type=submit]")
+        page.wait_for_url(service.url)
+        assert page.inner_text("#join-link") == "Joined"
+        secure = [c for c in ctx.cookies() if c["name"] == "session"]
+        assert secure and secure[0]["secure"]
+    finally:
+        ctx.close()
+        service.bus.close()
+        site.close()
+        service.close()

@@ -213,6 +213,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("JANTAKU_SESSION_MAX_S", 12 * 3600.0)
     app.config.setdefault("JANTAKU_STREAMS_PER_ADDRESS", 4)
     app.config.setdefault("JANTAKU_SESSIONS", 4096)  # joined phones' sessions kept at most
+    app.config.setdefault("JANTAKU_SESSIONS_PER_ADDRESS", 8)  # one address's sessions (its oldest makes room)
     app.config.setdefault("JANTAKU_JOINS_PER_MINUTE", 20)  # joins one address may make a minute
     app.config.setdefault("JANTAKU_IDEMPOTENCY_KEYS", 1024)
     streams = int(app.extensions["jantaku"].bus.max_subscribers)
@@ -221,6 +222,7 @@ def init_app(app: Flask) -> None:
     app.extensions["jantaku.sessions"] = SessionTable(
         float(app.config["JANTAKU_SESSION_MAX_S"]),
         capacity=int(app.config["JANTAKU_SESSIONS"]),
+        per_address=int(app.config["JANTAKU_SESSIONS_PER_ADDRESS"]),
         joins_per_minute=int(app.config["JANTAKU_JOINS_PER_MINUTE"]),
         rows=getattr(app.extensions["jantaku"], "access", None),
     )

@@ -157,7 +157,8 @@ class TlsFront:
         self._held: Counter[str] = Counter()
         self._lock = threading.Lock()
         try:
-            self._listener = socket.create_server((host, port), reuse_port=False)
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            self._listener = socket.create_server((host, port), family=family)
         except OSError as exc:
             raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
         self.port = self._listener.getsockname()[1]
@@ -188,20 +189,22 @@ class TlsFront:
             threading.Thread(target=self._serve, args=(conn, addr[0]), daemon=True).start()
 
     def _serve(self, raw: socket.socket, address: str) -> None:
-        backend = None
+        phone: ssl.SSLSocket | None = None
+        backend: socket.socket | None = None
+        local_port = None
         try:
             raw.settimeout(HANDSHAKE_S)
             phone = self.context.wrap_socket(raw, server_side=True)
-            phone.settimeout(None)
             backend = socket.create_connection(("127.0.0.1", self.backend_port))
             local_port = backend.getsockname()[1]
-            self.peers[local_port] = address
+            self.peers[local_port] = address  # before the first byte reaches the site
             _relay(phone, backend)
-            self.peers.pop(local_port, None)
-        except (OSError, ssl.SSLError):
+        except OSError:
             pass  # a failed handshake (a phone that refused the certificate), or a connection gone
         finally:
-            for s in (raw, backend):
+            if local_port is not None:
+                self.peers.pop(local_port, None)
+            for s in (phone, raw, backend):
                 if s is not None:
                     with contextlib.suppress(OSError):
                         s.close()

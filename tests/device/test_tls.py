@@ -114,3 +114,26 @@ def test_jantaku_run_with_tls_serves_https_and_its_qr_carries_it(tmp_path):
         table.close()
         out.close()
     assert "246813" not in (tmp_path / "console.txt").read_text()
+
+
+def test_the_tls_front_keeps_one_address_to_its_share(tmp_path):
+    """Connections that never finish their handshake hold only their own address's share."""
+    import socket
+
+    service, site = serve_once(tmp_path)
+    stalled = []
+    try:
+        for _ in range(16):  # the share of one address (CONNECTIONS_PER_ADDRESS)
+            stalled.append(socket.create_connection(("127.0.0.1", site.port), source_address=("127.0.0.4", 0)))
+        extra = socket.create_connection(("127.0.0.1", site.port), source_address=("127.0.0.4", 0))
+        extra.settimeout(5)
+        assert extra.recv(1) == b""  # closed as it was accepted
+        extra.close()
+        response, _body, _ = https_get(site.port, tmp_path / "site-cert.pem")  # another address: served
+        assert response.status == 200
+    finally:
+        for s in stalled:
+            s.close()
+        service.bus.close()
+        site.close()
+        service.close()

@@ -41,7 +41,11 @@ class TooManySubscribers(RuntimeError):
 
 
 class PinLocked(PermissionError):
-    """Too many wrong PINs from one client: wait before trying again."""
+    """Too many wrong PINs from one address: wait ``retry_after_s`` seconds (None: not said) before trying again."""
+
+    def __init__(self, message: str, retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class Busy(RuntimeError):

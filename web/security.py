@@ -94,7 +94,7 @@ def _try_pin(pin: Any) -> bool:
     try:
         ok = service().check_pin(pin, client=client_id())
     except PinLocked as exc:
-        abort(429, description=str(exc))
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
     return ok
 
 
@@ -116,7 +116,7 @@ def unlock_with_proof(nonce: Any, proof: Any) -> bool:
     try:
         ok = service().check_pin_proof(nonce, proof, client=client_id())
     except PinLocked as exc:
-        abort(429, description=str(exc))
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
     if ok:
         _open_session()
     return ok
@@ -136,7 +136,7 @@ def _open_session() -> None:
         session["sid"] = sessions().open(client_id())
     except JoinRefused as exc:
         session.pop("sid", None)
-        abort(429, description=str(exc))
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
     session["pin_ok"] = _pin_epoch()
 
 

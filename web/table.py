@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
 
 from web.security import challenges, join_with_token, joined, lock, pin_required, service, unlock, unlock_with_proof
 
@@ -29,19 +31,27 @@ def live():
 
 @bp.route("/join", methods=["GET", "POST"])
 def join():
-    error = None
-    status = 200
-    if request.method == "POST":
+    if request.method == "GET":
+        return render_template("join.html", table_url=table_url(), error=None)
+    try:
         if "proof" in request.form:  # the join page: an answer to a challenge, not the PIN
             ok = unlock_with_proof(request.form.get("nonce"), request.form.get("proof"))
         elif "pin" in request.form:  # a script's post
             ok = unlock(request.form.get("pin", ""))
         else:
             ok = False
-        if ok:
-            return redirect(url_for("table.live"), code=303)
-        error, status = "That is not the table's PIN.", 403
-    return render_template("join.html", table_url=table_url(), error=error), status
+    except HTTPException as exc:  # a wait, an expired challenge, a full table: said on the page
+        return _join_page_error(exc.description or exc.name, exc.code or 400, getattr(exc, "retry_after", None))
+    if ok:
+        return redirect(url_for("table.live"), code=303)
+    return _join_page_error("That is not the table's PIN.", 403)
+
+
+def _join_page_error(message: str, status: int, retry_after: Any = None) -> Response:
+    response = Response(render_template("join.html", table_url=table_url(), error=message), status=status)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 @bp.get("/join/challenge")
@@ -59,11 +69,12 @@ def join_by_token(token: str):
     A page that moves on by itself, not a redirect: a phone's camera app opens the link as a cross-site navigation,
     and a redirect from it would be cross-site too, so the browser would withhold the new SameSite=Strict cookie
     from the table's page. The page's own move to the table is same-site."""
-    if not join_with_token(token):
-        return render_template(
-            "join.html", table_url=table_url(),
-            error="This join code is old: scan the QR code the table shows now, or enter the PIN.",
-        ), 403
+    try:
+        joined_now = join_with_token(token)
+    except HTTPException as exc:  # a full table, or too many joins from this address
+        return _join_page_error(exc.description or exc.name, exc.code or 400, getattr(exc, "retry_after", None))
+    if not joined_now:
+        return _join_page_error("This join code is old: scan the QR code the table shows now, or enter the PIN.", 403)
     response = Response(render_template("joined.html"))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -114,7 +114,7 @@ class TableService:
         url: str = "",
         max_streams: int = 32,
         pin_attempts: int = 5,
-        pin_window_s: float = 60.0,
+        pin_window_s: float = 2.0,
         pin_guard: PinGuard | None = None,
         max_pending_reads: int = 3,
         camera_seat: int | None = None,
@@ -145,7 +145,8 @@ class TableService:
         self._camera: CameraView | None = None
         #: What is wrong with the camera, for the phones (:meth:`set_camera_problem`); None: nothing known.
         self.camera_problem: str | None = None
-        #: Wrong PINs, per address: each past ``pin_attempts`` doubles that address's wait, from ``pin_window_s``.
+        #: Wrong PINs, per address: the ``pin_attempts``-th makes that address wait ``pin_window_s`` seconds, each
+        #: later one twice as long (up to an hour); never for the whole table.
         self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, first_wait_s=pin_window_s)
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self.game = GameSession(self.rules, store=_open_store(db_path))
@@ -175,7 +176,9 @@ class TableService:
     def _checked(self, client: str, ok: bool) -> bool:
         wait = self.pin_guard.wait_s(client)
         if wait is not None:
-            raise PinLocked(f"too many wrong PINs from this phone: try again in {wait} s, or scan the table's QR code")
+            raise PinLocked(
+                f"too many wrong PINs from this phone: try again in {wait} s, or scan the table's QR code", wait
+            )
         if ok:
             self.pin_guard.succeeded(client)
         else:

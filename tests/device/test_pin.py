@@ -105,7 +105,9 @@ ADDRESSES, DAYS = 200, 30
 
 
 def test_expected_time_to_guess_the_pin_from_200_addresses_is_over_30_days():
-    guard = PinGuard()
+    service = TableService(pin="482913")
+    guard = service.pin_guard  # the limits the table runs with
+    service.close()
     # The arithmetic, from the limiter's own parameters: each address's start (its free tries, then waits that
     # double from first_wait_s) until the wait reaches max_wait_s, then one guess per max_wait_s.
     ramp = [guard.wait_after(n) for n in range(1, 100)]
@@ -121,7 +123,8 @@ def test_expected_time_to_guess_the_pin_from_200_addresses_is_over_30_days():
 
     # The same by running the real guard: 200 addresses, each guessing the moment it may, for 30 days.
     clock = Clock()
-    guard = PinGuard(clock=clock)
+    guard = PinGuard(attempts=guard.attempts, first_wait_s=guard.first_wait_s, max_wait_s=guard.max_wait_s,
+                     forget_after_s=guard.forget_after_s, clock=clock)  # fmt: skip
     waiting = [(0.0, f"127.0.0.{i}") for i in range(ADDRESSES)]
     heapq.heapify(waiting)
     guesses = 0

@@ -63,7 +63,10 @@ def test_a_phone_scanning_the_join_token_joins_while_its_address_waits(service):
     phone = phone_at(app, "10.0.3.1")
     for _ in range(5):
         assert proof_join(phone, "000000").status_code == 403
-    assert proof_join(phone).status_code == 429  # this address waits for the PIN ...
+    waiting = proof_join(phone)
+    assert waiting.status_code == 429  # this address waits for the PIN, and the page says how long ...
+    assert waiting.headers["Retry-After"] == "2" and "try again in 2 s" in waiting.get_data(as_text=True)
+    assert waiting.mimetype == "text/html"
     r = phone.get(f"/join/{service.join_token()}")  # ... but the QR code's token joins it now
     assert r.status_code == 200 and 'http-equiv="refresh" content="1; url=/"' in r.get_data(as_text=True)
     assert writes(phone) == 200

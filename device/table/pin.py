@@ -59,7 +59,8 @@ class PinGuard:
     An address's first few wrong PINs cost nothing (a typo or two); its ``attempts``-th makes it wait
     ``first_wait_s``, and each one after that twice as long as the last, up to ``max_wait_s``. An address that
     guesses nothing for ``forget_after_s`` starts again. No count is kept for the whole table: a guesser on many
-    addresses slows only those addresses, and a phone with the right PIN (or the QR code's join token) joins whatever they do.
+    addresses slows only those addresses, and a phone with the right PIN (or the QR code's join token) joins
+    whatever they do.
     :func:`guess_days` gives how long a guesser needs at the best rate these limits allow.
 
     >>> now = [0.0]

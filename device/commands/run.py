@@ -368,7 +368,7 @@ class TableRuntime:
                 tls_folder=self.config.game.db_path.parent if self.config.site.tls else None,
             )
             self.url = self.service.url
-            print_welcome(self.service, self.pin_where, out)
+            print_welcome(self.service, self.pin_where, out, demo=self.demo)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
         if self.loop is not None:
             print(f"jantaku: reading {source}; Ctrl-C stops", file=out, flush=True)

@@ -104,13 +104,17 @@ def print_qr(url: str, out: TextIO) -> None:
         pass
 
 
-def print_welcome(service: Any, pin_where: str, out: TextIO, prefix: str = "jantaku: ") -> None:
+def print_welcome(service: Any, pin_where: str, out: TextIO, prefix: str = "jantaku: ", *, demo: bool = False) -> None:
     """The table's address and where its PIN is, never the PIN itself (the console may be the journal). On a
-    terminal, the QR code that joins with no PIN; elsewhere the address's, and how to print the join card."""
+    terminal, the QR code that joins with no PIN; elsewhere how to print the join card (the demo, whose games are
+    thrown away, prints its join link)."""
     print(f"{prefix}the table is at {service.url}  ({pin_where})", file=out, flush=True)
+    join = service.url.rstrip("/") + "/join/" + service.join_token()
     if out.isatty():
         print(f"{prefix}scan to join (no PIN needed):", file=out, flush=True)
-        print_qr(service.url.rstrip("/") + "/join/" + service.join_token(), out)
+        print_qr(join, out)
+    elif demo:
+        print(f"{prefix}the demo's join link: {join}", file=out, flush=True)
     else:
         print(f"{prefix}join code: print it with `jantaku card --out card.pdf`", file=out, flush=True)
     out.flush()

@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "device.commands.vision",  # read
     "device.commands.serve",  # serve
     "device.commands.run",  # run (camera loop + site)
+    "device.commands.access",  # token, card
 )
 
 #: Lab modules (what the Pi never runs), registered the same way when they import. The runtime names them here

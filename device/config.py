@@ -31,8 +31,10 @@ With no file at all the defaults run the bundled demo when there is no camera. A
     [site]
     host = "0.0.0.0"
     port = 8000
-    pin = ""             # 6-12 digits; empty: a random 6-digit PIN is printed at start
+    pin = ""             # 6-12 digits; empty: read from pin_file
+    pin_file = ""        # a file holding the PIN; empty: "pin" beside game.db, made with a random PIN if missing
     session_hours = 12.0 # a phone that joined is asked for the PIN again after this long
+    tls = false          # serve https with a self-signed certificate made once and kept beside game.db
 
 A wrong key, type or value raises :class:`ConfigError` whose one line names the file and the key.
 
@@ -142,8 +144,12 @@ class SiteConfig:
     host: str = "0.0.0.0"
     port: int = 8000
     pin: str = ""
+    #: A file holding the PIN (kept out of ``ps`` and the journal); empty: ``pin`` beside the game's database.
+    pin_file: str = ""
     #: How long a phone stays joined after entering the PIN.
     session_hours: float = 12.0
+    #: Serve https with a self-signed certificate made once and kept beside the game's database.
+    tls: bool = False
 
     def problems(self) -> dict[str, str | None]:
         return {

@@ -41,7 +41,8 @@ def create_app(config: dict[str, Any] | None, service: TableServiceLike) -> Flas
     The caller builds the service (the command line: ``device.commands.site.start_site``; tests: a fixture)."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
-    app.config["SECRET_KEY"] = secrets.token_hex(32)
+    # the service's kept key (a restart logs nobody out), else one for this run
+    app.config["SECRET_KEY"] = getattr(service, "site_key", None) or secrets.token_hex(32)
     if config:
         app.config.update(config)
     app.extensions["jantaku"] = service

@@ -42,7 +42,11 @@ class TooManySubscribers(RuntimeError):
 
 
 class PinLocked(PermissionError):
-    """Too many wrong PINs from one client: wait before trying again."""
+    """Too many wrong PINs from one address: wait ``retry_after_s`` seconds (None: not said) before trying again."""
+
+    def __init__(self, message: str, retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class Busy(RuntimeError):
@@ -124,6 +128,13 @@ class TableServiceLike(Protocol):
     corrections: CorrectionsLike
 
     def check_pin(self, pin: Any, *, client: str = "") -> bool: ...
+    # joining without sending the PIN: the join page's proof of it for a one-time nonce (HMAC-SHA256 keyed by
+    # SHA-256 of ``pin_salt:PIN``), and the join token the table's QR code carries
+    pin_salt: str
+    def check_pin_proof(self, nonce: str, proof: Any, *, client: str = "") -> bool: ...
+    def join_token(self) -> str: ...
+    def check_join_token(self, token: Any) -> bool: ...
+    def rotate_join_token(self) -> str: ...
     def state(self) -> dict[str, Any]: ...
     def score(self, payload: Any) -> dict[str, Any]: ...
     def waits(self, payload: Any) -> dict[str, Any]: ...

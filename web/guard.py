@@ -1,8 +1,9 @@
 """What keeps one stranger from taking the table over: server-side sessions, event-stream slots, idempotent writes.
 
-* :class:`SessionTable`: a phone that enters the PIN gets a session id, kept here with its join time. The
-  signed cookie only names it; "Lock this phone" deletes it, so a copy of the cookie is refused afterwards,
-  and every session ends ``max_age_s`` after it joined.
+* :class:`SessionTable`: a phone that enters the PIN (or scans the join token) gets a session id, kept here with
+  its join time (and in the table's database, so a restart logs nobody out). The signed cookie only names it;
+  "Lock this phone" deletes it, so a copy of the cookie is refused afterwards, and every session ends
+  ``max_age_s`` after it joined. A burst of joins never ends a session in use.
 * :class:`StreamSlots`: the live-update streams one address may hold, and the slots kept for joined phones.
 * :class:`IdempotencyCache`: a game write sent again with the same ``Idempotency-Key`` (a retry after a lost
   answer) gets the first answer back and records nothing again.
@@ -14,69 +15,182 @@ All four are built per app by :func:`web.security.init_app` and live in ``app.ex
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import secrets
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
+
+
+def client_key(address: str) -> str:
+    """The key limits per address are kept under: an IPv4 address, or an IPv6 address's /64 network (one phone may
+    take any address in its /64, so counting each would give a guesser 2**64 of them).
+
+    >>> client_key("192.168.1.20"), client_key("2001:db8:1:2:aaaa::1"), client_key("::ffff:10.0.0.9")
+    ('192.168.1.20', '2001:db8:1:2::/64', '10.0.0.9')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class JoinRefused(RuntimeError):
+    """A join that cannot be let in now: too many from this address, or every session in use."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class SessionRows(Protocol):
+    """Where sessions are kept across restarts (:class:`device.table.access.TableAccess`)."""
+
+    def load_sessions(self) -> list[tuple[str, str, float, float]]: ...
+    def save_session(self, key: str, address: str, joined: float, used: float) -> None: ...
+    def delete_session(self, key: str) -> None: ...
+    def delete_sessions(self) -> int: ...
+
+
+@dataclass
+class _Session:
+    address: str
+    joined: float
+    used: float
+    saved_used: float
 
 
 class SessionTable:
-    """Joined phones' sessions: ``open()`` on a right PIN, ``valid(sid)`` on each write, ``close(sid)`` to lock.
+    """Joined phones' sessions: ``open(address)`` on a right PIN or join token, ``valid(sid)`` on each request,
+    ``close(sid)`` to lock.
+
+    A burst of joins never logs out a phone in use:
+
+    * one address joins at most ``joins_per_minute`` times a minute (:class:`JoinRefused` past that), and holds at
+      most ``per_address`` sessions: its own least recently used one ends when it opens another;
+    * at ``capacity`` the least recently used session ends only if it has been idle ``idle_s``; when every session
+      is in use the join is refused instead.
+
+    With ``rows`` (the table's database) every session is kept there too, so a restart logs nobody out; only a
+    digest of the id is stored.
 
     >>> now = [0.0]
     >>> table = SessionTable(max_age_s=60, clock=lambda: now[0])
-    >>> sid = table.open()
+    >>> sid = table.open("10.0.0.1")
     >>> table.valid(sid), table.valid("forged"), table.valid(None)
     (True, False, False)
     >>> now[0] = 61.0; table.valid(sid)
     False
-    >>> sid = table.open(); table.close(sid); table.valid(sid)
+    >>> sid = table.open("10.0.0.1"); table.close(sid); table.valid(sid)
     False
     """
 
-    def __init__(self, max_age_s: float = 12 * 3600.0, *, clock: Callable[[], float] = time.monotonic,
-                 capacity: int = 4096) -> None:
+    #: A session's last use is written to the database at most this often (seconds).
+    SAVE_USE_EVERY_S = 60.0
+
+    def __init__(self, max_age_s: float = 12 * 3600.0, *, clock: Callable[[], float] = time.time,
+                 capacity: int = 4096, per_address: int = 8, idle_s: float = 1800.0, joins_per_minute: int = 20,
+                 rows: SessionRows | None = None) -> None:
         self.max_age_s = max_age_s
         self.clock = clock
-        self._capacity = capacity
-        self._joined: OrderedDict[str, float] = OrderedDict()  # session id -> when it joined, oldest first
+        self.capacity, self.per_address, self.idle_s = capacity, per_address, idle_s
+        self.joins_per_minute = joins_per_minute
+        self._rows = rows
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()  # digest -> session, least recently used first
+        self._joins: dict[str, deque[float]] = {}  # address -> when it joined, this last minute
         self._lock = threading.Lock()
+        if rows is not None:
+            for key, address, joined, used in rows.load_sessions():
+                self._sessions[key] = _Session(address, joined, used, used)
 
-    def open(self) -> str:
-        """A new session id for a phone that has just given the right PIN."""
-        sid = secrets.token_urlsafe(24)
+    @staticmethod
+    def _key(sid: str) -> str:
+        return hashlib.sha256(sid.encode()).hexdigest()
+
+    def open(self, address: str = "") -> str:
+        """A new session id for a phone at ``address`` that has just given the right PIN or join token.
+
+        Raises :class:`JoinRefused` when this address joins too often, or every session is in use."""
+        who = client_key(address)
         now = self.clock()
         with self._lock:
-            while self._joined and (
-                len(self._joined) >= self._capacity or now - next(iter(self._joined.values())) >= self.max_age_s
-            ):
-                self._joined.popitem(last=False)
-            self._joined[sid] = now
+            self._forget_expired(now)
+            joins = self._joins.setdefault(who, deque())
+            while joins and now - joins[0] >= 60.0:
+                joins.popleft()
+            if len(joins) >= self.joins_per_minute:
+                raise JoinRefused("too many joins from this address: try again in a minute",
+                                  int(60.0 - (now - joins[0])) + 1)
+            own = [key for key, s in self._sessions.items() if s.address == who]
+            if len(own) >= self.per_address:
+                self._end(own[0])  # this address's own least recently used session
+            elif len(self._sessions) >= self.capacity:
+                key, oldest = next(iter(self._sessions.items()))
+                if now - oldest.used < self.idle_s:
+                    raise JoinRefused(f"all {self.capacity} sessions at this table are in use: try again later",
+                                      int(self.idle_s - (now - oldest.used)) + 1)
+                self._end(key)
+            joins.append(now)
+            if len(self._joins) > 4 * self.capacity:  # addresses that joined over a minute ago are forgotten
+                self._joins = {a: t for a, t in self._joins.items() if t and now - t[-1] < 60.0}
+            sid = secrets.token_urlsafe(24)
+            key = self._key(sid)
+            self._sessions[key] = _Session(who, now, now, now)
+            if self._rows is not None:
+                self._rows.save_session(key, who, now, now)
         return sid
 
     def valid(self, sid: object) -> bool:
-        """Whether ``sid`` names a session that is open and not expired."""
+        """Whether ``sid`` names a session that is open and not expired (and marks it as in use)."""
         if not isinstance(sid, str):
             return False
+        key = self._key(sid)
+        now = self.clock()
         with self._lock:
-            joined = self._joined.get(sid)
-            if joined is None:
+            session = self._sessions.get(key)
+            if session is None:
                 return False
-            if self.clock() - joined >= self.max_age_s:
-                del self._joined[sid]
+            if now - session.joined >= self.max_age_s:
+                self._end(key)
                 return False
+            session.used = now
+            self._sessions.move_to_end(key)
+            if self._rows is not None and now - session.saved_used >= self.SAVE_USE_EVERY_S:
+                session.saved_used = now
+                self._rows.save_session(key, session.address, session.joined, now)
             return True
 
     def close(self, sid: object) -> None:
         """End the session (a locked phone); unknown ids are ignored."""
         if isinstance(sid, str):
             with self._lock:
-                self._joined.pop(sid, None)
+                self._end(self._key(sid))
+
+    def close_all(self) -> None:
+        """End every session: every phone joins again."""
+        with self._lock:
+            self._sessions.clear()
+            if self._rows is not None:
+                self._rows.delete_sessions()
+
+    def _end(self, key: str) -> None:
+        if self._sessions.pop(key, None) is not None and self._rows is not None:
+            self._rows.delete_session(key)
+
+    def _forget_expired(self, now: float) -> None:
+        for key in [k for k, s in self._sessions.items() if now - s.joined >= self.max_age_s]:
+            self._end(key)
 
     def __len__(self) -> int:
-        return len(self._joined)
+        return len(self._sessions)
 
 
 class NoStreamSlot(RuntimeError):

@@ -6,11 +6,14 @@
   The read-only computations ``POST /api/score`` and ``/api/waits`` are exempt (scripts and checks call
   them directly); they change nothing in the game and keep nothing. A photo read (``/api/read``) keeps its
   frame for corrections, so it needs the token: another site cannot post photos through a player's browser.
-* PIN: a change to the game needs the table's PIN, entered once on the join page or sent in the header
-  ``X-Table-PIN``. Joining opens a session on the server (:class:`web.guard.SessionTable`): "Lock this
-  phone" ends it (a copy of the cookie is refused afterwards) and it ends by itself after
-  ``JANTAKU_SESSION_MAX_S``. Wrong PINs are counted per client and for the whole table
-  (:class:`device.table.pin.PinGuard`); phones already joined keep working through a lock-out.
+* Joining: a change to the game needs the table joined. A phone joins by scanning the table's QR code (its join
+  token, ``/join/<token>``: no PIN, no lock), or by the PIN on the join page, which sends only an answer to a
+  one-time challenge (:mod:`web.challenge`), never the PIN itself; scripts may send the PIN in the header
+  ``X-Table-PIN`` or the form field ``pin``. Joining opens a session on the server (:class:`web.guard.SessionTable`,
+  kept in the table's database): "Lock this phone" ends it (a copy of the cookie is refused afterwards) and it
+  ends by itself after ``JANTAKU_SESSION_MAX_S``. Wrong PINs slow only the address that sent them
+  (:class:`device.table.pin.PinGuard`); the client's address is the connection's (``X-Forwarded-For`` is not
+  trusted).
 * Idempotency: a game write sent with an ``Idempotency-Key`` header answers a retry with the same key and
   body with the first answer, recording nothing again (:class:`web.guard.IdempotencyCache`). The game's writes
   (:func:`game_write`) store the key in the game's own database in the write's transaction, so a retry after the
@@ -33,8 +36,9 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, g, jsonify, request, session
 
+from web.challenge import Challenges
 from web.contract import CURRENT_WRITE, WriteIntent
-from web.guard import IdempotencyCache, KeyInUse, RateLimit, SessionTable, StoredAnswer, StreamSlots
+from web.guard import IdempotencyCache, JoinRefused, KeyInUse, RateLimit, SessionTable, StoredAnswer, StreamSlots
 
 CSRF_EXEMPT = {"api.score", "api.waits"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -97,18 +101,54 @@ def _try_pin(pin: Any) -> bool:
     try:
         ok = service().check_pin(pin, client=client_id())
     except PinLocked as exc:
-        abort(429, description=str(exc))
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
     return ok
 
 
 def unlock(pin: Any) -> bool:
-    """Check a PIN typed on the join page; on success the session may change the game."""
+    """Check a PIN sent in clear (a script's form post); on success the session may change the game."""
     if not _try_pin(pin):
         return False
-    sessions().close(session.get("sid"))
-    session["sid"] = sessions().open()
-    session["pin_ok"] = _pin_epoch()
+    _open_session()
     return True
+
+
+def unlock_with_proof(nonce: Any, proof: Any) -> bool:
+    """Check the join page's answer to a challenge (:mod:`web.challenge`): the PIN itself never crosses the
+    network. A nonce not issued here, used, or too old is refused (403) before the PIN is checked."""
+    if not challenges().take(nonce):
+        abort(403, description="the join page's challenge has expired: reload the page and enter the PIN again")
+    from web.contract import PinLocked
+
+    try:
+        ok = service().check_pin_proof(nonce, proof, client=client_id())
+    except PinLocked as exc:
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
+    if ok:
+        _open_session()
+    return ok
+
+
+def join_with_token(token: Any) -> bool:
+    """Join with the table's join token (its QR code): no PIN, and no PIN lock applies."""
+    if not service().check_join_token(token):
+        return False
+    _open_session()
+    return True
+
+
+def _open_session() -> None:
+    sessions().close(session.get("sid"))
+    try:
+        session["sid"] = sessions().open(client_id())
+    except JoinRefused as exc:
+        session.pop("sid", None)
+        abort(429, description=str(exc), retry_after=exc.retry_after_s)
+    session["pin_ok"] = _pin_epoch()
+
+
+def challenges() -> Challenges:
+    return current_app.extensions["jantaku.challenges"]
 
 
 def lock() -> None:
@@ -252,10 +292,21 @@ def _forget_unanswered(_exc: BaseException | None) -> None:
 def init_app(app: Flask) -> None:
     app.config.setdefault("JANTAKU_SESSION_MAX_S", 12 * 3600.0)
     app.config.setdefault("JANTAKU_STREAMS_PER_ADDRESS", 4)
+    app.config.setdefault("JANTAKU_SESSIONS", 4096)  # joined phones' sessions kept at most
+    app.config.setdefault("JANTAKU_SESSIONS_PER_ADDRESS", 8)  # one address's sessions (its oldest makes room)
+    app.config.setdefault("JANTAKU_JOINS_PER_MINUTE", 20)  # joins one address may make a minute
     app.config.setdefault("JANTAKU_IDEMPOTENCY_KEYS", 1024)
     streams = int(app.extensions["jantaku"].bus.max_subscribers)
     app.config.setdefault("JANTAKU_STREAMS_RESERVED", max(1, min(8, streams // 4)))
-    app.extensions["jantaku.sessions"] = SessionTable(float(app.config["JANTAKU_SESSION_MAX_S"]))
+    # sessions are kept in the table's database when the service has one (a restart logs nobody out)
+    app.extensions["jantaku.sessions"] = SessionTable(
+        float(app.config["JANTAKU_SESSION_MAX_S"]),
+        capacity=int(app.config["JANTAKU_SESSIONS"]),
+        per_address=int(app.config["JANTAKU_SESSIONS_PER_ADDRESS"]),
+        joins_per_minute=int(app.config["JANTAKU_JOINS_PER_MINUTE"]),
+        rows=getattr(app.extensions["jantaku"], "access", None),
+    )
+    app.extensions["jantaku.challenges"] = Challenges()
     app.extensions["jantaku.streams"] = StreamSlots(
         total=streams,
         reserved=int(app.config["JANTAKU_STREAMS_RESERVED"]),

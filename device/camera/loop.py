@@ -177,6 +177,19 @@ class ChangeGate:
         self._last_read = None
 
 
+def camera_problem(exc: Exception) -> str:
+    """What a source's failure is, in the words the phones show: the cause first, then the detail.
+
+    >>> camera_problem(SourceUnavailable("usb camera 0: no camera at /dev/video0"))
+    'camera not found: check the cable (usb camera 0: no camera at /dev/video0)'
+    >>> camera_problem(SourceLost("usb camera 0: no frame"))
+    'camera stopped sending pictures: check the cable (usb camera 0: no frame)'
+    """
+    if isinstance(exc, SourceLost):
+        return f"camera stopped sending pictures: check the cable ({exc})"
+    return f"camera not found: check the cable ({exc})"
+
+
 @dataclass
 class Backoff:
     """Delays between reconnection attempts: ``first``, doubling up to ``longest`` seconds."""
@@ -236,6 +249,7 @@ class ServiceLoop:
         on_frame: Callable[[Frame, GateResult], Any] | None = None,
         hold: Callable[[], Any] | None = None,
         zones: bool = False,
+        on_problem: Callable[[str | None], Any] | None = None,
     ) -> None:
         if max_reads_per_second <= 0:
             raise ValueError("max_reads_per_second must be positive")
@@ -251,6 +265,10 @@ class ServiceLoop:
         self.on_frame = on_frame
         self.hold = hold
         self.zones = zones
+        #: Told what is wrong with the source, as the phones should see it (:func:`camera_problem`), and None once
+        #: frames come again.
+        self.on_problem = on_problem
+        self._problem_told = False
         self._read_whole = True  # the next read is of the whole frame (nothing read yet, or the camera came back)
         self.stats = LoopStats()
         self._last_read_at: float | None = None
@@ -307,6 +325,11 @@ class ServiceLoop:
             )
         return self.stats
 
+    def _tell_problem(self, problem: str | None) -> None:
+        self._problem_told = problem is not None
+        if self.on_problem is not None:
+            self._guard("on_problem", self.on_problem, problem)
+
     def _connect(self) -> None:
         """Open the source, waiting longer after each failure; returns when open or stopped."""
         while not self.stopped:
@@ -316,6 +339,7 @@ class ServiceLoop:
                 delay = self.backoff.next_delay()
                 self.stats.last_error = str(exc)
                 log.warning("loop: %s; retrying in %.1f s", exc, delay)
+                self._tell_problem(camera_problem(exc))
                 self.stop_event.wait(delay)
                 continue
             self.backoff.reset()
@@ -346,10 +370,13 @@ class ServiceLoop:
             self._read_whole = True  # the camera may have moved meanwhile
             self.stats.last_error = str(exc)
             log.warning("loop: %s; reconnecting", exc)
+            self._tell_problem(camera_problem(exc))
             self.source.close()
             self.stop_event.wait(self.backoff.next_delay())
             return None
         self.stats.frames += 1
+        if self._problem_told:
+            self._tell_problem(None)
         result = self.gate.consider(frame)
         if self.on_frame is not None:
             self._guard("on_frame", self.on_frame, frame, result)

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from device.cli import UserError
-from device.commands.site import Site, print_qr, start_site
-from device.config import Config, ConfigError, find_config
 from device.camera.loop import ChangeGate, ServiceLoop
 from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from device.cli import UserError
+from device.commands.site import Site, print_welcome, start_site
+from device.config import Config, ConfigError, find_config
 from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
@@ -310,6 +310,7 @@ class TableRuntime:
                 stop=self.stop_event,
                 hold=self.service.hold,
                 zones=True,
+                on_problem=self.service.set_camera_problem,
             )
         self.site: Site | None = None
         self.url = ""
@@ -321,13 +322,10 @@ class TableRuntime:
             self.director = DemoDirector(self.service)
 
     def _make_service(self) -> Any:
+        from device.commands.access import default_pin_file, table_pin
         from device.table.service import TableService
         from engine.rules import preset
 
-        from device.table.pin import new_pin
-
-        pin = self.config.site.pin or new_pin()
-        self.pin = pin  # shown once, on the console of the table's own machine
         if self.demo:  # the demo's games are not the table's: keep them out of its database
             self._tmp = tempfile.TemporaryDirectory(prefix="jantaku-demo-")
             db = Path(self._tmp.name) / "demo.db"
@@ -341,6 +339,10 @@ class TableRuntime:
                 raise ConfigError(
                     f"{self.config.source or 'config'}: game.db: cannot create {db.parent} ({exc})"
                 ) from None
+        site = self.config.site
+        pin_file = Path(site.pin_file).expanduser() if site.pin_file and not self.demo else default_pin_file(db)
+        # never printed or logged (the console is the journal under systemd): where it is, is
+        pin, self.pin_where = table_pin(None, site.pin, pin_file)
         try:
             return TableService(
                 pin=pin,
@@ -376,10 +378,10 @@ class TableRuntime:
             self.site = start_site(
                 self.service, self.config.site.host, self.config.site.port,
                 {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600},
+                tls_folder=self.config.game.db_path.parent if self.config.site.tls else None,
             )
             self.url = self.service.url
-            print(f"jantaku: the table is at {self.url}  (PIN {self.pin})", file=out, flush=True)
-            print_qr(self.url, out)
+            print_welcome(self.service, self.pin_where, out, demo=self.demo)
         source = "the demo recording" if self.demo else getattr(self.source, "name", "the camera")
         if self.loop is not None:
             print(f"jantaku: reading {source}; Ctrl-C stops", file=out, flush=True)
@@ -462,6 +464,26 @@ def config_from_args(args: Any) -> Config:
     return config.with_overrides(camera=camera, site=site)
 
 
+def readiness_problem(config: Config, model: str | None = None) -> str | None:
+    """What keeps this table from running as configured, in one line (``jantaku run --check``); None when ready.
+
+    The detector model must be a file (the demo plays without one), and the configured camera's library must
+    import: picamera2 for ``picamera``, OpenCV for ``opencv``; a replay's path must exist."""
+    import importlib.util
+
+    kind = config.camera.kind
+    path = model_path(config, model)
+    if kind != "demo" and not path.is_file():
+        return f"no detector model at {path}: the camera cannot be read (set [detector] model, or --model)"
+    if kind == "picamera" and importlib.util.find_spec("picamera2") is None:
+        return "camera kind picamera: the picamera2 library is not installed (apt install python3-picamera2)"
+    if kind == "opencv" and importlib.util.find_spec("cv2") is None:
+        return "camera kind opencv: OpenCV (cv2) is not installed (pip install opencv-python-headless)"
+    if kind == "replay" and not Path(config.camera.path).expanduser().exists():
+        return f"camera kind replay: no such file or folder {config.camera.path}"
+    return None
+
+
 def run_command(args: Any) -> int:
     from device.commands.memory import limit_malloc_arenas
 
@@ -470,6 +492,9 @@ def run_command(args: Any) -> int:
         raise UserError("--duration must be more than 0 seconds")
     config = config_from_args(args)
     if args.check:
+        problem = readiness_problem(config, args.model)
+        if problem:
+            raise UserError(problem)
         print(f"jantaku run: config {config.source or '(built-in defaults)'} is valid")
         for section in ("camera", "detector", "loop", "game", "site"):
             values = {k: v for k, v in vars(getattr(config, section)).items() if k != "pin"}
@@ -507,11 +532,12 @@ def register(commands: Any) -> None:
     src.add_argument("--replay", metavar="PATH", help="a folder of images or a video, played in a loop")
     p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, help="port (default 8000)")
-    p.add_argument("--pin", help="the table's PIN, 6-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", help="the table's PIN, 6-12 digits (shows in ps: prefer [site] pin_file)")
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
-    p.add_argument("--check", action="store_true", help="check the config, print it and exit")
+    p.add_argument("--check", action="store_true",
+                   help="check the config, the model file and the camera's library; print it and exit (2: not ready)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     p.set_defaults(func=run_command)
 

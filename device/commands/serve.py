@@ -4,8 +4,8 @@
 
 ``serve`` runs :func:`web.create_app` over a :class:`~device.table.service.TableService` on waitress
 (:mod:`device.commands.site`), with enough threads for every open event stream (each phone's stream holds one
-thread) plus some for ordinary requests. The table's URL and its QR code are printed on the console with the
-PIN. Its benches (``bench soak``, ``bench photo``) are in :mod:`device.lab.site_bench`.
+thread) plus some for ordinary requests. The table's URL is printed on the console, and which file holds the
+PIN (never the PIN itself). Its benches (``bench soak``, ``bench photo``) are in :mod:`device.lab.site_bench`.
 """
 
 from __future__ import annotations
@@ -45,14 +45,14 @@ def serve_command(args: argparse.Namespace) -> int:
     from device.commands.memory import limit_malloc_arenas
 
     limit_malloc_arenas()  # before any thread allocates (see device.commands.memory)
-    from device.commands.site import print_qr, start_site
-    from device.table.pin import new_pin, pin_problem
+    from device.commands.access import default_pin_file, table_pin
+    from device.commands.site import print_welcome, start_site
+    from device.table.pin import pin_problem
     from device.table.service import TableService
     from engine.rules import preset
 
-    pin = args.pin or new_pin()
-    if pin_problem(pin):
-        raise UserError(f"--pin: {pin_problem(pin)}")
+    if args.pin and pin_problem(args.pin):
+        raise UserError(f"--pin: {pin_problem(args.pin)}")
     if not 1 <= args.streams <= 512:
         raise UserError("--streams is 1..512")
     reader = photo_reader(args.model)
@@ -63,6 +63,8 @@ def serve_command(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"--db: cannot create {db.parent} ({exc.strerror})") from None
+    pin_file = Path(args.pin_file).expanduser() if args.pin_file else default_pin_file(db)
+    pin, pin_where = table_pin(args.pin, "", pin_file)
     try:
         service = TableService(
             pin=pin,
@@ -78,9 +80,8 @@ def serve_command(args: argparse.Namespace) -> int:
         raise UserError(storage_problem(db, exc)) from None
     site = start_site(service, args.host, args.port)
     try:
-        print(f"Jantaku table: {service.url}   PIN {pin}   (rules {args.rules}, game log {db})", flush=True)
-        print_qr(service.url, sys.stdout)
-        sys.stdout.flush()
+        print(f"Jantaku table: {service.url}   (rules {args.rules}, game log {db})", flush=True)
+        print_welcome(service, pin_where, sys.stdout)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
@@ -96,7 +97,9 @@ def register(commands: Any) -> None:
     p = commands.top.add_parser("serve", help="the phone site alone (no camera): join, score, settle")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (default: a random one, printed)")
+    p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (shows in ps: prefer --pin-file)")
+    p.add_argument("--pin-file", default="", metavar="PATH",
+                   help="a file holding the PIN (default: pin beside --db, made with a random PIN if missing)")
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
     p.add_argument("--rules", default="standard", choices=("standard", "wrc", "tenhou"))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")

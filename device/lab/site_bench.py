@@ -164,7 +164,8 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
     # every simulated phone comes from this machine's one address: allow it all their streams and connections
     app = create_app({"JANTAKU_HEARTBEAT_S": heartbeat,
-                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1}, service)
+                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1,
+                      "JANTAKU_SESSIONS_PER_ADDRESS": clients, "JANTAKU_JOINS_PER_MINUTE": clients}, service)
     site = Site(app, "127.0.0.1", 0, threads=site_threads(service), per_address=clients + 8)
     site.start()
     stop = threading.Event()

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from device.table.access import TableAccess
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
@@ -36,7 +37,7 @@ from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.storage import GameStore
 from device.table.table_view import check_camera_seat, table_view
-from device.table.pin import PinGuard
+from device.table.pin import PinGuard, pin_proof
 from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles
@@ -114,7 +115,7 @@ class TableService:
         url: str = "",
         max_streams: int = 32,
         pin_attempts: int = 5,
-        pin_window_s: float = 60.0,
+        pin_window_s: float = 2.0,
         pin_guard: PinGuard | None = None,
         max_pending_reads: int = 3,
         camera_seat: int | None = None,
@@ -125,8 +126,10 @@ class TableService:
         if not pin or not pin.isdigit() or not 4 <= len(pin) <= 12:
             raise ValueError("the table PIN is 4 to 12 digits")
         self._pin = pin
-        #: Changes whenever the PIN does: sessions unlocked with an old PIN are locked again.
-        self.pin_epoch = secrets.token_hex(8)
+        #: The join token, the cookies' key and the sessions, kept beside the game log (a restart logs nobody out).
+        self.access = TableAccess(db_path or ":memory:")
+        #: Changes whenever the PIN does (and only then): sessions unlocked with an old PIN are locked again.
+        self.pin_epoch = hmac.new(self.access.secret("pin_epoch_key").encode(), pin.encode(), "sha256").hexdigest()[:16]
         self.rules = rules or preset("standard")
         self.db_path = db_path
         #: Reads phone photos (:meth:`vision.read.pipeline.ReaderConfig.for_photo`), one read at a time with the
@@ -141,8 +144,11 @@ class TableService:
         self.camera_seat = check_camera_seat(camera_seat)
         self._lock = threading.RLock()
         self._camera: CameraView | None = None
-        #: Wrong PINs, per client and for the whole table (a burst from many addresses closes joining a while).
-        self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, window_s=pin_window_s)
+        #: What is wrong with the camera, for the phones (:meth:`set_camera_problem`); None: nothing known.
+        self.camera_problem: str | None = None
+        #: Wrong PINs, per address: the ``pin_attempts``-th makes that address wait ``pin_window_s`` seconds, each
+        #: later one twice as long (up to an hour); never for the whole table.
+        self.pin_guard = pin_guard or PinGuard(attempts=pin_attempts, first_wait_s=pin_window_s)
         self._reads = threading.BoundedSemaphore(max_pending_reads)  # more waiting than this: "busy", try later
         self._decoding = threading.Lock()
         self.game = GameSession(self.rules, store=_open_store(db_path))
@@ -159,16 +165,48 @@ class TableService:
     # --- PIN ---------------------------------------------------------------------------------------------
 
     def check_pin(self, pin: Any, *, client: str = "") -> bool:
-        """Whether ``pin`` is the table's PIN. Raises PinLocked after too many wrong tries from ``client``, or from
-        all clients together (see :class:`device.table.pin.PinGuard`)."""
+        """Whether ``pin`` is the table's PIN. Raises PinLocked while ``client``'s address waits after wrong PINs
+        (see :class:`device.table.pin.PinGuard`: per address, never for the whole table)."""
+        return self._checked(client, isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode()))
+
+    def check_pin_proof(self, nonce: str, proof: Any, *, client: str = "") -> bool:
+        """Whether ``proof`` is :func:`pin_proof` of the table's PIN for ``nonce`` (a challenge the site issued):
+        the join page proves it knows the PIN without sending it. Counted like :meth:`check_pin`."""
+        expected = pin_proof(self._pin, self.pin_salt, nonce)
+        return self._checked(client, isinstance(proof, str) and hmac.compare_digest(proof.encode(), expected.encode()))
+
+    def _checked(self, client: str, ok: bool) -> bool:
         wait = self.pin_guard.wait_s(client)
         if wait is not None:
-            whom = "at this table" if self.pin_guard.table_locked else "from this phone"
-            raise PinLocked(f"too many wrong PINs {whom}: try again in {wait} s")
-        ok = isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode())
-        if not ok:
+            raise PinLocked(
+                f"too many wrong PINs from this phone: try again in {wait} s, or scan the table's QR code", wait
+            )
+        if ok:
+            self.pin_guard.succeeded(client)
+        else:
             self.pin_guard.failed(client)
         return ok
+
+    @property
+    def pin_salt(self) -> str:
+        """The table's salt for :func:`pin_proof`: public (the join page is given it), kept across restarts."""
+        return self.access.secret("pin_salt")
+
+    @property
+    def site_key(self) -> str:
+        """The key that signs the phones' cookies, kept across restarts (a restart logs nobody out)."""
+        return self.access.secret("site_key", lambda: secrets.token_hex(32))
+
+    def join_token(self) -> str:
+        """The token the table's QR code carries (``/join/<token>``): it joins with no PIN."""
+        return self.access.join_token()
+
+    def check_join_token(self, token: Any) -> bool:
+        return self.access.is_join_token(token)
+
+    def rotate_join_token(self) -> str:
+        """A new join token: the QR codes printed or shown before join no one from now on."""
+        return self.access.rotate_join_token()
 
     # --- state and events --------------------------------------------------------------------------------
 
@@ -182,11 +220,21 @@ class TableService:
                 "table": {"url": self.url, "rules": self.rules.name},
                 "game": game,
                 "camera": self._camera_dict(self._camera, game["seats"] if game else None),
+                "camera_problem": self.camera_problem,
                 "corrections": self.corrections.summary(),
             }
 
     def publish_state(self) -> None:
         self.bus.publish("state", self.state())
+
+    def set_camera_problem(self, problem: str | None) -> None:
+        """What is wrong with the camera, said to the phones as it is ("camera not found: check the cable ...");
+        None once it works again. Published only when it changes."""
+        with self._lock:
+            if problem == self.camera_problem:
+                return
+            self.camera_problem = problem
+        self.publish_state()
 
     # --- scoring -----------------------------------------------------------------------------------------
 
@@ -526,6 +574,7 @@ class TableService:
     def close(self) -> None:
         self.bus.close()
         self.game.close()
+        self.access.close()
 
 
 def _box(detection: Detection) -> tuple[float, float, float, float]:

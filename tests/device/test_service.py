@@ -444,8 +444,10 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     )
     try:
         line = proc.stdout.readline()
-        assert line.startswith("Jantaku table: http://127.0.0.1:") and "PIN 864213" in line, line
+        assert line.startswith("Jantaku table: http://127.0.0.1:"), line
         url = line.split()[2]
+        where = proc.stdout.readline()
+        assert "(the PIN given by --pin)" in where and "864213" not in line + where, where  # never printed
         with urllib.request.urlopen(url + "api/state", timeout=10) as r:
             assert _json.load(r)["game"]["round"]["name"] == "East 1"
     finally:

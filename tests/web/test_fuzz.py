@@ -39,7 +39,10 @@ def phone() -> tuple[Phone, TableService]:
     if not _APP:
         svc = TableService(pin=PIN, photo_reader=Reader.around(ScriptedDetector()))
         _APP["svc"] = svc
-        _APP["app"] = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 256 * 1024}, svc)
+        # every example joins afresh from the test client's one address: no joins-a-minute limit here
+        _APP["app"] = create_app(
+            {"TESTING": True, "MAX_CONTENT_LENGTH": 256 * 1024, "JANTAKU_JOINS_PER_MINUTE": 10**9}, svc
+        )
     p = Phone(_APP["app"].test_client())
     assert p.unlock().status_code == 303
     return p, _APP["svc"]

@@ -59,9 +59,9 @@ def test_join_needs_csrf(client):
 
 def test_wrong_pins_lock_out(app):
     p = Phone(app.test_client())
-    for _ in range(5):
+    for _ in range(5):  # the fifth makes this address wait
         assert p.unlock("1111").status_code == 403
-    r = p.unlock(PIN)  # even the right PIN waits now
+    r = p.unlock(PIN)  # even the right PIN waits now, from this address
     assert r.status_code == 429
     assert "try again" in r.get_data(as_text=True)
 

@@ -268,11 +268,17 @@ const J = (() => {
     }));
   }
 
+  let cameraProblem = null;  // what is wrong with the table's camera ("camera not found: check the cable"), or null
   function renderCamera(cam) {
     const box = $("#camera");
     if (!box) return;
     renderTable(cam && cam.table ? cam : null);
-    if (!cam || !cam.rows || !cam.rows.length) { box.replaceChildren(el("p", { class: "muted", text: "No camera reading yet." })); return; }
+    const problem = cameraProblem ? el("p", { class: "error", id: "camera-problem", role: "alert", text: cameraProblem }) : null;
+    if (!cam || !cam.rows || !cam.rows.length) {
+      box.replaceChildren(problem || el("p", { class: "muted", text: "No camera reading yet." }));
+      return;
+    }
+    if (problem) { box.replaceChildren(problem); return; }
     const rows = cam.tiles.map((row) => el("div", { class: "tiles small row" }, row.map((t) => tile(t))));
     // with a whole table the seats say it all: the raw rows stay one tap away
     if (cam.table) {
@@ -581,6 +587,7 @@ const J = (() => {
     });
     live((st) => {
       last = st; S.game = st.game; F.offset = st.at - Date.now() / 1000;
+      cameraProblem = st.camera_problem || null;
       renderRound(st.game); renderTurn(st.game); renderSeats(st.game); renderFinal(st.game); renderCamera(st.camera);
       renderFollow(st.camera ? st.camera.follow : null);
       if ($("#my-hand").value.trim()) checkMyHand();  // the table moved on: furiten may have changed

@@ -69,7 +69,8 @@ class RuleSet:
     open_riichi: bool = False  # オープン立直: +2 han; dealing into it pays as yakuman
     multiple_ron: MultipleRon = MultipleRon.DOUBLE
     abortive_draws: bool = True  # kyuushu kyuuhai, suufon renda, suukaikan, sanchahou, suucha riichi
-    riichi_min_points: int = 1_000
+    #: Points a player needs to declare riichi (the deposit); None: no floor, riichi even below 0 points.
+    riichi_min_points: int | None = 1_000
     #: Live-wall tiles that must remain for riichi to be declared.
     riichi_min_tiles_left: int = 4
     riichi_deposit: int = 1_000
@@ -163,7 +164,9 @@ PRESETS: dict[str, RuleSet] = {
         nagashi_mangan=False,
         multiple_ron=MultipleRon.HEAD_BUMP,
         abortive_draws=False,
-        riichi_min_points=0,
+        # 000 §06 "Declaring riichi", WRC exceptions: "Declaring is still allowed below 1,000 points"; with
+        # no busting a score may be below 0, and the book sets no floor there either
+        riichi_min_points=None,
         riichi_min_tiles_left=0,
         busting=False,
         agari_yame=False,
@@ -220,6 +223,10 @@ def option_value(base: RuleSet, key: str, value: Any) -> Any:
     if not isinstance(key, str) or key == "name" or key not in {f.name for f in fields(base)}:
         raise EngineError(f"unknown rule option {key!r}")
     cur = getattr(base, key)
+    if value is None and _optional(base, key):
+        return None
+    if cur is None:  # an optional number that is unset in this preset
+        cur = 0
     if isinstance(cur, Enum):
         try:
             return type(cur)(value)
@@ -243,6 +250,11 @@ def option_value(base: RuleSet, key: str, value: Any) -> Any:
             raise EngineError(f"rule option {key} is a list of {len(cur)} whole numbers, not {value!r}")
         return tuple(value)
     raise EngineError(f"rule option {key} cannot be set here")
+
+
+def _optional(base: RuleSet, key: str) -> bool:
+    """Whether option ``key`` may be None (its annotation says ``| None``)."""
+    return any(f.name == key and "None" in str(f.type) for f in fields(base))
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:

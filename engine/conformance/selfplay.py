@@ -157,7 +157,7 @@ class SelfPlay:
             p.is_closed
             and h.live >= g.rules.riichi_min_tiles_left
             and not p.after_call
-            and g.scores[seat] >= g.rules.riichi_min_points
+            and (g.rules.riichi_min_points is None or g.scores[seat] >= g.rules.riichi_min_points)
             and self.rng.random() < self.riichi_rate
         ):
             tenpai_discards = []

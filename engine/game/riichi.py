@@ -35,10 +35,11 @@ def check_closed_and_deposit(game: Table, e: Event, seat: int, p: Player) -> Non
     """What every riichi needs, played or declared: a closed hand and the points for the deposit."""
     if not p.is_closed:
         raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
-    if game.scores[seat] < game.rules.riichi_min_points:
+    floor = game.rules.riichi_min_points
+    if floor is not None and game.scores[seat] < floor:
         raise IllegalAction(
             e,
-            f"riichi needs {game.rules.riichi_min_points} points for the deposit",
+            f"riichi needs {floor} points for the deposit",
             f"seat {seat} has {game.scores[seat]}",
         )
 

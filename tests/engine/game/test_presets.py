@@ -128,9 +128,19 @@ def test_nine_terminals_needs_nine_kinds() -> None:
         g.apply(AbortiveDraw(Abort.NINE_TERMINALS, 0))
 
 
-@pytest.mark.parametrize(("rules", "refused"), [("standard", "1000 points"), ("tenhou", "1000 points"), ("wrc", "")])
-def test_riichi_below_1000_points(rules: str, refused: str) -> None:
-    start = Position(0, 0, 0, 0, (25000, 500, 37000, 37500))
+@pytest.mark.parametrize(
+    ("rules", "points", "refused"),
+    [
+        ("standard", 500, "1000 points"),  # 001 "at least 1,000 points"
+        ("tenhou", 500, "1000 points"),
+        ("wrc", 500, ""),  # 000 §06 "Declaring is still allowed below 1,000 points"
+        ("wrc", 0, ""),
+        ("wrc", -2000, ""),  # 000 §06 sets no floor, and 000 has no busting: below 0 too
+        ("standard", -2000, "1000 points"),
+    ],
+)
+def test_riichi_below_1000_points(rules: str, points: int, refused: str) -> None:
+    start = Position(0, 0, 0, 0, (25000, points, 37000, 38_000 - points))
     g = deal(rules, hands=("112233z6677z99s8s", "123456789m23p55s", "", ""), start=start)
     play(g, "0+9m 0-9m 1+9p")
     if refused:
@@ -138,7 +148,7 @@ def test_riichi_below_1000_points(rules: str, refused: str) -> None:
             play(g, "1r-9p")
     else:
         play(g, "1r-9p 2+?")
-        assert g.scores[1] == -500 and g.sticks == 1
+        assert g.scores[1] == points - 1000 and g.sticks == 1
 
 
 def test_riichi_needs_tenpai_and_a_closed_hand() -> None:

@@ -119,6 +119,11 @@ class RuleSet:
     #: fed (000 "Liability": "the liable player settles that yakuman in full on a self-draw, or splits it
     #: with the discarder on ron"); the rest is paid as usual.
     pao_whole_hand: bool = False
+    #: The honba of a win with a liable player (包) are paid by the liable player (Tenhou: "honba payments
+    #: paid by the player to whom pao is applied"). Off: as on any win, by the discarder alone on a ron and
+    #: 100 by each player on a tsumo (000 §09 "Honba": "+100 from each player on tsumo, +300 from the
+    #: discarder alone on ron"; its "Liability" moves the yakuman only).
+    pao_pays_honba: bool = True
 
     def __post_init__(self) -> None:
         if self.final_points_step <= 0:  # it divides the final scores
@@ -176,6 +181,9 @@ PRESETS: dict[str, RuleSet] = {
         kokushi_chankan_on_ankan=False,
         round_final_points=False,
         split_tied_uma=True,
+        # 000 §09 "Honba": "+300 from the discarder alone on ron", "+100 from each player on tsumo"; §09
+        # "Liability" makes the liable player settle the yakuman, not the counters
+        pao_pays_honba=False,
     ),
     # Tenhou ranked four-player: one red five per suit (lobby bits may turn them off), kuitan, no kiriage
     # (two special lobbies play it), single yakuman only, no renhou, double ron, West round extension,

@@ -213,10 +213,24 @@ def test_pao_big_dragons_ron_is_split() -> None:
     assert r.deltas == (-16000, 32000, -16000, 0)  # type: ignore[union-attr]
 
 
-def test_pao_ron_honba_paid_by_the_liable_player() -> None:
-    g = deal("tenhou", hands=PAO_HANDS, start=Position(0, 2, 0, 0, (25000, 25000, 25000, 25000)))
-    r = play(g, PAO_SCRIPT + " 1+? 1-2s 2+? 2-4m 1ron")
-    assert r.deltas == (-16600, 32600, -16000, 0)  # type: ignore[union-attr]
+@pytest.mark.parametrize(
+    ("rules", "finish", "deltas"),
+    [
+        # Tenhou: "honba payments paid by the player to whom pao is applied"
+        ("tenhou", "1+? 1-2s 2+? 2-4m 1ron", (-16600, 32600, -16000, 0)),
+        ("standard", "1+? 1-2s 2+? 2-4m 1ron", (-16600, 32600, -16000, 0)),
+        ("tenhou", "1+4m 1tsumo", (-32600, 32600, 0, 0)),
+        # 000 §09 "Honba": "+300 from the discarder alone on ron" (seat 2 dealt in; seat 0 is liable)
+        ("wrc", "1+? 1-2s 2+? 2-4m 1ron", (-16000, 32600, -16600, 0)),
+        # 000 §09 "Honba": "+100 from each player on tsumo"; the liable player settles the yakuman in full
+        ("wrc", "1+4m 1tsumo", (-32200, 32600, -200, -200)),
+    ],
+)
+def test_pao_honba(rules: str, finish: str, deltas: tuple[int, ...]) -> None:
+    g = deal(rules, hands=PAO_HANDS, start=Position(0, 2, 0, 0, (30000, 30000, 30000, 30000)))
+    r = play(g, PAO_SCRIPT + " " + finish)
+    assert r.wins[0].pao == 0  # type: ignore[union-attr]
+    assert r.deltas == deltas  # type: ignore[union-attr]
 
 
 def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
@@ -286,6 +300,7 @@ def test_honba_after_a_draw_with_the_dealer_noten(rules: str, options: dict[str,
         ("wrc", ("noten_draw_adds_honba", "pao_whole_hand", "final_points_step"), 3),
         ("tenhou", ("noten_draw_adds_honba",), 3),
         ("tenhou", ("pao_whole_hand",), 3),  # pao paid for the fed yakuman only, as before the option
+        ("wrc", ("pao_pays_honba",), 0),  # the liable player paid the honba before the option
     ],
 )
 def test_a_game_recorded_before_an_option_replays_as_it_was_played(
@@ -302,6 +317,7 @@ def test_a_game_recorded_before_an_option_replays_as_it_was_played(
     again = game_from_json(record)
     assert (again.dealer, again.honba) == (1, honba)
     assert again.rules.pao_whole_hand == (rules == "tenhou" and "pao_whole_hand" not in dropped)
+    assert again.rules.pao_pays_honba == (rules != "wrc" or "pao_pays_honba" in dropped)
 
 
 def test_noten_payments_and_tenpai_repeat() -> None:

@@ -39,7 +39,7 @@ from engine.game.events import (
     event_from_dict,
 )
 from engine.game.results import Outcome, round_name
-from engine.game.shape import kind_counts, waits
+from engine.game.shape import kind_counts, meld_counts, waits
 from engine.game.state import Game
 from engine.game.table import Phase
 from engine.game.wins import win_context
@@ -304,7 +304,7 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     if not p.hand_known or p.size % 3 != 1:
         return []
     out = []
-    for kind in waits(kind_counts(p.known)):
+    for kind in waits(kind_counts(p.known), meld_counts(p.melds)):
         tile = Tile(kind)
         ctx = win_context(game, seat, tile, False, None, False, (), game.honba, 0)
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.errors import IllegalAction
 from engine.game.events import DeclaredRiichi, Discard, Event
-from engine.game.shape import is_tenpai, kind_counts
+from engine.game.shape import is_tenpai, kind_counts, meld_counts
 from engine.game.table import Player, Table
 from engine.tiles import format_tiles
 
@@ -27,7 +27,7 @@ def check_riichi(game: Table, e: Discard, p: Player) -> None:
     if p.hand_known:
         rest = list(p.known)
         rest.remove(e.tile)
-        if not is_tenpai(kind_counts(rest)):
+        if not is_tenpai(kind_counts(rest), meld_counts(p.melds)):
             raise IllegalAction(e, "riichi needs a tenpai hand", f"{format_tiles(rest, sort=True)} is not waiting")
 
 

@@ -128,6 +128,8 @@ class RuleSet:
     def __post_init__(self) -> None:
         if self.final_points_step <= 0:  # it divides the final scores
             raise EngineError(f"final_points_step is a positive number of points, not {self.final_points_step}")
+        if len(self.red_fives) != 3 or not all(0 <= n <= 4 for n in self.red_fives):  # a set has four of each five
+            raise EngineError(f"red_fives is how many red 5m, 5p, 5s (0..4 each), not {list(self.red_fives)}")
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""

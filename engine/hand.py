@@ -127,9 +127,10 @@ def check_tiles(
 ) -> None:
     """At most four of a kind, and no more red fives than the rule set's set has.
 
-    ``plain_fives``: nor more plain fives (a set with two red 5p has two plain ones: four plain 5p cannot all be
-    there). Asked of tiles whose every five was told red or plain: a hand as written, a deal; not of the
-    whole table as the camera reads it, where a red five may be read plain.
+    ``plain_fives``: nor four plain fives of a suit whose set has a red one (the 001 set's four 5p are two plain,
+    two red). Asked of tiles whose every five was written red or plain: a hand as written, a deal; not of the whole
+    table as the camera reads it, where a red five may be read plain. Three plain 5p under 001 stay accepted: a
+    hand typed without marking its red fives is read as typed.
     """
     counts = counts34(tiles)
     for kind, n in enumerate(counts):
@@ -142,10 +143,9 @@ def check_tiles(
             if reds > allowed:
                 name = Tile(kind, red=True)
                 raise InvalidHand(f"{reds} red {name} but the {rules.name} rules have {allowed}")
-            plain = counts[kind] - reds
-            if plain_fives and plain > 4 - allowed:
+            if plain_fives and allowed and counts[kind] - reds == 4:
                 raise InvalidHand(
-                    f"{plain} plain {Tile(kind)} but the {rules.name} rules' set has {4 - allowed} "
+                    f"4 plain {Tile(kind)} but the {rules.name} rules' set has {4 - allowed} "
                     f"(and {allowed} red: write a red five as {Tile(kind, red=True)})"
                 )
 

@@ -264,12 +264,12 @@ _MELD_BY_VALUE = {kind.value: value for kind, value in _MELD_TYPES.items()}
 
 
 def _plain_fives_over(tiles: tuple[Tile, ...], reds: tuple[int, int, int]) -> bool:
-    """More plain fives of a suit than a set with ``reds`` red fives holds (four less the red ones)."""
+    """Four plain fives of a suit whose set has a red one (``engine.hand.check_tiles``'s ``plain_fives``)."""
     plain = [0, 0, 0]
     for t in tiles:
         if t.kind in (4, 13, 22) and not t.red:
             plain[t.kind // 9] += 1
-    return plain[0] > 4 - reds[0] or plain[1] > 4 - reds[1] or plain[2] > 4 - reds[2]
+    return any(n == 4 and r for n, r in zip(plain, reds, strict=True))
 
 
 def check_context(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:

@@ -278,7 +278,7 @@ TRICKY = [
     ),
     (
         "no sanankou on a shanpon ron",
-        "111m678m444p22777s",
+        "111m678m555p22777s",
         "7s",
         "standard",
         {},
@@ -291,7 +291,7 @@ TRICKY = [
     ),
     (
         "sanankou on the same shanpon by tsumo",
-        "111m678m444p22777s",
+        "111m678m555p22777s",
         "7s",
         "standard",
         {},

@@ -59,7 +59,8 @@ def test_score_refuses_what_the_site_refuses(capsys, client, argv, body, message
         (FOUR_PLAIN_5P, "tenhou", "4 plain 5p but the tenhou rules' set has 3"),  # one red 5p
         (FOUR_PLAIN_5P, "wrc", ""),  # 000: no red fives, four plain 5p
         ("123m678s11z222z ankan:0055p", "standard", ""),  # two red, two plain
-        ("123m678s11z222z ankan:5550p", "standard", "3 plain 5p"),
+        ("123m678s11z222z ankan:5550p", "standard", ""),  # three plain: taken as typed (see check_tiles)
+        ("123m678s11z222z ankan:5555m", "standard", "4 plain 5m but the standard rules' set has 3"),
     ],
 )
 def test_plain_fives_beyond_the_set_are_refused(capsys, client, hand, rules, refused):

@@ -553,7 +553,13 @@ class GameSession:
             return probe(self.game, seat, hand)
 
     def event(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of(body))
+        event = event_of(body)
+        with self._lock:
+            if isinstance(event, DeclaredWin | DeclaredRon) and on_record(self.game):
+                # the engine follows this hand: its win is a ron or tsumo, checked against the record (a stored
+                # log's declared wins still replay; only new ones are refused)
+                raise EngineError(f"{event.type}: the hand is on record; send its ron or tsumo (or POST /api/game/win)")
+            return self.apply(event)
 
     def export(self) -> dict[str, Any]:
         """The game as a file (``GameStore.export_json``: the events in force), with its history and scores."""

@@ -38,8 +38,8 @@ TABLE = [
     ("kokushi_chankan_on_ankan", False, False, True),  # 000 "A concealed kan can never be robbed"
     # 000 "if East is noten, the deal rotates like a loss and all honba reset"; 001 "The honba counter resets to 0"
     ("noten_draw_adds_honba", False, False, True),
-    ("pao_whole_hand", False, False, True),
-    ("pao_pays_honba", False, True, True),  # 000 §09 "Honba": "+300 from the discarder alone on ron"; Tenhou  # 000 "the liable player settles that yakuman in full"
+    ("pao_whole_hand", False, False, True),  # 000 "the liable player settles that yakuman in full"
+    ("pao_pays_honba", False, True, True),  # 000 §09 "Honba": "+300 from the discarder alone on ron"; Tenhou
     ("final_points_step", 1_000, 1_000, 1_000),  # whole game points, 0.1 only where a lobby says
 ]
 

@@ -137,6 +137,12 @@ def test_small_refusals(capsys, argv, message):
     assert (code, out) == (2, "") and message in err and len(err.splitlines()) == 1, err
 
 
+def test_serve_takes_the_preset_name_in_any_case():
+    from device.cli import build_parser
+
+    assert build_parser().parse_args(["serve", "--rules", "WRC"]).rules == "wrc"
+
+
 @pytest.mark.parametrize("name", ["WRC", "Wrc", "wrc"])
 def test_rule_preset_names_are_case_insensitive(capsys, name):
     assert run(capsys, "score", HAND, "--rules", name, "--json")[0] == 0

@@ -44,6 +44,7 @@ from engine.game.shape import kind_counts, meld_counts, waits
 from engine.game.state import Game
 from engine.game.wins import win_context
 from engine.hand import Hand, parse_hand
+from engine.melds import MeldKind
 from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
 
@@ -207,8 +208,13 @@ def on_record(game: Game) -> bool:
 _RIICHI_FLAGS = frozenset({"riichi", "double_riichi", "open_riichi"})
 
 
-def _meld_key(melds: Any) -> list[tuple[str, tuple[int, ...]]]:
-    return sorted((m.kind.value, tuple(sorted((t.kind, t.red) for t in m.tiles))) for m in melds)
+def _meld_key(melds: Any) -> list[tuple[str, tuple[tuple[int, bool], ...]]]:
+    """Melds as compared with the record: kind and tiles; an open quad is one whether called or added."""
+    open_quads = (MeldKind.KAN, MeldKind.KAKAN)
+    return sorted(
+        ("kan" if m.kind in open_quads else m.kind.value, tuple(sorted((t.kind, t.red) for t in m.tiles)))
+        for m in melds
+    )
 
 
 def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Event:

@@ -150,6 +150,19 @@ def test_the_melds_are_the_records(player, service, hand, message):
     refused(player, service, {**BIG_DRAGONS, "hand": hand}, message)
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "23m66m",  # the concealed tiles alone: the melds are on record
+        "23m66m pon:555z/L pon:666z/R pon:777z",  # the melds as the phone wrote them (where from is the record's)
+    ],
+)
+def test_the_phone_may_leave_the_melds_to_the_record(player, service, hand):
+    post_hand(player, "standard", PAO_HANDS, PAO_SCRIPT)
+    result = recorded(player, service, {**BIG_DRAGONS, "hand": hand})
+    assert result["deltas"] == [-16000, 32000, -16000, 0]
+
+
 def test_a_declared_win_event_is_refused_on_a_hand_on_record(player, service):
     post_hand(player, "standard", CHI_HANDS, FURITEN)
     before = service.export_game()

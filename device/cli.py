@@ -98,7 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _run(argv)
+        try:
+            return _run(argv)
+        finally:  # a closed pipe is noticed here, inside main: after a command and after --help alike
+            sys.stdout.flush()
     except KeyboardInterrupt:  # Ctrl-C, even while the commands are still being loaded: one line, no traceback
         print("jantaku: interrupted", file=sys.stderr)
         return 130
@@ -118,9 +121,7 @@ def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
-        code = func(args)
-        sys.stdout.flush()  # a closed pipe is noticed here, inside main
-        return code
+        return func(args)
     except (EngineError, UserError, BadRequest) as exc:
         print(f"jantaku {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -241,7 +241,7 @@ def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Eve
                 f"{first.win_tile}"
             )
     dora = first.ctx.dora_indicators
-    if dora and tuple(dora) != tuple(h.dora_indicators):
+    if dora and sorted(dora) != sorted(h.dora_indicators):
         raise EngineError(
             f"the dora indicators are on record: {format_tiles(h.dora_indicators) or 'none'}, not {format_tiles(dora)}"
         )

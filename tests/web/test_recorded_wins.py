@@ -91,6 +91,11 @@ def test_the_same_ron_without_furiten_is_the_engines_own(player, service):
             {"winner": 2, "discarder_seat": 0, "hand": "19m19p19s1234567z", "win_tile": "9p", "liable_seat": 3},
             "no liability (pao) on record",
         ),
+        # the dora indicator the table turned over is on record (2z)
+        (
+            {"winner": 2, "discarder_seat": 0, "hand": "19m19p19s1234567z", "win_tile": "9p", "dora": "5m"},
+            "the dora indicators are on record: 2z",
+        ),
         # a situational yaku the record does not have
         (
             {"winner": 2, "discarder_seat": 0, "hand": "19m19p19s1234567z", "win_tile": "9p", "riichi": True},

@@ -139,17 +139,30 @@ def score_request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 #: The site's request fields by the options that give them, so that an error names what the user typed.
-_OPTIONS = {"win_tile": "--win", "seat_wind": "--seat", "round_wind": "--round", "discarder": "--from",
-            "dora": "--dora", "ura": "--ura", "rules": "--rules/--rule", "hand": "HAND"}
+_OPTIONS = {
+    "win_tile": "--win",
+    "seat_wind": "--seat",
+    "round_wind": "--round",
+    "discarder": "--from",
+    "dora": "--dora",
+    "ura": "--ura",
+    "rules": "--rules/--rule",
+    "hand": "HAND",
+}
+
+
+def _in_option_terms(message: str) -> str:
+    """The site's message about a request field, naming the option instead (``win_tile is ...`` -> ``--win is``)."""
+    field, sep, rest = message.partition(" ")
+    name = field.rstrip(":")
+    return _OPTIONS.get(name, name) + field[len(name) :] + sep + rest
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     try:
         hand, ctx, rules = parse_score_request(score_request(args))
     except BadRequest as exc:
-        field, sep, rest = str(exc).partition(" ")
-        raise BadRequest(_OPTIONS.get(field.rstrip(":"), field.rstrip(":")) + field[len(field.rstrip(":")):]
-                         + sep + rest) from None
+        raise BadRequest(_in_option_terms(str(exc))) from None
     result = score_hand(hand, ctx, rules)
     if args.json:
         print(

@@ -8,13 +8,14 @@ traceback.
 
 from __future__ import annotations
 
-import argparse
+# Only what Python has loaded at start-up: a Ctrl-C is caught inside main, so what runs before it stays short.
 import importlib
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine.errors import EngineError
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
 
 #: Runtime modules that add subcommands; each has ``register(commands: Commands)``.
 COMMAND_MODULES = (
@@ -47,22 +48,31 @@ class UserError(Exception):
     """Bad input from the user: reported as one line, exit code 2."""
 
 
-@dataclass
 class Commands:
     """Where command modules add their parsers. Each parser sets ``func(args) -> int``."""
 
-    top: argparse._SubParsersAction
-    bench: argparse._SubParsersAction
-    conformance: argparse._SubParsersAction
-    eval: argparse._SubParsersAction
+    def __init__(
+        self,
+        top: argparse._SubParsersAction,
+        bench: argparse._SubParsersAction,
+        conformance: argparse._SubParsersAction,
+        eval: argparse._SubParsersAction,
+    ) -> None:
+        self.top, self.bench, self.conformance, self.eval = top, bench, conformance, eval
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own usage errors: also exit 2, one line
-        self.exit(2, f"jantaku: error: {message}\n")
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # argparse's own usage errors: also exit 2, one line
+            self.exit(2, f"jantaku: error: {message}\n")
+
+    return _Parser
 
 
 def build_parser() -> argparse.ArgumentParser:
+    _Parser = _parser_class()
     parser = _Parser(prog="jantaku", description=__doc__.splitlines()[0])
     top = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     bench = top.add_parser("bench", help="benchmarks, as ratios against a peer in the same run")
@@ -88,11 +98,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            return _run(argv)
+        finally:  # a closed pipe is noticed here, inside main: after a command and after --help alike
+            sys.stdout.flush()
+    except KeyboardInterrupt:  # Ctrl-C, even while the commands are still being loaded: one line, no traceback
+        print("jantaku: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`jantaku ... | head`): stop quietly, as a shell tool does
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's flush of stdout at exit would fail again
+        return 141  # 128 + SIGPIPE
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    # imported here, inside main's Ctrl-C handling: loading the commands takes a moment
+    from engine.errors import EngineError
+    from web.hand_request import BadRequest  # the site's request checks, shared by score
+
     args = build_parser().parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except (EngineError, UserError) as exc:
+    except (EngineError, UserError, BadRequest) as exc:
         print(f"jantaku {args.command}: {exc}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:  # an optional extra (rendering, training) that this install lacks
@@ -102,8 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    except KeyboardInterrupt:
-        return 130
 
 
 if __name__ == "__main__":

@@ -122,8 +122,16 @@ def parse_hand(text: str) -> Hand:
     return Hand(tuple(concealed), tuple(melds))
 
 
-def check_tiles(tiles: tuple[Tile, ...] | list[Tile], rules: RuleSet | None = None) -> None:
-    """At most four of a kind, and no more red fives than the rule set has."""
+def check_tiles(
+    tiles: tuple[Tile, ...] | list[Tile], rules: RuleSet | None = None, *, plain_fives: bool = False
+) -> None:
+    """At most four of a kind, and no more red fives than the rule set's set has.
+
+    ``plain_fives``: nor four plain fives of a suit whose set has a red one (the 001 set's four 5p are two plain,
+    two red). Asked of tiles whose every five was written red or plain: a hand as written, a deal; not of the whole
+    table as the camera reads it, where a red five may be read plain. Three plain 5p under 001 stay accepted: a
+    hand typed without marking its red fives is read as typed.
+    """
     counts = counts34(tiles)
     for kind, n in enumerate(counts):
         if n > 4:
@@ -135,6 +143,11 @@ def check_tiles(tiles: tuple[Tile, ...] | list[Tile], rules: RuleSet | None = No
             if reds > allowed:
                 name = Tile(kind, red=True)
                 raise InvalidHand(f"{reds} red {name} but the {rules.name} rules have {allowed}")
+            if plain_fives and allowed and counts[kind] - reds == 4:
+                raise InvalidHand(
+                    f"4 plain {Tile(kind)} but the {rules.name} rules' set has {4 - allowed} "
+                    f"(and {allowed} red: write a red five as {Tile(kind, red=True)})"
+                )
 
 
 def validate_hand(hand: Hand, rules: RuleSet | None = None, *, sizes: tuple[int, ...] = (13, 14)) -> Hand:
@@ -144,5 +157,5 @@ def validate_hand(hand: Hand, rules: RuleSet | None = None, *, sizes: tuple[int,
         raise InvalidHand(f"a hand has {want} tiles (kans counted as 3), this one has {hand.size}: {hand.notation()}")
     if len(hand.melds) > 4:
         raise InvalidHand(f"a hand has at most four melds, this one has {len(hand.melds)}")
-    check_tiles(hand.all_tiles, rules)
+    check_tiles(hand.all_tiles, rules, plain_fives=True)
     return hand

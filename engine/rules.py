@@ -69,7 +69,8 @@ class RuleSet:
     open_riichi: bool = False  # オープン立直: +2 han; dealing into it pays as yakuman
     multiple_ron: MultipleRon = MultipleRon.DOUBLE
     abortive_draws: bool = True  # kyuushu kyuuhai, suufon renda, suukaikan, sanchahou, suucha riichi
-    riichi_min_points: int = 1_000
+    #: Points a player needs to declare riichi (the deposit); None: no floor, riichi even below 0 points.
+    riichi_min_points: int | None = 1_000
     #: Live-wall tiles that must remain for riichi to be declared.
     riichi_min_tiles_left: int = 4
     riichi_deposit: int = 1_000
@@ -118,10 +119,17 @@ class RuleSet:
     #: fed (000 "Liability": "the liable player settles that yakuman in full on a self-draw, or splits it
     #: with the discarder on ron"); the rest is paid as usual.
     pao_whole_hand: bool = False
+    #: The honba of a win with a liable player (包) are paid by the liable player (Tenhou: "honba payments
+    #: paid by the player to whom pao is applied"). Off: as on any win, by the discarder alone on a ron and
+    #: 100 by each player on a tsumo (000 §09 "Honba": "+100 from each player on tsumo, +300 from the
+    #: discarder alone on ron"; its "Liability" moves the yakuman only).
+    pao_pays_honba: bool = True
 
     def __post_init__(self) -> None:
         if self.final_points_step <= 0:  # it divides the final scores
             raise EngineError(f"final_points_step is a positive number of points, not {self.final_points_step}")
+        if len(self.red_fives) != 3 or not all(0 <= n <= 4 for n in self.red_fives):  # a set has four of each five
+            raise EngineError(f"red_fives is how many red 5m, 5p, 5s (0..4 each), not {list(self.red_fives)}")
 
     def with_options(self, **overrides: Any) -> RuleSet:
         """A copy with some options changed; unknown names are an error."""
@@ -163,7 +171,9 @@ PRESETS: dict[str, RuleSet] = {
         nagashi_mangan=False,
         multiple_ron=MultipleRon.HEAD_BUMP,
         abortive_draws=False,
-        riichi_min_points=0,
+        # 000 §06 "Declaring riichi", WRC exceptions: "Declaring is still allowed below 1,000 points"; with
+        # no busting a score may be below 0, and the book sets no floor there either
+        riichi_min_points=None,
         riichi_min_tiles_left=0,
         busting=False,
         agari_yame=False,
@@ -173,6 +183,9 @@ PRESETS: dict[str, RuleSet] = {
         kokushi_chankan_on_ankan=False,
         round_final_points=False,
         split_tied_uma=True,
+        # 000 §09 "Honba": "+300 from the discarder alone on ron", "+100 from each player on tsumo"; §09
+        # "Liability" makes the liable player settle the yakuman, not the counters
+        pao_pays_honba=False,
     ),
     # Tenhou ranked four-player: one red five per suit (lobby bits may turn them off), kuitan, no kiriage
     # (two special lobbies play it), single yakuman only, no renhou, double ron, West round extension,
@@ -220,6 +233,10 @@ def option_value(base: RuleSet, key: str, value: Any) -> Any:
     if not isinstance(key, str) or key == "name" or key not in {f.name for f in fields(base)}:
         raise EngineError(f"unknown rule option {key!r}")
     cur = getattr(base, key)
+    if value is None and _optional(base, key):
+        return None
+    if cur is None:  # an optional number that is unset in this preset
+        cur = 0
     if isinstance(cur, Enum):
         try:
             return type(cur)(value)
@@ -243,6 +260,11 @@ def option_value(base: RuleSet, key: str, value: Any) -> Any:
             raise EngineError(f"rule option {key} is a list of {len(cur)} whole numbers, not {value!r}")
         return tuple(value)
     raise EngineError(f"rule option {key} cannot be set here")
+
+
+def _optional(base: RuleSet, key: str) -> bool:
+    """Whether option ``key`` may be None (its annotation says ``| None``)."""
+    return any(f.name == key and "None" in str(f.type) for f in fields(base))
 
 
 def preset(name: str, **overrides: Any) -> RuleSet:

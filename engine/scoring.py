@@ -263,6 +263,15 @@ _MELD_TYPES = {
 _MELD_BY_VALUE = {kind.value: value for kind, value in _MELD_TYPES.items()}
 
 
+def _plain_fives_over(tiles: tuple[Tile, ...], reds: tuple[int, int, int]) -> bool:
+    """Four plain fives of a suit whose set has a red one (``engine.hand.check_tiles``'s ``plain_fives``)."""
+    plain = [0, 0, 0]
+    for t in tiles:
+        if t.kind in (4, 13, 22) and not t.red:
+            plain[t.kind // 9] += 1
+    return any(n == 4 and r for n, r in zip(plain, reds, strict=True))
+
+
 def check_context(hand: Hand, ctx: WinContext, rules: RuleSet) -> None:
     """The checks that need no counting: the hand's size and the context's flags."""
     melds = hand.melds
@@ -434,8 +443,15 @@ def prepare(hand: Hand, ctx: WinContext, rules: RuleSet) -> Prepared:
         over = over or state[k] > 3
         ura.append(k * 4 + 1)
     allowed = rules.red_fives
-    if over or state[38] > allowed[0] or state[47] > allowed[1] or state[56] > allowed[2]:
+    if (
+        over
+        or state[38] > allowed[0]
+        or state[47] > allowed[1]
+        or state[56] > allowed[2]
+        or (aka and _plain_fives_over(hand.all_tiles, allowed))  # the package's set has one red five a suit
+    ):
         check_tiles(hand.all_tiles + ctx.dora_indicators + ctx.ura_indicators, rules)
+        check_tiles(hand.all_tiles, rules, plain_fives=True)
         if fault:
             raise InvalidHand(f"more plain fives than a set with red fives holds: {hand.notation()}")
     if win_id < 0:

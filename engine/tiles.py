@@ -152,6 +152,8 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
                 else:
                     tiles.append(Tile(suit * 9 + n - 1))
             pending.clear()
+        elif ch in SUITS.upper():
+            raise InvalidNotation(f"suit letters are lower case: {ch.lower()!r}, not {ch!r} (in {_excerpt(text)})")
         else:
             raise InvalidNotation(f"unknown character {ch!r} (U+{ord(ch):04X}) in tiles {_excerpt(text)}")
     if pending:

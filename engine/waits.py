@@ -20,10 +20,12 @@ from typing import Any
 from mahjong.shanten import Shanten
 
 from engine.errors import InvalidHand
+from engine.game.shape import meld_counts
+from engine.game.shape import waits as shape_waits
 from engine.hand import Hand, check_tiles, validate_hand
 from engine.rules import RuleSet, preset
 from engine.scoring import ScoreResult, WinContext, check_win_input, prepare, score_prepared
-from engine.tiles import ALL_KINDS, FIVE_KINDS, Tile, counts34
+from engine.tiles import FIVE_KINDS, Tile, counts34
 
 
 def shanten(hand: Hand) -> int:
@@ -73,16 +75,6 @@ class WaitsResult:
         }
 
 
-def _completes(counts: list[int], kind: int, open_hand: bool) -> bool:
-    counts[kind] += 1
-    try:
-        if open_hand:
-            return Shanten.calculate_shanten_for_regular_hand(counts) == Shanten.AGARI_STATE
-        return Shanten.calculate_shanten(counts) == Shanten.AGARI_STATE
-    finally:
-        counts[kind] -= 1
-
-
 def find_waits(
     hand: Hand,
     known: Iterable[Tile] = (),
@@ -111,14 +103,10 @@ def find_waits(
     n = shanten(hand)
     if n != 0:
         return WaitsResult(n)
-    counts = counts34(hand.concealed)
-    held = counts34(hand.all_tiles)
-    open_hand = bool(hand.melds)
     waits = []
-    for tile in ALL_KINDS:
-        k = tile.kind
-        if held[k] >= 4 or not _completes(counts, k, open_hand):
-            continue
+    # the engine's one tenpai test (a kind held four times, concealed or melded, is no wait)
+    for k in shape_waits(counts34(hand.concealed), meld_counts(hand.melds)):
+        tile = Tile(k)
         ron = tsumo = None
         if value:
             tile = _physical(tile, hand, rules)

@@ -69,17 +69,40 @@ def _wind(value: Any, field: str) -> Wind:
     raise BadRequest(f"{field} is a wind (E, S, W, N), not {value!r}")
 
 
-def _count(value: Any, field: str, limit: int = 100) -> int:
+#: The most honba or riichi sticks a request may count (the points stay within what a game can pay).
+MAX_COUNT = 100
+
+
+def _count(value: Any, field: str, limit: int = MAX_COUNT) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
         raise BadRequest(f"{field} is a whole number 0..{limit}, not {value!r}")
     return value
 
 
+def count_text(text: str, field: str) -> int:
+    """A count typed as text (a form field, a command-line option): ASCII digits only, 0..``MAX_COUNT``.
+
+    >>> count_text("3", "honba")
+    3
+    """
+    if not (text.isascii() and text.isdigit()):  # int() reads the digits of other scripts too
+        raise BadRequest(f"{field} is a whole number 0..{MAX_COUNT} in ASCII digits, not {text!r}")
+    return _count(int(text), field)
+
+
+def indicators(value: Any, field: str) -> tuple[Tile, ...]:
+    """Dora or ura indicators as a request gives them: mpsz text, or a list of one tile each."""
+    return _tiles(value, field)
+
+
 def _tiles(value: Any, field: str, limit: int = 10) -> tuple[Tile, ...]:
     if value is None:
         return ()
-    if isinstance(value, list):
-        value = "".join(v if isinstance(v, str) else "?" for v in value)
+    if isinstance(value, list):  # one indicator each: "10m" is no tile (it would read as 1m and a red 5m)
+        for v in value:
+            if not isinstance(v, str) or len(_tiles(v, field)) != 1:
+                raise BadRequest(f"{field}: {v!r} is not one tile; give each indicator as one tile, e.g. 1m or 0p")
+        value = "".join(value)
     if not isinstance(value, str):
         raise BadRequest(f"{field} is mpsz text such as '3m5z', not {value!r}")
     try:

@@ -18,10 +18,19 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.hand import parse_hand
-from engine.rules import PRESETS, RuleSet, option_value, preset
+from engine.rules import PRESETS, RuleSet, preset
 from engine.scoring import Limit, ScoreResult, WinContext, score_hand
 from engine.tiles import Tile, Wind, parse_tiles
 from engine.waits import WaitsResult, find_waits
+from web.hand_request import (
+    FLAGS,
+    MAX_COUNT,
+    BadRequest,
+    count_text,
+    indicators,
+    parse_rules,
+    parse_score_request,
+)
 
 
 def register(commands: Any) -> None:
@@ -38,16 +47,17 @@ def register(commands: Any) -> None:
         "--win", help="the winning tile, e.g. 4s or 0p (red five); may be left out with 14 tiles: the last one written"
     )
     p.add_argument("--tsumo", action="store_true", help="won by self-draw (default: ron)")
-    riichi = p.add_mutually_exclusive_group()
-    riichi.add_argument("--riichi", action="store_true")
-    riichi.add_argument("--double-riichi", action="store_true")
-    riichi.add_argument("--open-riichi", action="store_true", help="needs a rule set with open riichi")
+    # the situational flags are checked together by the scorer, as the site's are (double riichi and open
+    # riichi combine under open-riichi rules)
+    p.add_argument("--riichi", action="store_true")
+    p.add_argument("--double-riichi", action="store_true")
+    p.add_argument("--open-riichi", action="store_true", help="needs a rule set with open riichi")
     for flag in ("ippatsu", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou"):
         p.add_argument(f"--{flag}", action="store_true")
     _context_args(p)
     p.add_argument("--from", dest="discarder", metavar="E|S|W|N", help="seat wind of the discarder of a ron")
-    p.add_argument("--honba", type=int, default=0, help="continuance counters (default 0)")
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table that go to the winner")
+    p.add_argument("--honba", default="0", help=f"continuance counters, 0..{MAX_COUNT} (default 0)")
+    p.add_argument("--sticks", default="0", help=f"riichi sticks on the table that go to the winner, 0..{MAX_COUNT}")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_score)
 
@@ -70,7 +80,9 @@ def _context_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ura", nargs="+", default=[], metavar="IND", help="ura-dora indicators")
     p.add_argument("--seat", default="E", metavar="E|S|W|N", help="the winner's seat wind (default E, the dealer)")
     p.add_argument("--round", default="E", metavar="E|S|W|N", help="the round wind (default E)")
-    p.add_argument("--rules", default="standard", choices=sorted(PRESETS), help="rule preset (default standard)")
+    p.add_argument(
+        "--rules", default="standard", type=str.lower, choices=sorted(PRESETS), help="rule preset (default standard)"
+    )
     p.add_argument(
         "--rule",
         action="append",
@@ -81,78 +93,87 @@ def _context_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules(args: argparse.Namespace) -> RuleSet:
-    """The preset with each ``--rule KEY=VALUE`` over it; VALUE is JSON (true, 3, [0,0,0]) or else plain text."""
-    base = preset(args.rules)
-    options = {}
+def _rules_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The preset and each ``--rule KEY=VALUE`` as the site's rules object; VALUE is JSON (true, 3, [0,0,0]) or
+    else plain text."""
+    options: dict[str, Any] = {"preset": args.rules}
     for item in args.rule:
         key, sep, text = item.partition("=")
         if not sep:
             raise EngineError(f"--rule {item!r}: write KEY=VALUE, e.g. open_riichi=true")
         try:
-            value = json.loads(text)
+            options[key] = json.loads(text)
         except ValueError:
-            value = text
-        options[key] = option_value(base, key, value)
-    return base.with_options(**options)
+            options[key] = text
+    return options
 
 
-def _indicators(values: list[str]) -> tuple[Tile, ...]:
-    return tuple(t for v in values for t in parse_tiles(v))
+def _rules(args: argparse.Namespace) -> RuleSet:
+    """The rule set, read and checked as the site reads its rules object (``web.hand_request.parse_rules``)."""
+    return parse_rules(_rules_request(args), preset("standard"))
 
 
 # --- score ------------------------------------------------------------------------------------------------------
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    hand = parse_hand(args.hand)
+def score_request(args: argparse.Namespace) -> dict[str, Any]:
+    """``jantaku score``'s options as the site's scoring request (``POST /api/score``): one reading, one set of
+    checks (``web.hand_request.parse_score_request``) for both."""
+    request: dict[str, Any] = {
+        "hand": args.hand,
+        "tsumo": args.tsumo,
+        "seat_wind": args.seat,
+        "round_wind": args.round,
+        "dora": args.dora,
+        "ura": args.ura,
+        "honba": count_text(args.honba, "--honba"),
+        "sticks": count_text(args.sticks, "--sticks"),
+        "rules": _rules_request(args),
+        "flags": [name for name in FLAGS if getattr(args, name)],
+    }
     if args.win is not None:
-        win = Tile.parse(args.win)
-    elif hand.size == 14 and hand.concealed:
-        win = hand.concealed[-1]  # the README's way: with 14 tiles the last one written is the winning tile
-    else:
-        raise EngineError(f"the hand has {hand.size} tiles: name the winning tile with --win (or write it last, 14 tiles)")
-    if hand.size == 13:
-        hand = hand.with_tile(win)
-    ctx = WinContext(
-        win_tile=win,
-        tsumo=args.tsumo,
-        seat_wind=Wind.parse(args.seat),
-        round_wind=Wind.parse(args.round),
-        riichi=args.riichi,
-        double_riichi=args.double_riichi,
-        open_riichi=args.open_riichi,
-        ippatsu=args.ippatsu,
-        rinshan=args.rinshan,
-        chankan=args.chankan,
-        haitei=args.haitei,
-        houtei=args.houtei,
-        tenhou=args.tenhou,
-        chiihou=args.chiihou,
-        renhou=args.renhou,
-        dora_indicators=_indicators(args.dora),
-        ura_indicators=_indicators(args.ura),
-        honba=_count(args.honba, "--honba"),
-        sticks=_count(args.sticks, "--sticks"),
-        discarder=Wind.parse(args.discarder) if args.discarder and not args.tsumo else None,
-    )
+        request["win_tile"] = args.win
+    if args.discarder and not args.tsumo:
+        request["discarder"] = args.discarder
+    return request
+
+
+#: The site's request fields by the options that give them, so that an error names what the user typed.
+_OPTIONS = {
+    "win_tile": "--win",
+    "seat_wind": "--seat",
+    "round_wind": "--round",
+    "discarder": "--from",
+    "dora": "--dora",
+    "ura": "--ura",
+    "rules": "--rules/--rule",
+    "hand": "HAND",
+}
+
+
+def _in_option_terms(message: str) -> str:
+    """The site's message about a request field, naming the option instead (``win_tile is ...`` -> ``--win is``)."""
+    field, sep, rest = message.partition(" ")
+    name = field.rstrip(":")
+    return _OPTIONS.get(name, name) + field[len(name) :] + sep + rest
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    try:
+        hand, ctx, rules = parse_score_request(score_request(args))
+    except BadRequest as exc:
+        raise BadRequest(_in_option_terms(str(exc))) from None
     result = score_hand(hand, ctx, rules)
     if args.json:
         print(
             json.dumps(
-                {"hand": hand.notation(), "win": str(win), "rules": rules.name, **result.to_dict()}, ensure_ascii=False
+                {"hand": hand.notation(), "win": str(ctx.win_tile), "rules": rules.name, **result.to_dict()},
+                ensure_ascii=False,
             )
         )
     else:
         print(format_result(result, ctx))
     return 0 if result.is_win else 1
-
-
-def _count(n: int, flag: str) -> int:
-    if n < 0:
-        raise EngineError(f"{flag} cannot be negative")
-    return n
 
 
 def format_result(r: ScoreResult, ctx: WinContext) -> str:
@@ -203,8 +224,8 @@ def cmd_waits(args: argparse.Namespace) -> int:
         seat_wind=Wind.parse(args.seat),
         round_wind=Wind.parse(args.round),
         riichi=args.riichi,
-        dora_indicators=_indicators(args.dora),
-        ura_indicators=_indicators(args.ura),
+        dora_indicators=indicators(args.dora, "dora"),
+        ura_indicators=indicators(args.ura, "ura"),
     )
     result = find_waits(hand, parse_tiles(args.seen), ctx, rules)
     if args.json:

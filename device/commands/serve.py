@@ -101,7 +101,7 @@ def register(commands: Any) -> None:
     p.add_argument("--pin-file", default="", metavar="PATH",
                    help="a file holding the PIN (default: pin beside --db, made with a random PIN if missing)")
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
-    p.add_argument("--rules", default="standard", choices=("standard", "wrc", "tenhou"))
+    p.add_argument("--rules", default="standard", type=str.lower, choices=("standard", "wrc", "tenhou"))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")
     p.add_argument("--streams", type=int, default=DEFAULT_STREAMS, help="most open event streams (phones)")
     p.set_defaults(func=serve_command)

@@ -1,7 +1,8 @@
 """The table's game as the phones see and change it: the engine's ``Game`` in the one event log.
 
 When the camera follows the hand, the engine knows every discard and a win confirmed on a phone becomes the
-engine's own ``Ron`` or ``Tsumo`` event: the engine judges furiten, riichi, ippatsu and the rest by itself.
+engine's own ``Ron`` or ``Tsumo`` event, whatever the hand (melds, a liable player, a robbed kan): the phone adds
+the concealed tiles, and the engine judges furiten, riichi, ippatsu, rinshan and the rest from its record.
 A table without the camera (or a hand the camera lost) still needs its points moved, so the players may
 *declare* how a hand ended: the engine's declared events (``engine.game.events``: ``DeclaredWin``, ``DeclaredRon``,
 ``DeclaredDraw``, ``DeclaredAbort``, ``DeclaredRiichi``), kept in the same log, replayed and undone like any
@@ -39,11 +40,11 @@ from engine.game.events import (
     event_from_dict,
 )
 from engine.game.results import Outcome, round_name
-from engine.game.shape import kind_counts, waits
+from engine.game.shape import kind_counts, meld_counts, waits
 from engine.game.state import Game
-from engine.game.table import Phase
 from engine.game.wins import win_context
 from engine.hand import Hand, parse_hand
+from engine.melds import MeldKind
 from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
 from web.contract import CURRENT_WRITE, StaleWrite
@@ -167,8 +168,8 @@ def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -
 
 
 def _win_event(game: Game, body: dict[str, Any]) -> Event:
-    """The event a win confirmed from a phone is (see :meth:`GameSession.win`): the engine's own Ron or Tsumo
-    when it saw the winning tile and no winner needs more than it saw, else a declared win or ron."""
+    """The event a win confirmed from a phone is (see :meth:`GameSession.win`): the engine's own Ron or Tsumo,
+    checked against the record, when the engine follows the hand (:func:`on_record`); else a declared win or ron."""
     entries = _winner_entries(body)
     tsumo = body.get("tsumo", False)
     if not isinstance(tsumo, bool):
@@ -185,22 +186,88 @@ def _win_event(game: Game, body: dict[str, Any]) -> Event:
         raise EngineError(f"the winners of one discard win on the same tile, not {format_tiles(tiles, sort=True)}")
     first = wins[0]
     win_tile, dora, ura = first.win_tile, first.ctx.dora_indicators, first.ctx.ura_indicators
-    h = game.hand
-    if h is not None and all(not w.hand.melds and not h.players[w.seat].melds and w.liable is None for w in wins):
-        if tsumo and h.phase is Phase.DISCARD and h.actor == first.seat:
-            return Tsumo(first.seat, tuple(first.hand.concealed), win_tile, ura)
-        if not tsumo and h.phase is Phase.REACT and h.discarder == discarder and h.last_discard == win_tile:
-            claims = []
-            for w in wins:
-                rest = list(w.hand.concealed)
-                rest.remove(win_tile)
-                claims.append(RonClaim(w.seat, tuple(rest)))
-            return Ron(tuple(claims), ura)
+    if on_record(game):
+        return _recorded_win(game, wins, discarder)
     if len(wins) == 1:
         return DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags, dora, ura, first.liable)
     assert discarder is not None
     return DeclaredRon(discarder, win_tile, tuple(
         DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura)
+
+
+def on_record(game: Game) -> bool:
+    """Whether the engine follows the hand in progress (it saw a draw, a discard, a call or a dealt hand).
+
+    A win is then the engine's own ``Ron`` or ``Tsumo``, checked against that record. Otherwise (no hand in
+    progress, or one the table did not record: at most a riichi declared) the players declare it.
+    """
+    h = game.hand
+    return h is not None and any(p.draws or p.discards or p.melds or p.known for p in h.players)
+
+
+#: The riichi flags, one claim: the record says which of them the seat declared.
+_RIICHI_FLAGS = frozenset({"riichi", "double_riichi", "open_riichi"})
+
+
+def _meld_key(melds: Any) -> list[tuple[str, tuple[tuple[int, bool], ...]]]:
+    """Melds as compared with the record: kind and tiles; an open quad is one whether called or added."""
+    open_quads = (MeldKind.KAN, MeldKind.KAKAN)
+    return sorted(
+        ("kan" if m.kind in open_quads else m.kind.value, tuple(sorted((t.kind, t.red) for t in m.tiles)))
+        for m in melds
+    )
+
+
+def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Event:
+    """The engine's own ``Tsumo`` or ``Ron`` for a win a phone confirms on a hand on record.
+
+    The phone adds only what the table cannot know: the concealed tiles (and the ura indicators). The rest is the
+    record's and is checked against it here: the tile won on and who discarded it, each winner's melds, the liable
+    seat, the dora indicators, and every situational yaku claimed (the engine itself judges riichi, ippatsu,
+    rinshan, chankan, haitei, houtei ... from the record, and furiten, and the concealed tiles against what it saw).
+    """
+    h = game.hand
+    assert h is not None
+    first = wins[0]
+    tsumo = discarder is None
+    chankan = False
+    if not tsumo:
+        target = h.ron_target()
+        if target is None:
+            raise EngineError("a ron is on the discard lying on the table (or a kan being added): the record has none")
+        on, tile, chankan = target
+        if (on, tile) != (discarder, first.win_tile):
+            raise EngineError(
+                f"a ron is on the last discard: the record has seat {on}'s {tile}, not seat {discarder}'s "
+                f"{first.win_tile}"
+            )
+    dora = first.ctx.dora_indicators
+    if dora and sorted(dora) != sorted(h.dora_indicators):
+        raise EngineError(
+            f"the dora indicators are on record: {format_tiles(h.dora_indicators) or 'none'}, not {format_tiles(dora)}"
+        )
+    shown = []
+    for w in wins:
+        p = h.players[w.seat]
+        if w.hand.melds and _meld_key(w.hand.melds) != _meld_key(p.melds):
+            on_table = " ".join(m.notation() for m in p.melds) or "none"
+            raise EngineError(f"seat {w.seat}'s melds differ from the record: {on_table} on the table")
+        if w.liable is not None and w.liable != p.pao:
+            if p.pao is None:
+                raise EngineError(f"no liability (pao) on record for seat {w.seat}: nobody fed a yakuman's last set")
+            raise EngineError(f"liability (pao) falls on the player who fed the last set: seat {p.pao}, not {w.liable}")
+        recorded = win_context(game, w.seat, first.win_tile, tsumo, discarder, chankan, (), 0, 0)
+        for flag in w.flags:
+            held = any(getattr(recorded, f) for f in _RIICHI_FLAGS) if flag in _RIICHI_FLAGS else False
+            if not (getattr(recorded, flag) or held):
+                raise EngineError(f"seat {w.seat}: {flag} is not so in the record of this hand")
+        concealed = tuple(w.hand.concealed)
+        if tsumo and len(concealed) == p.size - 1:  # the concealed tiles without the winning one
+            concealed = (*concealed, first.win_tile)
+        shown.append((w.seat, concealed))
+    if tsumo:
+        return Tsumo(first.seat, shown[0][1], first.win_tile, first.ctx.ura_indicators)
+    return Ron(tuple(RonClaim(seat, concealed) for seat, concealed in shown), first.ctx.ura_indicators)
 
 
 def _needs_hand_start(game: Game, event: Event) -> bool:
@@ -317,7 +384,7 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     if not p.hand_known or p.size % 3 != 1:
         return []
     out = []
-    for kind in waits(kind_counts(p.known)):
+    for kind in waits(kind_counts(p.known), meld_counts(p.melds)):
         tile = Tile(kind)
         ctx = win_context(game, seat, tile, False, None, False, (), game.honba, 0)
         try:
@@ -484,7 +551,8 @@ class GameSession:
             self.store.undo(self.game_id, key=self._claim_write())
 
     def win(self, body: dict[str, Any]) -> Any:
-        """Confirm a win from a phone: the engine's Ron/Tsumo when it saw the winning tile, else a declared win.
+        """Confirm a win from a phone: on a hand the engine follows, its own Ron/Tsumo checked against the record
+        (furiten, the tile won on, melds, liability, situational yaku: :func:`_recorded_win`); else a declared win.
 
         One winner: ``{"winner", "hand", "win_tile", flags..., "tsumo" or "discarder_seat", "liable_seat"}``
         (``liable_seat``: the player liable (包, pao) for a big dragons, big winds or four quads in the hand).
@@ -532,7 +600,13 @@ class GameSession:
             return probe(self.game, seat, hand)
 
     def event(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of(body))
+        event = event_of(body)
+        with self._lock:
+            if isinstance(event, DeclaredWin | DeclaredRon) and on_record(self.game):
+                # the engine follows this hand: its win is a ron or tsumo, checked against the record (a stored
+                # log's declared wins still replay; only new ones are refused)
+                raise EngineError(f"{event.type}: the hand is on record; send its ron or tsumo (or POST /api/game/win)")
+            return self.apply(event)
 
     def export(self) -> dict[str, Any]:
         """The game as a file (``GameStore.export_json``: the events in force), with its history and scores."""

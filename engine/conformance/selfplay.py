@@ -36,7 +36,7 @@ from engine.game.events import (
     Tsumo,
 )
 from engine.game.furiten import judge
-from engine.game.shape import YAOCHUU_KINDS, is_complete, is_tenpai, kind_counts
+from engine.game.shape import YAOCHUU_KINDS, is_complete, is_tenpai, kind_counts, meld_counts
 from engine.game.state import Game
 from engine.game.table import Phase
 from engine.game.wins import win_context
@@ -157,7 +157,7 @@ class SelfPlay:
             p.is_closed
             and h.live >= g.rules.riichi_min_tiles_left
             and not p.after_call
-            and g.scores[seat] >= g.rules.riichi_min_points
+            and (g.rules.riichi_min_points is None or g.scores[seat] >= g.rules.riichi_min_points)
             and self.rng.random() < self.riichi_rate
         ):
             tenpai_discards = []
@@ -284,7 +284,9 @@ class SelfPlay:
             yield self.apply(AbortiveDraw(due))
             return
         if h.live == 0:
-            shown = tuple(tuple(p.known) if is_tenpai(kind_counts(p.known)) else None for p in h.players)
+            shown = tuple(
+                tuple(p.known) if is_tenpai(kind_counts(p.known), meld_counts(p.melds)) else None for p in h.players
+            )
             yield self.apply(ExhaustiveDraw(shown))
             return
         if self.rng.random() < self.call_rate:

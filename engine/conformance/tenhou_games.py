@@ -45,7 +45,7 @@ from engine.game.events import (
     RonClaim,
     Tsumo,
 )
-from engine.game.shape import is_tenpai, kind_counts
+from engine.game.shape import is_tenpai, kind_counts, meld_counts
 from engine.melds import MeldKind
 from engine.rules import GameLength, RuleSet, preset
 from engine.tiles import Tile
@@ -514,7 +514,7 @@ def replay(logged: LoggedGame) -> ReplayReport:
                 rep.dealer_played_on += 1
             own = game.known_hand(0) if isinstance(step, ExhaustiveDraw) and step.hands[0] is None else None
             # Tenhou shows every tenpai hand, but a session log does not repeat the logging player's own
-            if own is not None and own.size == 13 and is_tenpai(kind_counts(own.concealed)):
+            if own is not None and own.size == 13 and is_tenpai(kind_counts(own.concealed), meld_counts(own.melds)):
                 step = ExhaustiveDraw((own.concealed, *step.hands[1:]))
             try:
                 result = game.apply(step)

@@ -20,7 +20,7 @@ from engine.game.events import (
 from engine.game.game_end import finish_hand
 from engine.game.results import HandResult, Outcome
 from engine.game.settlement import Settlement, Transfer, settle_chombo, settle_exhaustive
-from engine.game.shape import YAOCHUU_KINDS, is_tenpai, kind_counts
+from engine.game.shape import YAOCHUU_KINDS, is_tenpai, kind_counts, meld_counts
 from engine.game.table import Phase, Table
 from engine.rules import MultipleRon
 from engine.tiles import Tile, format_tiles
@@ -66,7 +66,7 @@ def on_exhaustive_draw(game: Table, e: ExhaustiveDraw) -> HandResult:
             tenpai.append(False)
             continue
         game._revealed(e, s, tuple(shown), p.size)
-        if not is_tenpai(kind_counts(shown)):
+        if not is_tenpai(kind_counts(shown), meld_counts(p.melds)):
             raise IllegalAction(
                 e, "a hand shown as tenpai must be waiting", f"seat {s}: {format_tiles(shown, sort=True)}"
             )
@@ -162,6 +162,10 @@ def on_declared_draw(game: Table, e: DeclaredDraw) -> HandResult:
     for s, p in enumerate(h.players):
         if p.riichi and not tenpai[s]:
             raise IllegalAction(e, "a player in riichi is tenpai at an exhaustive draw", f"seat {s}")
+        if tenpai[s] and p.hand_known and not is_tenpai(kind_counts(p.known), meld_counts(p.melds)):
+            raise IllegalAction(  # the hand is on record: the same test as a hand shown at the draw
+                e, "a hand declared tenpai must be waiting", f"seat {s}: {format_tiles(p.known, sort=True)}"
+            )
     for s in e.nagashi:
         game._player(e, s)
     if e.nagashi and not game.rules.nagashi_mangan:

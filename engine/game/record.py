@@ -76,7 +76,12 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 
 #: Options added after games were first recorded, with the behaviour every game recorded without them was played
 #: under: such a game (a saved log, an old export) replays to the points it had, not to today's preset.
-RECORDED_BEFORE: dict[str, Any] = {"noten_draw_adds_honba": True, "pao_whole_hand": False, "final_points_step": 1_000}
+RECORDED_BEFORE: dict[str, Any] = {
+    "noten_draw_adds_honba": True,
+    "pao_whole_hand": False,
+    "final_points_step": 1_000,
+    "pao_pays_honba": True,
+}
 
 
 def rules_from_dict(d: dict[str, Any]) -> RuleSet:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.errors import IllegalAction
 from engine.game.events import DeclaredRiichi, Discard, Event
-from engine.game.shape import is_tenpai, kind_counts
+from engine.game.shape import is_tenpai, kind_counts, meld_counts
 from engine.game.table import Player, Table
 from engine.tiles import format_tiles
 
@@ -27,7 +27,7 @@ def check_riichi(game: Table, e: Discard, p: Player) -> None:
     if p.hand_known:
         rest = list(p.known)
         rest.remove(e.tile)
-        if not is_tenpai(kind_counts(rest)):
+        if not is_tenpai(kind_counts(rest), meld_counts(p.melds)):
             raise IllegalAction(e, "riichi needs a tenpai hand", f"{format_tiles(rest, sort=True)} is not waiting")
 
 
@@ -35,10 +35,11 @@ def check_closed_and_deposit(game: Table, e: Event, seat: int, p: Player) -> Non
     """What every riichi needs, played or declared: a closed hand and the points for the deposit."""
     if not p.is_closed:
         raise IllegalAction(e, "riichi needs a closed hand (no chi, pon or open kan)")
-    if game.scores[seat] < game.rules.riichi_min_points:
+    floor = game.rules.riichi_min_points
+    if floor is not None and game.scores[seat] < floor:
         raise IllegalAction(
             e,
-            f"riichi needs {game.rules.riichi_min_points} points for the deposit",
+            f"riichi needs {floor} points for the deposit",
             f"seat {seat} has {game.scores[seat]}",
         )
 

@@ -11,7 +11,8 @@ claimant wins at all (000); the game state decides who the winners are.
 
 Pao: the liable player pays a tsumo's whole value, or half of a ron's value (the discarder pays
 the other half); the honba are paid by the liable player either way (Tenhou's published rules:
-"honba payments paid by the player to whom pao is applied"). What the liable player covers is
+"honba payments paid by the player to whom pao is applied"), or, where ``RuleSet.pao_pays_honba`` is off
+(000 §09 "Honba"), as on any win: by the discarder on a ron, by each player on a tsumo. What the liable player covers is
 ``WinPay.pao_base``: the yakuman it fed, or the whole hand where ``RuleSet.pao_whole_hand`` says so
 (the game sets it when it scores the win).
 
@@ -98,8 +99,11 @@ def settle_ron(
         if w.pao_seat is not None and w.pao_seat != discarder and w.pao_base:
             mult = 6 if w.seat == dealer else 4
             covered = _round100(mult * w.pao_base) // 2
-            out.append(Transfer(w.pao_seat, w.seat, covered + bonus, f"{label}: liability (pao), half"))
-            out.append(Transfer(discarder, w.seat, w.ron_points - covered, f"{label}: discarder's share"))
+            liable_bonus, discarder_bonus = (bonus, 0) if rules.pao_pays_honba else (0, bonus)
+            out.append(Transfer(w.pao_seat, w.seat, covered + liable_bonus, f"{label}: liability (pao), half"))
+            out.append(
+                Transfer(discarder, w.seat, w.ron_points - covered + discarder_bonus, f"{label}: discarder's share")
+            )
         else:
             out.append(Transfer(discarder, w.seat, w.ron_points + bonus, label))
         if i == 0 and sticks:
@@ -116,7 +120,12 @@ def settle_tsumo(win: WinPay, dealer: int, honba: int, sticks: int, rules: RuleS
     }
     if win.pao_seat is not None and win.pao_base:
         if win.pao_base >= win.base_points:
-            out.append(Transfer(win.pao_seat, win.seat, sum(shares.values()), f"{label}: liability (pao), all"))
+            if rules.pao_pays_honba:
+                out.append(Transfer(win.pao_seat, win.seat, sum(shares.values()), f"{label}: liability (pao), all"))
+            else:  # the hand from the liable player, the honba from each player as on any tsumo
+                hand = sum(shares.values()) - bonus * len(shares)
+                out.append(Transfer(win.pao_seat, win.seat, hand, f"{label}: liability (pao), all"))
+                out.extend(Transfer(s, win.seat, bonus, f"{label}: honba") for s in shares)
         else:  # only the fed yakuman is covered; the rest is paid as a normal tsumo
             mult = 6 if win.seat == dealer else 4
             out.append(Transfer(win.pao_seat, win.seat, _round100(mult * win.pao_base), f"{label}: liability (pao)"))

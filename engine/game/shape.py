@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from engine.melds import Meld
 from engine.tiles import NUM_KINDS, Tile
 
 #: Kinds of the 13 terminals and honours (么九牌).
@@ -102,12 +103,21 @@ def _complete(counts: tuple[int, ...]) -> bool:
     return is_standard_complete(counts)
 
 
-def waits(counts: Sequence[int]) -> tuple[int, ...]:
+def waits(counts: Sequence[int], melded: Sequence[int] | None = None) -> tuple[int, ...]:
     """Kinds that would complete these concealed tiles (3n+1 of them), in kind order.
 
-    A kind whose four copies are all in the hand is not a wait (no fifth copy exists).
+    ``melded``: the kind counts of the hand's melds. A kind whose four copies are all in the hand, concealed
+    or in its melds, is not a wait (no fifth copy exists): 44p with pon:444p waits on no 4p.
+
+    >>> from engine.tiles import counts34, parse_tiles
+    >>> one = counts34(parse_tiles("4p"))
+    >>> [str(Tile(k)) for k in waits(one)], waits(one, counts34(parse_tiles("444p")))
+    (['4p'], ())
     """
-    return _waits(tuple(counts))
+    found = _waits(tuple(counts))
+    if melded is None:
+        return found
+    return tuple(k for k in found if counts[k] + melded[k] < 4)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -135,12 +145,19 @@ def _waits(counts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def is_tenpai(counts: Sequence[int]) -> bool:
+def is_tenpai(counts: Sequence[int], melded: Sequence[int] | None = None) -> bool:
     """形式聴牌: some wait exists that is not made only of tiles the hand already holds all four of.
 
-    A hand waiting only on its own fourth tile (純カラ, e.g. 1111m + 2m... waiting on 1m) is noten.
+    A hand waiting only on its own fourth tile (純カラ, e.g. 1111m + 2m... waiting on 1m) is noten, and so is
+    one whose fourth is in a meld (``melded``, as :func:`waits`). The one tenpai test of the engine: the draw's
+    payments, riichi, the table's waits and ``engine.waits.find_waits`` all ask it.
     """
-    return bool(waits(counts))
+    return bool(waits(counts, melded))
+
+
+def meld_counts(melds: Sequence[Meld]) -> list[int]:
+    """The kind counts of the tiles in ``melds`` (for :func:`waits`' ``melded``)."""
+    return kind_counts([t for m in melds for t in m.tiles])
 
 
 def kind_counts(tiles: Sequence[Tile]) -> list[int]:

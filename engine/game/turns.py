@@ -5,11 +5,12 @@ rules first and only then changes the table; ``Game.apply`` calls it.
 
 from __future__ import annotations
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, InvalidHand
 from engine.game.draws import abort_due
 from engine.game.events import Discard, DoraFlip, Draw, HandStart, ShowHand
 from engine.game.riichi import check_riichi
 from engine.game.table import UNSEEN, HandState, Phase, Player, PondTile, Table
+from engine.hand import check_tiles
 from engine.tiles import Tile, format_tiles
 
 
@@ -45,6 +46,11 @@ def on_hand_start(game: Table, e: HandStart) -> None:
     old, game.hand = game.hand, state
     try:
         game._check_visible(e)
+        dealt = [t for hand in e.hands if hand is not None for t in hand]
+        check_tiles(dealt, game.rules, plain_fives=True)  # every dealt five written red or plain
+    except InvalidHand as exc:
+        game.hand = old
+        raise IllegalAction(e, "a set has four of each tile", str(exc)) from None
     except IllegalAction:
         game.hand = old
         raise

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from device.camera.sources import FileReplaySource, Frame
 from device.cli import main
 from device.commands import run as run_module
 from device.commands.run import FrameReader, Observation, RunOptions, TableRuntime, recorded_reader, run_table
 from device.config import Config
 from device.demo import RECORDING
-from device.camera.sources import FileReplaySource, Frame
 from engine.tiles import format_tiles, parse_tiles
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
@@ -225,14 +225,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, c
     assert "Traceback" not in err
 
 
-def test_a_missing_named_camera_is_waited_for(monkeypatch, capsys):
+def test_a_missing_named_camera_is_waited_for(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(
         run_module, "make_readers", lambda config, model=None: run_module.readers_around(FakeDetector())
     )
-    monkeypatch.delenv("JANTAKU_CONFIG", raising=False)
-    monkeypatch.setattr("device.config.DEFAULT_LOCATIONS", ())
+    # the game log in tmp_path, never the real home's ~/.local/share/jantaku
+    (tmp_path / "c.toml").write_text(f"[game]\ndb = {str(tmp_path / 'table' / 'jantaku.db')!r}\n")
+    monkeypatch.setenv("JANTAKU_CONFIG", str(tmp_path / "c.toml"))
     assert main(["run", "--camera", "97", "--no-site", "--duration", "0.5"]) == 0
     assert "0 frames, 0 read" in capsys.readouterr().out
+    assert (tmp_path / "table" / "jantaku.db").is_file()
+
+
+def test_the_run_tests_leave_the_home_folder_alone(tmp_path):
+    """The tests that start ``jantaku run`` keep the game log out of the real home (run here with a fresh HOME)."""
+    env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.pop("JANTAKU_CONFIG", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::"
+         "test_a_missing_named_camera_is_waited_for"],
+        capture_output=True, text=True, env=env, timeout=120, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert not (tmp_path / ".local" / "share" / "jantaku").exists()
 
 
 def _clean_env(tmp_path) -> dict[str, str]:

@@ -23,7 +23,8 @@ TABLE = [
     ("open_riichi", False, False, False),  # 001 openRiichi default off
     ("multiple_ron", MultipleRon.HEAD_BUMP, MultipleRon.DOUBLE, MultipleRon.DOUBLE),  # 000 head-bump
     ("abortive_draws", False, True, True),  # 000 "Aborts: None under WRC"
-    ("riichi_min_points", 0, 1_000, 1_000),  # 000 "still allowed below 1,000 points"; 001 "at least 1,000"
+    # 000 §06 "still allowed below 1,000 points", no floor; 001 "at least 1,000"
+    ("riichi_min_points", None, 1_000, 1_000),
     ("riichi_min_tiles_left", 0, 4, 4),  # 000 "on the wall's very last tile"; 001 "At least 4 tiles"
     ("busting", False, True, True),  # 000 "No bankruptcy"; 001 "drops below 0 points"
     ("agari_yame", False, False, True),  # 000 "No agari-yame"; 001 South 4 goes on while the dealer repeats
@@ -38,6 +39,7 @@ TABLE = [
     # 000 "if East is noten, the deal rotates like a loss and all honba reset"; 001 "The honba counter resets to 0"
     ("noten_draw_adds_honba", False, False, True),
     ("pao_whole_hand", False, False, True),  # 000 "the liable player settles that yakuman in full"
+    ("pao_pays_honba", False, True, True),  # 000 §09 "Honba": "+300 from the discarder alone on ron"; Tenhou
     ("final_points_step", 1_000, 1_000, 1_000),  # whole game points, 0.1 only where a lobby says
 ]
 

@@ -49,7 +49,6 @@ def test_parse_errors(text):
         ("५s", "५"),  # Devanagari five
         ("𝟕z", "𝟕"),  # mathematical bold seven
         ("123ｍ", "ｍ"),  # a full-width suit letter
-        ("123M", "M"),  # suit letters are lower case
         ("123m\u3000456p", "\u3000"),  # an ideographic space
         ("123m\u00a0456p", "\xa0"),  # a no-break space
         ("1m\x00", "\x00"),
@@ -60,6 +59,12 @@ def test_only_ascii_digits_and_suits(text, bad):
         parse_tiles(text)
     with pytest.raises(InvalidNotation, match="unknown character"):
         parse_hand(f"123m456p789s11z {text}")
+
+
+@pytest.mark.parametrize(("text", "told"), [("123M", "'m', not 'M'"), ("4P", "'p', not 'P'"), ("7Z", "'z', not 'Z'")])
+def test_upper_case_suit_letters_are_told_to_be_lower_case(text, told):
+    with pytest.raises(InvalidNotation, match=re.escape(f"suit letters are lower case: {told}")):
+        parse_tiles(text)
 
 
 def test_long_text_is_cut_short_in_the_message():

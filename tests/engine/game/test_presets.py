@@ -128,9 +128,19 @@ def test_nine_terminals_needs_nine_kinds() -> None:
         g.apply(AbortiveDraw(Abort.NINE_TERMINALS, 0))
 
 
-@pytest.mark.parametrize(("rules", "refused"), [("standard", "1000 points"), ("tenhou", "1000 points"), ("wrc", "")])
-def test_riichi_below_1000_points(rules: str, refused: str) -> None:
-    start = Position(0, 0, 0, 0, (25000, 500, 37000, 37500))
+@pytest.mark.parametrize(
+    ("rules", "points", "refused"),
+    [
+        ("standard", 500, "1000 points"),  # 001 "at least 1,000 points"
+        ("tenhou", 500, "1000 points"),
+        ("wrc", 500, ""),  # 000 §06 "Declaring is still allowed below 1,000 points"
+        ("wrc", 0, ""),
+        ("wrc", -2000, ""),  # 000 §06 sets no floor, and 000 has no busting: below 0 too
+        ("standard", -2000, "1000 points"),
+    ],
+)
+def test_riichi_below_1000_points(rules: str, points: int, refused: str) -> None:
+    start = Position(0, 0, 0, 0, (25000, points, 37000, 38_000 - points))
     g = deal(rules, hands=("112233z6677z99s8s", "123456789m23p55s", "", ""), start=start)
     play(g, "0+9m 0-9m 1+9p")
     if refused:
@@ -138,7 +148,7 @@ def test_riichi_below_1000_points(rules: str, refused: str) -> None:
             play(g, "1r-9p")
     else:
         play(g, "1r-9p 2+?")
-        assert g.scores[1] == -500 and g.sticks == 1
+        assert g.scores[1] == points - 1000 and g.sticks == 1
 
 
 def test_riichi_needs_tenpai_and_a_closed_hand() -> None:
@@ -203,10 +213,24 @@ def test_pao_big_dragons_ron_is_split() -> None:
     assert r.deltas == (-16000, 32000, -16000, 0)  # type: ignore[union-attr]
 
 
-def test_pao_ron_honba_paid_by_the_liable_player() -> None:
-    g = deal("tenhou", hands=PAO_HANDS, start=Position(0, 2, 0, 0, (25000, 25000, 25000, 25000)))
-    r = play(g, PAO_SCRIPT + " 1+? 1-2s 2+? 2-4m 1ron")
-    assert r.deltas == (-16600, 32600, -16000, 0)  # type: ignore[union-attr]
+@pytest.mark.parametrize(
+    ("rules", "finish", "deltas"),
+    [
+        # Tenhou: "honba payments paid by the player to whom pao is applied"
+        ("tenhou", "1+? 1-2s 2+? 2-4m 1ron", (-16600, 32600, -16000, 0)),
+        ("standard", "1+? 1-2s 2+? 2-4m 1ron", (-16600, 32600, -16000, 0)),
+        ("tenhou", "1+4m 1tsumo", (-32600, 32600, 0, 0)),
+        # 000 §09 "Honba": "+300 from the discarder alone on ron" (seat 2 dealt in; seat 0 is liable)
+        ("wrc", "1+? 1-2s 2+? 2-4m 1ron", (-16000, 32600, -16600, 0)),
+        # 000 §09 "Honba": "+100 from each player on tsumo"; the liable player settles the yakuman in full
+        ("wrc", "1+4m 1tsumo", (-32200, 32600, -200, -200)),
+    ],
+)
+def test_pao_honba(rules: str, finish: str, deltas: tuple[int, ...]) -> None:
+    g = deal(rules, hands=PAO_HANDS, start=Position(0, 2, 0, 0, (30000, 30000, 30000, 30000)))
+    r = play(g, PAO_SCRIPT + " " + finish)
+    assert r.wins[0].pao == 0  # type: ignore[union-attr]
+    assert r.deltas == deltas  # type: ignore[union-attr]
 
 
 def _empty_the_wall(g, seat0_yaochuu: bool = True) -> None:
@@ -276,6 +300,7 @@ def test_honba_after_a_draw_with_the_dealer_noten(rules: str, options: dict[str,
         ("wrc", ("noten_draw_adds_honba", "pao_whole_hand", "final_points_step"), 3),
         ("tenhou", ("noten_draw_adds_honba",), 3),
         ("tenhou", ("pao_whole_hand",), 3),  # pao paid for the fed yakuman only, as before the option
+        ("wrc", ("pao_pays_honba",), 0),  # the liable player paid the honba before the option
     ],
 )
 def test_a_game_recorded_before_an_option_replays_as_it_was_played(
@@ -292,6 +317,7 @@ def test_a_game_recorded_before_an_option_replays_as_it_was_played(
     again = game_from_json(record)
     assert (again.dealer, again.honba) == (1, honba)
     assert again.rules.pao_whole_hand == (rules == "tenhou" and "pao_whole_hand" not in dropped)
+    assert again.rules.pao_pays_honba == (rules != "wrc" or "pao_pays_honba" in dropped)
 
 
 def test_noten_payments_and_tenpai_repeat() -> None:

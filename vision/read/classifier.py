@@ -460,16 +460,24 @@ class TwoStageDetector(DetectorLayer):
         found, weak = self.detector.detect_with_weak(image)
         return self.classify_detections(image, found, weak)
 
-    def detect_in_windows(self, image: np.ndarray, windows: Sequence[tuple[int, int, int, int]]) -> list[Detection]:
+    def detect_in_windows(
+        self,
+        image: np.ndarray,
+        windows: Sequence[tuple[int, int, int, int]],
+        whole: Sequence[tuple[int, int, int, int]] = (),
+    ) -> list[Detection]:
         """The tiles the inner detector finds in each window ``(x1, y1, x2, y2)`` of ``image`` (in ``image``'s
-        pixels), named in one classifier pass over ``image`` (so a read of several windows costs one classifier run,
-        not one a window, and a crop by a window's edge keeps the frame round it)."""
+        pixels), and in each of the ``whole`` windows read whole (shrunk to the network's input in one run: a
+        coarser view, as a whole read's pyramid has), named in one classifier pass over ``image`` (so a read of
+        several windows costs one classifier run, not one a window, and a crop by a window's edge keeps the frame
+        round it)."""
         with_weak = self.weak_tile_prob is not None and callable(getattr(type(self.detector), "detect_with_weak", None))
+        shrunk = _read_whole(self.detector) if whole else self.detector
         found: list[Detection] = []
         weak: list[Detection] = []
-        for x1, y1, x2, y2 in windows:
+        for detector, (x1, y1, x2, y2) in [*((self.detector, w) for w in windows), *((shrunk, w) for w in whole)]:
             crop = image[y1:y2, x1:x2]
-            strong, faint = self.detector.detect_with_weak(crop) if with_weak else (self.detector.detect(crop), [])
+            strong, faint = detector.detect_with_weak(crop) if with_weak else (detector.detect(crop), [])
             found += _moved(strong, x1, y1)
             weak += _moved(faint, x1, y1)
         return self.classify_detections(image, found, weak)
@@ -629,3 +637,12 @@ def with_classifier(
 def _moved(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:
     """Detections of a window whose top left lies at (``dx``, ``dy``), in the image's pixels."""
     return [replace(d, box=Box(d.box.x1 + dx, d.box.y1 + dy, d.box.x2 + dx, d.box.y2 + dy)) for d in detections]
+
+
+def _read_whole(detector: Detector) -> Detector:
+    """``detector`` reading each image whole in one view (a sliced detector without its slices); another as it is."""
+    from vision.read.detector import SlicedDetector
+
+    if isinstance(detector, SlicedDetector):
+        return SlicedDetector(detector.network, replace(detector.options, scales=()))
+    return detector

@@ -49,7 +49,7 @@ from vision.read.views.turned_tiles import UprightDetector
 from vision.read.views.upside_down import HalfTurnDetector
 from vision.read.views.white_balance import BalancedDetector
 from vision.read.way_up import OnnxWayUp, way_up_for
-from vision.read.zones import ZonePolicy, merge_windows, shifted, tile_side
+from vision.read.zones import ZonePolicy, coarse_windows, merge_windows, shifted, tile_side
 
 log = logging.getLogger("jantaku.read")
 
@@ -413,13 +413,16 @@ class Reader:
         assert policy is not None
         frame = image if turn is None else turn.straightened(image)
         corners = [tuple(int(v) for v in (w.x1, w.y1, w.x2, w.y2)) for w in windows]
+        tile = tile_side(previous.detections) or 0.0
         # the detector's own method (a view layer wrapping it would hand it down, its view skipped)
         if callable(getattr(type(self.detector), "detect_in_windows", None)):  # the boxes named in one classifier run
-            found = self.detector.detect_in_windows(frame, corners)
+            coarse = coarse_windows(zones, Size.of(frame), tile, policy)
+            found = self.detector.detect_in_windows(
+                frame, corners, [tuple(int(v) for v in (w.x1, w.y1, w.x2, w.y2)) for w in coarse]
+            )
             fresh = [found] * len(windows)  # each window takes those centred in its own inner part
         else:
             fresh = [shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1) for x1, y1, x2, y2 in corners]
-        tile = tile_side(previous.detections) or 0.0
         merged = merge_windows(
             previous.detections, fresh, windows, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
         )

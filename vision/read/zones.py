@@ -80,6 +80,11 @@ class ZonePolicy:
     refresh: bool = True
     #: Every this many reads, one is whole (None: only when the zones ask it).
     whole_every: int | None = None
+    #: The zones are read in the coarser windows of this many pixels too, each shrunk to the network's input (one
+    #: run), as a whole read's pyramid reads them: a tile the finest slices miss (a blank White dragon they take for
+    #: a face-down tile) a coarser view finds. What it finds counts only inside the finest windows' inner parts (it
+    #: adds or confirms; it never takes a tile away). None: the finest windows only.
+    coarse_window: int | None = WINDOWS[-1]
 
     def __post_init__(self) -> None:
         if self.pad_tiles < 0 or self.margin_tiles < 0:
@@ -88,6 +93,8 @@ class ZonePolicy:
             )
         if self.window < 1 or (self.whole_every is not None and self.whole_every < 1):
             raise ConfigError(f"window and whole_every must be at least 1, not {self.window} and {self.whole_every}")
+        if self.coarse_window is not None and self.coarse_window <= self.window:
+            raise ConfigError(f"coarse_window must be larger than window ({self.window}), not {self.coarse_window}")
         if not 0 < self.max_share <= 1 or not 0 <= self.overlap < 1:
             raise ConfigError(f"max_share must be above 0 and at most 1 and overlap from 0 to under 1, not "
                               f"{self.max_share} and {self.overlap}")  # fmt: skip
@@ -124,6 +131,17 @@ class ZonePolicy:
         if self.refresh and due not in windows:
             windows = tuple(w for w in grid if w in windows or w == due)
         return "", windows
+
+
+def coarse_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePolicy) -> tuple[Box, ...]:
+    """The windows of :attr:`ZonePolicy.coarse_window` pixels to read ``zones`` in too (:func:`read_windows` on the
+    coarser grid; the whole frame when one such window covers it; none when the policy has no coarse window)."""
+    if policy.coarse_window is None:
+        return ()
+    coarse = replace(policy, window=policy.coarse_window, coarse_window=None)
+    if not grid_windows(frame, coarse):
+        return (Box(0.0, 0.0, float(frame.width), float(frame.height)),)
+    return read_windows(zones, frame, tile, coarse)
 
 
 def tile_side(detections: Sequence[Detection]) -> float | None:

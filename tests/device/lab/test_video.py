@@ -169,13 +169,13 @@ def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
 
 def test_a_short_hand_filmed_and_read_with_the_shipped_models() -> None:
     """CI's one filmed hand through the camera as it runs (the shipped detector and classifier, zone reads, frames
-    fused): no false event, and every event recovered but the top seat's first discard and the riichi after it,
-    which the reader puts in the right seat's empty pond (the top pond's first tile lies by the right pond's end)."""
+    fused): every event recovered, none made up. (The top seat's first discard, a blank White dragon, is found only
+    by a coarser view than the finest windows: a zone read that read those alone missed it, and the riichi after it
+    came out of turn.)"""
     from device.lab.video import film_game, game_style
 
     filmed = film_game(_script(*CALL_AND_RIICHI), reader="models", style=game_style(5))
-    assert filmed.false == 0, filmed.made_up
-    assert filmed.recovered >= filmed.events - 2, (filmed.missed, filmed.clashes)
+    assert (filmed.recovered, filmed.false) == (filmed.events, 0), (filmed.missed, filmed.made_up, filmed.clashes)
 
 
 def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:

@@ -211,6 +211,25 @@ def test_two_stage_names_the_boxes_of_several_windows_in_one_classifier_run(tmp_
     assert classifier.runs == 1
 
 
+def test_two_stage_reads_whole_windows_shrunk_in_one_run_each(tmp_path):
+    # a tile too big for the finest window's view (a network misses a tile far larger than it learnt), found in a
+    # coarser window read whole, shrunk to the input, as a whole read's pyramid finds it
+    from tests.vision.fakes import BlocksNetwork, paint
+    from vision.read.detector import SlicedDetector
+
+    frame = np.full((900, 1400, 3), 40, np.uint8)
+    paint(frame, class_of_tile(Tile.parse("1m")), Box(500.0, 300.0, 800.0, 500.0))
+    network = BlocksNetwork(max_batch=1, largest=0.3)
+    classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
+    two = TwoStageDetector(SlicedDetector(network), classifier, red_check=None)
+    assert two.detect_in_windows(frame, [(380, 260, 1020, 900)]) == []
+    fine = network.runs
+    out = two.detect_in_windows(frame, [(380, 260, 1020, 900)], whole=[(0, 0, 1400, 900)])
+    assert len(out) == 1 and out[0].box.iou(Box(500.0, 300.0, 800.0, 500.0)) > 0.95  # (boxed at a third the scale)
+    assert network.runs - fine == fine + 1  # the whole window in one run
+    assert classifier.runs == 1  # the boxes of every window named at once
+
+
 def test_two_stage_drops_boxes_the_classifier_reads_as_no_tile(tmp_path):
     # a model with a "none" class: blue crops are no tile (a detector's false box)
     boxes = {RED: (600, 40, 660, 120), BLUE: (20, 20, 80, 100), GREEN: (100, 300, 220, 380)}

@@ -14,7 +14,7 @@ from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
 from vision.read.pipeline import IncrementalReader, Models, Reader, ReaderConfig, Reading
-from vision.read.zones import ZonePolicy, grid_windows, inner_part, merge_windows, read_windows
+from vision.read.zones import ZonePolicy, coarse_windows, grid_windows, inner_part, merge_windows, read_windows
 
 FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
 
@@ -77,6 +77,21 @@ def test_the_windows_speak_for_the_whole_frame(frame, count, tile_px):
         part = inner_part(w, frame, policy.margin(tile_px))
         covered[round(part.y1) : round(part.y2), round(part.x1) : round(part.x2)] = True
     assert covered.all() or not grid
+
+
+@pytest.mark.parametrize(
+    ("zone", "frame", "expected"),
+    [
+        # the camera's frame: two 1600 px windows across it; the one whose inner part holds the zone
+        (Box(900.0, 850.0, 1120.0, 1100.0), Size(height=1520, width=2028), [Box(428.0, 0.0, 2028.0, 1520.0)]),
+        (Box(100.0, 100.0, 160.0, 160.0), Size(height=1520, width=2028), [Box(0.0, 0.0, 1600.0, 1520.0)]),
+        # a frame one coarse window covers: the frame itself
+        (Box(100.0, 100.0, 160.0, 160.0), Size(height=900, width=1400), [Box(0.0, 0.0, 1400.0, 900.0)]),
+    ],
+)
+def test_the_zones_are_read_in_a_coarser_window_too(zone, frame, expected):
+    assert list(coarse_windows([zone], frame, 60.0, ZonePolicy())) == expected
+    assert coarse_windows([zone], frame, 60.0, ZonePolicy(coarse_window=None)) == ()
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Project-wide pytest hooks: tests that draw with the CC0 tile artwork skip, with the reason, only where it is missing."""
+"""Project-wide pytest hooks: tests that draw with the CC0 tile artwork skip, with the reason, only where it is
+missing."""
 
 from __future__ import annotations
 

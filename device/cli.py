@@ -2,8 +2,8 @@
 
 Each area registers its own subcommands: the runtime's from ``device.commands.*`` (:data:`COMMAND_MODULES`), the
 lab's from ``device.lab.*`` (:data:`LAB_COMMAND_MODULES`: named here, imported only by name, and skipped when
-their module needs a package this install lacks). Bad input prints one clear line on stderr and exits with code 2, never a
-traceback.
+their module needs a package this install lacks). Bad input prints one clear line on stderr and exits with code 2,
+never a traceback.
 """
 
 from __future__ import annotations

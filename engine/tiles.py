@@ -129,7 +129,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
     >>> parse_tiles("10m 5z")
     (Tile.parse('1m'), Tile.parse('0m'), Tile.parse('5z'))
-    """
+    """  # noqa: RUF002 - the full-width one is the character refused
     tiles: list[Tile] = []
     pending: list[str] = []
     for ch in text:

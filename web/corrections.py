@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from web.hand_request import BadRequest
 from engine.errors import EngineError
 from engine.tiles import Tile
 from web.api import json_body
+from web.hand_request import BadRequest
 from web.security import pin_required, service
 
 bp = Blueprint("corrections", __name__)

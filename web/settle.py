@@ -13,9 +13,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from web.api import json_body
 from web.hand_request import BadRequest
 from web.limits import check_shape
-from web.api import json_body
 from web.security import game_write, guests_limited, pin_required, service
 
 bp = Blueprint("settle", __name__)

@@ -1,4 +1,5 @@
-"""The tile detector's runtime subcommand, ``read`` (its lab ones, ``eval ...`` and ``bench detector``: device.lab.vision).
+"""The tile detector's runtime subcommand, ``read`` (its lab ones, ``eval ...`` and ``bench detector``:
+device.lab.vision).
 
 ``jantaku read IMAGE... [--json] [--annotate OUT] [--model PATH] [--table]`` prints, per image, the face-up tiles in
 reading order (mpsz, one group per row); with ``--json`` one JSON line per image::

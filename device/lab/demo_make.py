@@ -68,7 +68,7 @@ URA_INDICATORS = "7s1z"
 #: The hand, one change a step: ``S-9p`` a draw and discard (``E-2z!`` with riichi), ``S+6z`` a pon of the last
 #: discard (``S.1m`` the caller's discard after it: no draw), ``S#6z`` a draw and an added kan with its replacement
 #: draw and kan dora, ``E*`` the winning draw laid down.
-SCRIPT = (
+SCRIPT = (  # noqa: SIM905 - one line of moves reads as the game it plays
     "E-1z S-9p W-4z N-9s E-9m S-1s W-8m N-3m E-2z! S-7z W-2p N-6z S+6z S.1m W-8p N-3z E-4s S#6z S.5s W-1p N-7p E*"
 ).split()
 

@@ -21,11 +21,9 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.meld import Meld as MjMeld
 
-from engine.errors import EngineError
-from engine.rules import RuleSet
-from engine.scoring import WinContext, check_win_input, estimate, prepare, score_hand
 from engine.conformance.tenhou import check_win, decode_win, is_three_player
-
+from engine.errors import EngineError
+from engine.scoring import check_win_input, estimate, prepare, score_hand
 
 #: Where the real Tenhou win records live beside the project.
 DEFAULT_WINS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tenhou" / "wins.jsonl.gz"

@@ -428,7 +428,6 @@ def film_game(
     with ``reader="models"``): each read takes as long as on that machine, and the frames the camera gives meanwhile
     go by unseen (:class:`PiPace`); None: every frame is seen."""
     from device.camera.loop import ServiceLoop
-
     from device.config import CameraConfig
 
     clock = FrameClock(CameraConfig().fps)
@@ -547,9 +546,9 @@ def run_video(
     style_seed = seed if style_seed is None else style_seed
     calls = [
         {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i), "model": model,
-         "size": size, "pace": pace}  # fmt: skip
+         "size": size, "pace": pace}
         for i, s in enumerate(scripts)
-    ]
+    ]  # fmt: skip
     filmed: list[GameFilmed] = []
     with contextlib.ExitStack() as stack:
         if jobs is None:
@@ -1012,7 +1011,7 @@ def bench_camera(
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from device.config import LoopConfig, CameraConfig
+    from device.config import CameraConfig, LoopConfig
     from vision.eval.reading_bench import PI5_GMACS, PI5_SOURCE
 
     for name in ("changes", "fps", "turn_s", "arm_s"):

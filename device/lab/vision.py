@@ -17,7 +17,6 @@ from device.cli import UserError
 from device.commands.vision import load_models, make_reader, model_args, operating_conf, reader_config
 from vision.read.errors import VisionError
 
-
 #: ``--crop-views``: which crops the classifier reads in its other views.
 CROP_VIEWS = ("all", "unsure")
 
@@ -274,10 +273,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def labelled_stills(recording: Path) -> list:
     """The recording's frames the loop reads (held for more than one tick), each with its labels, for
     :func:`vision.eval.camera.evaluate`."""
-    from device.commands.run import RecordedLabels
-    from device.camera.sources import MANIFEST_NAME, Frame, load_manifest
     import cv2
 
+    from device.camera.sources import MANIFEST_NAME, Frame, load_manifest
+    from device.commands.run import RecordedLabels
     from vision.eval.camera import LabelledFrame
 
     entries = load_manifest(recording)
@@ -293,8 +292,8 @@ def labelled_stills(recording: Path) -> list:
 
 
 def cmd_eval_camera(args: argparse.Namespace) -> int:
-    from vision.eval.camera import TURNS, evaluate
     from device.demo import RECORDING
+    from vision.eval.camera import TURNS, evaluate
 
     try:
         turns = TURNS if args.turns is None else [float(t) for t in args.turns.split(",") if t.strip()]

@@ -68,9 +68,9 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from vision.eval.way_up_evaluation import evaluate_way_up
     from vision.read.errors import ModelError
     from vision.read.way_up import OnnxWayUp, way_up_for
-    from vision.eval.way_up_evaluation import evaluate_way_up
 
     try:
         model = OnnxWayUp(args.model) if args.model else way_up_for()

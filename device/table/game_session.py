@@ -308,8 +308,8 @@ MAX_FILE_EVENTS = 20_000
 def check_game_file(data: Any) -> None:
     """A game file (``GameSession.export`` output, maybe edited by hand) as a phone may send it; raises EngineError
     or BadRequest naming what is wrong. Replaying the events is left to the store."""
-    from web.hand_request import parse_rules
     from engine.rules import preset
+    from web.hand_request import parse_rules
 
     if not isinstance(data, dict) or not {"rules", "events"} <= set(data):
         raise EngineError("a game file is an object with 'rules', 'seats' and 'events' (the game export)")

@@ -35,9 +35,9 @@ from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
 from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
+from device.table.pin import PinGuard, pin_proof
 from device.table.storage import GameStore
 from device.table.table_view import check_camera_seat, table_view
-from device.table.pin import PinGuard, pin_proof
 from engine.errors import EngineError
 from engine.rules import RuleSet, preset
 from engine.tiles import Tile, format_tiles

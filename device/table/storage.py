@@ -240,11 +240,13 @@ class GameStore:
         with self._lock:
             g = self.game(game_id)
             result: Any = None
+            applied = 0
             try:
-                for n, event in enumerate(events):
+                for event in events:
                     result = g.apply(event)  # a refused event leaves the state as it was ...
+                    applied += 1
             except EngineError:
-                if n:  # ... but not the events before it: rebuild from the disk next time
+                if applied:  # ... but not the events before it: rebuild from the disk next time
                     self._games.pop(game_id, None)
                 raise
             except BaseException:

@@ -1,6 +1,7 @@
 """The shipped detector on the demo recording: what ``jantaku run`` shows on a machine without a camera.
 
-Slow (the sliced detector over the 23 still frames of 2028x1520 on the CPU); skipped while there is no model in ``models/``.
+Slow (the sliced detector over the 23 still frames of 2028x1520 on the CPU); skipped while there is no model in
+``models/``.
 The demo is rendered, so its labels are exact: the detector's boxes are matched with them (IoU >= 0.5).
 
 Measured with the first shipped model (YOLO11n 416, 6 CPU epochs): of 650 labelled tiles (face up and face down)
@@ -22,10 +23,10 @@ from dataclasses import dataclass
 import cv2
 import pytest
 
-from device.commands.run import FrameReader, RecordedLabels
-from device.lab.vision import labelled_stills
-from device.demo import RECORDING
 from device.camera.sources import Frame
+from device.commands.run import FrameReader, RecordedLabels
+from device.demo import RECORDING
+from device.lab.vision import labelled_stills
 from engine.tiles import parse_tiles
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,8 @@ from contextlib import ExitStack
 
 import pytest
 
-from device.commands.site import Site
 from device.commands.http_server import CONNECTIONS_PER_ADDRESS
+from device.commands.site import Site
 from tests.web.conftest import detector, service  # noqa: F401 (the site's fixtures)
 from web import create_app
 
@@ -23,7 +23,7 @@ WAIT_S = 10
 
 
 @pytest.fixture
-def site(service):
+def site(service):  # noqa: F811 - the fixture imported above
     app = create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
                       "JANTAKU_STREAMS_PER_ADDRESS": 4}, service)
@@ -63,7 +63,7 @@ def test_half_open_requests_from_one_address_do_not_stop_another(site):
         assert get(site, PHONE, "/api/state") == 200
 
 
-def test_half_open_requests_from_many_addresses_do_not_lock_the_phones_out(service):
+def test_half_open_requests_from_many_addresses_do_not_lock_the_phones_out(service):  # noqa: F811 - the fixture imported above
     app = create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05}, service)
     site = Site(app, "127.0.0.1", 0, threads=8, per_address=4, connection_limit=24)
     site.start()

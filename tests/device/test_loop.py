@@ -288,8 +288,8 @@ def test_frames_keep_their_shape_through_the_loop():
 def test_on_the_demo_recording_each_still_table_is_read_once_and_no_arm():
     import json
 
-    from device.demo import RECORDING
     from device.camera.sources import FileReplaySource
+    from device.demo import RECORDING
 
     manifest = json.loads((RECORDING / "recording.json").read_text())
     arms = {f["file"]: f["arm"] for f in manifest["frames"]}

@@ -12,7 +12,6 @@ import pytest
 
 from device.table.corrections import CorrectionStore, FrameTile, UnknownFrame
 from device.table.events import RESYNC, EventBus, TooManySubscribers
-from web.hand_request import BadRequest
 from device.table.service import PinLocked, TableService
 from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
@@ -21,6 +20,7 @@ from engine.tiles import Tile, parse_tiles
 from tests.web.conftest import reading_of
 from vision.read.detector import laid_in_rows
 from vision.read.pipeline import Reader
+from web.hand_request import BadRequest
 
 # --- the event bus -------------------------------------------------------------------------------------------
 

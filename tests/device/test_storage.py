@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from device.table.storage import GameStore, StorageError
+from engine.conformance.selfplay import SelfPlay
 from engine.errors import IllegalAction
 from engine.game.events import Discard, Draw, HandStart
-from engine.conformance.selfplay import SelfPlay
 from engine.rules import preset
 from engine.tiles import Tile
 

@@ -122,8 +122,8 @@ def read_variants(folder: Path) -> list[dict]:
 
 def camera_frames() -> list:
     """Frames of the demo recording (every fifth of the first ones), as the camera delivers them."""
-    from device.demo import RECORDING
     from device.camera.sources import Frame
+    from device.demo import RECORDING
     from vision.read.images import load_image
 
     paths = sorted(RECORDING.glob("*.jpg"))[: 5 * CAMERA_FRAMES : 5]

@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.fakes import artwork
 from vision.read.classifier import CROP_SIZE
-from vision.train.classifier_training import NONE_CLASS, crops_bonus_cards, crops_cards
 from vision.read.geometry import Size
 from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, cards
-
-from tests.vision.fakes import artwork
+from vision.train.classifier_training import NONE_CLASS, crops_bonus_cards, crops_cards
 
 
 @pytest.fixture(autouse=True)

@@ -115,8 +115,8 @@ def test_the_shipped_pair_reads_a_hand_in_a_12_megapixel_frame(two_stage):
 
 @pytest.mark.parametrize("degrees", [30.0, -40.0])
 def test_the_shipped_pair_reads_a_drawn_hand_turned_in_the_photo_as_jantaku_read_reads(two_stage, degrees):
-    from tests.vision.test_shipped_model import EXPECTED, HAND, scene
     from tests.vision.fakes import photo_reader
+    from tests.vision.test_shipped_model import EXPECTED, HAND, scene
     from vision.read.rows import read_tiles
 
     image = scene(HAND, 44, (700, 1100), origin=(120, 220))
@@ -133,9 +133,9 @@ def test_real_photos_taken_from_across_the_table_read_as_they_do_upright(two_sta
     """The real held-out photos turned a half turn, as ``jantaku read`` reads them: most are read turned back and
     give the same tiles in the same order as upright (20 of 24 when this was written; before the half-turn layer,
     none: each row came out reversed)."""
+    from tests.vision.fakes import photo_reader
     from vision.eval import real_photos
     from vision.read.images import load_image
-    from tests.vision.fakes import photo_reader
     from vision.read.rows import read_tiles
 
     try:
@@ -156,10 +156,10 @@ def test_real_photos_seen_from_a_low_angle_read_stretched(two_stage):
     """The real held-out photos squashed to 0.35 of their height (faces 0.85 as tall as wide: a standing hand seen
     from well above), as ``jantaku read`` reads them: tile F1 0.978 and 17 of 24 exactly when this was written,
     against 0.862 and 1 before squat tiles were read stretched (:mod:`vision.read.views.low_angle`)."""
-    from vision.eval import real_photos
-    from vision.read.images import load_image
-    from vision.eval.phone_evaluation import evaluate, squashed
     from tests.vision.fakes import photo_reader
+    from vision.eval import real_photos
+    from vision.eval.phone_evaluation import evaluate, squashed
+    from vision.read.images import load_image
 
     try:
         held = [p for p in real_photos.held_out_split() if p.boxes]
@@ -177,8 +177,8 @@ def test_another_sets_tiles_lying_loose_each_its_own_way_are_read(two_stage):
     ``jantaku read`` reads them: 10 of 12 exactly when this was written (both misses another set's West wind),
     against 8 before each tile's turn was measured over its whole box (a face of pips, unmeasured, was boxed from
     a view turned for other tiles, 1.8 times too wide)."""
-    from vision.eval.phone_evaluation import camerash_loose, evaluate
     from tests.vision.fakes import photo_reader
+    from vision.eval.phone_evaluation import camerash_loose, evaluate
 
     try:
         shots = list(camerash_loose(6, seed=3))

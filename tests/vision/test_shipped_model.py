@@ -21,8 +21,8 @@ from engine.tiles import parse_tiles
 from vision.read.classifier import classifier_for, with_classifier
 from vision.read.detector import default_model_path, load_detector
 from vision.read.labels import class_of_tile
-from vision.read.scale import PhotoDetector
 from vision.read.rows import read_tiles
+from vision.read.scale import PhotoDetector
 
 MODEL = default_model_path()
 pytestmark = pytest.mark.skipif(

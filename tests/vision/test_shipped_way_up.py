@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.fakes import artwork
 from vision.read.classifier import CROP_SIZE
 from vision.read.labels import CLASS_NAMES
 from vision.read.way_up import SHIPPED_WAY_UP, OnnxWayUp
-
-from tests.vision.fakes import artwork
 
 pytestmark = pytest.mark.skipif(not SHIPPED_WAY_UP.is_file(), reason=f"no way-up model at {SHIPPED_WAY_UP}")
 
@@ -60,12 +59,12 @@ def test_another_sets_hands_photographed_from_across_the_table_read_in_their_own
     reads them: more in their owner's order than the detector alone tells (14 of 24 when this was written,
     against 10; the same hands upright read in order: 16), and the network turns none of them upright (the
     detector's probe turned 2)."""
+    from tests.vision.fakes import photo_reader
+    from vision.eval.phone_evaluation import camerash_hands, half_turned_hand
     from vision.read.classifier import SHIPPED_CLASSIFIER, OnnxTileClassifier
     from vision.read.detector import default_model_path, load_detector
-    from vision.read.views.upside_down import WAY_UP_VOTE
-    from vision.eval.phone_evaluation import camerash_hands, half_turned_hand
-    from tests.vision.fakes import photo_reader
     from vision.read.rows import read_tiles
+    from vision.read.views.upside_down import WAY_UP_VOTE
 
     if not default_model_path().is_file() or not SHIPPED_CLASSIFIER.is_file():
         pytest.skip("no shipped detector or classifier")

@@ -8,10 +8,9 @@ import json
 import numpy as np
 import pytest
 
+from tests.vision.fakes import artwork
 from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, layout, render, write_dataset
-
-from tests.vision.fakes import artwork
 
 
 @pytest.fixture(autouse=True)

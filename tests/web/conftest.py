@@ -25,6 +25,8 @@ from vision.read.table import TableObservation
 from web import create_app
 
 PIN = "2468"
+#: The black frame :func:`reading_of` reads when given none.
+BLACK_FRAME = Size(width=800, height=600)
 
 #: The browser tests (marked ``browser``) drive Debian's chromium through Playwright; screenshots go to ARTIFACTS.
 CHROMIUM = os.environ.get("JANTAKU_CHROMIUM", "/usr/bin/chromium")
@@ -57,7 +59,7 @@ class ScriptedDetector:
 def reading_of(
     rows: str | Sequence[Detection] = "",
     table: TableObservation | None = None,
-    frame: np.ndarray | Size = Size(width=800, height=600),
+    frame: np.ndarray | Size = BLACK_FRAME,
 ) -> Reading:
     """A frame as the camera's reader reads it (what the loop hands ``TableService.observe``): ``rows`` mpsz text, a row
     per space-separated group (laid out by :func:`~vision.read.detector.laid_in_rows`), or the detections themselves;

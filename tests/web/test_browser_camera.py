@@ -82,7 +82,8 @@ def test_a_ron_the_camera_laid_out_is_confirmed_with_the_pin(context, site):
     page.wait_for_selector("#follow-pending", state="hidden")
     assert site.calls == [("confirm", {})]
     page.wait_for_function(
-        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join() === '21,100,28,900,25,000,25,000'")
+        "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
+        " === '21,100,28,900,25,000,25,000'")
     guest.wait_for_selector("#follow-pending", state="hidden")  # the other phone was told over the event stream
     other.close()
     assert not errors, errors
@@ -216,6 +217,7 @@ def test_a_frame_picture_dropped_meanwhile_leaves_the_frame_number(context, site
                                       "detail": "a tile left the pond", "frame": 7, "image": True}]
     page = joined(context, site, errors)
     page.wait_for_function(
-        "(document.querySelector('#follow-clashes .clash') || {textContent: ''}).textContent.includes('(frame f-gone)')")
+        "(document.querySelector('#follow-clashes .clash') || {textContent: ''})"
+        ".textContent.includes('(frame f-gone)')")
     assert page.locator("#follow-clashes .clash img").count() == 0
     assert [e for e in errors if "404" not in e] == []  # the browser logs the picture's 404, nothing else

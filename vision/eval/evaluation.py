@@ -28,11 +28,11 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
+from vision.eval.metrics import DetectionResult, Pred, Truth, evaluate, map50_interval
 from vision.read.detector import Detector, DetectorOptions, SlicedDetector
 from vision.read.errors import UnreadableImage
 from vision.read.geometry import Box
 from vision.read.images import load_image
-from vision.eval.metrics import DetectionResult, Pred, Truth, evaluate, map50_interval
 from vision.read.postprocess import Raw, nms
 
 #: The renderer seed of the rendered held-out set. Training must never render with it.

@@ -30,16 +30,16 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
+from vision.eval.evaluation import camerash_rows, camerash_tile
+from vision.eval.real_photos import RealPhoto
+from vision.eval.red_ink import inked_red
 from vision.read.detector import Detection, Detector
 from vision.read.errors import UnreadableImage
-from vision.eval.evaluation import camerash_rows, camerash_tile
 from vision.read.geometry import Box, Size
 from vision.read.images import load_image
 from vision.read.labels import class_of_tile, tile_of_class
-from vision.read.rows import read_tiles
-from vision.eval.real_photos import RealPhoto
 from vision.read.red_fives import is_five
-from vision.eval.red_ink import inked_red
+from vision.read.rows import read_tiles
 
 #: Tiles' median long side as a share of the close-up window's height.
 ZOOMS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8)

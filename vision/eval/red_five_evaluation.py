@@ -28,12 +28,12 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.read.classifier import OnnxTileClassifier, native_crop
 from vision.eval.evaluation import EVAL_SEED, FELT, camerash_rows, camerash_tile
+from vision.eval.red_ink import inked_red
+from vision.read.classifier import OnnxTileClassifier, native_crop
 from vision.read.geometry import Box
 from vision.read.labels import tile_of_class
 from vision.read.red_fives import DEFAULT_OPTIONS, RedFiveOptions, Verdict, check_red_five, is_five
-from vision.eval.red_ink import inked_red
 
 
 @dataclass
@@ -109,8 +109,8 @@ def rendered_fives(n: int = 1000, seed: int = EVAL_SEED) -> Iterator[Sample]:
 
 def real_photo_fives(split: str) -> Iterator[Sample]:
     """The labelled fives of the real photos' ``held-out`` or ``training`` split (all plain)."""
-    from vision.read.images import load_image
     from vision.eval.real_photos import held_out_split, training_split
+    from vision.read.images import load_image
 
     photos = held_out_split() if split == "held-out" else training_split()
     for photo in photos:

@@ -19,8 +19,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from vision.read.detector import Detection, Detector
 from vision.eval.evaluation import EVAL_SEED, RENDERED_IMAGES
+from vision.read.detector import Detection, Detector
 from vision.read.labels import CLASS_NAMES
 from vision.read.postprocess import iou_matrix
 

@@ -23,10 +23,10 @@ from vision.read.way_up import OnnxWayUp
 def _camerash_crops(model: OnnxWayUp, root: str | os.PathLike[str] | None) -> tuple[np.ndarray, np.ndarray]:
     """camerash's photos of riichi tiles (:func:`vision.eval.phone_evaluation._camerash_pool`) as crops of a tile on a
     table; an unreadable photo is left out."""
-    from vision.read.errors import UnreadableImage
     from vision.eval.evaluation import on_table
-    from vision.read.images import load_image
     from vision.eval.phone_evaluation import _camerash_pool
+    from vision.read.errors import UnreadableImage
+    from vision.read.images import load_image
 
     base, pool = _camerash_pool(root)
     crops, classes = [], []

@@ -538,7 +538,7 @@ class TwoStageDetector(DetectorLayer):
         guesses = list(first)
         if len(again):
             rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
-            more, more_nones = classifier.view_probabilities(crops[again], rest, self.batch)
+            more, _ = classifier.view_probabilities(crops[again], rest, self.batch)  # "no tile" is the crop's as cut
             every = np.concatenate([probs[:, again], more])
             for k, p, n in zip(again, *views_mean(every, nones[0][again]), strict=True):
                 guesses[k] = TileGuess.of_probs(p, n)

@@ -33,8 +33,15 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, classifier_for, with_classifier
-from vision.read.detector import Detection, Detector, DetectorOptions, Network, OnnxNetwork, SlicedDetector
-from vision.read.detector import default_model_path
+from vision.read.detector import (
+    Detection,
+    Detector,
+    DetectorOptions,
+    Network,
+    OnnxNetwork,
+    SlicedDetector,
+    default_model_path,
+)
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.plausible import PlausibleDetector

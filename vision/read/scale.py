@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.read.detector import Detection, Detector, DetectorOptions, Network, SlicedDetector, overlaps_any
+from vision.read.detector import Detection, DetectorOptions, Network, SlicedDetector, overlaps_any
 from vision.read.geometry import Box, Size
 from vision.read.postprocess import PAD_VALUE
 

@@ -694,7 +694,6 @@ def _split_hand(
 ) -> tuple[list[_Span], _Span | None, list[list[_Span]], list[_Span]]:
     """The concealed part, the drawn tile, the melds and the tiles that fit none of them, of the outermost row
     (melds lie at its right end; the drawn tile is set apart between the concealed part and the melds)."""
-    unit = _unit(row)
     side = _sideways(row)
     gaps = _gaps(row)
     # segments split by gaps wide enough to set a hand apart from its melds

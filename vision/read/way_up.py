@@ -69,8 +69,8 @@ def upside_down_vote(image: np.ndarray, found: Sequence[Detection], model: OnnxW
     surely upright, about 0 where the tiles cannot tell. None where the photo does not lie square, or with fewer than
     :data:`MIN_VOTERS` voting tiles. A box the photo's edge cuts (:func:`vision.read.views.photo_edge.cut_by_edge`)
     shows part of a face and does not vote."""
-    from vision.read.views.photo_edge import cut_by_edge
     from vision.read.geometry import Size
+    from vision.read.views.photo_edge import cut_by_edge
     from vision.read.views.turned_tiles import tile_turn
 
     size = Size.of(image)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.read.classifier import CROP_SIZE
+from vision.read.way_up import MODEL_KIND, NAMES
 from vision.train.classifier_training import (
     Jitter,
     TrainOptions,
@@ -29,7 +30,6 @@ from vision.train.classifier_training import (
     export_onnx,
     train_step,
 )
-from vision.read.way_up import MODEL_KIND, NAMES
 
 Progress = Callable[[int, int], None] | None
 

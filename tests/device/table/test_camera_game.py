@@ -384,14 +384,14 @@ def test_after_a_hand_the_cleared_table_and_a_new_deal_start_the_next_hand():
         ({B: "1z", R: "9p", T: "2s"}, [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "2s"))]),
         # a riichi among them (its tile sideways)
         ({B: "1z^5m", R: "9p", T: "2s", L: "3m"},
-         [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "2s"), D(3, "3m"), D(0, "5m", riichi=True))]),  # fmt: skip
+         [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "2s"), D(3, "3m"), D(0, "5m", riichi=True))]),
         # ponds no turn order explains (the seat after the dealer ahead of it): nothing is guessed
         ({B: "1z", R: "9p2m"}, []),
         ({R: "9p"}, []),
         # more than two go-rounds: a call could hide among them, so the table waits for a person or the next deal
         ({B: "1z2z3z", R: "9p8p7p", T: "2s3s3s"}, []),
     ],
-)
+)  # fmt: skip
 def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(seen, expected):
     cam = camera()
     show(cam, [table(seen, dora="4p")], holds=3)

@@ -363,8 +363,9 @@ PAO_DOUBLE_HANDS = ("", "556677z1122z9p1s8m", "", "")
         ("tenhou", "1+1z 1tsumo", (-64900, 64900, 0, 0)),
         # Tenhou, ron: the liable player and the discarder split the whole 64,000; the honba from the liable
         ("tenhou", "1+? 1-9m 2+1z 2-1z 1ron", (-32900, 64900, -32000, 0)),
-        # standard as 000 (001 says nothing of pao): "the liable player settles that yakuman in full": 32,000 from seat 0 (the dealer) for the fed
-        # yakuman; the other as a tsumo (16,000 + 8,000 + 8,000) with 100 per honba from each
+        # standard as 000 (001 says nothing of pao): "the liable player settles that yakuman in full": 32,000 from
+        # seat 0 (the dealer) for the fed yakuman; the other as a tsumo (16,000 + 8,000 + 8,000) with 100 per honba
+        # from each
         ("standard", "1+1z 1tsumo", (-32000 - 16300, 64900, -8300, -8300)),
         # ron: half the fed yakuman from the liable player, with the honba; the rest from the discarder
         ("standard", "1+? 1-9m 2+1z 2-1z 1ron", (-16900, 64900, -48000, 0)),

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
-from device.lab.vision import labelled_stills
 from device.demo import RECORDING
+from device.lab.vision import labelled_stills
 from vision.eval.camera import evaluate, same_table, turned_frame
 from vision.read.detector import FakeDetector
 

@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
-from vision.read.detector import Detection, FakeDetector
+from tests.vision.fakes import encode
 from vision.eval.evaluation import camerash_tile, eval_bonus, eval_crops, on_table
+from vision.eval.metrics import Pred, Truth, average_precision, evaluate, map50_interval
+from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
-from vision.eval.metrics import Pred, Truth, average_precision, evaluate, map50_interval
-
-from tests.vision.fakes import encode
 
 T = (0.0, 0.0, 10.0, 10.0)
 

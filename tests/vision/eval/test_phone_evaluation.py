@@ -11,9 +11,6 @@ import pytest
 
 from engine.tiles import parse_tiles
 from tests.vision.fakes import BLACK, BLUE, FELT, BlocksNetwork, block_colour, drawn_five, encode, paint
-from vision.read.detector import Detection, FakeDetector
-from vision.read.geometry import Box, Size
-from vision.read.labels import CLASS_NAMES, class_of_tile
 from vision.eval.phone_evaluation import (
     Shot,
     blurred,
@@ -39,9 +36,12 @@ from vision.eval.phone_evaluation import (
     tilted,
     turned,
 )
-from vision.read.scale import PhotoDetector
-from vision.read.rows import read_tiles
 from vision.eval.real_photos import RealBox, RealPhoto
+from vision.read.detector import Detection, FakeDetector
+from vision.read.geometry import Box, Size
+from vision.read.labels import CLASS_NAMES, class_of_tile
+from vision.read.rows import read_tiles
+from vision.read.scale import PhotoDetector
 
 #: Tiles of 30 x 40 px in a row of 12 on a 480 x 640 (height, width) photo. Classes three apart: enlarging rings
 #: at a block's edge, and the blocks network would read a ring of a neighbouring class's colour as a tile.

@@ -7,12 +7,11 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
+from tests.vision.fakes import BLACK, BLUE, FELT, GREEN, drawn_five
+from vision.eval.red_ink import inked_red
 from vision.read.classifier import native_crop
 from vision.read.geometry import Box
 from vision.read.red_fives import Verdict, check_red_five
-from vision.eval.red_ink import inked_red
-
-from tests.vision.fakes import BLACK, BLUE, FELT, GREEN, drawn_five
 
 #: A 300 x 420 (height, width) frame of felt; the five lies in a box at (150, 80).
 FRAME = (300, 420)

@@ -6,11 +6,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.vision.fakes import artwork
+from vision.eval.rendered_audit import TileOutcome, audit, confusions, outcomes, tally
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
-from vision.eval.rendered_audit import TileOutcome, audit, confusions, outcomes, tally
-
-from tests.vision.fakes import artwork
 
 
 def _tile(cls, x, visible=1.0, facing=1.0):

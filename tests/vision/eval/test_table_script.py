@@ -119,7 +119,7 @@ def test_the_arm_comes_first_over_the_table_as_it_was() -> None:
 
 def test_riichi_tile_sideways_and_the_stick_once_the_discard_passed() -> None:
     shots = _film(Draw(0), Discard(0, _t("9p"), riichi=True), Draw(1), Discard(1, _t("1s")))
-    declared = [s for s in shots if s.lands == 2][0].scene.seats[0]
+    declared = next(s for s in shots if s.lands == 2).scene.seats[0]
     assert declared.riichi == 0 and not declared.stick
     assert _still(shots).scene.seats[0].stick
 
@@ -169,7 +169,7 @@ def test_a_kan_dora_is_its_own_change() -> None:
     from engine.game.events import ClosedKan
 
     shots = _film(Draw(0), ClosedKan(0, parse_tiles("0555m")), DoraFlip(_t("3s")))
-    kan = [s for s in shots if s.lands == 2][0].scene
+    kan = next(s for s in shots if s.lands == 2).scene
     (meld,) = kan.seats[0].melds
     assert meld.closed and meld.tiles[1:3] == parse_tiles("05m")  # the red five shows, the ends lie face down
     assert kan.dora_indicators == parse_tiles("1z")

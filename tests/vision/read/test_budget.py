@@ -7,14 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.fakes import colour_model
+from tests.vision.read.test_classifier import BLUE, GREEN, RED, WeakBoxesDetector, frame_with
 from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, TwoStageDetector
 from vision.read.detector import Detection
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
 from vision.read.pipeline import CAMERA_CROP_BATCH, CAMERA_MAX_RUNS, PHOTO_MAX_RUNS, ReaderConfig
-
-from tests.vision.fakes import colour_model
-from tests.vision.read.test_classifier import BLUE, GREEN, RED, WeakBoxesDetector, frame_with
 
 #: Red a little over green and blue: the colour classifier names it 1m, at about 0.54 (unsure).
 REDDISH = (122, 122, 133)  # BGR

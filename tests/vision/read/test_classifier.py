@@ -10,6 +10,7 @@ import pytest
 
 from device.cli import main
 from engine.tiles import Tile
+from tests.vision.fakes import colour_model
 from vision.read.classifier import (
     CROP_SIZE,
     MIN_TILE_PROB,
@@ -21,13 +22,11 @@ from vision.read.classifier import (
     extract_crop,
     with_classifier,
 )
-from vision.train.classifier_training import Jitter, jittered_box, jittered_crop
 from vision.read.detector import Detection, DetectorLayer, FakeDetector, Orientation
 from vision.read.errors import ModelError
 from vision.read.geometry import Box, Size
 from vision.read.labels import CLASS_NAMES, class_of_tile
-
-from tests.vision.fakes import colour_model
+from vision.train.classifier_training import Jitter, jittered_box, jittered_crop
 
 BLUE, GREEN, RED = (255, 0, 0), (0, 255, 0), (0, 0, 255)  # BGR
 

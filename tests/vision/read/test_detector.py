@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
+from tests.vision.fakes import BlocksNetwork, constant_onnx, encode, paint, with_exif_orientation
 from vision.read.detector import (
     Detection,
     DetectorLayer,
@@ -24,8 +25,6 @@ from vision.read.errors import ModelError, UnreadableImage
 from vision.read.geometry import Box, Size
 from vision.read.images import decode_image, load_image
 from vision.read.labels import class_of_tile
-
-from tests.vision.fakes import BlocksNetwork, constant_onnx, encode, paint, with_exif_orientation
 
 # --- images -----------------------------------------------------------------------------------------------------
 

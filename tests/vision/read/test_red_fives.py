@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
+from tests.vision.fakes import BLACK, BLUE, FELT, GREEN, artwork, colour_model, drawn_five
 from vision.read.classifier import (
     OnnxTileClassifier,
     RedFiveChecked,
@@ -22,8 +23,6 @@ from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
 from vision.read.labels import CLASS_NAMES
 from vision.read.red_fives import RedFiveOptions, Verdict, check_red_five, is_five
-
-from tests.vision.fakes import BLACK, BLUE, FELT, GREEN, artwork, colour_model, drawn_five
 
 
 def expected(text: str) -> Verdict:
@@ -304,8 +303,8 @@ def test_red_flag_result_counts_false_reds_and_plains(truth, read, verdict, coun
 
 
 def test_fives_inked_red_are_red_fives_to_the_check_and_a_light_casts_every_frame():
-    from vision.read.geometry import Box
     from vision.eval.red_five_evaluation import inked_fives, lit, verdicts
+    from vision.read.geometry import Box
 
     frame = np.empty((200, 260, 3), np.uint8)
     frame[:] = FELT

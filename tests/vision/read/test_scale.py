@@ -258,12 +258,12 @@ def test_a_photo_remembered_is_read_once_and_a_copy_of_it_anew():
 def test_the_layers_probe_with_the_reader_inside_the_classifier(tmp_path):
     """The photo reader: the half turn's probe is the photo reader the classifier names boxes of, so that the view it
     chose is not read a third time (a 12 MP photo's reading cost 0.1 s): the same tiles, one reading fewer."""
-    from vision.read.views.white_balance import BalancedDetector
-    from vision.read.classifier import with_classifier
-    from vision.read.views.upside_down import HalfTurnDetector
     from tests.vision.fakes import photo_reader
+    from vision.read.classifier import with_classifier
     from vision.read.views.low_angle import SquatDetector
     from vision.read.views.turned_tiles import UprightDetector
+    from vision.read.views.upside_down import HalfTurnDetector
+    from vision.read.views.white_balance import BalancedDetector
 
     frame, classifier = photo(14, 130), colour_model(tmp_path / "c.onnx")  # it reads the green blocks 6z
     for i in range(14):  # each block with a white middle, its face: the light needs no balancing

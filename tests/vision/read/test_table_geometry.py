@@ -18,15 +18,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.read.detector import Detection
-from vision.read.geometry import Box, Size
-from vision.read.pipeline import Reader, ReaderConfig
 from tests.vision.synth.test_table_render import melds_of, wanted_melds
 from tests.vision.synth.test_table_render import seat as scene_seat
 from tests.vision.synth.test_table_render import table as scene_table
+from vision.read.detector import Detection
+from vision.read.geometry import Box, Size
+from vision.read.pipeline import Reader, ReaderConfig
 from vision.read.table import ViewSide, read_table
 from vision.read.table_geometry import (
-    AGREE, FINER, SETTLE, Perspective, TableGeometry, placed, read_estimated, registered_shift,
+    AGREE,
+    FINER,
+    SETTLE,
+    Perspective,
+    TableGeometry,
+    placed,
+    read_estimated,
+    registered_shift,
 )
 from vision.synth.table_render import TableStyle, render_table, table_boxes
 

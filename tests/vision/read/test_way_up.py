@@ -15,10 +15,10 @@ from vision.read.classifier import CROP_SIZE, extract_crop
 from vision.read.detector import Detection, FakeDetector
 from vision.read.errors import ModelError
 from vision.read.geometry import Box
-from vision.read.views.upside_down import HalfTurnDetector, half_turned
 from vision.read.labels import BACK_CLASS, class_of_tile
 from vision.read.rows import read_tiles
 from vision.read.views.turned_tiles import tile_turn
+from vision.read.views.upside_down import HalfTurnDetector, half_turned
 from vision.read.way_up import MIN_VOTERS, MODEL_KIND, NAMES, OnnxWayUp, upside_down_vote, way_up_for
 
 HEIGHT, WIDTH = 300, 500  # not square

@@ -129,9 +129,9 @@ OUTSIDE = tile("1z", 100, 100)  # far from the window
         ([], [tile("8m", 1020, 300)], []),
         # rows come out top to bottom, left to right
         ([tile("9p", 1500, 900), OUTSIDE], [tile("1p", 600, 300), tile("2p", 500, 300)],
-         [("1z", (100, 100)), ("2p", (500, 300)), ("1p", (600, 300)), ("9p", (1500, 900))]),  # fmt: skip
+         [("1z", (100, 100)), ("2p", (500, 300)), ("1p", (600, 300)), ("9p", (1500, 900))]),
     ],
-)
+)  # fmt: skip
 def test_the_windows_reading_merged_into_the_last(previous, fresh, expected):
     assert named(merge_windows(previous, [fresh], [WINDOW], FRAME, 60.0)) == expected
 
@@ -194,11 +194,11 @@ TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
         ((Box(0, 0, 1200, 900),), reading(TILES), "the zones touch 6 of the 12 windows"),  # over a third
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES), ""),
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460), Box(1900, 1400, 1940, 1460),
-          Box(1020, 100, 1060, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),  # fmt: skip
+          Box(1020, 100, 1060, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),
         (ZONE, reading(TILES, size=Size(height=600, width=600)), "the frame's size changed"),
         ((Box(10, 10, 50, 60),), reading(TILES, size=Size(height=600, width=600)), "the frame is one window"),
     ],
-)
+)  # fmt: skip
 def test_when_a_frame_is_read_whole(zones, previous, why):
     frame = Size.of(previous.image) if why == "the frame is one window" else FRAME
     got, windows = ZonePolicy(whole_every=8).whole_read_why(zones, previous, frame)

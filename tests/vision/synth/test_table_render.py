@@ -375,7 +375,7 @@ def camera_reader():
 
     try:
         return Reader.from_config(ReaderConfig.for_camera())
-    except Exception as exc:  # noqa: BLE001 - no shipped model: nothing to check
+    except Exception as exc:  # no shipped model: nothing to check
         pytest.skip(f"no camera reader: {exc}")
 
 
@@ -387,7 +387,8 @@ READS_2P_AS_TWO_1P = pytest.mark.xfail(
 @pytest.mark.slow
 @pytest.mark.parametrize("scene", [
     pytest.param(MID_HAND, id="mid_hand", marks=READS_2P_AS_TWO_1P),
-    pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])), id="mid_hand_3p"),
+    pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])),
+                 id="mid_hand_3p"),
     pytest.param(PONDS, id="ponds"),
     pytest.param(table(seat("19m"), seat("9p1s7z", melds="666z^+ 345p<"), seat("4z8m"), seat("9s3m", melds="777z>+"),
                        live=50), id="added_kans"),

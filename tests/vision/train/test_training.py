@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.train import training
 from vision.read.labels import BACK_CLASS, CLASS_NAMES
+from vision.train import training
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from vision.read.detector import Detection, FakeDetector
-from vision.read.views.photo_edge import SURE_AT_EDGE, SureAtEdgeDetector, cut_by_edge
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS
+from vision.read.views.photo_edge import SURE_AT_EDGE, SureAtEdgeDetector, cut_by_edge
 
 HEIGHT, WIDTH = 3000, 4000  # not square: the edge's margin is a share of the longer side (4 px)
 
@@ -64,8 +64,7 @@ def test_a_back_at_the_edge_is_judged_alike():
 
 
 def test_the_photo_reader_judges_boxes_at_the_edge_outermost():
-    from tests.vision.fakes import BlocksNetwork
-    from tests.vision.fakes import photo_reader
+    from tests.vision.fakes import BlocksNetwork, photo_reader
 
     reader = photo_reader(BlocksNetwork(), way_up=None).detector  # inside the boxes no tile makes dropped
     assert isinstance(reader, SureAtEdgeDetector)

@@ -9,10 +9,10 @@ import pytest
 from engine.tiles import Tile
 from vision.read.detector import Detection, FakeDetector, Orientation
 from vision.read.geometry import Box
-from vision.read.views.upside_down import HalfTurnDetector, detection_back, half_turned
 from vision.read.labels import class_of_tile
 from vision.read.rows import read_tiles
 from vision.read.views.compare import reads_surer
+from vision.read.views.upside_down import HalfTurnDetector, detection_back, half_turned
 
 #: Each tile's middle is painted its own colour (BGR), which the fake reader names it by.
 COLOURS = {"1m": (40, 40, 200), "2m": (40, 200, 40), "3m": (200, 40, 40), "7z": (200, 200, 40)}

@@ -7,10 +7,10 @@ import pytest
 
 from engine.tiles import Tile
 from tests.vision.read.views.test_turned_tiles import INKS, row, scene
-from vision.read.views.white_balance import BalancedDetector, balanced, face_colour, gains
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
 from vision.read.labels import BACK_CLASS, class_of_tile
+from vision.read.views.white_balance import BalancedDetector, balanced, face_colour, gains
 
 LIGHTS = {"as taken": (1.0, 1.0, 1.0), "warm": (0.55, 0.85, 1.15), "cool": (1.2, 1.0, 0.7), "dim": (0.35, 0.35, 0.35)}
 
@@ -21,8 +21,8 @@ def lit(image: np.ndarray, light: str) -> np.ndarray:
 
 def inked_reader(image: np.ndarray) -> list[Detection]:
     """The fake network: the tiles of :func:`tests.vision.read.views.test_turned_tiles.row` at their known places,
-    each named by its glyph's ink when that is within 60 (summed over B, G, R) of one it learnt, else read as a White dragon (a cast
-    light moves the colours, and it misnames them)."""
+    each named by its glyph's ink when that is within 60 (summed over B, G, R) of one it learnt, else read as a White
+    dragon (a cast light moves the colours, and it misnames them)."""
     out = []
     for _, box in TRUTH:
         cx, cy = (round(v) for v in box.center)

@@ -230,8 +230,14 @@ sys.exit(1 if failed else 0)
 """
 
 #: The runtime's commands, each asked for its help (parsing builds every registered command's parser).
-RUNTIME_COMMANDS = [["--help"], ["run", "--help"], ["serve", "--help"], ["score", "--help"], ["waits", "--help"],
-                    ["read", "--help"]]
+RUNTIME_COMMANDS = [
+    ["--help"],
+    ["run", "--help"],
+    ["serve", "--help"],
+    ["score", "--help"],
+    ["waits", "--help"],
+    ["read", "--help"],
+]
 
 
 def test_the_runtime_imports_and_its_commands_parse_without_the_lab_packages():

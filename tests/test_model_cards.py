@@ -45,8 +45,14 @@ def test_card_header_names_licence_datasets_and_metrics(model):
     assert "credit: leomiurarobot, Roboflow Universe, CC BY 4.0" in datasets
     metrics = [m for m in keys["metrics"] if m.startswith("- {")]
     assert metrics and all("value:" in m and "set:" in m for m in metrics)
-    for heading in ("## Intended use", "## Input and output", "## Data and licences", "## Recipe", "## Results",
-                    "## Limitations"):
+    for heading in (
+        "## Intended use",
+        "## Input and output",
+        "## Data and licences",
+        "## Recipe",
+        "## Results",
+        "## Limitations",
+    ):
         assert f"\n{heading}\n" in body, heading
 
 

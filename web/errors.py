@@ -16,8 +16,10 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 
 
 def _wants_html() -> bool:
-    return request.method == "GET" and not request.path.startswith(("/api/", "/events")) and (
-        request.accept_mimetypes.accept_html
+    return (
+        request.method == "GET"
+        and not request.path.startswith(("/api/", "/events"))
+        and (request.accept_mimetypes.accept_html)
     )
 
 

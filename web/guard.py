@@ -96,9 +96,17 @@ class SessionTable:
     #: A session's last use is written to the database at most this often (seconds).
     SAVE_USE_EVERY_S = 60.0
 
-    def __init__(self, max_age_s: float = 12 * 3600.0, *, clock: Callable[[], float] = time.time,
-                 capacity: int = 4096, per_address: int = 8, idle_s: float = 1800.0, joins_per_minute: int = 20,
-                 rows: SessionRows | None = None) -> None:
+    def __init__(
+        self,
+        max_age_s: float = 12 * 3600.0,
+        *,
+        clock: Callable[[], float] = time.time,
+        capacity: int = 4096,
+        per_address: int = 8,
+        idle_s: float = 1800.0,
+        joins_per_minute: int = 20,
+        rows: SessionRows | None = None,
+    ) -> None:
         self.max_age_s = max_age_s
         self.clock = clock
         self.capacity, self.per_address, self.idle_s = capacity, per_address, idle_s
@@ -127,16 +135,19 @@ class SessionTable:
             while joins and now - joins[0] >= 60.0:
                 joins.popleft()
             if len(joins) >= self.joins_per_minute:
-                raise JoinRefused("too many joins from this address: try again in a minute",
-                                  int(60.0 - (now - joins[0])) + 1)
+                raise JoinRefused(
+                    "too many joins from this address: try again in a minute", int(60.0 - (now - joins[0])) + 1
+                )
             own = [key for key, s in self._sessions.items() if s.address == who]
             if len(own) >= self.per_address:
                 self._end(own[0])  # this address's own least recently used session
             elif len(self._sessions) >= self.capacity:
                 key, oldest = next(iter(self._sessions.items()))
                 if now - oldest.used < self.idle_s:
-                    raise JoinRefused(f"all {self.capacity} sessions at this table are in use: try again later",
-                                      int(self.idle_s - (now - oldest.used)) + 1)
+                    raise JoinRefused(
+                        f"all {self.capacity} sessions at this table are in use: try again later",
+                        int(self.idle_s - (now - oldest.used)) + 1,
+                    )
                 self._end(key)
             joins.append(now)
             if len(self._joins) > 4 * self.capacity:  # addresses that joined over a minute ago are forgotten
@@ -245,8 +256,15 @@ class StreamSlots:
         self.guests = 0
         self._lock = threading.RLock()
 
-    def take(self, address: str, *, joined: bool, tab: str | None = None, phone: str | None = None,
-             gone: Callable[[], bool] | None = None) -> StreamSlot:
+    def take(
+        self,
+        address: str,
+        *,
+        joined: bool,
+        tab: str | None = None,
+        phone: str | None = None,
+        gone: Callable[[], bool] | None = None,
+    ) -> StreamSlot:
         """Hold a slot for a stream from ``address`` (``tab``: the page's own id; ``phone``: its session; ``gone``:
         whether its client has disconnected); returns the :class:`StreamSlot`, which gives it back when called.
         Raises :class:`NoStreamSlot` when the address, or the guests together, hold all they may."""
@@ -263,8 +281,9 @@ class StreamSlots:
             if self._by_address[address] >= self.per_address:
                 raise NoStreamSlot(f"this address already has {self.per_address} live-update streams open")
             if not joined and self.guests >= self.total - self.reserved:
-                raise NoStreamSlot("the live-update streams for guests are all taken: join the table, or try again "
-                                   "later")
+                raise NoStreamSlot(
+                    "the live-update streams for guests are all taken: join the table, or try again later"
+                )
             slot = StreamSlot(address, joined, tab, phone, gone, self)
             self._held.append(slot)
             self._by_address[address] += 1
@@ -357,8 +376,9 @@ class IdempotencyCache:
             if held[0] != digest:
                 raise KeyInUse("this Idempotency-Key was used for another request: send a new key", busy=False)
             if held[1] is None:
-                raise KeyInUse("the first request with this Idempotency-Key is still being answered: retry shortly",
-                               busy=True)
+                raise KeyInUse(
+                    "the first request with this Idempotency-Key is still being answered: retry shortly", busy=True
+                )
             return held[1]
 
     def finish(self, key: str, digest: str, answer: StoredAnswer) -> None:
@@ -388,8 +408,15 @@ class RateLimit:
     True
     """
 
-    def __init__(self, *, per_address: float, total: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic, capacity: int = 4096) -> None:
+    def __init__(
+        self,
+        *,
+        per_address: float,
+        total: float,
+        burst: float,
+        clock: Callable[[], float] = time.monotonic,
+        capacity: int = 4096,
+    ) -> None:
         self.per_address, self.total, self.burst = per_address, total, burst
         self.clock = clock
         self._capacity = capacity
@@ -411,8 +438,10 @@ class RateLimit:
             if mine >= 1 and everyone >= 1:
                 mine, everyone, wait = mine - 1, everyone - 1, None
             else:
-                wait = max((1 - mine) / self.per_address if mine < 1 else 0.0,
-                           (1 - everyone) / self.total if everyone < 1 else 0.0)
+                wait = max(
+                    (1 - mine) / self.per_address if mine < 1 else 0.0,
+                    (1 - everyone) / self.total if everyone < 1 else 0.0,
+                )
                 wait = float(-(-wait // 1)) if wait > 1 else 1.0
             self._buckets[address] = (mine, now)
             self._all = (everyone, now)

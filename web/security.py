@@ -180,8 +180,9 @@ def guests_limited(view: Callable) -> Callable:
         if not has_pin():
             wait = current_app.extensions["jantaku.guest_limit"].wait_s(client_id())
             if wait is not None:
-                response = jsonify(error="too many requests from guests: join the table, or try again in a moment",
-                                   status=429)
+                response = jsonify(
+                    error="too many requests from guests: join the table, or try again in a moment", status=429
+                )
                 response.status_code = 429
                 response.headers["Retry-After"] = str(int(wait))
                 return response

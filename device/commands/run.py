@@ -284,9 +284,7 @@ class TableRuntime:
         self.stop_event = threading.Event()
         self.source, self.demo = make_source(config)
         #: The camera's reader and the phone photos' reader (None: no model), one read at a time between them.
-        self.readers = (
-            make_readers(config, model=self.options.model) if detector is None else readers_around(detector)
-        )
+        self.readers = make_readers(config, model=self.options.model) if detector is None else readers_around(detector)
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self.service = self._make_service()
         read: FrameReader | None = None
@@ -376,7 +374,9 @@ class TableRuntime:
                 self.options.site = False
         if self.options.site:
             self.site = start_site(
-                self.service, self.config.site.host, self.config.site.port,
+                self.service,
+                self.config.site.host,
+                self.config.site.port,
                 {"JANTAKU_SESSION_MAX_S": self.config.site.session_hours * 3600},
                 tls_folder=self.config.game.db_path.parent if self.config.site.tls else None,
             )
@@ -419,9 +419,7 @@ class TableRuntime:
             self._tmp.cleanup()
 
 
-def run_table(
-    config: Config, options: RunOptions | None = None, *, detector: Detector | None = None
-) -> TableRuntime:
+def run_table(config: Config, options: RunOptions | None = None, *, detector: Detector | None = None) -> TableRuntime:
     """Start a table, run it until stopped, and close it; returns it (its stats, for checks)."""
     table = TableRuntime(config, options, detector=detector)
     previous: dict[int, Any] = {}
@@ -536,8 +534,11 @@ def register(commands: Any) -> None:
     p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
-    p.add_argument("--check", action="store_true",
-                   help="check the config, the model file and the camera's library; print it and exit (2: not ready)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="check the config, the model file and the camera's library; print it and exit (2: not ready)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     p.set_defaults(func=run_command)
 

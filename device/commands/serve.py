@@ -98,8 +98,12 @@ def register(commands: Any) -> None:
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--pin", default="", help="the table's PIN, 6-12 digits (shows in ps: prefer --pin-file)")
-    p.add_argument("--pin-file", default="", metavar="PATH",
-                   help="a file holding the PIN (default: pin beside --db, made with a random PIN if missing)")
+    p.add_argument(
+        "--pin-file",
+        default="",
+        metavar="PATH",
+        help="a file holding the PIN (default: pin beside --db, made with a random PIN if missing)",
+    )
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
     p.add_argument("--rules", default="standard", type=str.lower, choices=("standard", "wrc", "tenhou"))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")

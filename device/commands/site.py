@@ -56,10 +56,12 @@ class Site:
 
                 per_address = limits.pop("per_address", CONNECTIONS_PER_ADDRESS)
                 # every relayed connection comes from loopback: the front keeps the per-address share
-                self.server = create_site_server(app, "127.0.0.1", 0, threads=threads, per_address=CONNECTION_LIMIT,
-                                                 **limits)
-                self.front = TlsFront(tls, host, port, backend_port=int(self.server.effective_port),
-                                      per_address=per_address)
+                self.server = create_site_server(
+                    app, "127.0.0.1", 0, threads=threads, per_address=CONNECTION_LIMIT, **limits
+                )
+                self.front = TlsFront(
+                    tls, host, port, backend_port=int(self.server.effective_port), per_address=per_address
+                )
                 app.wsgi_app = RealAddress(app.wsgi_app, self.front)
         except OSError as exc:
             raise UserError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
@@ -120,8 +122,9 @@ def print_welcome(service: Any, pin_where: str, out: TextIO, prefix: str = "jant
     out.flush()
 
 
-def start_site(service: Any, host: str, port: int, config: dict[str, Any] | None = None, *,
-               tls_folder: Path | None = None) -> Site:
+def start_site(
+    service: Any, host: str, port: int, config: dict[str, Any] | None = None, *, tls_folder: Path | None = None
+) -> Site:
     """Serve the site over ``service`` on ``host:port`` (port 0: any free one) and set ``service.url`` to the
     address the phones use (this machine's LAN address when ``host`` is every interface).
 

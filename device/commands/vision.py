@@ -50,7 +50,6 @@ def register(commands) -> None:
     read.set_defaults(func=cmd_read)
 
 
-
 def model_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="ONNX model (default: $JANTAKU_MODEL or models/tiles.onnx)")
     parser.add_argument("--conf", type=float, default=None, help="lowest confidence kept (default 0.25)")
@@ -139,5 +138,3 @@ def cmd_read(args: argparse.Namespace) -> int:
             path = _annotation_path(Path(args.annotate), Path(name), len(args.images) > 1)
             write_image(path, annotate(image, list(reading.detections)))
     return 2 if failed else 0  # each unreadable image has had its one line on stderr
-
-

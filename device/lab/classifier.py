@@ -54,7 +54,9 @@ def register(commands) -> None:
     tr.add_argument("--background", type=int, default=2, help="no-tile crops per rendered scene (default 2)")
     tr.add_argument("--real-background", type=int, default=24, help="no-tile crops per real photo (default 24)")
     tr.add_argument(
-        "--other-sets-repeats", type=int, default=0,
+        "--other-sets-repeats",
+        type=int,
+        default=0,
         help="jittered crops per box of alanchoi00's training photos, other physical sets; flowers as none, tiles "
         "its labels leave out painted out (default 0)",
     )

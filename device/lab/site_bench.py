@@ -163,9 +163,16 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
     pin = "2580"
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
     # every simulated phone comes from this machine's one address: allow it all their streams and connections
-    app = create_app({"JANTAKU_HEARTBEAT_S": heartbeat,
-                      "JANTAKU_STREAMS_PER_ADDRESS": clients, "JANTAKU_STREAMS_RESERVED": 1,
-                      "JANTAKU_SESSIONS_PER_ADDRESS": clients, "JANTAKU_JOINS_PER_MINUTE": clients}, service)
+    app = create_app(
+        {
+            "JANTAKU_HEARTBEAT_S": heartbeat,
+            "JANTAKU_STREAMS_PER_ADDRESS": clients,
+            "JANTAKU_STREAMS_RESERVED": 1,
+            "JANTAKU_SESSIONS_PER_ADDRESS": clients,
+            "JANTAKU_JOINS_PER_MINUTE": clients,
+        },
+        service,
+    )
     site = Site(app, "127.0.0.1", 0, threads=site_threads(service), per_address=clients + 8)
     site.start()
     stop = threading.Event()
@@ -205,14 +212,15 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
                     errors.append(f"game action: HTTP {status}")
                 published["state"] += 1
             else:  # the camera loop reports a reading
-                rows = (tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(10, 15))),
-                        tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(0, 7))))
+                rows = (
+                    tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(10, 15))),
+                    tuple(Tile(rng.randrange(34)) for _ in range(rng.randrange(0, 7))),
+                )
                 service.observe(Reader.around(FakeDetector(laid_in_rows(rows))).read(frame))
                 published["camera"] += 1
             if n % 8 == 1:  # and someone scores a hand meanwhile
                 t0 = time.perf_counter()
-                status = phone.post_json("/api/score", {"hand": "234m567p23488s678s", "win_tile": "8s",
-                                                        "riichi": True})
+                status = phone.post_json("/api/score", {"hand": "234m567p23488s678s", "win_tile": "8s", "riichi": True})
                 request_ms.append((time.perf_counter() - t0) * 1000)
                 if status != 200:
                     errors.append(f"score: HTTP {status}")
@@ -267,14 +275,20 @@ def soak_command(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         lat = result["latency_ms"]
-        print(f"soak: {result['clients']} clients ({result['connected']} connected), {result['seconds']} s, "
-              f"{result['updates_published']} updates, lost {result['lost_updates']}, "
-              f"reconnects {result['reconnects']}")
+        print(
+            f"soak: {result['clients']} clients ({result['connected']} connected), {result['seconds']} s, "
+            f"{result['updates_published']} updates, lost {result['lost_updates']}, "
+            f"reconnects {result['reconnects']}"
+        )
         req = result["request_ms"]
-        print(f"  update latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}"
-              f"   (HTTP requests meanwhile: p50 {req['p50']} ms, p95 {req['p95']} ms)")
-        print(f"  {'PASS' if result['pass'] else 'FAIL'}: p95 < 250 ms, every client got every update"
-              + (f"; errors: {result['errors'][:3]}" if result["errors"] else ""))
+        print(
+            f"  update latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}"
+            f"   (HTTP requests meanwhile: p50 {req['p50']} ms, p95 {req['p95']} ms)"
+        )
+        print(
+            f"  {'PASS' if result['pass'] else 'FAIL'}: p95 < 250 ms, every client got every update"
+            + (f"; errors: {result['errors'][:3]}" if result["errors"] else "")
+        )
     return 0 if result["pass"] else 1
 
 
@@ -334,7 +348,9 @@ def multipart(field_name: str, filename: str, data: bytes, fields: dict[str, str
         parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode())
     parts.append(
         f'--{boundary}\r\nContent-Disposition: form-data; name="{field_name}"; filename="{filename}"\r\n'
-        f"Content-Type: image/jpeg\r\n\r\n".encode() + data + b"\r\n"
+        f"Content-Type: image/jpeg\r\n\r\n".encode()
+        + data
+        + b"\r\n"
     )
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
@@ -402,8 +418,10 @@ def photo_command(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     else:
         s = result["seconds"]
-        print(f"photo to score: {result['image_bytes'] / 1e6:.1f} MB JPEG, median {s['median']:.3f} s "
-              f"(min {s['min']:.3f}, max {s['max']:.3f}) over {result['runs']} runs; server {result['server_ms']}")
+        print(
+            f"photo to score: {result['image_bytes'] / 1e6:.1f} MB JPEG, median {s['median']:.3f} s "
+            f"(min {s['min']:.3f}, max {s['max']:.3f}) over {result['runs']} runs; server {result['server_ms']}"
+        )
         print(f"  read {result['count']} tiles: {result['tiles']!r}; score {result['score']}")
         print(f"  {'PASS' if result['pass'] else 'FAIL'}: median < 1.5 s")
     return 0 if result["pass"] else 1

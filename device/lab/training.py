@@ -31,16 +31,23 @@ def register(commands) -> None:
     synth.add_argument("--size", default=None, help="fixed WIDTHxHEIGHT (default: several sizes)")
     synth.add_argument("--workers", type=int, default=1, help="processes (default 1; output does not depend on it)")
     synth.add_argument(
-        "--drawn-faces", type=float, default=0.0,
+        "--drawn-faces",
+        type=float,
+        default=0.0,
         help="share of images whose tiles are drawn with CJK fonts and procedural pins/sticks (default 0)",
     )
     synth.add_argument(
-        "--distractors", type=float, default=0.0, metavar="SHARE",
+        "--distractors",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
         help="share of images that also show things that are not tiles, unlabelled: keyboards, white boxes and cups, "
         "phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands (default 0)",
     )
     synth.add_argument(
-        "--max-seconds", type=float, default=None,
+        "--max-seconds",
+        type=float,
+        default=None,
         help="time budget: start no new batch after this many seconds (renders a prefix of the set)",
     )
     synth.set_defaults(func=cmd_synth)
@@ -50,7 +57,9 @@ def register(commands) -> None:
     train.add_argument("--val", nargs="*", default=[], metavar="DIR", help="validation folders")
     train.add_argument("--real-repeats", type=int, default=8, help="copies of the real training split (0: none)")
     train.add_argument(
-        "--other-sets-repeats", type=int, default=0,
+        "--other-sets-repeats",
+        type=int,
+        default=0,
         help="copies of alanchoi00's training photos, other physical sets (default 0: none)",
     )
     train.add_argument(
@@ -70,13 +79,16 @@ def register(commands) -> None:
     train.add_argument("--close-mosaic", type=int, default=2, help="last epochs without mosaic (default 2)")
     train.add_argument("--warmup-epochs", type=float, default=1.0, help="epochs warming up (default 1)")
     train.add_argument(
-        "--warmup-bias-lr", type=float, default=None,
+        "--warmup-bias-lr",
+        type=float,
+        default=None,
         help="the biases' rate at the warm-up's start (default 0.1 from scratch; lr0 when --model is a trained one)",
     )
     train.add_argument("--freeze", type=int, default=0, help="first layers kept fixed (10: the backbone; default 0)")
     train.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     train.add_argument(
-        "--final-val-only", action="store_true",
+        "--final-val-only",
+        action="store_true",
         help="validate after the last epoch only (epochs of seconds on a GPU; best.pt is then the last)",
     )
     train.add_argument("--project", default="runs/detect", help="runs folder (default runs/detect)")
@@ -148,8 +160,15 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError(f"seed {EVAL_SEED} is the rendered held-out set of 'jantaku eval detector': pick another")
     try:
         total = write_dataset(
-            args.out, args.n, seed=args.seed, start=args.start, size=_size(args.size), workers=args.workers,
-            progress=_Bar("synth"), drawn_faces=args.drawn_faces, max_seconds=args.max_seconds,
+            args.out,
+            args.n,
+            seed=args.seed,
+            start=args.start,
+            size=_size(args.size),
+            workers=args.workers,
+            progress=_Bar("synth"),
+            drawn_faces=args.drawn_faces,
+            max_seconds=args.max_seconds,
             distractors=args.distractors,
         )
     except FileNotFoundError as exc:
@@ -189,7 +208,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     elif not (model.endswith(".yaml") or Path(model).is_file()):
         raise UserError(f"--model {model}: not a model yaml and not a local checkpoint")
     spec = training.DataSpec(
-        tuple(Path(d) for d in args.data), tuple(Path(d) for d in args.val), args.real_repeats,
+        tuple(Path(d) for d in args.data),
+        tuple(Path(d) for d in args.val),
+        args.real_repeats,
         args.other_sets_repeats,
     )
     try:
@@ -197,12 +218,21 @@ def cmd_train(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
     recipe = training.Recipe(
-        epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device, workers=args.workers,
-        lr0=args.lr0, cache=args.cache, close_mosaic=args.close_mosaic, hours=args.hours,
-        val_every_epoch=not args.final_val_only, warmup_epochs=args.warmup_epochs, freeze=args.freeze,
-        warmup_bias_lr=args.warmup_bias_lr if args.warmup_bias_lr is not None else (
-            0.1 if args.model == "peer" or args.model.endswith(".yaml") else args.lr0
-        ),
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        device=args.device,
+        workers=args.workers,
+        lr0=args.lr0,
+        cache=args.cache,
+        close_mosaic=args.close_mosaic,
+        hours=args.hours,
+        val_every_epoch=not args.final_val_only,
+        warmup_epochs=args.warmup_epochs,
+        freeze=args.freeze,
+        warmup_bias_lr=args.warmup_bias_lr
+        if args.warmup_bias_lr is not None
+        else (0.1 if args.model == "peer" or args.model.endswith(".yaml") else args.lr0),
     )
     run = training.train(data_yaml, model, recipe, project, name)
     print(f"trained {run}: weights in {run / 'weights'}")

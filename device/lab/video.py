@@ -340,9 +340,7 @@ def settle_by_hand(service: Any, script: Any, hand: int) -> str:
     return "the game re-entered from the record"
 
 
-def wins_scored(
-    script: Any, history: Sequence[Any], settled: Iterable[int] = ()
-) -> tuple[int, int, list[str]]:
+def wins_scored(script: Any, history: Sequence[Any], settled: Iterable[int] = ()) -> tuple[int, int, list[str]]:
     """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did, and for
     each other win what the record moved and what the engine did). ``settled``: the hands (by index) a person
     finished, never scored right."""
@@ -750,7 +748,9 @@ def register(commands: Any) -> None:
     p.add_argument("paths", nargs="+", metavar="GAME_LOG", help="mjlog XML files or folders of them")
     p.add_argument("--json", action="store_true", help="one JSON object of the figures")
     p.add_argument(
-        "--reader", choices=READERS, default="models",
+        "--reader",
+        choices=READERS,
+        default="models",
         help="the shipped models (default: the camera as it runs), or the renderer's boxes (labels: the follower "
         "alone)",
     )
@@ -779,8 +779,13 @@ def register(commands: Any) -> None:
     q.add_argument("--seed", type=int, default=0, help="the rendering's seed, as conformance video's (default 0)")
     q.add_argument("--style-seed", type=int, default=None, metavar="S",
                    help="the seed each game's table style is drawn from (default: --seed)")  # fmt: skip
-    q.add_argument("--tilt", type=float, default=None, metavar="T",
-                   help="each camera at this angle instead (the far edge this share shorter), each side in turn")
+    q.add_argument(
+        "--tilt",
+        type=float,
+        default=None,
+        metavar="T",
+        help="each camera at this angle instead (the far edge this share shorter), each side in turn",
+    )
     q.add_argument("--hands", type=int, default=1, metavar="N", help="each game's first N hands (0: all; default 1)")
     q.add_argument("--size", default="x".join(map(str, FRAME_SIZE)), metavar="HxW",
                    help="the frames' height x width in pixels (default %(default)s)")  # fmt: skip
@@ -963,9 +968,7 @@ def bench_camera(
             break
         shots.append(shot)
     render = renderer(game_style(seed), seed)
-    source = CameraClock(
-        [(*render(shot.scene, i), shot) for i, shot in enumerate(shots)], turn_s=turn_s, arm_s=arm_s
-    )
+    source = CameraClock([(*render(shot.scene, i), shot) for i, shot in enumerate(shots)], turn_s=turn_s, arm_s=arm_s)
     reader = Reader.from_config(ReaderConfig.for_camera(model))
     costs = PiPace(reader, PI5_GMACS if gmacs is None else gmacs)
     incremental = IncrementalReader(reader)
@@ -1054,6 +1057,5 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         f"{report['macs_per_read'] / 1e9:.2f} GMAC on average); discard to the bus: "
         f"median ~{pi5['discard_to_bus_s']['median']} s, worst ~{pi5['discard_to_bus_s']['worst']} s"
     )
-    print(f"  ({report['pi5_source']})"
-    )
+    print(f"  ({report['pi5_source']})")
     return 0

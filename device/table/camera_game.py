@@ -429,8 +429,12 @@ class CameraGame:
             return self._apply_camera(start)
         if game.dora_indicators[:1] != (indicator,):
             shown = format_tiles(game.dora_indicators) or "none"
-            self._contradiction("dora_changed", None, None, f"a hand is in progress with indicator {shown}, "
-                                                             f"the camera sees a deal with {indicator}")
+            self._contradiction(
+                "dora_changed",
+                None,
+                None,
+                f"a hand is in progress with indicator {shown}, the camera sees a deal with {indicator}",
+            )
             return True
         return False
 
@@ -451,8 +455,16 @@ class CameraGame:
             return False
         detection = self._detection_of(event)
         frame_id = self._last.frame_id if frame_id is None else frame_id
-        kept = CameraEvent(self._next_id, frame_id, self.frame if frame is None else frame, before + len(events) - 1,
-                           text, event, before, detection)
+        kept = CameraEvent(
+            self._next_id,
+            frame_id,
+            self.frame if frame is None else frame,
+            before + len(events) - 1,
+            text,
+            event,
+            before,
+            detection,
+        )
         self._next_id += 1
         if self.pending is not None and self.pending.kind != "draw" and not isinstance(event, DoraFlip):
             self.pending = None  # the hand went on: the win laid down was not one
@@ -582,8 +594,16 @@ class CameraGame:
             events_of.append((*draws_before(game, tsumo), tsumo))
         best = None
         for events in events_of:
-            p = PendingResult("tsumo", reveal.seat, None, reveal.text, events[-1].win_tile, events, None,
-                              reveals={reveal.seat: reveal})
+            p = PendingResult(
+                "tsumo",
+                reveal.seat,
+                None,
+                reveal.text,
+                events[-1].win_tile,
+                events,
+                None,
+                reveals={reveal.seat: reveal},
+            )
             self._score(game, p)
             if best is None or _points(p) > _points(best):
                 best = p
@@ -614,8 +634,18 @@ class CameraGame:
                 furiten_reasons.append(f"{game.seats[seat]}: {f.explain()}")
         ron = Ron(tuple(claims), reveal.ura)
         text = "; ".join(f"{game.seats[s]}: {reveals[s].text}" for s in sorted(reveals))
-        pending = PendingResult("ron", claims[0].seat, discarder, text, tile, (ron,), None,
-                                bool(furiten_reasons), "; ".join(furiten_reasons), reveals=reveals)
+        pending = PendingResult(
+            "ron",
+            claims[0].seat,
+            discarder,
+            text,
+            tile,
+            (ron,),
+            None,
+            bool(furiten_reasons),
+            "; ".join(furiten_reasons),
+            reveals=reveals,
+        )
         self._score(game, pending)
         self._set_pending(pending, game)
 

@@ -60,8 +60,13 @@ class Correction:
     at: float
 
     def to_dict(self) -> dict:
-        return {"frame_id": self.frame_id, "index": self.index, "before": self.before, "after": self.after,
-                "at": self.at}
+        return {
+            "frame_id": self.frame_id,
+            "index": self.index,
+            "before": self.before,
+            "after": self.after,
+            "at": self.at,
+        }
 
 
 @dataclass
@@ -99,8 +104,15 @@ class CorrectionStore:
     frames and ``max_bytes`` of images, the oldest deleted first.
     """
 
-    def __init__(self, root: str | os.PathLike | None, *, keep: int = 16, max_frames: int = 2000,
-                 max_bytes: int = 512 * 1024 * 1024, keep_bytes: int = KEEP_BYTES):
+    def __init__(
+        self,
+        root: str | os.PathLike | None,
+        *,
+        keep: int = 16,
+        max_frames: int = 2000,
+        max_bytes: int = 512 * 1024 * 1024,
+        keep_bytes: int = KEEP_BYTES,
+    ):
         self.root = Path(root) if root is not None else None
         self._keep = keep
         self.keep_bytes = keep_bytes
@@ -332,8 +344,14 @@ def read_corrections_log(path: Path) -> list[Correction]:
                 out.flush()
                 os.fsync(out.fileno())
         _replace_synced(path, b"".join(line + b"\n" for line in whole))
-        log.warning("%s: %d torn line(s) (%d bytes) set aside in %s; %d corrections kept", path, len(torn),
-                    sum(len(line) for line in torn), aside.name, len(kept))
+        log.warning(
+            "%s: %d torn line(s) (%d bytes) set aside in %s; %d corrections kept",
+            path,
+            len(torn),
+            sum(len(line) for line in torn),
+            aside.name,
+            len(kept),
+        )
     return kept
 
 

@@ -71,8 +71,10 @@ _FIELD_CHECKS = {
     "Tiles": _is_tiles,
     "Tiles | None": lambda v: v is None or _is_tiles(v),
     "tuple[Tiles | None, ...]": lambda v: isinstance(v, tuple) and all(h is None or _is_tiles(h) for h in v),
-    "tuple[RonClaim, ...]": lambda v: isinstance(v, tuple) and all(
-        isinstance(c, RonClaim) and isinstance(c.seat, int) and _is_tiles(c.hand) for c in v),
+    "tuple[RonClaim, ...]": lambda v: (
+        isinstance(v, tuple)
+        and all(isinstance(c, RonClaim) and isinstance(c.seat, int) and _is_tiles(c.hand) for c in v)
+    ),
     "tuple[DeclaredClaim, ...]": lambda v: isinstance(v, tuple) and all(isinstance(c, DeclaredClaim) for c in v),
 }
 
@@ -144,8 +146,10 @@ def _winner_entries(body: dict[str, Any]) -> list[dict[str, Any]]:
     for i, w in enumerate(winners):
         unknown = sorted(str(k) for k in set(w) - _WINNER_FIELDS)
         if unknown:
-            raise EngineError(f"winners[{i}]: unknown field(s) {', '.join(unknown)}; a winner has "
-                              f"{', '.join(sorted(_WINNER_FIELDS - set(DECLARABLE)))} and flags")
+            raise EngineError(
+                f"winners[{i}]: unknown field(s) {', '.join(unknown)}; a winner has "
+                f"{', '.join(sorted(_WINNER_FIELDS - set(DECLARABLE)))} and flags"
+            )
         out.append({**shared, **w})
     return out
 
@@ -156,8 +160,9 @@ def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -
     seat = _seat(entry.get("winner"), "winner")
     liable = entry.get("liable_seat")
     liable = None if liable is None else _seat(liable, "liable_seat")
-    request = {k: v for k, v in entry.items()
-               if k not in ("winner", "discarder_seat", "discarder", "seat_wind", "liable_seat")}
+    request = {
+        k: v for k, v in entry.items() if k not in ("winner", "discarder_seat", "discarder", "seat_wind", "liable_seat")
+    }
     request["round_wind"] = game.round_wind.letter
     request["seat_wind"] = game.seat_wind(seat).letter
     request["tsumo"] = discarder is None
@@ -191,8 +196,9 @@ def _win_event(game: Game, body: dict[str, Any]) -> Event:
     if len(wins) == 1:
         return DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags, dora, ura, first.liable)
     assert discarder is not None
-    return DeclaredRon(discarder, win_tile, tuple(
-        DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura)
+    return DeclaredRon(
+        discarder, win_tile, tuple(DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura
+    )
 
 
 def on_record(game: Game) -> bool:
@@ -320,8 +326,11 @@ def check_game_file(data: Any) -> None:
         raise EngineError("rules is an object with a 'name' and the rule options")
     parse_rules({"preset": rules["name"], **{k: v for k, v in rules.items() if k != "name"}}, preset("standard"))
     seats = data.get("seats", SEAT_NAMES)
-    if not isinstance(seats, list | tuple) or len(seats) != 4 or not all(
-            isinstance(n, str) and len(n) <= 40 for n in seats):
+    if (
+        not isinstance(seats, list | tuple)
+        or len(seats) != 4
+        or not all(isinstance(n, str) and len(n) <= 40 for n in seats)
+    ):
         raise EngineError("seats is a list of four short names")
     events = data["events"]
     if not isinstance(events, list) or len(events) > MAX_FILE_EVENTS:
@@ -373,6 +382,7 @@ def probe(game: Game, seat: int | None, hand: Hand) -> dict[str, Any]:
             out["furiten"] = {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)}
     return out
 
+
 def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     """For a seat whose concealed hand is known and waiting: each wait and what a ron on it would score."""
     from engine.scoring import score_hand
@@ -397,6 +407,7 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
         out.append({"tile": str(tile), "score": score, "reason": r.reason})
     return out
 
+
 def view(game: Game) -> dict[str, Any]:
     """Everything the live page shows, JSON-ready."""
     h = game.hand
@@ -405,22 +416,27 @@ def view(game: Game) -> dict[str, Any]:
     for s in range(4):
         p = h.players[s] if h else None
         f = furiten_now.get(s)
-        seats.append({
-            "seat": s,
-            "name": game.seats[s],
-            "wind": game.seat_wind(s).letter,
-            "points": game.scores[s],
-            "riichi": bool(p and p.riichi),
-            "pond": [] if p is None else [
-                {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
-                for x in p.pond
-            ],
-            "melds": [] if p is None else [m.notation() for m in p.melds],
-            "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
-            "furiten": None if f is None else {"kind": f.kind.value, "detail": f.explain(),
-                                               "waits": format_tiles(f.waits)},
-            "waits": waits_of(game, s) if p is not None else [],
-        })
+        seats.append(
+            {
+                "seat": s,
+                "name": game.seats[s],
+                "wind": game.seat_wind(s).letter,
+                "points": game.scores[s],
+                "riichi": bool(p and p.riichi),
+                "pond": []
+                if p is None
+                else [
+                    {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
+                    for x in p.pond
+                ],
+                "melds": [] if p is None else [m.notation() for m in p.melds],
+                "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
+                "furiten": None
+                if f is None
+                else {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)},
+                "waits": waits_of(game, s) if p is not None else [],
+            }
+        )
     ura: list[str] = []
     if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
         ura = [str(t) for t in game.events[-1].ura_indicators]
@@ -428,8 +444,17 @@ def view(game: Game) -> dict[str, Any]:
     results = game.final_results()
     if results:
         final = [
-            {"seat": r.seat, "name": r.name, "place": r.rank, "points": r.score, "bonus": r.uma + r.oka,
-             "uma": r.uma, "oka": r.oka, "sticks": r.sticks, "result": r.points}
+            {
+                "seat": r.seat,
+                "name": r.name,
+                "place": r.rank,
+                "points": r.score,
+                "bonus": r.uma + r.oka,
+                "uma": r.uma,
+                "oka": r.oka,
+                "sticks": r.sticks,
+                "result": r.points,
+            }
             for r in sorted(results, key=lambda r: r.rank)
         ]
     return {
@@ -449,8 +474,13 @@ def view(game: Game) -> dict[str, Any]:
         "ura_indicators": ura,
         "seats": seats,
         "history": [
-            {"hand": f"{round_name(r.round)} · {r.honba} honba", "result": _result_text(r, game.seats),
-             "deltas": list(r.deltas), "scores": list(r.scores), "outcome": r.outcome.value}
+            {
+                "hand": f"{round_name(r.round)} · {r.honba} honba",
+                "result": _result_text(r, game.seats),
+                "deltas": list(r.deltas),
+                "scores": list(r.scores),
+                "outcome": r.outcome.value,
+            }
             for r in game.history
         ],
         "finished": game.over,
@@ -510,7 +540,9 @@ class GameSession:
             if intent.revision != now:
                 raise StaleWrite(
                     "the game changed since this phone last saw it (another phone or a second tap was first): "
-                    "nothing was recorded; check the table and try again", now)
+                    "nothing was recorded; check the table and try again",
+                    now,
+                )
             intent.revision = None
         key, intent.key = intent.key, None
         return key
@@ -573,8 +605,9 @@ class GameSession:
         return applied_to(trial, _win_event(trial, body))
 
     def draw(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of({"type": "declared_draw", "tenpai": body.get("tenpai"),
-                                    "nagashi": body.get("nagashi", [])}))
+        return self.apply(
+            event_of({"type": "declared_draw", "tenpai": body.get("tenpai"), "nagashi": body.get("nagashi", [])})
+        )
 
     def abort(self, body: dict[str, Any]) -> Any:
         return self.apply(event_of({"type": "declared_abort", "reason": body.get("reason")}))
@@ -586,8 +619,9 @@ class GameSession:
         return self.apply(Chombo(_seat(body.get("seat"), "seat"), reason))
 
     def riichi(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of({"type": "declared_riichi", "seat": body.get("seat"),
-                                    "double": body.get("double", False)}))
+        return self.apply(
+            event_of({"type": "declared_riichi", "seat": body.get("seat"), "double": body.get("double", False)})
+        )
 
     def probe(self, body: dict[str, Any]) -> dict[str, Any]:
         seat = body.get("seat")

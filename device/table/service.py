@@ -506,8 +506,11 @@ class TableService:
         """Start a new game: ``{"rules": preset name or options, "names": [four names]}``."""
         rules = parse_rules(body.get("rules"), self.rules)
         names = body.get("names") or ["", "", "", ""]
-        if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) and len(n) <= 20
-                                                                     for n in names):
+        if (
+            not isinstance(names, list)
+            or len(names) != 4
+            or not all(isinstance(n, str) and len(n) <= 20 for n in names)
+        ):
             raise BadRequest("names is a list of four short names (empty for the default)")
         defaults = SEAT_NAMES
         seats = tuple(n.strip() or default for n, default in zip(names, defaults, strict=True))
@@ -652,8 +655,10 @@ def decode_photo(data: bytes, max_side: int) -> Any:
     png = data[:2] != b"\xff\xd8"
     most = MAX_PNG_PIXELS if png else MAX_PHOTO_PIXELS
     if size[0] * size[1] > most:
-        raise TooManyPixels(f"upload: {size[0]}x{size[1]} is too many pixels to read (at most {most // 10**6} MP"
-                            f"{' for a PNG' if png else ''}): send a smaller photo")
+        raise TooManyPixels(
+            f"upload: {size[0]}x{size[1]} is too many pixels to read (at most {most // 10**6} MP"
+            f"{' for a PNG' if png else ''}): send a smaller photo"
+        )
     if max(size) > max_side and data[:2] == b"\xff\xd8":
         factor = next((f for f in (2, 4, 8) if max(size) / f <= max_side), 8)
         flag = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]

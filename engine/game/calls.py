@@ -152,9 +152,7 @@ def on_call(game: Table, e: Call) -> None:
             "the caller must hold the other tiles of the meld",
             f"{format_tiles(rest)} not in {format_tiles(p.known, sort=True)}",
         )
-    forbidden = (
-        frozenset() if game.rules.kuikae_allowed else kuikae_forbidden(e.kind, h.last_discard, e.tiles)
-    )
+    forbidden = frozenset() if game.rules.kuikae_allowed else kuikae_forbidden(e.kind, h.last_discard, e.tiles)
     if p.hand_known and e.kind is not MeldKind.KAN:
         left = list(p.known)
         for t in rest:

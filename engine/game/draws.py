@@ -127,9 +127,7 @@ def on_abortive_draw(game: Table, e: AbortiveDraw, from_ron: Ron | DeclaredRon |
     if h.phase is Phase.REACT and e.reason is not Abort.TRIPLE_RON:
         game._react_resolve()
     h.riichi_pending = None
-    return finish_hand(
-        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True
-    )
+    return finish_hand(game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True)
 
 
 def on_chombo(game: Table, e: Chombo) -> HandResult:
@@ -139,8 +137,7 @@ def on_chombo(game: Table, e: Chombo) -> HandResult:
     s = settle_chombo(e.seat, game.dealer, game.rules)
     # riichi deposits made in this hand go back to their owners; the hand is replayed
     refunds = tuple(
-        Transfer(None, seat, game.rules.riichi_deposit, "riichi deposit returned")
-        for seat in h.riichi_paid_this_hand
+        Transfer(None, seat, game.rules.riichi_deposit, "riichi deposit returned") for seat in h.riichi_paid_this_hand
     )
     s = Settlement(s.transfers + refunds, len(refunds))
     return finish_hand(
@@ -193,6 +190,4 @@ def on_declared_abort(game: Table, e: DeclaredAbort) -> HandResult:
     if h.phase is Phase.REACT:
         game._react_resolve()
     h.riichi_pending = None
-    return finish_hand(
-        game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True
-    )
+    return finish_hand(game, Outcome.ABORTIVE_DRAW, Settlement(), abort=e.reason, dealer_repeats=True)

@@ -158,9 +158,7 @@ def on_dealer_stops(game: Table, e: DealerStops) -> None:
         )
         raise IllegalAction(e, why)
     if e.dealer is not None and e.dealer != game.dealer:
-        raise IllegalAction(
-            e, "only the dealer may stop the game", f"the dealer is seat {game.dealer}, not {e.dealer}"
-        )
+        raise IllegalAction(e, "only the dealer may stop the game", f"the dealer is seat {game.dealer}, not {e.dealer}")
     game.dealer_may_stop = False
     end_game(game)
 

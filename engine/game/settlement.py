@@ -38,6 +38,7 @@ __all__ = [
     "settle_tsumo",
 ]
 
+
 @dataclass(frozen=True)
 class Transfer:
     """Points from ``payer`` to ``payee``; ``payer`` None means from the table (riichi sticks)."""

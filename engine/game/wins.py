@@ -150,9 +150,7 @@ def on_ron(game: Table, e: Ron) -> HandResult:
         if chankan and h.kan_closed and not any(y.name.startswith("Kokushi") for y in result.yaku):
             raise IllegalAction(e, "a closed kan can only be robbed for thirteen orphans")
         wins.append(
-            WinRecord(
-                c.seat, discarder, Hand(shown, tuple(p.melds)).notation(), str(win_tile), result, pay.pao_seat
-            )
+            WinRecord(c.seat, discarder, Hand(shown, tuple(p.melds)).notation(), str(win_tile), result, pay.pao_seat)
         )
         pays.append(pay)
     revealed: dict[int, tuple[Tile, ...]] = {}
@@ -358,8 +356,7 @@ def _declared_pao(game: Table, e: Event, c: DeclaredClaim, hand: Hand, result: A
         )
     raise IllegalAction(
         e,
-        f"liability (pao) is only for {', '.join(PAO_YAKUMAN[n] for n in names)} under the "
-        f"{game.rules.name} rules",
+        f"liability (pao) is only for {', '.join(PAO_YAKUMAN[n] for n in names)} under the {game.rules.name} rules",
         f"none in seat {c.seat}'s scored hand",
     )
 
@@ -374,9 +371,7 @@ def _scored_win(event: Event, seat: int, hand: Hand, ctx: Any, rules: RuleSet) -
     return result
 
 
-def _win_pay(
-    seat: int, result: Any, tsumo: bool, pao_seat: int | None, pao_base: int, rules: RuleSet
-) -> WinPay:
+def _win_pay(seat: int, result: Any, tsumo: bool, pao_seat: int | None, pao_base: int, rules: RuleSet) -> WinPay:
     """What a scored win is paid, as settlement reads it: with ``rules.pao_whole_hand``, the liable player covers
     the whole hand (every yakuman in it), else the one it fed."""
     if pao_seat is not None and pao_base and rules.pao_whole_hand:

@@ -81,7 +81,7 @@ def test_the_documented_example_is_valid(tmp_path):
         ('[camera]\nkind = "replay"', "camera.path: a replay needs a path"),
         ("[camera]\nzoom = 2", "camera.zoom: unknown key (known: kind, index, width, height, fps, path)"),
         ("[detector]\nconf = 1.5", "detector.conf: expected between 0 and 1, got 1.5"),
-        ("[detector]\ncrop_views = \"no\"", "detector.crop_views: expected true or false, got 'no'"),
+        ('[detector]\ncrop_views = "no"', "detector.crop_views: expected true or false, got 'no'"),
         ("[loop]\nmax_reads_per_second = 0", "loop.max_reads_per_second: expected more than 0"),
         ('[game]\nrules = "mleague"', "game.rules: expected one of standard, wrc, tenhou, got 'mleague'"),
         ("[game]\ncamera_seat = 5", "game.camera_seat: expected 1..4 (0: not known), got 5"),

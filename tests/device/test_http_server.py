@@ -24,9 +24,16 @@ WAIT_S = 10
 
 @pytest.fixture
 def site(service):  # noqa: F811 - the fixture imported above
-    app = create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
-                      "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
-                      "JANTAKU_STREAMS_PER_ADDRESS": 4}, service)
+    app = create_app(
+        {
+            "TESTING": True,
+            "JANTAKU_HEARTBEAT_S": 0.05,
+            "JANTAKU_STREAM_MAX_S": 0.5,
+            "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+            "JANTAKU_STREAMS_PER_ADDRESS": 4,
+        },
+        service,
+    )
     site = Site(app, "127.0.0.1", 0, threads=int(service.bus.max_subscribers) + 8)
     site.start()
     yield site
@@ -96,6 +103,8 @@ def test_idle_event_streams_from_one_address_leave_streams_for_others(site):
 def test_an_over_long_body_is_refused_before_it_is_sent(site):
     with ExitStack() as stack:
         sock = connect(site, STRANGER, stack)
-        sock.sendall(b"POST /api/read HTTP/1.1\r\nHost: table\r\nContent-Type: multipart/form-data; boundary=x\r\n"
-                     b"Content-Length: 1000000000\r\n\r\n")  # 1 GB announced, none of it sent
+        sock.sendall(
+            b"POST /api/read HTTP/1.1\r\nHost: table\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+            b"Content-Length: 1000000000\r\n\r\n"
+        )  # 1 GB announced, none of it sent
         assert status_line(sock) == "HTTP/1.1 413 Request Entity Too Large"

@@ -37,13 +37,16 @@ libc.fflush(out)
 
 def heaps(mode: str) -> int:
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
-    out = subprocess.run([sys.executable, "-c", PROBE, mode], cwd=ROOT, env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, mode], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
     return out.count("<heap nr=")
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or os.confstr("CS_GNU_LIBC_VERSION") is None,
-                    reason="malloc arenas are glibc's")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.confstr("CS_GNU_LIBC_VERSION") is None,
+    reason="malloc arenas are glibc's",
+)
 def test_limit_malloc_arenas_caps_the_heaps_threads_make():
     assert heaps("none") > 2  # the probe sees the arenas threads make
     assert heaps("cap") <= 2

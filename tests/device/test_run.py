@@ -242,9 +242,20 @@ def test_the_run_tests_leave_the_home_folder_alone(tmp_path):
     env = dict(os.environ, HOME=str(tmp_path), PYTHONPATH=str(ROOT))
     env.pop("JANTAKU_CONFIG", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"{__file__}::"
-         "test_a_missing_named_camera_is_waited_for"],
-        capture_output=True, text=True, env=env, timeout=120, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"{__file__}::test_a_missing_named_camera_is_waited_for",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert not (tmp_path / ".local" / "share" / "jantaku").exists()
@@ -333,8 +344,10 @@ def test_the_pi_install_makes_a_six_digit_pin_with_pythons_secrets():
     assert "$RANDOM" not in script  # 15 bits from a predictable generator
     line = next(line.strip() for line in script.splitlines() if line.strip().startswith("PIN=$("))
     command = line.replace('"$PREFIX/.venv/bin/python"', shlex.quote(sys.executable)) + '\nprintf %s "$PIN"'
-    pins = {subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-            for _ in range(3)}
+    pins = {
+        subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        for _ in range(3)
+    }
     assert all(len(pin) == 6 and pin.isdigit() for pin in pins) and len(pins) > 1
     assert "--system-site-packages" in script and "python3-picamera2" in script
 

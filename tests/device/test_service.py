@@ -129,8 +129,10 @@ def test_observe_publishes_the_camera_view_and_keeps_the_frame():
     assert msg.data["rows"] == ["123m", "55z"]
     fid = msg.data["frame_id"]
     assert svc.state()["camera"]["frame_id"] == fid
-    assert msg.data["read"] == [{"index": i, "tile": t, "row": r}
-                                for i, (t, r) in enumerate([("1m", 0), ("2m", 0), ("3m", 0), ("5z", 1), ("5z", 1)])]
+    assert msg.data["read"] == [
+        {"index": i, "tile": t, "row": r}
+        for i, (t, r) in enumerate([("1m", 0), ("2m", 0), ("3m", 0), ("5z", 1), ("5z", 1)])
+    ]
     fix = svc.correct(fid, 1, Tile.parse("3m"))
     assert (fix["before"], fix["after"]) == ("2m", "3m")
     assert svc.corrections.labels(fid)[1].startswith("2 ")  # 3m is class 2
@@ -273,14 +275,40 @@ def test_service_undo_keeps_the_row(tmp_path):
 @pytest.mark.parametrize(
     ("actions", "types"),
     [
-        ([("riichi", {"seat": 2}), ("win", {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s",
-                                            "win_tile": "8s", "flags": ["riichi"]}),
-          ("draw", {"tenpai": [True, False, False, True]}), ("abort", {"reason": "four_riichi"})],
-         ["hand_start", "declared_riichi", "declared_win", "hand_start", "declared_draw", "hand_start",
-          "declared_abort"]),
-        ([("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_tile": "8s"}),
-          ("riichi", {"seat": 3}), ("chombo", {"seat": 3})],
-         ["hand_start", "declared_win", "hand_start", "declared_riichi", "chombo"]),
+        (
+            [
+                ("riichi", {"seat": 2}),
+                (
+                    "win",
+                    {
+                        "winner": 1,
+                        "discarder_seat": 0,
+                        "hand": "234m567p23488s678s",
+                        "win_tile": "8s",
+                        "flags": ["riichi"],
+                    },
+                ),
+                ("draw", {"tenpai": [True, False, False, True]}),
+                ("abort", {"reason": "four_riichi"}),
+            ],
+            [
+                "hand_start",
+                "declared_riichi",
+                "declared_win",
+                "hand_start",
+                "declared_draw",
+                "hand_start",
+                "declared_abort",
+            ],
+        ),
+        (
+            [
+                ("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_tile": "8s"}),
+                ("riichi", {"seat": 3}),
+                ("chombo", {"seat": 3}),
+            ],
+            ["hand_start", "declared_win", "hand_start", "declared_riichi", "chombo"],
+        ),
     ],
 )
 def test_service_restart_recovers_declared_events(tmp_path, actions, types):
@@ -435,9 +463,25 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     import urllib.request
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--pin", "864213",
-         "--db", str(tmp_path / "g.db"), "--model", str(tmp_path / "none.onnx")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "device.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--pin",
+            "864213",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--model",
+            str(tmp_path / "none.onnx"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
         # and a child inherits that (Python then installs no KeyboardInterrupt handler)
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),

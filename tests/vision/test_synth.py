@@ -74,8 +74,19 @@ def test_many_scenes_label_faces_and_backs():
     assert widths and 5 <= float(np.median(widths)) <= 120
 
 
-@pytest.mark.parametrize(("class_id", "name"), [(0, "Man1"), (9, "Pin1"), (26, "Sou9"), (27, "Ton"), (31, "Haku"),
-                                                (34, "Man5-Dora"), (36, "Sou5-Dora"), (BACK_CLASS, "Back")])
+@pytest.mark.parametrize(
+    ("class_id", "name"),
+    [
+        (0, "Man1"),
+        (9, "Pin1"),
+        (26, "Sou9"),
+        (27, "Ton"),
+        (31, "Haku"),
+        (34, "Man5-Dora"),
+        (36, "Sou5-Dora"),
+        (BACK_CLASS, "Back"),
+    ],
+)
 def test_art_names(class_id, name):
     assert art.art_name(class_id) == name
 

@@ -31,8 +31,13 @@ BLACK_FRAME = Size(width=800, height=600)
 #: The browser tests (marked ``browser``) drive Debian's chromium through Playwright; screenshots go to ARTIFACTS.
 CHROMIUM = os.environ.get("JANTAKU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-dev-shm-usage",
+]
 
 
 class ScriptedDetector:
@@ -85,16 +90,27 @@ def detector():
 
 @pytest.fixture
 def service(detector, tmp_path):
-    svc = TableService(pin=PIN, photo_reader=Reader.around(detector), db_path=str(tmp_path / "game.db"),
-                       corrections_dir=str(tmp_path / "corr"))
+    svc = TableService(
+        pin=PIN,
+        photo_reader=Reader.around(detector),
+        db_path=str(tmp_path / "game.db"),
+        corrections_dir=str(tmp_path / "corr"),
+    )
     yield svc
     svc.close()
 
 
 @pytest.fixture
 def app(service):
-    return create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
-                       "JANTAKU_STREAM_MAX_S": 0.5, "MAX_CONTENT_LENGTH": 2 * 1024 * 1024}, service)
+    return create_app(
+        {
+            "TESTING": True,
+            "JANTAKU_HEARTBEAT_S": 0.05,
+            "JANTAKU_STREAM_MAX_S": 0.5,
+            "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        },
+        service,
+    )
 
 
 @pytest.fixture
@@ -174,8 +190,9 @@ def browser():
 def phone_context(browser):
     """A new phone (its own cookies and storage): 390x844 CSS pixels, touch; bypass_csp only lets the test's
     wait_for_function evaluate its checks."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True, bypass_csp=True)
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
+    )
     ctx.set_default_timeout(15_000)
     return ctx
 

@@ -35,8 +35,13 @@ class FollowingService(TableService):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.follow: dict[str, Any] = {"camera_seat": None, "status": "following", "events": [], "contradictions": [],
-                                       "pending": None}
+        self.follow: dict[str, Any] = {
+            "camera_seat": None,
+            "status": "following",
+            "events": [],
+            "contradictions": [],
+            "pending": None,
+        }
         self.calls: list[tuple[str, Any]] = []
         self.refuse: dict[str, str] = {}
         self._pending_body: dict[str, Any] | None = None
@@ -49,8 +54,9 @@ class FollowingService(TableService):
     def publish_follow(self) -> None:
         self.bus.publish("follow", copy.deepcopy(self.follow))
 
-    def pend_win(self, body: dict[str, Any], *, furiten_reason: str = "", auto_confirm_at: float | None = None,
-                 refused: str = "") -> None:
+    def pend_win(
+        self, body: dict[str, Any], *, furiten_reason: str = "", auto_confirm_at: float | None = None, refused: str = ""
+    ) -> None:
         """A win the camera saw laid out, as ``POST /api/game/win`` would take ``body``; priced by the engine.
         ``refused``: why the rules refuse it (then no preview, only the scorer's value, as the camera game gives)."""
         tsumo = bool(body.get("tsumo"))

@@ -18,11 +18,29 @@ SCORE_CASES = [
     # four concealed triplets by tsumo: yakuman (non-dealer 32000)
     ({"hand": "111m222p333s444z55z", "win_tile": "4z", "tsumo": True, "seat_wind": "W"}, None, None, "yakuman", 32000),
     # the 13-tile form (the winning tile is added): riichi ippatsu pinfu tanyao dora 1 = 5 han, dealer mangan
-    ({"hand": "234m567p23488s67s", "win_tile": "5s", "flags": ["riichi", "ippatsu"], "dora": "4s"}, 5, 30, "mangan",
-     12000),
+    (
+        {"hand": "234m567p23488s67s", "win_tile": "5s", "flags": ["riichi", "ippatsu"], "dora": "4s"},
+        5,
+        30,
+        "mangan",
+        12000,
+    ),
     # honba and sticks go to the winner: riichi pinfu tanyao 3 han 30 fu = 3900, + 2 honba + 1 stick
-    ({"hand": "234m567p23488s678s", "win_tile": "8s", "riichi": True, "seat_wind": "S", "discarder": "W",
-      "honba": 2, "sticks": 1}, 3, 30, "", 3900 + 600 + 1000),
+    (
+        {
+            "hand": "234m567p23488s678s",
+            "win_tile": "8s",
+            "riichi": True,
+            "seat_wind": "S",
+            "discarder": "W",
+            "honba": 2,
+            "sticks": 1,
+        },
+        3,
+        30,
+        "",
+        3900 + 600 + 1000,
+    ),
 ]
 
 
@@ -93,8 +111,14 @@ def test_score_needs_a_json_object(client, data, content_type):
 
 
 def test_score_with_rules(client):
-    hand = {"hand": "234m567p23488s678s", "win_tile": "8s", "riichi": True, "dora": "6s", "seat_wind": "S",
-            "discarder": "E"}
+    hand = {
+        "hand": "234m567p23488s678s",
+        "win_tile": "8s",
+        "riichi": True,
+        "dora": "6s",
+        "seat_wind": "S",
+        "discarder": "E",
+    }
     # 4 han 30 fu: 7700 normally, a kiriage mangan (8000) under wrc
     assert client.post("/api/score", json=hand | {"rules": "standard"}).json["total"] == 7700
     assert client.post("/api/score", json=hand | {"rules": "wrc"}).json["total"] == 8000

@@ -26,8 +26,12 @@ PAYMENTS = "(document.querySelector('#table-payments') || {textContent: ''}).tex
 
 @pytest.fixture
 def site(tmp_path):
-    service = TableService(pin=PIN, photo_reader=Reader.around(ScriptedDetector(MISREAD)),
-                           db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
+    service = TableService(
+        pin=PIN,
+        photo_reader=Reader.around(ScriptedDetector(MISREAD)),
+        db_path=str(tmp_path / "g.db"),
+        corrections_dir=str(tmp_path / "corrections"),
+    )
     with serving(service):
         yield service
 
@@ -150,8 +154,16 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     # a whole East-only game to its end: final results with uma and oka on the settle page
     site.new_game({"rules": {"preset": "standard", "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
     for dealer in range(4):
-        site.record("win", {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s",
-                            "win_tile": "8s", "flags": ["riichi"]})
+        site.record(
+            "win",
+            {
+                "winner": (dealer + 1) % 4,
+                "discarder_seat": dealer,
+                "hand": "234m567p23488s678s",
+                "win_tile": "8s",
+                "flags": ["riichi"],
+            },
+        )
     page.goto(base + "/settle")
     page.wait_for_selector("#final:not([hidden]) tbody tr")
     final = page.inner_text("#final")
@@ -266,7 +278,8 @@ def test_the_whole_table_seat_by_seat(context, site):
     dora = page.locator("#camera-table .tdora [data-dora]").evaluate_all("xs => xs.map(x => x.dataset.dora)")
     assert dora == ["1m", "6m"]
     assert page.locator('#camera-table .tdora .tile[data-tile="0m"] img').evaluate(
-        "img => img.src.endsWith('/static/tiles/0m.png') && img.complete && img.naturalWidth > 0")
+        "img => img.src.endsWith('/static/tiles/0m.png') && img.complete && img.naturalWidth > 0"
+    )
     # each group has its mpsz text for a screen reader; riichi and called tiles lie sideways
     bottom = page.locator('#camera-table .tseat[data-side="bottom"]')
     assert bottom.locator(".thtiles").get_attribute("aria-label") == f"near hand: {table.seats[0].hand_text}"

@@ -24,8 +24,12 @@ TOAST = "(document.querySelector('#toast') || {textContent: ''}).textContent"
 
 @pytest.fixture
 def site(tmp_path):
-    service = FollowingService(pin=PIN, photo_reader=Reader.around(ScriptedDetector()),
-                               db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
+    service = FollowingService(
+        pin=PIN,
+        photo_reader=Reader.around(ScriptedDetector()),
+        db_path=str(tmp_path / "g.db"),
+        corrections_dir=str(tmp_path / "corrections"),
+    )
     service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
     with serving(service):
         yield service
@@ -83,7 +87,8 @@ def test_a_ron_the_camera_laid_out_is_confirmed_with_the_pin(context, site):
     assert site.calls == [("confirm", {})]
     page.wait_for_function(
         "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
-        " === '21,100,28,900,25,000,25,000'")
+        " === '21,100,28,900,25,000,25,000'"
+    )
     guest.wait_for_selector("#follow-pending", state="hidden")  # the other phone was told over the event stream
     other.close()
     assert not errors, errors
@@ -96,8 +101,16 @@ def test_a_camera_event_is_undone_and_another_fixed(context, site):
         camera_event(1, "Bo discards 5p", {"type": "discard", "seat": 1, "tile": "5p"}),
         camera_event(2, "Cy discards 9s", {"type": "discard", "seat": 2, "tile": "9s"}),
     ]
-    site.follow["contradictions"] = [{"clash": "vanished", "seat": 3, "side": "left", "frame_id": "f-9",
-                                      "detail": "a tile left the pond", "frame": None}]
+    site.follow["contradictions"] = [
+        {
+            "clash": "vanished",
+            "seat": 3,
+            "side": "left",
+            "frame_id": "f-9",
+            "detail": "a tile left the pond",
+            "frame": None,
+        }
+    ]
     page = joined(context, site, errors)
     page.wait_for_selector("#follow-card:not([hidden]) .fevent")
     texts = page.locator("#follow-events .ftext").all_inner_texts()
@@ -213,11 +226,20 @@ def test_my_hand_gets_its_waits_and_a_red_furiten_from_the_games_ponds(context, 
 def test_a_frame_picture_dropped_meanwhile_leaves_the_frame_number(context, site):
     """The state offered the picture (``image``), but the table kept newer ones since: the card names the frame."""
     errors: list[str] = []
-    site.follow["contradictions"] = [{"clash": "vanished", "seat": 3, "side": "left", "frame_id": "f-gone",
-                                      "detail": "a tile left the pond", "frame": 7, "image": True}]
+    site.follow["contradictions"] = [
+        {
+            "clash": "vanished",
+            "seat": 3,
+            "side": "left",
+            "frame_id": "f-gone",
+            "detail": "a tile left the pond",
+            "frame": 7,
+            "image": True,
+        }
+    ]
     page = joined(context, site, errors)
     page.wait_for_function(
-        "(document.querySelector('#follow-clashes .clash') || {textContent: ''})"
-        ".textContent.includes('(frame f-gone)')")
+        "(document.querySelector('#follow-clashes .clash') || {textContent: ''}).textContent.includes('(frame f-gone)')"
+    )
     assert page.locator("#follow-clashes .clash img").count() == 0
     assert [e for e in errors if "404" not in e] == []  # the browser logs the picture's 404, nothing else

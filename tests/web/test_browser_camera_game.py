@@ -43,8 +43,12 @@ def test_discards_seen_are_listed_and_one_is_undone_from_the_phone(context, site
     play(site, frames.script("B:1z R:9p T:4z"))
     page.wait_for_function("document.querySelectorAll('#follow-events .fevent').length === 4")
     texts = page.locator("#follow-events .ftext").all_inner_texts()
-    assert texts == ["Cy (W) discards 4z", "Bo (S) discards 9p", "Ann (E) discards 1z",
-                     "East 1: a new deal, dora indicator 4p"]  # newest first
+    assert texts == [
+        "Cy (W) discards 4z",
+        "Bo (S) discards 9p",
+        "Ann (E) discards 1z",
+        "East 1: a new deal, dora indicator 4p",
+    ]  # newest first
     page.click("#follow-events .fevent >> nth=0 >> .undo-event")
     page.wait_for_function("document.querySelectorAll('#follow-events .fevent').length === 3")
     last = site.game.game.events[-1]
@@ -72,7 +76,8 @@ def test_a_tsumo_laid_down_is_confirmed_from_the_phone(context, site):
     page.wait_for_selector("#follow-pending", state="hidden")
     page.wait_for_function(
         "[...document.querySelectorAll('.seat .points')].map(e => e.textContent).join()"
-        " === '49,000,17,000,17,000,17,000'")
+        " === '49,000,17,000,17,000,17,000'"
+    )
     assert site.state()["game"]["history"][-1]["outcome"] == "tsumo"
     assert not errors, errors
 

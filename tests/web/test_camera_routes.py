@@ -30,14 +30,26 @@ WRITES = [
 
 @pytest.fixture
 def service(detector, tmp_path):
-    svc = FollowingService(pin=PIN, photo_reader=Reader.around(detector), db_path=str(tmp_path / "game.db"),
-                           corrections_dir=str(tmp_path / "corr"))
+    svc = FollowingService(
+        pin=PIN,
+        photo_reader=Reader.around(detector),
+        db_path=str(tmp_path / "game.db"),
+        corrections_dir=str(tmp_path / "corr"),
+    )
     svc.follow["events"] = [
         camera_event(0, "Seat 1 discards 1z", {"type": "discard", "seat": 0, "tile": "1z"}, "f-0"),
         camera_event(1, "Seat 2 discards 5p", {"type": "discard", "seat": 1, "tile": "5p"}, "f-1"),
     ]
-    svc.follow["contradictions"] = [{"clash": "vanished", "seat": 2, "side": "top", "frame_id": "f-2",
-                                     "detail": "a pond tile vanished", "frame": None}]
+    svc.follow["contradictions"] = [
+        {
+            "clash": "vanished",
+            "seat": 2,
+            "side": "top",
+            "frame_id": "f-2",
+            "detail": "a pond tile vanished",
+            "frame": None,
+        }
+    ]
     svc.pend_win(RON)
     yield svc
     svc.close()

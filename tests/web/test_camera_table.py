@@ -57,7 +57,10 @@ def test_seats_named_by_the_camera_when_the_service_does_not_know_who_sits_where
     view = client.get("/api/state").json["camera"]["table_view"]
     assert view["named_by"] == "camera"
     assert [(s["side"], s["label"], s["seat"]) for s in view["seats"]] == [
-        ("bottom", "near", None), ("right", "right", None), ("top", "far", None), ("left", "left", None)
+        ("bottom", "near", None),
+        ("right", "right", None),
+        ("top", "far", None),
+        ("left", "left", None),
     ]
 
 

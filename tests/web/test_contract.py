@@ -32,11 +32,34 @@ def test_a_table_service_holds_each_attribute_the_site_reads(attribute):
 
 
 def test_the_contract_names_every_method_the_site_calls():
-    assert sorted(
-        ["camera_action", "check_join_token", "check_pin", "check_pin_proof", "clash_frame", "correct",
-         "export_game", "import_game", "join_token", "keep_answer", "keyed_write", "new_game", "preview_win",
-         "read_image", "record", "rotate_join_token", "score", "set_camera_seat", "state", "undo", "waits"]
-    ) == METHODS
+    assert (
+        sorted(
+            [
+                "camera_action",
+                "check_join_token",
+                "check_pin",
+                "check_pin_proof",
+                "clash_frame",
+                "correct",
+                "export_game",
+                "import_game",
+                "join_token",
+                "keep_answer",
+                "keyed_write",
+                "new_game",
+                "preview_win",
+                "read_image",
+                "record",
+                "rotate_join_token",
+                "score",
+                "set_camera_seat",
+                "state",
+                "undo",
+                "waits",
+            ]
+        )
+        == METHODS
+    )
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,18 @@ DEALER_TSUMO = {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_t
 
 def _last_hand(player, rules: str) -> None:
     """An East-only game; three non-dealer wins bring it to East 4, where seat 3 deals."""
-    r = player.post("/api/game/new", json={"rules": {"preset": rules, "game_length": "east"},
-                                           "names": ["A", "B", "C", "D"]})
+    r = player.post(
+        "/api/game/new", json={"rules": {"preset": rules, "game_length": "east"}, "names": ["A", "B", "C", "D"]}
+    )
     assert r.status_code == 200, r.json
     for dealer in range(3):
-        body = {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s",
-                "win_tile": "8s", "flags": ["riichi"]}
+        body = {
+            "winner": (dealer + 1) % 4,
+            "discarder_seat": dealer,
+            "hand": "234m567p23488s678s",
+            "win_tile": "8s",
+            "flags": ["riichi"],
+        }
         assert player.post("/api/game/win", json=body).status_code == 200
     # seat 3 (the dealer now) wins big enough to be first: riichi tsumo pinfu tanyao, 2600 all
     r = player.post("/api/game/win", json={**DEALER_TSUMO, "winner": 3})

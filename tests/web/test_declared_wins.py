@@ -37,19 +37,48 @@ def new_game(player, rules):
         # triple ron: an abortive draw under 001, one winner under 000, three where the rules say so
         ("standard", ron(ITTSU, SHANPON, TANYAO), "abortive_draw", [], [0, 0, 0, 0]),
         ("wrc", ron(ITTSU, SHANPON, TANYAO), "ron", [1], [-3900, 3900, 0, 0]),
-        ({"preset": "standard", "multiple_ron": "all"}, ron(ITTSU, SHANPON, TANYAO), "ron", [1, 2, 3],
-         [-3900 - 1300 - 1300, 3900, 1300, 1300]),
+        (
+            {"preset": "standard", "multiple_ron": "all"},
+            ron(ITTSU, SHANPON, TANYAO),
+            "ron",
+            [1, 2, 3],
+            [-3900 - 1300 - 1300, 3900, 1300, 1300],
+        ),
         # liability: on a tsumo the liable player pays it all; on a ron half, the discarder the other half
-        ("standard", {"winner": 1, "tsumo": True, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 2},
-         "tsumo", [1], [0, 32000, -32000, 0]),
-        ("standard", {"winner": 1, "discarder_seat": 3, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 0},
-         "ron", [1], [-16000, 32000, 0, -16000]),
-        ("wrc", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
-         "tsumo", [1], [-32000, 32000, 0, 0]),
+        (
+            "standard",
+            {"winner": 1, "tsumo": True, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 2},
+            "tsumo",
+            [1],
+            [0, 32000, -32000, 0],
+        ),
+        (
+            "standard",
+            {"winner": 1, "discarder_seat": 3, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 0},
+            "ron",
+            [1],
+            [-16000, 32000, 0, -16000],
+        ),
+        (
+            "wrc",
+            {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
+            "tsumo",
+            [1],
+            [-32000, 32000, 0, 0],
+        ),
         # a double ron where one winner has a liable player (seat 2: tanyao pinfu 2 han 30 fu, 2000)
-        ("standard", ron({"winner": 1, "hand": DAISANGEN, "liable_seat": 0},
-                         {"winner": 2, "hand": "234m567p67p88s678s"}, discarder=3, tile="8p"),
-         "ron", [1, 2], [-16000, 32000, 2000, -16000 - 2000]),
+        (
+            "standard",
+            ron(
+                {"winner": 1, "hand": DAISANGEN, "liable_seat": 0},
+                {"winner": 2, "hand": "234m567p67p88s678s"},
+                discarder=3,
+                tile="8p",
+            ),
+            "ron",
+            [1, 2],
+            [-16000, 32000, 2000, -16000 - 2000],
+        ),
     ],
 )
 def test_declared_wins(player, service, rules, body, outcome, winners, deltas):
@@ -95,14 +124,22 @@ def test_a_double_ron_on_a_discard_the_engine_saw_is_its_own_ron(player, service
         (ron(ITTSU, {**SHANPON, "dora": "1m"}), "unknown field"),
         (ron(ITTSU, {**SHANPON, "hand": "345678p678s22s45p", "win_tile": "4p"}), "not a win"),
         (ron(ITTSU, {"winner": 2}), "hand is required"),
-        ({"winner": 1, "tsumo": True, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 1},
-         "another player than the winner"),
-        ({"winner": 1, "discarder_seat": 0, **{"hand": ITTSU["hand"]}, "win_tile": "4p", "liable_seat": 2},
-         "liability (pao) is only for big dragons, big winds"),
-        ({"winner": 1, "discarder_seat": 0, "hand": "234m8p555666777z", "win_tile": "8p", "liable_seat": 2},
-         "last set called"),
-        ({"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
-         "under the standard rules"),  # four quads carry liability only under wrc
+        (
+            {"winner": 1, "tsumo": True, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 1},
+            "another player than the winner",
+        ),
+        (
+            {"winner": 1, "discarder_seat": 0, **{"hand": ITTSU["hand"]}, "win_tile": "4p", "liable_seat": 2},
+            "liability (pao) is only for big dragons, big winds",
+        ),
+        (
+            {"winner": 1, "discarder_seat": 0, "hand": "234m8p555666777z", "win_tile": "8p", "liable_seat": 2},
+            "last set called",
+        ),
+        (
+            {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
+            "under the standard rules",
+        ),  # four quads carry liability only under wrc
         ({"winner": 1, "tsumo": True, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 9}, "liable_seat is a seat"),
         ({"winner": 1, "tsumo": "yes", "hand": DAISANGEN, "win_tile": "8p"}, "tsumo is true or false"),
     ],

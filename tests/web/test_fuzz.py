@@ -17,13 +17,40 @@ from web import create_app
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.floats(allow_nan=False) | st.text(max_size=30),
+    st.none() | st.booleans() | st.integers(-(10**9), 10**9) | st.floats(allow_nan=False) | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
     max_leaves=20,
 )
-FIELDS = ["hand", "win_tile", "tsumo", "ron", "seat_wind", "round_wind", "flags", "dora", "ura", "honba", "sticks",
-          "discarder", "rules", "riichi", "ippatsu", "winner", "discarder_seat", "tenpai", "reason", "seat", "names",
-          "type", "tile", "double", "frame_id", "index", "hands", "claims"]
+FIELDS = [
+    "hand",
+    "win_tile",
+    "tsumo",
+    "ron",
+    "seat_wind",
+    "round_wind",
+    "flags",
+    "dora",
+    "ura",
+    "honba",
+    "sticks",
+    "discarder",
+    "rules",
+    "riichi",
+    "ippatsu",
+    "winner",
+    "discarder_seat",
+    "tenpai",
+    "reason",
+    "seat",
+    "names",
+    "type",
+    "tile",
+    "double",
+    "frame_id",
+    "index",
+    "hands",
+    "claims",
+]
 MPSZ = st.text(alphabet="0123456789mpsz :/LARchiponkaq", max_size=40)
 plausible = st.dictionaries(
     st.sampled_from(FIELDS),
@@ -63,8 +90,10 @@ def test_score_never_fails(body):
 
 
 @FUZZ
-@given(raw=st.binary(max_size=200),
-       ctype=st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded"]))
+@given(
+    raw=st.binary(max_size=200),
+    ctype=st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded"]),
+)
 def test_score_with_raw_bytes(raw, ctype):
     p, _ = phone()
     r = p.post("/api/score", data=raw, content_type=ctype)
@@ -89,8 +118,11 @@ def test_game_actions_refused_change_nothing(action, body):
 
 
 @FUZZ
-@given(action=st.sampled_from([*ACTIONS, "undo"]),
-       pin=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=14), body=plausible)
+@given(
+    action=st.sampled_from([*ACTIONS, "undo"]),
+    pin=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=14),
+    body=plausible,
+)
 def test_wrong_pin_changes_nothing(action, pin, body):
     p, svc = phone()
     p.post("/leave")
@@ -108,8 +140,11 @@ def test_wrong_pin_changes_nothing(action, pin, body):
 @given(
     data=st.one_of(st.binary(max_size=2000), st.just(jpeg(64, 48)).map(lambda b: b[: len(b) // 2])),
     field=st.sampled_from(["image", "photo", "file"]),
-    extra=st.dictionaries(st.sampled_from(["win_tile", "tsumo", "honba", "options", "riichi", "rules", "dora"]),
-                          st.text(max_size=20), max_size=3),
+    extra=st.dictionaries(
+        st.sampled_from(["win_tile", "tsumo", "honba", "options", "riichi", "rules", "dora"]),
+        st.text(max_size=20),
+        max_size=3,
+    ),
 )
 def test_read_with_junk_uploads(data, field, extra):
     p, svc = phone()
@@ -122,8 +157,15 @@ def test_read_with_junk_uploads(data, field, extra):
 
 
 @FUZZ
-@given(extra=st.dictionaries(st.sampled_from(["win_tile", "tsumo", "honba", "sticks", "options", "riichi", "rules",
-                                              "dora", "seat_wind", "discarder"]), st.text(max_size=20), max_size=4))
+@given(
+    extra=st.dictionaries(
+        st.sampled_from(
+            ["win_tile", "tsumo", "honba", "sticks", "options", "riichi", "rules", "dora", "seat_wind", "discarder"]
+        ),
+        st.text(max_size=20),
+        max_size=4,
+    )
+)
 def test_read_with_odd_options(extra):
     p, _ = phone()
     r = p.post("/api/read", data={"image": (io.BytesIO(jpeg(96, 64)), "x.jpg"), **extra})
@@ -142,8 +184,13 @@ def test_oversized_upload_is_413_and_changes_nothing():
 
 
 @FUZZ
-@given(body=st.one_of(plausible, json_values,
-                      st.fixed_dictionaries({"hand": MPSZ}, optional={"seat": st.integers(-1, 4) | json_values})))
+@given(
+    body=st.one_of(
+        plausible,
+        json_values,
+        st.fixed_dictionaries({"hand": MPSZ}, optional={"seat": st.integers(-1, 4) | json_values}),
+    )
+)
 def test_waits_never_fail(body):
     p, svc = phone()
     before = json.dumps(svc.export_game(), sort_keys=True)

@@ -23,14 +23,14 @@ class Clock:
 
 
 def make_app(service: TableService, **config):
-    return create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05,
-                       "JANTAKU_STREAM_MAX_S": 0.5, **config}, service)
+    return create_app({"TESTING": True, "JANTAKU_HEARTBEAT_S": 0.05, "JANTAKU_STREAM_MAX_S": 0.5, **config}, service)
 
 
 def join_from(app, address: str, pin: str):
     phone = Phone(app.test_client())
-    return phone, phone.client.post("/join", data={"pin": pin, "csrf_token": phone.token},
-                                    environ_base={"REMOTE_ADDR": address})
+    return phone, phone.client.post(
+        "/join", data={"pin": pin, "csrf_token": phone.token}, environ_base={"REMOTE_ADDR": address}
+    )
 
 
 # --- sessions: locking ends them on the server, and they expire -------------------------------------------------
@@ -183,7 +183,6 @@ def test_corrections_need_the_pin(phone, service):
     assert r.status_code == 403 and "PIN" in r.json["error"]
     assert service.corrections.summary()["corrections"] == 0
     assert not list((service.corrections.root / "images").iterdir())
-
 
 
 def test_a_key_is_the_clients_own_another_phone_with_the_same_key_writes(app, player, service):

@@ -71,20 +71,34 @@ def _edit(data: dict, **changes) -> dict:
         (lambda d: json.dumps(_edit(d, rules_colour="red")).encode(), "unknown rule option"),
         (lambda d: json.dumps(_edit(d, rules_name="mahjong soul")).encode(), "unknown rule preset 'mahjong soul'"),
         # deep enough to parse, too deep to keep (its replay or its storage would recurse)
-        (lambda d: json.dumps(_edit(d, seats=[[[[[[[[[[[[[["A"]]]]]]]]]]]]], "B", "C", "D"])).encode(),
-         "nested too deeply"),
+        (
+            lambda d: json.dumps(_edit(d, seats=[[[[[[[[[[[[[["A"]]]]]]]]]]]]], "B", "C", "D"])).encode(),
+            "nested too deeply",
+        ),
         (lambda d: json.dumps(_edit(d, seats=["A", "B", "C"])).encode(), "four short names"),
         (lambda d: json.dumps(_edit(d, seats=[{}, 1, None, []])).encode(), "four short names"),
         (lambda d: json.dumps(_edit(d, events="hand_start")).encode(), "events is a list"),
         (lambda d: json.dumps(_edit(d, events=[{"type": "draw", "seat": 1}])).encode(), "refused"),
-        (lambda d: json.dumps(_edit(d, events=[{"type": "hand_start"}, {"type": "draw", "seat": True}])).encode(),
-         "event 1: draw: seat has the wrong type"),
+        (
+            lambda d: json.dumps(_edit(d, events=[{"type": "hand_start"}, {"type": "draw", "seat": True}])).encode(),
+            "event 1: draw: seat has the wrong type",
+        ),
         (lambda d: json.dumps(_edit(d, events=[*d["events"], {"type": "teleport"}])).encode(), "unknown event type"),
         # the last event does not fit the game: the whole file is refused, not imported up to it
-        (lambda d: json.dumps(_edit(d, events=[*d["events"], {"type": "hand_start"},
-                                                {"type": "declared_riichi", "seat": 0},
-                                                {"type": "declared_riichi", "seat": 0}])).encode(),
-         "already in riichi"),
+        (
+            lambda d: json.dumps(
+                _edit(
+                    d,
+                    events=[
+                        *d["events"],
+                        {"type": "hand_start"},
+                        {"type": "declared_riichi", "seat": 0},
+                        {"type": "declared_riichi", "seat": 0},
+                    ],
+                )
+            ).encode(),
+            "already in riichi",
+        ),
         (lambda d: json.dumps(_edit(d, first_dealer="x")).encode(), "not a game file"),
     ],
 )

@@ -57,8 +57,11 @@ def test_json_nested_1000_deep_is_400(phone, player, service, pin, url):
 )
 def test_read_options_are_checked_before_parsing(player, service, options, message):
     before = recorded(service)
-    r = player.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg"), "options": options},
-                    content_type="multipart/form-data")
+    r = player.post(
+        "/api/read",
+        data={"image": (io.BytesIO(jpeg()), "x.jpg"), "options": options},
+        content_type="multipart/form-data",
+    )
     assert r.status_code == 400, r.json
     assert message in r.json["error"]
     assert recorded(service) == before
@@ -114,8 +117,9 @@ def test_game_and_waits_fields(player, service, url, body, message):
 
 @pytest.mark.parametrize("honba", ["３", "٣", "²"])
 def test_read_form_numbers_are_ascii(player, honba):
-    r = player.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg"), "honba": honba},
-                    content_type="multipart/form-data")
+    r = player.post(
+        "/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg"), "honba": honba}, content_type="multipart/form-data"
+    )
     assert r.status_code == 400 and "honba is a whole number" in r.json["error"]
 
 
@@ -137,8 +141,9 @@ class FullDisk:
         return getattr(self.db, name)
 
 
-@pytest.mark.parametrize("error", [sqlite3.OperationalError("database or disk is full"),
-                                   OSError(28, "No space left on device")])
+@pytest.mark.parametrize(
+    "error", [sqlite3.OperationalError("database or disk is full"), OSError(28, "No space left on device")]
+)
 @pytest.mark.parametrize(
     ("url", "body"),
     [

@@ -10,8 +10,10 @@ from tests.web.conftest import PIN, Phone
 
 GAME_ACTIONS = [
     ("/api/game/new", {"rules": "standard"}),
-    ("/api/game/win", {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s",
-                       "flags": ["riichi"]}),
+    (
+        "/api/game/win",
+        {"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s", "flags": ["riichi"]},
+    ),
     ("/api/game/draw", {"tenpai": [True, False, False, False]}),
     ("/api/game/abort", {"reason": "four_winds"}),
     ("/api/game/chombo", {"seat": 2}),
@@ -73,8 +75,9 @@ def test_unlock_then_lock(player):
 
 
 def test_cross_site_origin_refused(player):
-    r = player.post("/api/game/riichi", json={"seat": 0}, headers={"Origin": "http://evil.example",
-                                                                  "X-CSRF-Token": player.token})
+    r = player.post(
+        "/api/game/riichi", json={"seat": 0}, headers={"Origin": "http://evil.example", "X-CSRF-Token": player.token}
+    )
     assert r.status_code == 403 and "cross-site" in r.json["error"]
 
 
@@ -102,4 +105,5 @@ def test_pages_carry_a_csrf_token(client):
         html = client.get(page).get_data(as_text=True)
         assert re.search(r'name="csrf-token" content="[\w-]{43}"', html), page
     assert "http" not in re.sub(r'(href|src)="/[^"]*"', "", client.get("/").get_data(as_text=True)).replace(
-        "http-equiv", "")  # no external resources
+        "http-equiv", ""
+    )  # no external resources

@@ -27,18 +27,29 @@ def test_declared_ron_moves_points(player, service):
     ("actions", "expected_scores", "honba", "sticks", "round_name"),
     [
         # dealer tsumo: riichi tsumo pinfu tanyao 4 han 20 fu = 2600 all, the dealer repeats with a honba
-        ([("riichi", {"seat": 0}), ("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s",
-                                            "win_tile": "8s"})],
-         [25000 - 1000 + 7800 + 1000, 22400, 22400, 22400], 1, 0, "East 1"),
+        (
+            [
+                ("riichi", {"seat": 0}),
+                ("win", {"winner": 0, "tsumo": True, "hand": "234m567p23488s678s", "win_tile": "8s"}),
+            ],
+            [25000 - 1000 + 7800 + 1000, 22400, 22400, 22400],
+            1,
+            0,
+            "East 1",
+        ),
         # exhaustive draw, dealer noten: 1000 from each noten player, one tenpai gets 3000; the deal passes and
         # the honba reset (001 Renchan)
         ([("draw", {"tenpai": [False, True, False, False]})], [24000, 28000, 24000, 24000], 0, 0, "East 2"),
         # nagashi mangan by a non-dealer: paid as a mangan tsumo (4000 from the dealer, 2000 from each other)
-        ([("draw", {"tenpai": [False, False, False, False], "nagashi": [2]})], [21000, 23000, 33000, 23000], 0, 0,
-         "East 2"),
+        (
+            [("draw", {"tenpai": [False, False, False, False], "nagashi": [2]})],
+            [21000, 23000, 33000, 23000],
+            0,
+            0,
+            "East 2",
+        ),
         # abortive draw: no points, the dealer stays, honba up; a riichi stick stays on the table
-        ([("riichi", {"seat": 3}), ("abort", {"reason": "four_winds"})], [25000, 25000, 25000, 24000], 1, 1,
-         "East 1"),
+        ([("riichi", {"seat": 3}), ("abort", {"reason": "four_winds"})], [25000, 25000, 25000, 24000], 1, 1, "East 1"),
         # chombo by a non-dealer: 4000 to the dealer, 2000 to each other; the hand is replayed
         ([("chombo", {"seat": 2})], [29000, 27000, 17000, 27000], 0, 0, "East 1"),
     ],
@@ -66,8 +77,7 @@ def test_undo_restores_the_points(player, service):
     [
         ("win", {"winner": 1, "discarder_seat": 1, "hand": "234m567p23488s678s", "win_tile": "8s"}, "discarder"),
         ("win", {"winner": 7, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s"}, "seat"),
-        ("win", {"winner": 1, "discarder_seat": 0, "hand": "567p23488s678s chi:123m", "win_tile": "8s"},
-         "no yaku"),
+        ("win", {"winner": 1, "discarder_seat": 0, "hand": "567p23488s678s chi:123m", "win_tile": "8s"}, "no yaku"),
         ("win", {"winner": 1, "discarder_seat": 0, "hand": "11111m"}, "win_tile"),
         ("draw", {"tenpai": [True]}, "four"),
         ("draw", {"tenpai": [False] * 4, "nagashi": [5]}, "seat"),
@@ -113,13 +123,19 @@ def test_new_game_names_and_rules(player, service):
 
 
 def test_a_whole_east_game_ends_with_uma_and_oka(player, service):
-    player.post("/api/game/new", json={"rules": {"preset": "standard", "game_length": "east"},
-                                       "names": ["A", "B", "C", "D"]})
+    player.post(
+        "/api/game/new", json={"rules": {"preset": "standard", "game_length": "east"}, "names": ["A", "B", "C", "D"]}
+    )
     # four non-dealer wins pass the deal round the table: East 1..4, then the game ends
     for dealer in range(4):
         winner = (dealer + 1) % 4
-        body = {"winner": winner, "discarder_seat": dealer, "hand": "234m567p23488s678s", "win_tile": "8s",
-                "flags": ["riichi"]}
+        body = {
+            "winner": winner,
+            "discarder_seat": dealer,
+            "hand": "234m567p23488s678s",
+            "win_tile": "8s",
+            "flags": ["riichi"],
+        }
         r = player.post("/api/game/win", json=body)
         assert r.status_code == 200, r.json
     game = service.state()["game"]
@@ -143,8 +159,13 @@ def test_export_round_trips(player, service, tmp_path):
     assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
     data = json.loads(r.data)
     assert data["format"] == "jantaku-game/1"
-    assert [e["type"] for e in data["events"]] == ["hand_start", "declared_riichi", "declared_win", "hand_start",
-                                                   "declared_draw"]
+    assert [e["type"] for e in data["events"]] == [
+        "hand_start",
+        "declared_riichi",
+        "declared_win",
+        "hand_start",
+        "declared_draw",
+    ]
     assert len(data["history"]) == 2 and data["scores"] == service.game.game.scores
     from engine.game.record import game_from_json
 
@@ -175,8 +196,9 @@ def test_tracked_ron_uses_the_engines_own_event(player, service):
     ]
     for e in events:
         assert player.post("/api/game/event", json=e).status_code == 200
-    r = player.post("/api/game/win", json={"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s67s",
-                                           "win_tile": "8s"})
+    r = player.post(
+        "/api/game/win", json={"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s67s", "win_tile": "8s"}
+    )
     assert r.status_code == 200, r.json
     assert service.export_game()["events"][-1]["type"] == "ron"
     # pinfu tanyao; the first go-around ron of a non-dealer before their draw: renhou (mangan under standard)

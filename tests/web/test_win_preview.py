@@ -35,35 +35,73 @@ def new_game(player, rules):
     ("rules", "body", "transfers", "deltas"),
     [
         # big dragons, ron by a third player: the liable player and the discarder pay half each (16000 + 16000)
-        ("standard", big_dragons(discarder_seat=3, liable_seat=2), [(2, 1, 16000), (3, 1, 16000)],
-         [0, 32000, -16000, -16000]),
+        (
+            "standard",
+            big_dragons(discarder_seat=3, liable_seat=2),
+            [(2, 1, 16000), (3, 1, 16000)],
+            [0, 32000, -16000, -16000],
+        ),
         # the liable player deals in himself: the discarder's half and the liable half are one payment
         ("standard", big_dragons(discarder_seat=2, liable_seat=2), [(2, 1, 32000)], [0, 32000, -32000, 0]),
         # big dragons by tsumo: the liable player pays it all
         ("standard", big_dragons(tsumo=True, liable_seat=2), [(2, 1, 32000)], [0, 32000, -32000, 0]),
         ("wrc", big_dragons(tsumo=True, liable_seat=2), [(2, 1, 32000)], [0, 32000, -32000, 0]),
-        ("tenhou", big_dragons(discarder_seat=0, liable_seat=2), [(2, 1, 16000), (0, 1, 16000)],
-         [-16000, 32000, -16000, 0]),
+        (
+            "tenhou",
+            big_dragons(discarder_seat=0, liable_seat=2),
+            [(2, 1, 16000), (0, 1, 16000)],
+            [-16000, 32000, -16000, 0],
+        ),
         # no liable player named: the discarder pays it all, as before
         ("standard", big_dragons(discarder_seat=3), [(3, 1, 32000)], [0, 32000, 0, -32000]),
         # the dealer wins big dragons (48000) by ron from seat 1, seat 2 liable
-        ("standard", {"winner": 0, "discarder_seat": 1, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 2},
-         [(2, 0, 24000), (1, 0, 24000)], [48000, -24000, -24000, 0]),
+        (
+            "standard",
+            {"winner": 0, "discarder_seat": 1, "hand": DAISANGEN, "win_tile": "8p", "liable_seat": 2},
+            [(2, 0, 24000), (1, 0, 24000)],
+            [48000, -24000, -24000, 0],
+        ),
         # two yakuman, one of them fed: the liable player covers big dragons only, the rest is a normal tsumo
-        ("standard", {"winner": 1, "tsumo": True, "hand": DAISANGEN_TSUUIISOU, "win_tile": "2z", "liable_seat": 2},
-         [(2, 1, 32000), (0, 1, 16000), (2, 1, 8000), (3, 1, 8000)], [-16000, 64000, -40000, -8000]),
+        (
+            "standard",
+            {"winner": 1, "tsumo": True, "hand": DAISANGEN_TSUUIISOU, "win_tile": "2z", "liable_seat": 2},
+            [(2, 1, 32000), (0, 1, 16000), (2, 1, 8000), (3, 1, 8000)],
+            [-16000, 64000, -40000, -8000],
+        ),
         # big winds (a double yakuman under standard): half each on a ron, all on a tsumo
-        ("standard", {"winner": 1, "discarder_seat": 3, "hand": DAISUUSHII, "win_tile": "1m", "liable_seat": 2},
-         [(2, 1, 32000), (3, 1, 32000)], [0, 64000, -32000, -32000]),
-        ("wrc", {"winner": 1, "tsumo": True, "hand": DAISUUSHII, "win_tile": "1m", "liable_seat": 2},
-         [(2, 1, 32000)], [0, 32000, -32000, 0]),
+        (
+            "standard",
+            {"winner": 1, "discarder_seat": 3, "hand": DAISUUSHII, "win_tile": "1m", "liable_seat": 2},
+            [(2, 1, 32000), (3, 1, 32000)],
+            [0, 64000, -32000, -32000],
+        ),
+        (
+            "wrc",
+            {"winner": 1, "tsumo": True, "hand": DAISUUSHII, "win_tile": "1m", "liable_seat": 2},
+            [(2, 1, 32000)],
+            [0, 32000, -32000, 0],
+        ),
         # four quads carry liability under wrc
-        ("wrc", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
-         [(0, 1, 32000)], [-32000, 32000, 0, 0]),
+        (
+            "wrc",
+            {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
+            [(0, 1, 32000)],
+            [-32000, 32000, 0, 0],
+        ),
         # a double ron where one winner has a liable player: each winner paid as recorded
-        ("standard", {"discarder_seat": 3, "win_tile": "8p", "winners": [
-            {"winner": 1, "hand": DAISANGEN, "liable_seat": 2}, {"winner": 2, "hand": "234m567p67p88s678s"}]},
-         [(2, 1, 16000), (3, 1, 16000), (3, 2, 2000)], [0, 32000, -16000 + 2000, -18000]),
+        (
+            "standard",
+            {
+                "discarder_seat": 3,
+                "win_tile": "8p",
+                "winners": [
+                    {"winner": 1, "hand": DAISANGEN, "liable_seat": 2},
+                    {"winner": 2, "hand": "234m567p67p88s678s"},
+                ],
+            },
+            [(2, 1, 16000), (3, 1, 16000), (3, 2, 2000)],
+            [0, 32000, -16000 + 2000, -18000],
+        ),
     ],
 )
 def test_the_preview_pays_each_seat_what_recording_does(player, service, rules, body, transfers, deltas):
@@ -107,8 +145,10 @@ def test_a_win_on_a_discard_the_engine_saw_is_previewed_as_its_own_ron(player, s
     ("body", "message"),
     [
         (big_dragons(tsumo=True, liable_seat=1), "another player than the winner"),
-        ({"winner": 1, "discarder_seat": 0, "hand": PINFU_ITTSU, "win_tile": "4p", "liable_seat": 2},
-         "liability (pao) is only for big dragons, big winds"),
+        (
+            {"winner": 1, "discarder_seat": 0, "hand": PINFU_ITTSU, "win_tile": "4p", "liable_seat": 2},
+            "liability (pao) is only for big dragons, big winds",
+        ),
         (big_dragons(discarder_seat=0, liable_seat=9), "liable_seat is a seat"),
     ],
 )
@@ -157,10 +197,18 @@ def test_the_state_names_the_yakuman_the_rules_make_liable(player, rules, liable
     [
         # four quads with a liable player: only where the preset makes four quads liable
         ("wrc", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 200, None),
-        ("standard", {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 400,
-         "liability (pao) is only for big dragons, big winds under the standard rules"),
-        ("tenhou", {"winner": 1, "discarder_seat": 3, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0}, 400,
-         "liability (pao) is only for big dragons, big winds under the tenhou rules"),
+        (
+            "standard",
+            {"winner": 1, "tsumo": True, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
+            400,
+            "liability (pao) is only for big dragons, big winds under the standard rules",
+        ),
+        (
+            "tenhou",
+            {"winner": 1, "discarder_seat": 3, "hand": SUUKANTSU, "win_tile": "5s", "liable_seat": 0},
+            400,
+            "liability (pao) is only for big dragons, big winds under the tenhou rules",
+        ),
         # big dragons and big winds under every preset
         ("standard", big_dragons(tsumo=True, liable_seat=2), 200, None),
         ("tenhou", big_dragons(tsumo=True, liable_seat=2), 200, None),
@@ -169,8 +217,10 @@ def test_the_state_names_the_yakuman_the_rules_make_liable(player, rules, liable
 )
 def test_liability_is_taken_for_the_yakuman_the_state_names(player, rules, body, status, message):
     new_game(player, rules)
-    scored = player.post("/api/score", json={"hand": body["hand"], "win_tile": body["win_tile"],
-                                             "tsumo": body.get("tsumo", False), "seat_wind": "S"})
+    scored = player.post(
+        "/api/score",
+        json={"hand": body["hand"], "win_tile": body["win_tile"], "tsumo": body.get("tsumo", False), "seat_wind": "S"},
+    )
     liable = player.get("/api/state").json["game"]["pao_yakuman"]
     offered = any(y["name"] in liable for y in scored.json["yaku"])  # what the score page offers a liable player for
     preview = player.post("/api/game/win/preview", json=body)

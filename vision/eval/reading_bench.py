@@ -155,12 +155,12 @@ class ReadTiming:
         }
 
 
-
 @functools.cache
 def file_macs(path: Path) -> int:
     """:func:`count_macs` of the network in the file at ``path``, counted once per file (every bench on one set of
     networks asks it again)."""
     return count_macs(path)
+
 
 def pi5_ms(macs: int, gmacs: float = PI5_GMACS) -> float:
     """Milliseconds ``macs`` multiply-accumulates take at ``gmacs`` 10^9 a second."""

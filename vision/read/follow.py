@@ -660,7 +660,7 @@ class _Step:
                         shown = f"{format_tiles(seats[side.turns].pond) or '-'} -> {format_tiles(pond)}"
                         self.clash(side.turns, Clash.MANY_DISCARDS, f"{new[side]} new tiles: {shown}")
                 if sum(n == 1 for n in new.values()) > 1 or len(grown) > 1:
-                    names = ", ".join(f"{s.value} {format_tiles(self.view.seat(s).pond[-new[s]:])}" for s in grown)
+                    names = ", ".join(f"{s.value} {format_tiles(self.view.seat(s).pond[-new[s] :])}" for s in grown)
                     for side in grown:
                         if new[side] == 1:
                             self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")

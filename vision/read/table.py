@@ -537,6 +537,7 @@ def _depth_per_width(
     that of those along x (1 without a wall each way). A camera at an angle foreshortens the table's depth, and the
     view from straight above the tiles' sizes give (:class:`vision.read.table_geometry.Perspective`) keeps that;
     within :data:`SAME_PITCH` of 1, 1."""
+
     def pitch(sides: tuple[ViewSide, ViewSide]) -> float | None:
         found = [p for s in sides if s in walled and (p := _stack_pitch(dets_of[s], s, centre, unit)) is not None]
         return statistics.mean(found) if found else None
@@ -853,9 +854,7 @@ def _kans_beyond_the_wall(rows: Sequence[Sequence[_Span]], inside: float | None,
     return own_wall or (inside is not None and _depth(row) / unit >= KAN_BEYOND * inside)
 
 
-def _indicators_row(
-    row: Sequence[_Span], dets: Sequence[Detection], inside: float | None, reach: float | None
-) -> bool:
+def _indicators_row(row: Sequence[_Span], dets: Sequence[Detection], inside: float | None, reach: float | None) -> bool:
     """A dead wall's few stacks left in one wall with their indicators turned, dora and ura (up to ten face up: the
     row may be mostly face up): some face down (a pond shows none) and about as far out (in tiles) as the nearest
     wall of three or more stacks, ``inside``, or with none (the live wall drawn to its end) as walls lie from the
@@ -1165,11 +1164,7 @@ def read_table(
     # hand standing face to its player may be seen only by its top edge, which no detector labels)
     # walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the
     # outer row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one)
-    walls = [
-        _depth(w[0]) / _unit(w[0])
-        for s in per_seat
-        if (w := [r for r in s.rows if _full_wall(r, good)])
-    ]
+    walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, good)])]
     inside = min(walls) if walls else None
     reaches = [r for s in per_seat if (r := s.reach(good)) is not None and (inside is None or r > inside)]
     reach = max(reaches) if reaches else None

@@ -184,9 +184,7 @@ def registered_shift(before: Sequence[Placed], after: Sequence[Placed], unit: fl
         by_class[c].append((x, y))
     # the shifts between tiles of one kind, face-up kinds first (few of each), voted for on a grid of ``near``
     pairs = [(c, x, y) for c, x, y in after if len(by_class[c]) <= 4] or list(after[:8])
-    votes = Counter(
-        (round((x - bx) / near), round((y - by) / near)) for c, x, y in pairs for bx, by in by_class[c]
-    )
+    votes = Counter((round((x - bx) / near), round((y - by) / near)) for c, x, y in pairs for bx, by in by_class[c])
     best: list[tuple[float, float]] = []
     for cell, _ in votes.most_common(5):
         dx, dy = cell[0] * near, cell[1] * near

@@ -55,6 +55,7 @@ class Previous(Protocol):
     @property
     def since_whole(self) -> int: ...
 
+
 #: Two boxes sharing this much of the smaller one's area are the same tile.
 SAME_TILE = 0.5
 
@@ -187,9 +188,7 @@ def read_windows(zones: Sequence[Box], frame: Size, tile: float, policy: ZonePol
         across = _cover(max(z.x1, 0.0), min(z.x2, float(frame.width)), inner_columns)
         down = _cover(max(z.y1, 0.0), min(z.y2, float(frame.height)), inner_rows)
         chosen |= {(r, c) for r in down for c in across}
-    return tuple(
-        Box(columns[c][0], rows[r][0], columns[c][1], rows[r][1]) for r, c in sorted(chosen)
-    )
+    return tuple(Box(columns[c][0], rows[r][0], columns[c][1], rows[r][1]) for r, c in sorted(chosen))
 
 
 def _cover(low: float, high: float, spans: Sequence[tuple[float, float]]) -> list[int]:

@@ -71,9 +71,16 @@ def write_dataset(
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
-    manifest = {"data_version": DATA_VERSION, "seed": seed, "start": start, "n": n, "size": size,
-                "drawn_faces": drawn_faces, "distractors": distractors,
-                "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else []}
+    manifest = {
+        "data_version": DATA_VERSION,
+        "seed": seed,
+        "start": start,
+        "n": n,
+        "size": size,
+        "drawn_faces": drawn_faces,
+        "distractors": distractors,
+        "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else [],
+    }
     (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     jobs = [(out, seed, i, size, drawn_faces, distractors) for i in range(start, start + n)]
     total = done = 0
@@ -86,7 +93,8 @@ def write_dataset(
             # spawn, not fork: a forked child inherits the locks of the parent's thread pools (OpenCV, onnxruntime,
             # torch) and can hang on them; a test process that read images before rendering hung that way once.
             pool = stack.enter_context(
-                ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")))
+                ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+            )
             run = functools.partial(pool.map, chunksize=max(1, min(8, batch // workers)))
         for first in range(0, len(jobs), batch):
             if max_seconds is not None and time.monotonic() - began >= max_seconds:

@@ -214,7 +214,9 @@ def phone(rng: np.random.Generator) -> Flat:
         gh, gw = glass.shape[:2]
         yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
         a = rng.uniform(0, math.pi)
-        band = np.exp(-(((xx / gw - 0.5) * math.cos(a) + (yy / gh - 0.5) * math.sin(a)) / rng.uniform(0.08, 0.3)) ** 2)
+        band = np.exp(
+            -((((xx / gw - 0.5) * math.cos(a) + (yy / gh - 0.5) * math.sin(a)) / rng.uniform(0.08, 0.3)) ** 2)
+        )
         glass[..., :3] = np.clip(glass[..., :3] + rng.uniform(0.05, 0.35) * band[..., None], 0, 1)
         return Flat(canvas, tuple(spots))
     screen = rng.uniform(0.4, 1.0, 3)
@@ -251,7 +253,7 @@ def table_panel(rng: np.random.Generator) -> Flat:
         dx, dy = c + (k - 0.5) * window * 0.8 - die / 2, c + rng.uniform(-0.3, 0.3) * window - die / 2
         _fill(canvas, _rounded(dx, dy, dx + die, dy + die, die * 0.2), _colour(_grey(rng, 0.85, 0.97)))
         _pips(canvas, int(rng.integers(1, 7)), dx, dy, die)
-    digits = ("".join(str(int(d)) for d in rng.integers(0, 10, int(rng.integers(2, 6)))))
+    digits = "".join(str(int(d)) for d in rng.integers(0, 10, int(rng.integers(2, 6))))
     ink = ((1.0, 0.2, 0.1), (0.2, 1.0, 0.3), (1.0, 0.6, 0.1), (0.3, 0.7, 1.0))[int(rng.integers(4))]
     for seat in range(4 if rng.random() < 0.6 else 1):
         # a points display (and a lamp) in front of each seat: the panel's picture turned a quarter per seat
@@ -279,10 +281,14 @@ def _rotated(point, quarters: int, side: float) -> tuple[float, float]:
 
 def _pips(canvas: np.ndarray, value: int, x0: float, y0: float, side: float, ink=None) -> None:
     """A die's face of ``value`` in the square (x0, y0, side) mm: black pips, the one a large red pip."""
-    at = {1: [(0.5, 0.5)], 2: [(0.28, 0.28), (0.72, 0.72)], 3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
-          4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
-          5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
-          6: [(0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78)]}[value]
+    at = {
+        1: [(0.5, 0.5)],
+        2: [(0.28, 0.28), (0.72, 0.72)],
+        3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
+        5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+        6: [(0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78)],
+    }[value]
     for fx, fy in at:
         colour = (0.8, 0.08, 0.08) if value == 1 else (ink if ink is not None else (0.05, 0.05, 0.05))
         _disc(canvas, x0 + fx * side, y0 + fy * side, side * (0.16 if value == 1 else 0.085), _colour(colour))
@@ -349,8 +355,13 @@ def point_sticks(rng: np.random.Generator) -> Flat:
         elif value == "100":  # eight small black dots, in two groups of four
             for g in (0.3, 0.7):
                 for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
-                    _disc(canvas, x0 + stick_l * g + dx * stick_w * 0.18, cy + dy * stick_w * 0.18, stick_w * 0.1,
-                          _colour((0.05, 0.05, 0.05)))
+                    _disc(
+                        canvas,
+                        x0 + stick_l * g + dx * stick_w * 0.18,
+                        cy + dy * stick_w * 0.18,
+                        stick_w * 0.1,
+                        _colour((0.05, 0.05, 0.05)),
+                    )
         else:
             ink = (0.8, 0.1, 0.1) if value == "5000" else (0.1, 0.1, 0.1)
             for f in (0.2, 0.35, 0.5, 0.65, 0.8):
@@ -401,15 +412,33 @@ def hand(rng: np.random.Generator) -> Flat:
         fx = cx + (k - 1.5) * palm_w / 4
         length = finger_l * (0.8, 0.97, 1.0, 0.75)[k] * rng.uniform(0.92, 1.05)
         tilt = (k - 1.5) * rng.uniform(0, 6)
-        _fill(canvas, _rounded(fx - finger_w / 2 + tilt, top - length, fx + finger_w / 2, top + 10, finger_w / 2),
-              skin_rgba)
-        _fill(canvas, _rounded(fx - finger_w * 0.3 + tilt, top - length + 2, fx + finger_w * 0.3 + tilt * 0.8,
-                               top - length + finger_w * 0.6, finger_w * 0.3), _colour(np.clip(skin * 1.1, 0, 1)))
+        _fill(
+            canvas,
+            _rounded(fx - finger_w / 2 + tilt, top - length, fx + finger_w / 2, top + 10, finger_w / 2),
+            skin_rgba,
+        )
+        _fill(
+            canvas,
+            _rounded(
+                fx - finger_w * 0.3 + tilt,
+                top - length + 2,
+                fx + finger_w * 0.3 + tilt * 0.8,
+                top - length + finger_w * 0.6,
+                finger_w * 0.3,
+            ),
+            _colour(np.clip(skin * 1.1, 0, 1)),
+        )
     _fill(canvas, _rounded(cx - palm_w / 2, top, cx + palm_w / 2, top + palm_l, palm_w * 0.35), skin_rgba)
     side = 1 if rng.random() < 0.5 else -1  # the thumb, out to one side
     tx = cx + side * palm_w * 0.5
-    thumb = np.array([[tx - 9, top + palm_l * 0.8], [tx + 9, top + palm_l * 0.8],
-                      [tx + side * 30 + 8, top + palm_l * 0.15], [tx + side * 30 - 8, top + palm_l * 0.15]])
+    thumb = np.array(
+        [
+            [tx - 9, top + palm_l * 0.8],
+            [tx + 9, top + palm_l * 0.8],
+            [tx + side * 30 + 8, top + palm_l * 0.15],
+            [tx + side * 30 - 8, top + palm_l * 0.15],
+        ]
+    )
     _fill(canvas, thumb, skin_rgba)
     _disc(canvas, tx + side * 30, top + palm_l * 0.15, 8.5, skin_rgba)
     cloth = rng.uniform(0.05, 0.9, 3)
@@ -420,9 +449,17 @@ def hand(rng: np.random.Generator) -> Flat:
     return Flat(canvas, (_spot(cx, top + palm_l / 2), _spot(cx, top - finger_l / 2)))
 
 
-_FLAT_PICTURES = {"keyboard": keyboard, "paper": paper, "phone": phone, "table_panel": table_panel,
-                  "table_rim": table_rim, "felt_slots": felt_slots, "point_sticks": point_sticks, "chips": chips,
-                  "hand": hand}
+_FLAT_PICTURES = {
+    "keyboard": keyboard,
+    "paper": paper,
+    "phone": phone,
+    "table_panel": table_panel,
+    "table_rim": table_rim,
+    "felt_slots": felt_slots,
+    "point_sticks": point_sticks,
+    "chips": chips,
+    "hand": hand,
+}
 
 
 def flat_picture(kind: str, rng: np.random.Generator) -> Flat:
@@ -471,8 +508,9 @@ def _rectangle(centre, yaw: float, w: float, h: float, z: float) -> np.ndarray:
     bottom-right, bottom-left."""
     c, s = math.cos(yaw), math.sin(yaw)
     local = np.array([[-w / 2, h / 2], [w / 2, h / 2], [w / 2, -h / 2], [-w / 2, -h / 2]])
-    return np.c_[centre[0] + local[:, 0] * c - local[:, 1] * s, centre[1] + local[:, 0] * s + local[:, 1] * c,
-                 np.full(4, z)]
+    return np.c_[
+        centre[0] + local[:, 0] * c - local[:, 1] * s, centre[1] + local[:, 0] * s + local[:, 1] * c, np.full(4, z)
+    ]
 
 
 def _in_view(uv: np.ndarray, z: np.ndarray) -> bool:

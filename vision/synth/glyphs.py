@@ -108,9 +108,16 @@ def procedural_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tu
         r = (w - 2 * mx) * (0.42 if n == 1 else 0.2 if n <= 4 else 0.16 if n <= 6 else 0.13) * rng.uniform(0.9, 1.08)
         for k, (x, y) in enumerate(_PIN_LAYOUT[number]):
             cx, cy = at(x, y)
-            outer = pal["red"] if red or (number in (1, 5) and k == len(_PIN_LAYOUT[number]) // 2) else (
-                pal["green"] if (number in (6, 7) and k < (2 if number == 6 else 3)) or (number == 9 and k < 3)
-                else pal["blue"] if k % 2 == 0 or number in (2, 8) else pal["red"]
+            outer = (
+                pal["red"]
+                if red or (number in (1, 5) and k == len(_PIN_LAYOUT[number]) // 2)
+                else (
+                    pal["green"]
+                    if (number in (6, 7) and k < (2 if number == 6 else 3)) or (number == 9 and k < 3)
+                    else pal["blue"]
+                    if k % 2 == 0 or number in (2, 8)
+                    else pal["red"]
+                )
             )
             width = max(2, int(r * rng.uniform(0.18, 0.32)))
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=_rgb(outer), width=width)
@@ -122,10 +129,16 @@ def procedural_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tu
         sw = (w - 2 * mx) * (0.11 if len(layout) > 6 else 0.14) * rng.uniform(0.85, 1.15)
         for k, (x, y) in enumerate(layout):
             cx, cy = at(x, y)
-            colour = pal["red"] if red or (number == 5 and k == 2) or (number == 7 and k == 0) or (
-                number == 9 and x == 0.5) else pal["green"] if k % 3 != 2 else pal["blue"]
-            draw.rounded_rectangle((cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2), radius=sw / 2,
-                                   fill=_rgb(colour))
+            colour = (
+                pal["red"]
+                if red or (number == 5 and k == 2) or (number == 7 and k == 0) or (number == 9 and x == 0.5)
+                else pal["green"]
+                if k % 3 != 2
+                else pal["blue"]
+            )
+            draw.rounded_rectangle(
+                (cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2), radius=sw / 2, fill=_rgb(colour)
+            )
             for node in (0.33, 0.67):
                 ny = cy - sh / 2 + node * sh
                 draw.line((cx - sw / 2, ny, cx + sw / 2, ny), fill=_rgb(face_rgb), width=max(1, int(sw * 0.15)))

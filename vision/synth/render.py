@@ -206,8 +206,9 @@ def render(
     width, height = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     kind = str(rng.choice(["table", "table", "loose", "loose", "hand"]))
     tw = float(rng.uniform(23, 28.5))
-    tsize = TileSize(tw, tw * float(rng.uniform(1.26, 1.40)), tw * float(rng.uniform(0.6, 0.85)),
-                            float(rng.uniform(0.2, 2.0)))
+    tsize = TileSize(
+        tw, tw * float(rng.uniform(1.26, 1.40)), tw * float(rng.uniform(0.6, 0.85)), float(rng.uniform(0.2, 2.0))
+    )
     builders = {"table": table_layout, "loose": loose_layout, "hand": hand_layout}
     bodies = builders[kind](rng, tsize)
     cam, cam_target = _choose_camera(rng, width, height, bodies, kind, tw)
@@ -253,7 +254,10 @@ def render(
         if hi[0] < 0 or hi[1] < 0 or lo[0] >= width or lo[1] >= height:
             continue
         boxes[i] = (
-            int(max(lo[0] - 2, 0)), int(max(lo[1] - 2, 0)), int(min(hi[0] + 3, width)), int(min(hi[1] + 3, height))
+            int(max(lo[0] - 2, 0)),
+            int(max(lo[1] - 2, 0)),
+            int(min(hi[0] + 3, width)),
+            int(min(hi[1] + 3, height)),
         )
         axes = np.asarray(body.axes)
         faces: dict[int, tuple[float, float]] = {}

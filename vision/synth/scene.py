@@ -9,8 +9,17 @@ import numpy as np
 
 from vision.synth.camera import Camera
 
-_FELT = ((0.10, 0.42, 0.22), (0.08, 0.30, 0.45), (0.12, 0.55, 0.58), (0.30, 0.32, 0.34), (0.45, 0.10, 0.12),
-         (0.08, 0.09, 0.10), (0.20, 0.25, 0.50), (0.55, 0.50, 0.42), (0.16, 0.60, 0.70))
+_FELT = (
+    (0.10, 0.42, 0.22),
+    (0.08, 0.30, 0.45),
+    (0.12, 0.55, 0.58),
+    (0.30, 0.32, 0.34),
+    (0.45, 0.10, 0.12),
+    (0.08, 0.09, 0.10),
+    (0.20, 0.25, 0.50),
+    (0.55, 0.50, 0.42),
+    (0.16, 0.60, 0.70),
+)
 _WOOD = ((0.55, 0.36, 0.20), (0.40, 0.25, 0.14), (0.70, 0.52, 0.33), (0.28, 0.18, 0.11), (0.80, 0.68, 0.50))
 
 
@@ -45,7 +54,7 @@ def table_texture(rng: np.random.Generator, size: int = 512) -> np.ndarray:
             if rng.random() < 0.5:  # a plaid or striped cloth
                 other = rng.uniform(0.2, 0.9, 3).astype(np.float32)
                 n = rng.uniform(4, 14)
-                stripes = ((np.sin(xx * n * 2 * math.pi) > 0.6) | (np.sin(yy * n * 2 * math.pi) > 0.6))
+                stripes = (np.sin(xx * n * 2 * math.pi) > 0.6) | (np.sin(yy * n * 2 * math.pi) > 0.6)
                 tex[stripes] = tex[stripes] * 0.5 + other * 0.5
     grain = rng.normal(0, rng.uniform(0.005, 0.03), (size, size, 1)).astype(np.float32)
     tex = tex + grain
@@ -152,7 +161,10 @@ def overlays(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> No
         edge = rng.integers(4)
         # all four drawn whichever edge is picked, so that the draws after it do not depend on the edge
         starts = [
-            (rng.uniform(0, w), h + 20), (rng.uniform(0, w), -20), (-20, rng.uniform(0, h)), (w + 20, rng.uniform(0, h))
+            (rng.uniform(0, w), h + 20),
+            (rng.uniform(0, w), -20),
+            (-20, rng.uniform(0, h)),
+            (w + 20, rng.uniform(0, h)),
         ]
         start = starts[edge]
         end = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h])
@@ -165,8 +177,17 @@ def overlays(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> No
         cv2.line(layer, tuple(int(v) for v in start), tuple(int(v) for v in end), 255, int(scale * 0.6), cv2.LINE_AA)
         direction = (end - start) / (np.linalg.norm(end - start) + 1e-6)
         normal = np.array([-direction[1], direction[0]])
-        cv2.ellipse(layer, tuple(int(v) for v in end), (int(scale * 0.55), int(scale * 0.45)),
-                    math.degrees(math.atan2(direction[1], direction[0])), 0, 360, 255, -1, cv2.LINE_AA)
+        cv2.ellipse(
+            layer,
+            tuple(int(v) for v in end),
+            (int(scale * 0.55), int(scale * 0.45)),
+            math.degrees(math.atan2(direction[1], direction[0])),
+            0,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+        )
         for k in range(int(rng.integers(2, 6))):
             base = end + direction * scale * 0.3 + normal * scale * (k - 1.5) * 0.22
             tip = base + direction * scale * rng.uniform(0.4, 0.7) + normal * rng.normal(0, 0.1) * scale
@@ -188,7 +209,16 @@ def overlays(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> No
         squash = rng.uniform(0.4, 1.0)
         body = tuple(float(v) for v in rng.uniform(0.1, 0.95, 3))
         cv2.ellipse(image, c, (r, int(r * squash)), 0, 0, 360, body, -1, cv2.LINE_AA)
-        cv2.ellipse(image, c, (int(r * 0.82), int(r * 0.82 * squash)), 0, 0, 360,
-                    tuple(float(v) for v in rng.uniform(0.05, 0.5, 3)), -1, cv2.LINE_AA)
+        cv2.ellipse(
+            image,
+            c,
+            (int(r * 0.82), int(r * 0.82 * squash)),
+            0,
+            0,
+            360,
+            tuple(float(v) for v in rng.uniform(0.05, 0.5, 3)),
+            -1,
+            cv2.LINE_AA,
+        )
         cv2.ellipse(mask, c, (r, int(r * squash)), 0, 0, 360, 1, -1)
     ids[mask > 0] = -2

@@ -557,6 +557,7 @@ class _Drawing:
         row = [slot for slot in standing if slot[0] == side]
         face_up = sum(slot in shown for slot in row) + n
         return len(row) + n - face_up >= face_up
+
     def pond(self, side: ViewSide, seat: SeatScene) -> None:
         g = self.geo
         for n, t in enumerate(seat.pond):
@@ -863,4 +864,3 @@ def _box(cls: int, corners: np.ndarray, size: tuple[int, int]) -> tuple[int, Box
     if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.5 * whole:
         return None
     return cls, Box(float(cx1), float(cy1), float(cx2), float(cy2))
-

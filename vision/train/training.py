@@ -30,8 +30,40 @@ CONFIG_DIR = REPO / ".yolo"
 
 #: The class order of PyPI ``mahjong-detector`` 0.0.6 (from its model metadata).
 PEER_NAMES = (
-    "1m", "1p", "1s", "2m", "2p", "2s", "3m", "3p", "3s", "4m", "4p", "4s", "5m", "5p", "5s", "6m", "6p", "6s", "7m",
-    "7p", "7s", "8m", "8p", "8s", "9m", "9p", "9s", "chun", "haku", "hatsu", "nan", "pe", "sha", "tou",
+    "1m",
+    "1p",
+    "1s",
+    "2m",
+    "2p",
+    "2s",
+    "3m",
+    "3p",
+    "3s",
+    "4m",
+    "4p",
+    "4s",
+    "5m",
+    "5p",
+    "5s",
+    "6m",
+    "6p",
+    "6s",
+    "7m",
+    "7p",
+    "7s",
+    "8m",
+    "8p",
+    "8s",
+    "9m",
+    "9p",
+    "9s",
+    "chun",
+    "haku",
+    "hatsu",
+    "nan",
+    "pe",
+    "sha",
+    "tou",
 )
 #: Image files of a YOLO folder's ``images/``, as the renderer and the real photos write them.
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -85,8 +117,18 @@ def offline_environment(config_dir: Path = CONFIG_DIR) -> None:
             shutil.copyfile(font, fonts / name)
     from ultralytics import settings
 
-    wanted = {"sync": False, "hub": False, "wandb": False, "mlflow": False, "tensorboard": False,
-              "clearml": False, "comet": False, "dvc": False, "neptune": False, "raytune": False}
+    wanted = {
+        "sync": False,
+        "hub": False,
+        "wandb": False,
+        "mlflow": False,
+        "tensorboard": False,
+        "clearml": False,
+        "comet": False,
+        "dvc": False,
+        "neptune": False,
+        "raytune": False,
+    }
     settings.update({key: value for key, value in wanted.items() if key in settings})
 
 

@@ -158,6 +158,8 @@ CALL_AND_RIICHI = (
     Draw(3),
     Discard(3, _t("3s"), riichi=True),
 )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("reader", ["labels-centred", "labels"])
 def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:

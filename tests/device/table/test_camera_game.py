@@ -153,7 +153,7 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
         cam.session.game.validate()
     for _ in range(HOLDS):
         cam.hold()
-    assert game_events(cam)[len(before):] == expected
+    assert game_events(cam)[len(before) :] == expected
     assert cam.view()["contradictions"] == []
 
 
@@ -401,7 +401,7 @@ def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(s
         show(cam, [table(after, dora="4p")])
         assert game_events(cam)[-1] == (D(3, "7z") if len(seen) < 4 else D(1, "7z"))
         assert cam.view()["contradictions"] == []
-        assert all("taken in turn" in e["text"] for e in cam.view()["events"][1:len(expected) // 2 + 1])
+        assert all("taken in turn" in e["text"] for e in cam.view()["events"][1 : len(expected) // 2 + 1])
 
 
 def test_the_table_of_a_hand_just_ended_is_never_joined_but_a_new_deal_is():

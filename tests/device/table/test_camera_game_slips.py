@@ -78,9 +78,7 @@ def test_a_hand_with_the_readers_slips_is_played_whole():
     ]
 
 
-@pytest.mark.parametrize(
-    ("misread", "after"), [(MISREAD, {}), *[({}, {n: slip}) for n, slip in AFTER.items()]]
-)
+@pytest.mark.parametrize(("misread", "after"), [(MISREAD, {}), *[({}, {n: slip}) for n, slip in AFTER.items()]])
 def test_read_frame_by_frame_alone_each_slip_shows_the_phones_a_contradiction(misread, after):
     cam = CameraGame(GameSession(preset("standard")), fuse=False)
     assert played(cam, with_slips(misread, after))

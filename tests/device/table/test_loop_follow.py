@@ -37,8 +37,13 @@ def test_the_demo_through_the_loop_is_played_scored_and_settled():
     expected = [event_of(e) for f in manifest["frames"] for e in f["events"]]
     svc = TableService(pin="1234", auto_confirm_s=DEMO_AUTO_CONFIRM_S, clock=Ticking())
     try:
-        loop = ServiceLoop(FileReplaySource(RECORDING), recorded_reader(RECORDING), lambda o: svc.observe(o.reading),
-                           hold=svc.hold, max_reads_per_second=1e3)
+        loop = ServiceLoop(
+            FileReplaySource(RECORDING),
+            recorded_reader(RECORDING),
+            lambda o: svc.observe(o.reading),
+            hold=svc.hold,
+            max_reads_per_second=1e3,
+        )
         stats = loop.run()
         assert stats.errors == 0
         played = svc.game.game.events

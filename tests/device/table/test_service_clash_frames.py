@@ -39,9 +39,14 @@ def placed(seen: TableObservation) -> TableObservation:
     def seat(s: SeatObservation) -> SeatObservation:
         dx, dy = PLACE[s.side]
         move = lambda ds: tuple(_moved(d, dx, dy) for d in ds)  # noqa: E731
-        return replace(s, hand=move(s.hand), pond=move(s.pond), wall=move(s.wall),
-                       melds=tuple(replace(m, detections=move(m.detections)) for m in s.melds),
-                       drawn=None if s.drawn is None else _moved(s.drawn, dx, dy))
+        return replace(
+            s,
+            hand=move(s.hand),
+            pond=move(s.pond),
+            wall=move(s.wall),
+            melds=tuple(replace(m, detections=move(m.detections)) for m in s.melds),
+            drawn=None if s.drawn is None else _moved(s.drawn, dx, dy),
+        )
 
     return TableObservation(tuple(seat(s) for s in seen.seats), (WIDTH / 2, HEIGHT / 2))
 

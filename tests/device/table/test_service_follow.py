@@ -42,11 +42,19 @@ def test_readings_with_a_table_play_the_hand_into_the_game(svc):
     sub = svc.bus.subscribe()
     play(svc, script("B:1z R:9p"))
     game = svc.game.game
-    assert game.events == [HandStart(dora_indicator=Tile.parse("4p")), Draw(0), Discard(0, Tile.parse("1z")),
-                           Draw(1), Discard(1, Tile.parse("9p"))]
+    assert game.events == [
+        HandStart(dora_indicator=Tile.parse("4p")),
+        Draw(0),
+        Discard(0, Tile.parse("1z")),
+        Draw(1),
+        Discard(1, Tile.parse("9p")),
+    ]
     state = follow(svc)
     assert [e["text"] for e in state["events"]] == [
-        "East 1: a new deal, dora indicator 4p", "Seat 1 (E) discards 1z", "Seat 2 (S) discards 9p"]
+        "East 1: a new deal, dora indicator 4p",
+        "Seat 1 (E) discards 1z",
+        "Seat 2 (S) discards 9p",
+    ]
     assert state["events"][1]["frame_id"] is not None  # the stored frame it was read in
     messages = sub.next(timeout=0)
     kinds = [m.kind for m in messages]
@@ -102,8 +110,14 @@ def test_undo_and_fix_from_a_phone(svc):
     play(svc, script("B:1z R:9p"))
     ids = [e["id"] for e in follow(svc)["events"]]
     fixed = svc.camera_action("fix", {"id": ids[2], "tile": "8p"})
-    assert fixed["event"]["event"] == {"type": "discard", "seat": 1, "tile": "8p", "tsumogiri": None,
-                                       "riichi": False, "open_riichi": False}
+    assert fixed["event"]["event"] == {
+        "type": "discard",
+        "seat": 1,
+        "tile": "8p",
+        "tsumogiri": None,
+        "riichi": False,
+        "open_riichi": False,
+    }
     assert svc.game.game.events[-1] == Discard(1, Tile.parse("8p"))
     assert svc.corrections.summary()["corrections"] == 1  # the frame's tile fixed too: a training example
     undone = svc.camera_action("undo", {"id": ids[1]})

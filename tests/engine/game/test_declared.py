@@ -49,11 +49,23 @@ def play(events: list[Event], rules: str = "standard") -> Game:
         ([TSUMO], [25000 + 3900, 23700, 23700, 23700], 1, 0, "East 1", Outcome.TSUMO),  # 1300 all, dealer repeats
         ([DeclaredRiichi(2), TSUMO], [25000 + 3900 + 1000, 23700, 22700, 23700], 1, 0, "East 1", Outcome.TSUMO),
         # the dealer noten: the deal passes and the honba reset (001 Renchan), nagashi mangan or not
-        ([DeclaredDraw((False, True, False, False))], [24000, 28000, 24000, 24000], 0, 0, "East 2",
-         Outcome.EXHAUSTIVE_DRAW),
+        (
+            [DeclaredDraw((False, True, False, False))],
+            [24000, 28000, 24000, 24000],
+            0,
+            0,
+            "East 2",
+            Outcome.EXHAUSTIVE_DRAW,
+        ),
         ([DeclaredDraw((False,) * 4, (2,))], [21000, 23000, 33000, 23000], 0, 0, "East 2", Outcome.EXHAUSTIVE_DRAW),
-        ([DeclaredRiichi(3), DeclaredAbort(Abort.FOUR_WINDS)], [25000, 25000, 25000, 24000], 1, 1, "East 1",
-         Outcome.ABORTIVE_DRAW),
+        (
+            [DeclaredRiichi(3), DeclaredAbort(Abort.FOUR_WINDS)],
+            [25000, 25000, 25000, 24000],
+            1,
+            1,
+            "East 1",
+            Outcome.ABORTIVE_DRAW,
+        ),
         ([DeclaredRiichi(3), Chombo(3)], [29000, 27000, 27000, 17000], 0, 0, "East 1", Outcome.CHOMBO),  # refunded
     ],
 )
@@ -90,9 +102,13 @@ def test_refused_declarations_change_nothing(before, event, rules, rule):
 
 
 def test_declared_events_round_trip_through_json_and_replay():
-    events = [DeclaredRiichi(2, double=True), RON, DeclaredDraw((True, False, False, True)),
-              DeclaredAbort(Abort.NINE_TERMINALS),
-              DeclaredWin(3, None, "123m456p789s111z22z", T("2z"), ("haitei",), parse_tiles("1z"), parse_tiles("9m"))]
+    events = [
+        DeclaredRiichi(2, double=True),
+        RON,
+        DeclaredDraw((True, False, False, True)),
+        DeclaredAbort(Abort.NINE_TERMINALS),
+        DeclaredWin(3, None, "123m456p789s111z22z", T("2z"), ("haitei",), parse_tiles("1z"), parse_tiles("9m")),
+    ]
     for e in events:
         assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e
     g = play(events)

@@ -111,10 +111,20 @@ def test_the_dealer_among_the_winners_repeats():
         # 000 head-bump: one winner
         ("wrc", {}, Outcome.RON, (1,), (-3900 - 600, 3900 + 600 + 1000, 0, 0)),
         # the option "triple ron": all three paid (also with the abortive draws off)
-        ("standard", {"multiple_ron": MultipleRon.ALL}, Outcome.RON, (1, 2, 3),
-         (-3900 - 600 - 1300 - 1300, 3900 + 600 + 1000, 1300, 1300)),
-        ("standard", {"abortive_draws": False}, Outcome.RON, (1, 2, 3),
-         (-3900 - 600 - 1300 - 1300, 3900 + 600 + 1000, 1300, 1300)),
+        (
+            "standard",
+            {"multiple_ron": MultipleRon.ALL},
+            Outcome.RON,
+            (1, 2, 3),
+            (-3900 - 600 - 1300 - 1300, 3900 + 600 + 1000, 1300, 1300),
+        ),
+        (
+            "standard",
+            {"abortive_draws": False},
+            Outcome.RON,
+            (1, 2, 3),
+            (-3900 - 600 - 1300 - 1300, 3900 + 600 + 1000, 1300, 1300),
+        ),
     ],
 )
 def test_triple_ron(rules, options, outcome, winners, deltas):
@@ -154,12 +164,18 @@ SUUKANTSU = "5s kan:1111m/L ankan:9999p kan:7777s kakan:3333z"  # four quads
         # four quads: liability under 000 only
         ("wrc", 0, DeclaredWin(1, None, SUUKANTSU, T("5s"), pao=0), (-32000, 32000, 0, 0)),
         # a double ron, one winner with a liable player: seat 1 (first after seat 3) takes nothing extra here
-        ("standard", 0, DeclaredRon(3, T("8p"), (DeclaredClaim(1, DAISANGEN, pao=0),
-                                                   DeclaredClaim(2, "234m567p67p88s678s"))),
-         (-16000, 32000, 2000, -16000 - 2000)),
-        ("wrc", 0, DeclaredRon(3, T("8p"), (DeclaredClaim(1, DAISANGEN, pao=0),
-                                              DeclaredClaim(2, "234m567p67p88s678s"))),
-         (-16000, 32000, 0, -16000)),
+        (
+            "standard",
+            0,
+            DeclaredRon(3, T("8p"), (DeclaredClaim(1, DAISANGEN, pao=0), DeclaredClaim(2, "234m567p67p88s678s"))),
+            (-16000, 32000, 2000, -16000 - 2000),
+        ),
+        (
+            "wrc",
+            0,
+            DeclaredRon(3, T("8p"), (DeclaredClaim(1, DAISANGEN, pao=0), DeclaredClaim(2, "234m567p67p88s678s"))),
+            (-16000, 32000, 0, -16000),
+        ),
     ],
 )
 def test_declared_pao(rules, honba, event, deltas):
@@ -271,15 +287,33 @@ def test_a_declared_win_logged_before_pao_existed_still_reads():
     [
         ({"type": "declared_ron", "discarder": 0, "win_tile": "4p", "claims": []}, "one to three winners"),
         ({"type": "declared_ron", "discarder": 0, "win_tile": "4p", "claims": [{"seat": 1}] * 4}, "one to three"),
-        ({"type": "declared_ron", "discarder": 0, "win_tile": "4p", "claims": [{"seat": 1, "hand": ITTSU,
-                                                                               "tsumo": True}]}, "unknown field"),
+        (
+            {
+                "type": "declared_ron",
+                "discarder": 0,
+                "win_tile": "4p",
+                "claims": [{"seat": 1, "hand": ITTSU, "tsumo": True}],
+            },
+            "unknown field",
+        ),
         ({"type": "declared_ron", "discarder": 0, "win_tile": "4p", "claims": ["1"]}, "a claim is an object"),
-        ({"type": "declared_ron", "discarder": 9, "win_tile": "4p", "claims": [{"seat": 1, "hand": ITTSU}]},
-         "discarder is a seat"),
-        ({"type": "declared_ron", "discarder": 0, "win_tile": "4p",
-          "claims": [{"seat": 1, "hand": ITTSU, "pao": "x"}]}, "pao is a seat"),
-        ({"type": "declared_win", "seat": 1, "discarder": 0, "hand": ITTSU, "win_tile": "4p", "pao": True},
-         "pao is a seat"),
+        (
+            {"type": "declared_ron", "discarder": 9, "win_tile": "4p", "claims": [{"seat": 1, "hand": ITTSU}]},
+            "discarder is a seat",
+        ),
+        (
+            {
+                "type": "declared_ron",
+                "discarder": 0,
+                "win_tile": "4p",
+                "claims": [{"seat": 1, "hand": ITTSU, "pao": "x"}],
+            },
+            "pao is a seat",
+        ),
+        (
+            {"type": "declared_win", "seat": 1, "discarder": 0, "hand": ITTSU, "win_tile": "4p", "pao": True},
+            "pao is a seat",
+        ),
     ],
 )
 def test_bad_declared_ron_dicts_are_refused(data, message):

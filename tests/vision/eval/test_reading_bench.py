@@ -30,20 +30,45 @@ def graph_of(node, inputs: dict, weights: dict, output: str = "y"):
 
 CASES = [
     # 3x3 conv, 3 -> 4 channels, same padding on 8x8: 4 x 8 x 8 outputs, each 3 x 3 x 3 products
-    (helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]), {"x": (1, 3, 8, 8)}, {"w": (4, 3, 3, 3)}, 1,
-     4 * 8 * 8 * 27),
+    (
+        helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
+        {"x": (1, 3, 8, 8)},
+        {"w": (4, 3, 3, 3)},
+        1,
+        4 * 8 * 8 * 27,
+    ),
     # the same conv with a symbolic batch, counted at batch 2: twice the outputs
-    (helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]), {"x": ("N", 3, 8, 8)}, {"w": (4, 3, 3, 3)}, 2,
-     2 * 4 * 8 * 8 * 27),
+    (
+        helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
+        {"x": ("N", 3, 8, 8)},
+        {"w": (4, 3, 3, 3)},
+        2,
+        2 * 4 * 8 * 8 * 27,
+    ),
     # depthwise 3x3, stride 2, no padding, on 4 channels 9x9: 4 x 4 x 4 outputs, each 1 x 3 x 3 products
-    (helper.make_node("Conv", ["x", "w"], ["y"], group=4, strides=[2, 2]), {"x": (1, 4, 9, 9)}, {"w": (4, 1, 3, 3)},
-     1, 4 * 4 * 4 * 9),
+    (
+        helper.make_node("Conv", ["x", "w"], ["y"], group=4, strides=[2, 2]),
+        {"x": (1, 4, 9, 9)},
+        {"w": (4, 1, 3, 3)},
+        1,
+        4 * 4 * 4 * 9,
+    ),
     # 1x1 conv with a bias: the bias adds no products
-    (helper.make_node("Conv", ["x", "w", "b"], ["y"]), {"x": (1, 16, 5, 7)}, {"w": (8, 16, 1, 1), "b": (8,)}, 1,
-     8 * 5 * 7 * 16),
+    (
+        helper.make_node("Conv", ["x", "w", "b"], ["y"]),
+        {"x": (1, 16, 5, 7)},
+        {"w": (8, 16, 1, 1), "b": (8,)},
+        1,
+        8 * 5 * 7 * 16,
+    ),
     # 2x2 transposed conv, stride 2, 4 -> 2 channels on 3x3: each of 4 x 3 x 3 inputs spreads over 2 x 2 x 2
-    (helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2]), {"x": (1, 4, 3, 3)}, {"w": (4, 2, 2, 2)},
-     1, 4 * 3 * 3 * 8),
+    (
+        helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2]),
+        {"x": (1, 4, 3, 3)},
+        {"w": (4, 2, 2, 2)},
+        1,
+        4 * 3 * 3 * 8,
+    ),
     # Gemm [5 x 6] . [6 x 3]
     (helper.make_node("Gemm", ["a", "b"], ["y"]), {"a": (5, 6)}, {"b": (6, 3)}, 1, 5 * 3 * 6),
     # Gemm with A transposed: A is [6 x 5], the shared dimension is its first

@@ -44,9 +44,7 @@ ARM_FRAMES = [k for k, e in enumerate(DEMO) if e["shows"].endswith("reaches in")
 
 def detections(entry: dict, shift: tuple[float, float] = (0.0, 0.0)) -> list[Detection]:
     dx, dy = shift
-    return [
-        Detection.of_class(c, Box(x1 + dx, y1 + dy, x2 + dx, y2 + dy), 0.9) for c, x1, y1, x2, y2 in entry["boxes"]
-    ]
+    return [Detection.of_class(c, Box(x1 + dx, y1 + dy, x2 + dx, y2 + dy), 0.9) for c, x1, y1, x2, y2 in entry["boxes"]]
 
 
 def size_of(entry: dict) -> Size:
@@ -340,8 +338,9 @@ def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt
     every frame but the arm's reads each seat's pond, melds, hand and the indicators as the scene lays them, and
     leaves no more tiles fitting no seat than a read about the table's true centre does."""
     frames = angled(camera, tilt, size, wall_break, 11 if wall_break else 3)
-    reader = Reader.around(Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(),
-                                                                             square_to_table=False))
+    reader = Reader.around(
+        Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(), square_to_table=False)
+    )
     wrong = {}
     for k, (scene, frame) in enumerate(zip(ANGLED_HAND, frames, strict=True)):
         table = reader.read(np.zeros((*size, 3), np.uint8)).table
@@ -394,8 +393,9 @@ def test_the_perspective_is_read_from_the_tiles_sizes(camera):
 
     assert spread(dets) > 1.4 and spread(perspective.unwarped(dets)) < 1.2
     there = perspective.in_frame(perspective.unwarped(dets[:1])[0].box.center)
-    assert apart(there, dets[0].box.center) < 0.2 * unit_of({"boxes": [(0, *d.box.corners[0], *d.box.corners[2])
-                                                                       for d in dets]})
+    assert apart(there, dets[0].box.center) < 0.2 * unit_of(
+        {"boxes": [(0, *d.box.corners[0], *d.box.corners[2]) for d in dets]}
+    )
 
 
 @pytest.mark.parametrize(("config", "kept"), [

@@ -76,8 +76,14 @@ def test_distractors_land_in_the_frame_and_leave_the_labels_of_tiles_they_do_not
         for label in busy.labels:
             if label not in plain.labels:
                 x1, y1, x2, y2 = label.box
-                assert any(p.class_id == label.class_id and p.box[0] <= x1 and p.box[1] <= y1 and x2 <= p.box[2]
-                           and y2 <= p.box[3] for p in plain.labels)
+                assert any(
+                    p.class_id == label.class_id
+                    and p.box[0] <= x1
+                    and p.box[1] <= y1
+                    and x2 <= p.box[2]
+                    and y2 <= p.box[3]
+                    for p in plain.labels
+                )
     assert drawn >= 4
 
 
@@ -136,8 +142,17 @@ def test_standing_things_are_kept_off_the_tiles():
     ("call", "message"),
     [
         (lambda: distractors.flat_picture("tile", np.random.default_rng(0)), "unknown distractor kind"),
-        (lambda: distractors.draw_object("lamp", np.random.default_rng(0), np.zeros((20, 30, 3), np.float32),
-                                         _camera(20, 30, 1.0), (0.0, 0.0), 0.0), "unknown distractor kind"),
+        (
+            lambda: distractors.draw_object(
+                "lamp",
+                np.random.default_rng(0),
+                np.zeros((20, 30, 3), np.float32),
+                _camera(20, 30, 1.0),
+                (0.0, 0.0),
+                0.0,
+            ),
+            "unknown distractor kind",
+        ),
     ],
 )
 def test_unknown_kinds_are_refused(call, message):
@@ -171,8 +186,9 @@ def test_distractor_card_set_is_all_none_takes_the_kinds_in_turn_and_depends_on_
     assert np.array_equal(x[3], cards.distractor_card(np.random.default_rng([6, 3]), CROP_SIZE, kind))
     tail, _ = cards.distractor_card_set(4, seed=6, start=n - 4)
     assert np.array_equal(tail, x[n - 4 :])
-    assert np.array_equal(cards.none_card(np.random.default_rng(1), kind="distractor"),
-                          cards.distractor_card(np.random.default_rng(1)))
+    assert np.array_equal(
+        cards.none_card(np.random.default_rng(1), kind="distractor"), cards.distractor_card(np.random.default_rng(1))
+    )
 
 
 def test_crops_distractor_cards_are_seeded_none_crops():

@@ -42,7 +42,9 @@ def meld(text: str) -> MeldScene:
     return MeldScene(tiles, called, tiles[called] if added else None)
 
 
-def seat(pond: str = "", riichi: int | None = None, melds: str = "", hand: str | int = 13, apart: str = "") -> SeatScene:
+def seat(
+    pond: str = "", riichi: int | None = None, melds: str = "", hand: str | int = 13, apart: str = ""
+) -> SeatScene:
     ms = tuple(meld(m) for m in melds.split())
     if isinstance(hand, int):
         hand = hand - 3 * len(ms)
@@ -207,6 +209,7 @@ def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):
 
 # --- the centre, as the reader estimates it -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("scene", [
     pytest.param(table(seat(), seat(), seat(), seat(), live=70), id="dealt"),
     pytest.param(table(seat(), seat(), seat(), seat(), live=70, wall_break=(B, 9)), id="dealt_break_bottom"),
@@ -296,7 +299,6 @@ LIVE = (70, 50, 30, 18, 8, 0)
 # --- frames and styles -----------------------------------------------------------------------------------------------
 
 
-
 @pytest.mark.parametrize("size", [(720, 1280), (1200, 900), (1080, 1080)])
 def test_other_frame_sizes_read_the_same(size):
     rendered = render_table(MID_HAND, size=size, seed=3)
@@ -328,7 +330,11 @@ def test_still_tiles_never_move_between_frames():
     right = MID_HAND.seat(R)
     after = dataclasses.replace(
         MID_HAND,
-        seats=(MID_HAND.seats[0], dataclasses.replace(right, pond=(*right.pond, Tile.parse("5m"))), *MID_HAND.seats[2:]),
+        seats=(
+            MID_HAND.seats[0],
+            dataclasses.replace(right, pond=(*right.pond, Tile.parse("5m"))),
+            *MID_HAND.seats[2:],
+        ),
         live_wall=MID_HAND.live_wall - 1,
     )
     moved = set(before.boxes) - set(render_table(after, seed=5).boxes)

@@ -11,8 +11,17 @@ from vision.train import training
 
 @pytest.mark.parametrize(
     ("ours", "peer"),
-    [("1m", "1m"), ("9s", "9s"), ("0m", "5m"), ("0s", "5s"), ("1z", "tou"), ("3z", "sha"), ("5z", "haku"),
-     ("6z", "hatsu"), ("7z", "chun")],
+    [
+        ("1m", "1m"),
+        ("9s", "9s"),
+        ("0m", "5m"),
+        ("0s", "5s"),
+        ("1z", "tou"),
+        ("3z", "sha"),
+        ("5z", "haku"),
+        ("6z", "hatsu"),
+        ("7z", "chun"),
+    ],
 )
 def test_peer_rows(ours, peer):
     assert training.PEER_NAMES[training.peer_row_of(CLASS_NAMES.index(ours))] == peer

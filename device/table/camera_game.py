@@ -372,6 +372,9 @@ class CameraGame:
                 if not applied:  # nothing of this change taken: it stays to be seen again (and refused again)
                     self.follower = before
                 break
+        for seat, _, tile in update.late_riichi:
+            self._riichi_read_late(seat, tile)
+            changed = True
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True
@@ -700,29 +703,52 @@ class CameraGame:
         game is then as it was)."""
         with self._lock:
             kept = self._event(event_id)
-            fixed = _fixed(kept.event, tile, seat)
-            later = [e for e in self.events if e.id > event_id]
-            saved = list(self.events)
-            self._undo_to(kept.before)
-            self.events = [e for e in self.events if e.id < event_id]
-            try:
-                self._append((*draws_before(self.session.game, fixed), fixed))
-            except EngineError as exc:
-                for e in [kept, *later]:  # the game back as it was: these were taken before
-                    self._append((*draws_before(self.session.game, e.event), e.event))
-                self.events = saved
-                raise IllegalAction(fixed, "the fixed event is refused", str(exc)) from None
-            game = self.session.game
-            new = replace(kept, id=self._next_id, seq=len(game.events) - 1, text=describe(game, fixed), event=fixed)
-            self._next_id += 1
-            self.events.append(new)
-            for e in later:
-                if not self._apply_camera(e.event, e.frame, e.frame_id):
-                    break
+            new = self._replaced(kept, _fixed(kept.event, tile, seat))
             if tile is not None and kept.detection is not None and kept.frame_id and self.correct is not None:
                 self.correct(kept.frame_id, kept.detection, tile)
             self.pending = None
             return new
+
+    def _replaced(self, kept: CameraEvent, fixed: Event) -> CameraEvent:
+        """Camera event ``kept`` replaced by ``fixed``: the game back to before it, ``fixed`` applied, the later camera
+        events applied again (up to one the rules refuse). Raises IllegalAction when ``fixed`` is refused (the game
+        is then as it was)."""
+        later = [e for e in self.events if e.id > kept.id]
+        saved = list(self.events)
+        self._undo_to(kept.before)
+        self.events = [e for e in self.events if e.id < kept.id]
+        try:
+            self._append((*draws_before(self.session.game, fixed), fixed))
+        except EngineError as exc:
+            for e in [kept, *later]:  # the game back as it was: these were taken before
+                self._append((*draws_before(self.session.game, e.event), e.event))
+            self.events = saved
+            raise IllegalAction(fixed, "the fixed event is refused", str(exc)) from None
+        game = self.session.game
+        new = replace(kept, id=self._next_id, seq=len(game.events) - 1, text=describe(game, fixed), event=fixed)
+        self._next_id += 1
+        self.events.append(new)
+        for e in later:
+            if not self._apply_camera(e.event, e.frame, e.frame_id):
+                break
+        return new
+
+    def _riichi_read_late(self, seat: int, tile: Tile) -> None:
+        """The seat's discard of ``tile``, taken upright, now lies sideways: the discard again, with its riichi."""
+        kept = next(
+            (
+                e
+                for e in reversed(self.events)
+                if isinstance(e.event, Discard) and e.event.seat == seat and e.event.tile == tile and not e.event.riichi
+            ),
+            None,
+        )
+        if kept is None:
+            return
+        try:
+            self._replaced(kept, replace(kept.event, riichi=True))
+        except IllegalAction as exc:
+            self._contradiction("refused", seat, self.side_of(seat), f"a riichi read late on {tile}: {exc}")
 
     def resync(self) -> None:
         """Take the frame now seen as the table's true state (after a person fixed the table or the game)."""

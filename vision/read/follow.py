@@ -119,6 +119,9 @@ class FollowUpdate:
     #: Those of ``events`` whose order the follower inferred: discards by several seats settled in one change (the
     #: reads fell behind), taken in turn from the seat due.
     inferred: tuple[Event, ...] = ()
+    #: Discards taken upright whose tile has since settled sideways in a seat that had not declared riichi: each
+    #: (seat, its index among the seat's pond tiles, the tile), a riichi read late, for the game to correct.
+    late_riichi: tuple[tuple[int, int, Tile], ...] = ()
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -414,6 +417,7 @@ class _Step:
     opening: Tile | None = None
     resolved: list[ViewSide | None] = field(default_factory=list)
     inferred: list[Event] = field(default_factory=list)
+    late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         return self.follower._runs[zone].frames >= self.follower.settle
@@ -471,6 +475,17 @@ class _Step:
             for change in (pond, meld):
                 if isinstance(change, tuple):
                     self.clash(zone, *change)
+            if (
+                pond is _Pond.SAME
+                and now.riichi is not None
+                and was.seat(side).riichi is None
+                and not f.declared[zone]
+                and now.riichi < len(now.pond)
+            ):  # a discard taken upright settled sideways since: its riichi was read late
+                self.late_riichi.append((f.seat_of(side), now.riichi, now.pond[now.riichi]))
+                f.declared[zone] = True
+                old = seats[zone]
+                seats[zone] = SeatView(old.pond, now.riichi, old.melds)
             if isinstance(pond, _Pond) and isinstance(meld, _Melds):
                 ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
                 if not meld.hidden or meld.new is not None:  # ... nor a new meld beside them
@@ -488,6 +503,7 @@ class _Step:
             revealed,
             tuple(self.resolved),
             tuple(self.inferred),
+            tuple(self.late_riichi),
         )
 
     def settle_zone(self, zone: int) -> None:

@@ -404,6 +404,24 @@ def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(s
         assert all("taken in turn" in e["text"] for e in cam.view()["events"][1 : len(expected) // 2 + 1])
 
 
+def test_a_riichi_read_late_corrects_its_discard_and_the_hand_goes_on():
+    """Filmed with the models: a riichi tile read upright while its discard settled, sideways only after; the
+    discard was taken without its riichi, and the hand's win was scored without it."""
+    cam = camera()
+    go = "B:1z R:9p T:4z L:6z B:2z"
+    show(cam, script(go))
+    assert game_events(cam)[-1] == D(0, "2z") and not cam.session.game.riichi(0)
+    ponds = ponds_of(go)
+    # the same pond, its last tile now lying sideways (a tile read otherwise: fused over STEADY frames)
+    show(cam, [table({**ponds, B: "1z^2z"}, dora="4p")], holds=STEADY_HOLDS + SETTLE)
+    assert game_events(cam)[-1] == D(0, "2z", riichi=True)
+    assert cam.view()["contradictions"] == []
+    show(cam, [table({**ponds, B: "1z^2z", R: "9p1s"}, dora="4p")])
+    assert game_events(cam)[-2:] == turns(D(1, "1s"))
+    game = cam.session.game  # the riichi stands once the next seat has drawn: its stick on the table
+    assert game.riichi(0) and game.sticks == 1 and game.scores[0] == 24000
+
+
 def test_the_table_of_a_hand_just_ended_is_never_joined_but_a_new_deal_is():
     cam = camera()
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})

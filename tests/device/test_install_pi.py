@@ -1,0 +1,62 @@
+"""device/install-pi.sh on today's Raspberry Pi OS (trixie, Python 3.13): the venv keeps the system's numpy (the one
+picamera2 is built against) and the Pi camera is optional. The whole install runs in a trixie root in
+tests/device/test_install_pi_emulated.py (slow)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = (ROOT / "device" / "install-pi.sh").read_text(encoding="utf-8")
+
+
+def script_lines(first: str, last: str) -> str:
+    """The script's lines from the one starting with ``first`` to the one starting with ``last``."""
+    lines = SCRIPT.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(first))
+    end = next(i for i, line in enumerate(lines) if i >= start and line.startswith(last))
+    return "\n".join(lines[start : end + 1])
+
+
+def test_pip_is_held_to_the_numpy_the_system_python_has(tmp_path):
+    assert not re.search(r"numpy\s*[<>]", SCRIPT), "no numpy pin of our own: numpy 1.x has no wheel for Python 3.13"
+    snippet = script_lines("SYSTEM_NUMPY=", "printf 'numpy==")
+    (tmp_path / ".venv").mkdir()
+    bash = f'python3() {{ {sys.executable} "$@"; }}\nPREFIX={tmp_path}\n{snippet}\n'
+    subprocess.run(["bash", "-c", bash], check=True)
+    constraint = (tmp_path / ".venv" / "system-numpy.txt").read_text()
+    assert constraint == f"numpy=={numpy.__version__}\n"
+    pip = next(line for line in SCRIPT.splitlines() if '/.venv/bin/pip" install' in line)
+    assert '-c "$PREFIX/.venv/system-numpy.txt"' in pip and "--system-site-packages" in SCRIPT
+
+
+@pytest.mark.parametrize(
+    ("policy", "installs_picamera2"),
+    [
+        ("python3-picamera2:\n  Installed: (none)\n  Candidate: 0.3.30-1\n", True),  # Raspberry Pi OS
+        ("python3-picamera2:\n  Installed: (none)\n  Candidate: (none)\n", False),  # apt knows it, none to get
+        ("", False),  # plain Debian: apt has never heard of it
+    ],
+)
+def test_picamera2_is_installed_where_apt_offers_it_and_the_install_goes_on_without(
+    tmp_path, policy, installs_picamera2
+):
+    snippet = script_lines("if apt-cache policy python3-picamera2", "fi")
+    log = tmp_path / "apt.log"
+    bash = (
+        f'say() {{ echo "say: $*"; }}\n'
+        f"apt-cache() {{ printf %b {policy!r}; }}\n"
+        f'apt-get() {{ echo "$*" >> {log}; }}\n'
+        f"{snippet}\necho went-on\n"
+    )
+    out = subprocess.run(["bash", "-euo", "pipefail", "-c", bash], capture_output=True, text=True, check=True).stdout
+    installed = log.read_text() if log.exists() else ""
+    assert ("python3-picamera2" in installed) == installs_picamera2
+    assert out.rstrip().endswith("went-on")
+    assert ("a USB camera and the demo work" in out) != installs_picamera2

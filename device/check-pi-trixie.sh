@@ -61,17 +61,19 @@ if [[ $ARCH != "$(dpkg --print-architecture)" ]]; then
     update-binfmts --enable "qemu-${ARCH/arm64/aarch64}" 2>/dev/null || true
 fi
 
-# 1. the root
+# 1. the root: the required packages and apt (minbase), as little as a system has; install-pi.sh brings the rest.
+# (The default variant's "important" set took over 25 minutes of emulated perl per package group here, for
+# nothing the install needs.)
 if [[ ! -f $ROOT/.jantaku-root-done ]]; then
     say "1/4 debootstrap $SUITE $ARCH from $MIRROR into $ROOT (log: $LOG/debootstrap.log)"
     rm -rf "$ROOT"
     if [[ $emulated == 1 ]]; then
-        timed debootstrap-first debootstrap --arch="$ARCH" --foreign --include=ca-certificates \
+        timed debootstrap-first debootstrap --arch="$ARCH" --foreign --variant=minbase --include=ca-certificates \
             "$SUITE" "$ROOT" "$MIRROR" >"$LOG/debootstrap.log" 2>&1
         install -m 755 "$QEMU" "$ROOT/usr/bin/"  # for a kernel whose binfmt entry has no F flag
         timed debootstrap-second chroot "$ROOT" /debootstrap/debootstrap --second-stage >>"$LOG/debootstrap.log" 2>&1
     else
-        timed debootstrap debootstrap --arch="$ARCH" --include=ca-certificates \
+        timed debootstrap debootstrap --arch="$ARCH" --variant=minbase --include=ca-certificates \
             "$SUITE" "$ROOT" "$MIRROR" >"$LOG/debootstrap.log" 2>&1
     fi
     touch "$ROOT/.jantaku-root-done"
@@ -95,6 +97,8 @@ cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
     mkdir -p "$ROOT/usr/local/share/ca-certificates"
     cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    [[ -x $ROOT/usr/sbin/update-ca-certificates ]] || chroot "$ROOT" bash -c \
+        'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ca-certificates' >/dev/null
     chroot "$ROOT" update-ca-certificates >/dev/null
 fi
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

@@ -11,7 +11,8 @@
 #   2. a system user `jantaku` in the video group, the project copied to /opt/jantaku
 #   3. a venv made with --system-site-packages, so it sees the system's numpy and picamera2, and `pip install` of
 #      the project held to the system's numpy (a constraints file): picamera2 and simplejpeg are built against
-#      that numpy, and a second numpy in the venv would shadow it
+#      that numpy, and a second numpy in the venv would shadow it (Bookworm's 1.24 is too old for the project:
+#      there a numpy 1.x goes in the venv, as picamera2 allows)
 #   4. /etc/jantaku/config.toml (camera "auto", a random 6-digit PIN) unless it exists, and the systemd unit,
 #      enabled and started (an older config whose PIN is shorter than 6 digits fails the check: set a longer one)
 # Environment: PREFIX (default /opt/jantaku), CONFIG (default /etc/jantaku/config.toml), NO_START=1 to only install.
@@ -52,15 +53,25 @@ rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' --exclu
 
 say "3/4 venv in $PREFIX/.venv"
 [[ -x $PREFIX/.venv/bin/python ]] || python3 -m venv --system-site-packages "$PREFIX/.venv"
-# pip may not replace the system's numpy: picamera2 and simplejpeg (apt) are built against it
+# pip may not replace the system's numpy: picamera2 and simplejpeg (apt) are built against it. Bookworm's numpy
+# 1.24 is older than the project needs: there the venv gets a numpy 1.x, which they still import beside (numpy 2
+# would break them).
 SYSTEM_NUMPY=$(python3 -c 'import numpy; print(numpy.__version__)')
-printf 'numpy==%s\n' "$SYSTEM_NUMPY" >"$PREFIX/.venv/system-numpy.txt"
-"$PREFIX/.venv/bin/pip" install --progress-bar off -c "$PREFIX/.venv/system-numpy.txt" -e "$PREFIX"
-"$PREFIX/.venv/bin/python" - <<'PY' || die "the venv does not use the system's numpy"
+case $SYSTEM_NUMPY in
+    1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) NUMPY_HOLD="numpy>=1.26,<2" ;;
+    *) NUMPY_HOLD="numpy==$SYSTEM_NUMPY" ;;
+esac
+printf '%s\n' "$NUMPY_HOLD" >"$PREFIX/.venv/numpy.txt"
+"$PREFIX/.venv/bin/pip" install --progress-bar off -c "$PREFIX/.venv/numpy.txt" -e "$PREFIX"
+if [[ $NUMPY_HOLD == "numpy==$SYSTEM_NUMPY" ]]; then
+    "$PREFIX/.venv/bin/python" - <<'PY' || die "the venv does not use the system's numpy"
 import numpy
 assert numpy.__file__.startswith("/usr/lib/python3/dist-packages/"), numpy.__file__
 PY
-say "numpy $SYSTEM_NUMPY from the system"
+    say "numpy $SYSTEM_NUMPY from the system"
+else
+    say "numpy $("$PREFIX/.venv/bin/python" -c 'import numpy; print(numpy.__version__)') in the venv (the system's $SYSTEM_NUMPY is too old)"
+fi
 if "$PREFIX/.venv/bin/python" -c "import picamera2" 2>/dev/null; then
     say "picamera2 imports: the Pi camera can be used"
 else

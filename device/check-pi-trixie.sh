@@ -7,7 +7,8 @@
 #
 # Needs root and `apt-get install debootstrap qemu-user-static binfmt-support`. Every step is kept: run it again
 # and it goes on from where it stopped (remove $ROOT for a fresh root). Environment:
-#   ROOT    the root's folder (default /var/tmp/jantaku-trixie-$ARCH)
+#   SUITE   the Debian release (default trixie; bookworm checks the older Raspberry Pi OS base)
+#   ROOT    the root's folder (default /var/tmp/jantaku-$SUITE-$ARCH)
 #   MIRROR  the Debian mirror (default: the one this machine's apt uses)
 #   SRC     the checkout to install (default: the one holding this script)
 #   LOG     the log folder (default $ROOT.logs): debootstrap.log, install.log, demo.log, times.txt
@@ -18,7 +19,7 @@
 set -euo pipefail
 
 ARCH=${ARCH:-arm64}
-SUITE=trixie
+SUITE=${SUITE:-trixie}
 ROOT=${ROOT:-/var/tmp/jantaku-$SUITE-$ARCH}
 LOG=${LOG:-$ROOT.logs}
 DEMO_TIMEOUT=${DEMO_TIMEOUT:-3600}

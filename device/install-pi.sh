@@ -107,9 +107,13 @@ fi
 "$PREFIX/.venv/bin/jantaku" run --config "$CONFIG" --check
 install -m 644 "$PREFIX/device/systemd/jantaku.service" "$UNIT"
 sed -i "s#/opt/jantaku#$PREFIX#g; s#/etc/jantaku/config.toml#$CONFIG#g" "$UNIT"
-command -v systemctl >/dev/null || die "no systemctl: the unit is in $UNIT; start $PREFIX/.venv/bin/jantaku run by hand"
+if ! command -v systemctl >/dev/null; then
+    # a container or a bare root: the install is done, only the service is not set up
+    say "no systemd here: the unit is in $UNIT; start the table with $PREFIX/.venv/bin/jantaku run --config $CONFIG"
+    exit 0
+fi
 if [[ ! -d /run/systemd/system ]]; then
-    # a chroot or a container: enable works on the files alone, and the table starts at the next boot
+    # a chroot: enable works on the files alone, and the table starts at the next boot
     systemctl enable jantaku.service
     say "systemd is not running here: the unit is installed and enabled, not started"
     exit 0

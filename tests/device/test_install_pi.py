@@ -75,3 +75,11 @@ def test_picamera2_is_installed_where_apt_offers_it_and_the_install_goes_on_with
     assert ("python3-picamera2" in installed) == installs_picamera2
     assert out.rstrip().endswith("went-on")
     assert ("a USB camera and the demo work" in out) != installs_picamera2
+
+
+def test_a_system_without_systemd_gets_the_install_and_a_way_to_start_it(tmp_path):
+    snippet = SCRIPT[SCRIPT.index("if ! command -v systemctl") :]
+    bash = f'say() {{ echo "say: $*"; }}\nPREFIX=/opt/jantaku CONFIG=/etc/jantaku/config.toml UNIT=x\n{snippet}'
+    proc = subprocess.run(["bash", "-c", bash], capture_output=True, text=True, env={"PATH": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr  # a container or a bare root: nothing to enable, nothing failed
+    assert "start the table with /opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml" in proc.stdout

@@ -4,6 +4,7 @@ tests/device/test_install_pi_emulated.py (slow)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +81,7 @@ def test_picamera2_is_installed_where_apt_offers_it_and_the_install_goes_on_with
 def test_a_system_without_systemd_gets_the_install_and_a_way_to_start_it(tmp_path):
     snippet = SCRIPT[SCRIPT.index("if ! command -v systemctl") :]
     bash = f'say() {{ echo "say: $*"; }}\nPREFIX=/opt/jantaku CONFIG=/etc/jantaku/config.toml UNIT=x\n{snippet}'
-    proc = subprocess.run(["bash", "-c", bash], capture_output=True, text=True, env={"PATH": str(tmp_path)})
+    # a PATH with no systemctl on it (bash itself named by its full path)
+    proc = subprocess.run([shutil.which("bash"), "-c", bash], capture_output=True, text=True, env={"PATH": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr  # a container or a bare root: nothing to enable, nothing failed
     assert "start the table with /opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml" in proc.stdout

@@ -82,6 +82,8 @@ def test_a_system_without_systemd_gets_the_install_and_a_way_to_start_it(tmp_pat
     snippet = SCRIPT[SCRIPT.index("if ! command -v systemctl") :]
     bash = f'say() {{ echo "say: $*"; }}\nPREFIX=/opt/jantaku CONFIG=/etc/jantaku/config.toml UNIT=x\n{snippet}'
     # a PATH with no systemctl on it (bash itself named by its full path)
-    proc = subprocess.run([shutil.which("bash"), "-c", bash], capture_output=True, text=True, env={"PATH": str(tmp_path)})
+    proc = subprocess.run(
+        [shutil.which("bash"), "-c", bash], capture_output=True, text=True, env={"PATH": str(tmp_path)}
+    )
     assert proc.returncode == 0, proc.stderr  # a container or a bare root: nothing to enable, nothing failed
     assert "start the table with /opt/jantaku/.venv/bin/jantaku run --config /etc/jantaku/config.toml" in proc.stdout

@@ -90,7 +90,9 @@ cleanup() {
 }
 trap cleanup EXIT
 mountpoint -q "$ROOT/proc" || bind -t proc proc "$ROOT/proc"
-mountpoint -q "$ROOT/sys" || bind -t sysfs sysfs "$ROOT/sys"
+# no /sys when emulated: it describes this machine's CPUs, and onnxruntime's cpuinfo crashes on them under qemu
+# (without it onnxruntime warns and runs)
+[[ $emulated == 1 ]] || mountpoint -q "$ROOT/sys" || bind -t sysfs sysfs "$ROOT/sys"
 mountpoint -q "$ROOT/dev" || bind --bind /dev "$ROOT/dev"
 mountpoint -q "$ROOT/dev/pts" || bind -t devpts devpts "$ROOT/dev/pts"
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Install jantaku on a Raspberry Pi (Raspberry Pi OS Bookworm or later, 64-bit) as a systemd service.
+# Install jantaku on a Raspberry Pi (Raspberry Pi OS, 64-bit: Debian 13 "trixie" with Python 3.13, or Bookworm)
+# as a systemd service.
 #
 #   sudo ./device/install-pi.sh            # from a checkout of the project
 #
 # What it does (each step is safe to run again):
-#   1. apt: python3-venv and python3-picamera2 (libcamera's Python binding comes only from apt)
+#   1. apt: python3-venv, python3-numpy, and python3-picamera2 where this system's apt offers it (Raspberry Pi's
+#      repository: libcamera's Python binding comes only from there). Without it the Pi camera is not used; a USB
+#      camera and the demo still work.
 #   2. a system user `jantaku` in the video group, the project copied to /opt/jantaku
-#   3. a venv made with --system-site-packages (so it sees picamera2), `pip install` of the project, with
-#      numpy kept below 2: Debian's picamera2/simplejpeg are built against numpy 1.x and fail to import beside 2.x
-#   4. /etc/jantaku/config.toml (Pi camera, a random 6-digit PIN) unless it exists, and the systemd unit, enabled and
-#      started (an older config whose PIN is shorter than 6 digits fails the check: set a longer one)
+#   3. a venv made with --system-site-packages, so it sees the system's numpy and picamera2, and `pip install` of
+#      the project held to the system's numpy (a constraints file): picamera2 and simplejpeg are built against
+#      that numpy, and a second numpy in the venv would shadow it (Bookworm's 1.24 is too old for the project:
+#      there a numpy 1.x goes in the venv, as picamera2 allows)
+#   4. /etc/jantaku/config.toml (camera "auto", a random 6-digit PIN) unless it exists, and the systemd unit,
+#      enabled and started (an older config whose PIN is shorter than 6 digits fails the check: set a longer one)
 # Environment: PREFIX (default /opt/jantaku), CONFIG (default /etc/jantaku/config.toml), NO_START=1 to only install.
+# device/check-pi-trixie.sh runs this script in a Debian trixie arm64 root under qemu (docs/pi.md has the figures).
 set -euo pipefail
 
 PREFIX=${PREFIX:-/opt/jantaku}
@@ -26,8 +32,15 @@ die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
 command -v apt-get >/dev/null || die "this script is for Raspberry Pi OS / Debian (apt-get not found)"
 
 say "1/4 system packages"
+export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q python3-venv python3-pip python3-picamera2 rsync
+apt-get install -y -q python3-venv python3-numpy rsync
+if apt-cache policy python3-picamera2 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    apt-get install -y -q python3-picamera2
+else
+    say "python3-picamera2 is not in this system's apt sources (Raspberry Pi's repository): no Pi camera;" \
+        "a USB camera and the demo work"
+fi
 
 say "2/4 user and files in $PREFIX"
 if ! id jantaku >/dev/null 2>&1; then
@@ -40,10 +53,29 @@ rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' --exclu
 
 say "3/4 venv in $PREFIX/.venv"
 [[ -x $PREFIX/.venv/bin/python ]] || python3 -m venv --system-site-packages "$PREFIX/.venv"
-"$PREFIX/.venv/bin/pip" install -q --upgrade pip
-"$PREFIX/.venv/bin/pip" install -q "numpy<2" -e "$PREFIX"
-if ! "$PREFIX/.venv/bin/python" -c "import picamera2" 2>/dev/null; then
-    say "warning: picamera2 does not import in the venv; a USB camera still works (camera.kind = \"opencv\")"
+# pip may not replace the system's numpy: picamera2 and simplejpeg (apt) are built against it. Bookworm's numpy
+# 1.24 is older than the project needs: there the venv gets a numpy 1.x, which they still import beside (numpy 2
+# would break them).
+SYSTEM_NUMPY=$(python3 -c 'import numpy; print(numpy.__version__)')
+case $SYSTEM_NUMPY in
+    1.[0-9].* | 1.1[0-9].* | 1.2[0-5].*) NUMPY_HOLD="numpy>=1.26,<2" ;;
+    *) NUMPY_HOLD="numpy==$SYSTEM_NUMPY" ;;
+esac
+printf '%s\n' "$NUMPY_HOLD" >"$PREFIX/.venv/numpy.txt"
+"$PREFIX/.venv/bin/pip" install --progress-bar off -c "$PREFIX/.venv/numpy.txt" -e "$PREFIX"
+if [[ $NUMPY_HOLD == "numpy==$SYSTEM_NUMPY" ]]; then
+    "$PREFIX/.venv/bin/python" - <<'PY' || die "the venv does not use the system's numpy"
+import numpy
+assert numpy.__file__.startswith("/usr/lib/python3/dist-packages/"), numpy.__file__
+PY
+    say "numpy $SYSTEM_NUMPY from the system"
+else
+    say "numpy $("$PREFIX/.venv/bin/python" -c 'import numpy; print(numpy.__version__)') in the venv (the system's $SYSTEM_NUMPY is too old)"
+fi
+if "$PREFIX/.venv/bin/python" -c "import picamera2" 2>/dev/null; then
+    say "picamera2 imports: the Pi camera can be used"
+else
+    say "picamera2 does not import: a USB camera (camera.kind = \"opencv\") or the demo"
 fi
 
 say "4/4 config $CONFIG and the service"
@@ -75,6 +107,17 @@ fi
 "$PREFIX/.venv/bin/jantaku" run --config "$CONFIG" --check
 install -m 644 "$PREFIX/device/systemd/jantaku.service" "$UNIT"
 sed -i "s#/opt/jantaku#$PREFIX#g; s#/etc/jantaku/config.toml#$CONFIG#g" "$UNIT"
+if ! command -v systemctl >/dev/null; then
+    # a container or a bare root: the install is done, only the service is not set up
+    say "no systemd here: the unit is in $UNIT; start the table with $PREFIX/.venv/bin/jantaku run --config $CONFIG"
+    exit 0
+fi
+if [[ ! -d /run/systemd/system ]]; then
+    # a chroot: enable works on the files alone, and the table starts at the next boot
+    systemctl enable jantaku.service
+    say "systemd is not running here: the unit is installed and enabled, not started"
+    exit 0
+fi
 systemctl daemon-reload
 systemctl enable jantaku.service
 if [[ ${NO_START:-0} != 1 ]]; then

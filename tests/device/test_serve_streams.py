@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.serve_command import serve_args
+
 #: Streams one address may hold (``JANTAKU_STREAMS_PER_ADDRESS``).
 PER_ADDRESS = 4
 
@@ -24,22 +26,7 @@ PER_ADDRESS = 4
 def served(tmp_path):
     """A ``jantaku serve`` subprocess on loopback: its (host, port)."""
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "device.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--pin",
-            "864213",
-            "--db",
-            str(tmp_path / "g.db"),
-            "--model",
-            str(tmp_path / "none.onnx"),
-        ],
+        [sys.executable, "-m", "device.cli", *serve_args(tmp_path / "g.db", pin="864213")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

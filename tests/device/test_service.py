@@ -17,6 +17,7 @@ from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
+from tests.serve_command import serve_args
 from tests.web.conftest import reading_of
 from vision.read.detector import laid_in_rows
 from vision.read.pipeline import Reader
@@ -463,22 +464,7 @@ def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     import urllib.request
 
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "device.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--pin",
-            "864213",
-            "--db",
-            str(tmp_path / "g.db"),
-            "--model",
-            str(tmp_path / "none.onnx"),
-        ],
+        [sys.executable, "-m", "device.cli", *serve_args(tmp_path / "g.db", pin="864213")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -20,6 +20,7 @@ import pytest
 from device.cli import main
 from device.commands.access import table_pin
 from device.table.access import TableAccess
+from tests.serve_command import serve_args
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,22 +135,7 @@ def test_a_card_of_another_kind_is_one_line(tmp_path, capsys):
 def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, str]:
     (tmp_path / "pin").write_text("482913\n")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "device.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "g.db"),
-            "--pin-file",
-            str(tmp_path / "pin"),
-            "--model",
-            str(tmp_path / "none.onnx"),
-        ],
+        [sys.executable, "-m", "device.cli", *serve_args(tmp_path / "g.db", pin_file=tmp_path / "pin")],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

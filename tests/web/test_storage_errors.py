@@ -9,6 +9,7 @@ import pytest
 
 from device.cli import main
 from device.table import storage
+from tests.serve_command import serve_args
 from tests.web.test_writes import DRAW, WIN_1
 
 FULL = "the disk is full: nothing was recorded (free some space and try again)"
@@ -80,22 +81,6 @@ def test_a_database_that_reaches_its_page_limit_answers_507(player, service):
     assert service.game.store.games() == games
 
 
-def serve_args(db) -> list[str]:
-    return [
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--pin",
-        "246813",
-        "--db",
-        str(db),
-        "--model",
-        str(db.parent / "no-model.onnx"),
-    ]
-
-
 def connect_full(path, *args, **kwargs):
     db = sqlite3_connect(path, *args, **kwargs)
     db.execute("PRAGMA max_page_count = 1")  # room for nothing: the schema does not fit
@@ -127,7 +112,7 @@ def test_storage_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path, monkeypa
         db.mkdir()
     else:
         monkeypatch.setattr(storage.sqlite3, "connect", connect)
-    assert main(serve_args(db)) == 2, case
+    assert main(serve_args(db, pin="246813")) == 2, case
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and err[0].startswith("jantaku serve: no detector model"), err  # the model: a warning
     assert err[1] == f"jantaku serve: cannot open the game log {db}: {reason} (is the disk full or read-only?)"

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from device.table.service import TableService
+from tests.serve_command import serve_args
 from tests.web.conftest import PIN, Phone
 from vision.read.pipeline import Reader
 from web import create_app
@@ -213,17 +214,7 @@ class Table:
                 sys.executable,
                 "-c",
                 "import sys; from device.cli import main; sys.exit(main(sys.argv[1:]))",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--pin",
-                SERVE_PIN,
-                "--db",
-                str(tmp_path / "table" / "game.db"),
-                "--model",
-                str(tmp_path / "no-model.onnx"),
+                *serve_args(tmp_path / "table" / "game.db", pin=SERVE_PIN),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -76,7 +76,7 @@ MAX_EVENTS = 200
 MAX_CONTRADICTIONS = 20
 #: A hand under way whose deal the camera missed is joined when its table has been read alike on this many frames
 #: running, with at most this many discards in all (two go-rounds: later, a missed call could hide among them).
-JOIN_FRAMES = 2
+JOIN_FRAMES = 3
 JOIN_MOST_DISCARDS = 8
 #: The phones' name of each abortive draw.
 ABORT_NAMES = {

@@ -34,12 +34,8 @@ from vision.read.fusion import TableFusion
 from vision.read.table import TableObservation, ViewSide
 from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
 
-#: Consecutive frames a zone must read the same (as fused) before its change is taken: the fusion has already asked
-#: a move to show on QUICK of the last frames, so one fused frame is enough (a change lying still one second, two
-#: frames at the camera's rate, is taken).
-SETTLE = 1
-#: Consecutive frames a hand laid face up must read the same before it is revealed (a result is scored from it).
-REVEAL_SETTLE = 2
+#: Consecutive frames a zone must read the same before its change is taken.
+SETTLE = 2
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
@@ -551,7 +547,7 @@ class _Step:
         for side in _SIDES:
             zone = HAND + side.turns
             hand = f._runs[zone].value
-            if f._runs[zone].frames < max(f.settle, REVEAL_SETTLE):  # a result is at stake: held a frame longer
+            if not self.settled(zone):
                 continue
             if not isinstance(hand, OpenHand):
                 f.revealed.pop(side, None)

@@ -197,7 +197,7 @@ def draws_before(game: Game, event: Event) -> tuple[Event, ...]:
     return ()
 
 
-def _early_hand(table: TableObservation | None, dealer: int, follower: TableFollower) -> Any:
+def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[int], ViewSide]) -> Any:
     """What an early hand under way shows: (the dora indicator, its discards in turn from ``dealer``), when the table
     shows one indicator, no meld, no hand laid open, and ponds of at most :data:`JOIN_MOST_DISCARDS` tiles in all
     that turn order explains (each seat after the dealer as many discards as the one before it, or one fewer than
@@ -208,7 +208,7 @@ def _early_hand(table: TableObservation | None, dealer: int, follower: TableFoll
     if view.open_hand or any(s.melds for s in view.seats):
         return None
     order = [(dealer + k) % 4 for k in range(4)]
-    ponds = {seat: view.seat(_side_of(follower, seat)) for seat in order}
+    ponds = {seat: view.seat(side_of(seat)) for seat in order}
     sizes = [len(ponds[seat].pond) for seat in order]
     if not 0 < sum(sizes) <= JOIN_MOST_DISCARDS or any(b > a for a, b in itertools.pairwise(sizes)):
         return None
@@ -221,10 +221,6 @@ def _early_hand(table: TableObservation | None, dealer: int, follower: TableFoll
             if turn < len(pond.pond):
                 discards.append(Discard(seat, pond.pond[turn], riichi=pond.riichi == turn))
     return view.indicators[0], tuple(discards)
-
-
-def _side_of(follower: TableFollower, seat: int) -> ViewSide:
-    return tuple(ViewSide)[(seat - (follower.camera_seat or 0)) % 4]
 
 
 def _clear(table: TableObservation | None) -> bool:
@@ -385,7 +381,7 @@ class CameraGame:
         """A deal the camera missed (reads fell behind, or it started late) whose first discards lie on the table:
         once the same early table is seen on :data:`JOIN_FRAMES` frames running, the hand is started from its
         indicator and those discards taken in turn from the dealer, marked inferred. Returns whether it was."""
-        early = _early_hand(table, self.session.game.dealer, self.follower)
+        early = _early_hand(table, self.session.game.dealer, self.side_of)
         if early is None or self.follower.accepted.indicators[:1] == early[:1]:
             # (the hand that just ended still lies there: its indicator is the same; a new deal shows another, but
             # for one in 34 deals, which wait for the table to be cleared as before)
@@ -406,12 +402,9 @@ class CameraGame:
                 break
         self._new_follower()
         self.follower.accept(table)
-        if discards:
+        if discards:  # (accept took the riichi seats from the sideways tiles; the last discard is open to a call)
             last = discards[-1]
             self.follower.last_discard = (self.side_of(last.seat), last.tile)
-            self.follower.declared = [
-                any(d.riichi for d in discards if self.side_of(d.seat) is side) for side in ViewSide
-            ]
         return True
 
     def _new_follower(self) -> None:

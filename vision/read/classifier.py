@@ -30,12 +30,21 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from vision.read.detector import Detection, Detector, DetectorLayer, Orientation, open_session, parse_names
+from vision.read.detector import (
+    Detection,
+    Detector,
+    DetectorLayer,
+    Orientation,
+    SlicedDetector,
+    open_session,
+    parse_names,
+)
 from vision.read.errors import ModelError
 from vision.read.geometry import Box, Size
 from vision.read.labels import CLASS_NAMES, tile_of_class
 from vision.read.postprocess import Raw, nms
 from vision.read.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, Verdict, check_red_five, is_five
+from vision.read.zones import shifted
 
 #: The classifier's input: (height, width) of an upright tile crop.
 CROP_SIZE = Size(height=64, width=48)
@@ -478,8 +487,8 @@ class TwoStageDetector(DetectorLayer):
         for detector, (x1, y1, x2, y2) in [*((self.detector, w) for w in windows), *((shrunk, w) for w in whole)]:
             crop = image[y1:y2, x1:x2]
             strong, faint = detector.detect_with_weak(crop) if with_weak else (detector.detect(crop), [])
-            found += _moved(strong, x1, y1)
-            weak += _moved(faint, x1, y1)
+            found += shifted(strong, x1, y1)
+            weak += shifted(faint, x1, y1)
         return self.classify_detections(image, found, weak)
 
     def classify_detections(
@@ -634,15 +643,8 @@ def with_classifier(
     return TwoStageDetector(detector, classifier, views_below=views_below, batch=batch)
 
 
-def _moved(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:
-    """Detections of a window whose top left lies at (``dx``, ``dy``), in the image's pixels."""
-    return [replace(d, box=Box(d.box.x1 + dx, d.box.y1 + dy, d.box.x2 + dx, d.box.y2 + dy)) for d in detections]
-
-
 def _read_whole(detector: Detector) -> Detector:
     """``detector`` reading each image whole in one view (a sliced detector without its slices); another as it is."""
-    from vision.read.detector import SlicedDetector
-
     if isinstance(detector, SlicedDetector):
         return SlicedDetector(detector.network, replace(detector.options, scales=()))
     return detector

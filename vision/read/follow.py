@@ -200,9 +200,6 @@ def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
     else:
         if len(rest) <= 1:
             return _Melds(new=rest[0] if rest else None, misread=misread)
-    extra = minus(now.melds, was.melds)
-    if extra is not None and len(extra) == 1:
-        return _Melds(new=extra[0])
     gone = minus(was.melds, now.melds)
     if gone is not None:
         return _Melds(hidden=True)

@@ -419,14 +419,12 @@ class Reader:
         policy = self.config.zones
         assert policy is not None
         frame = image if turn is None else turn.straightened(image)
-        corners = [tuple(int(v) for v in (w.x1, w.y1, w.x2, w.y2)) for w in windows]
+        corners = _corners(windows)
         tile = tile_side(previous.detections) or 0.0
         # the detector's own method (a view layer wrapping it would hand it down, its view skipped)
         if callable(getattr(type(self.detector), "detect_in_windows", None)):  # the boxes named in one classifier run
             coarse = coarse_windows(zones, Size.of(frame), tile, policy)
-            found = self.detector.detect_in_windows(
-                frame, corners, [tuple(int(v) for v in (w.x1, w.y1, w.x2, w.y2)) for w in coarse]
-            )
+            found = self.detector.detect_in_windows(frame, corners, _corners(coarse))
             fresh = [found] * len(windows)  # each window takes those centred in its own inner part
         else:
             fresh = [shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1) for x1, y1, x2, y2 in corners]
@@ -452,6 +450,11 @@ class IncrementalReader:
 
     def forget(self) -> None:
         self.last = None
+
+
+def _corners(windows: Sequence[Box]) -> list[tuple[int, int, int, int]]:
+    """Each window's (x1, y1, x2, y2) in whole pixels, to cut it from the frame."""
+    return [(int(w.x1), int(w.y1), int(w.x2), int(w.y2)) for w in windows]
 
 
 def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:

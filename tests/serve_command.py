@@ -3,6 +3,9 @@ test's folder, and no detector model (photos are not read)."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 
@@ -14,3 +17,20 @@ def serve_args(db: Path, *, pin: str | None = None, pin_file: Path | None = None
     if pin_file is not None:
         args += ["--pin-file", str(pin_file)]
     return [*args, "--model", str(db.parent / "no-model.onnx")]
+
+
+def start_serve(db: Path, pin: str) -> tuple[subprocess.Popen, str]:
+    """``jantaku serve`` started in a subprocess (stop it with SIGINT, as Ctrl-C does): the process and the first line
+    it prints (``Jantaku table: URL ...``)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "device.cli", *serve_args(db, pin=pin)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
+        # and a child inherits that (Python then installs no KeyboardInterrupt handler)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    line = proc.stdout.readline()
+    assert line.startswith("Jantaku table: http://127.0.0.1:"), line
+    return proc, line

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import signal
 import socket
-import subprocess
-import sys
 import time
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.serve_command import serve_args
+from tests.serve_command import start_serve
 
 #: Streams one address may hold (``JANTAKU_STREAMS_PER_ADDRESS``).
 PER_ADDRESS = 4
@@ -25,16 +23,8 @@ PER_ADDRESS = 4
 @pytest.fixture
 def served(tmp_path):
     """A ``jantaku serve`` subprocess on loopback: its (host, port)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", *serve_args(tmp_path / "g.db", pin="864213")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc, line = start_serve(tmp_path / "g.db", "864213")
     try:
-        line = proc.stdout.readline()
-        assert line.startswith("Jantaku table: http://127.0.0.1:"), line
         url = urlsplit(line.split()[2])
         yield url.hostname, url.port
     finally:

@@ -17,7 +17,7 @@ from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from tests.serve_command import serve_args
+from tests.serve_command import start_serve
 from tests.web.conftest import reading_of
 from vision.read.detector import laid_in_rows
 from vision.read.pipeline import Reader
@@ -459,22 +459,10 @@ def test_decode_photo_refuses_before_decoding(data, message):
 def test_jantaku_serve_starts_prints_the_url_and_stops_on_ctrl_c(tmp_path):
     import json as _json
     import signal
-    import subprocess
-    import sys
     import urllib.request
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "device.cli", *serve_args(tmp_path / "g.db", pin="864213")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
-        # and a child inherits that (Python then installs no KeyboardInterrupt handler)
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc, line = start_serve(tmp_path / "g.db", "864213")
     try:
-        line = proc.stdout.readline()
-        assert line.startswith("Jantaku table: http://127.0.0.1:"), line
         url = line.split()[2]
         where = proc.stdout.readline()
         assert "(the PIN given by --pin)" in where and "864213" not in line + where, where  # never printed

@@ -186,14 +186,17 @@ def test_ctrl_c_while_it_starts_is_one_line(delay):
         cwd=ROOT,
         env=env,
         text=True,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     assert proc.stderr.readline() == "up\n"  # Python itself has started (its own start-up is not ours)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
-    err = proc.stderr.read()
-    proc.wait(timeout=60)
+    out, err = proc.communicate(timeout=60)
     assert "Traceback" not in err, err
-    if proc.returncode != 0:  # else it had finished already
+    if proc.returncode in (0, -signal.SIGINT):
+        # it had finished already: main returned, and a Ctrl-C during the interpreter's own exit (its handlers
+        # back to the default) ends it by the signal, as any shell tool; the answer was whole by then
+        assert err == "" and out.startswith("tenpai: 2 wait(s)") and "2z" in out, (proc.returncode, out, err)
+    else:
         assert (proc.returncode, err) == (130, "jantaku: interrupted\n")

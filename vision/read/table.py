@@ -458,20 +458,24 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
             across_y = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
         if len(left) + len(right) >= 3:
             beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
-        if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
-            half = (_percentile([p[0] for p in right], 0.9) - _percentile([p[0] for p in left], 0.1)) / 2
-            half *= _depth_per_width(dets_of, walled, centre, unit)
-            if ViewSide.BOTTOM in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
-                beside_y = _percentile([p[1] for p in bottom], 0.9) - half
-            elif ViewSide.TOP in walled and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
-                beside_y = _percentile([p[1] for p in top], 0.1) + half
-        if across_x is None and across_y is not None and {ViewSide.TOP, ViewSide.BOTTOM} <= walled:
-            half = (_percentile([p[1] for p in bottom], 0.9) - _percentile([p[1] for p in top], 0.1)) / 2
-            half /= _depth_per_width(dets_of, walled, centre, unit)
-            if ViewSide.RIGHT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
-                beside_x = _percentile([p[0] for p in right], 0.9) - half
-            elif ViewSide.LEFT in walled and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
-                beside_x = _percentile([p[0] for p in left], 0.1) + half
+        # the walls' square, from the lines the walls lie on (the rows of stacks, whatever lies beyond them: a
+        # standing hand's top edges read as tiles, a hand laid open)
+        walls = {s: row for s in ViewSide if len(sure[s]) >= 3 and (row := _wall_row(dets_of[s], s, centre, unit))}
+        line = {s: _line(row, s) for s, row in walls.items()}
+        if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walls.keys():
+            half = (line[ViewSide.RIGHT] - line[ViewSide.LEFT]) / 2
+            half *= _depth_per_width(walls, centre, unit)
+            if ViewSide.BOTTOM in walls and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+                beside_y = line[ViewSide.BOTTOM] - half
+            elif ViewSide.TOP in walls and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
+                beside_y = line[ViewSide.TOP] + half
+        if across_x is None and across_y is not None and {ViewSide.TOP, ViewSide.BOTTOM} <= walls.keys():
+            half = (line[ViewSide.BOTTOM] - line[ViewSide.TOP]) / 2
+            half /= _depth_per_width(walls, centre, unit)
+            if ViewSide.RIGHT in walls and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+                beside_x = line[ViewSide.RIGHT] - half
+            elif ViewSide.LEFT in walls and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
+                beside_x = line[ViewSide.LEFT] + half
         cx = _pick(across_x, beside_x, cx, unit)
         cy = _pick(across_y, beside_y, cy, unit)
         moved = abs(cx - centre[0]) + abs(cy - centre[1])
@@ -521,25 +525,47 @@ def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[floa
     return len(outer) >= 3 and backs >= WALL_BACKS * len(outer) and statistics.median(1 / s.ratio for s in spans) >= 1.1
 
 
-def _stack_pitch(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> float | None:
-    """The spacing of a walled seat's stacks along its row (the median gap of its outer row, a face-up indicator on
-    its stack counted once); None for a wall of fewer than four stacks."""
+def _wall_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> list[Detection]:
+    """A seat's wall: its outermost row (tiles within a tile's width in depth) of three or more that is mostly face
+    down and lying (:data:`WALL_BACKS`; deeper than wide in that seat's frame: a standing hand seen from behind shows
+    shallow boxes); [] when it shows none. Rows beyond it are passed over (a standing hand's top edges boxed as tiles,
+    a hand laid open)."""
+    depth = [_depths(d, centre)[side.turns] for d in dets]
+    left = sorted(range(len(dets)), key=lambda i: -depth[i])
+    while len(left) >= 3:
+        far = depth[left[0]]
+        row = [i for i in left if depth[i] >= far - unit]
+        spans = [_span(0, dets[i], side, centre) for i in row]
+        backs = sum(dets[i].is_back for i in row)
+        if len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in spans) >= 1.1:
+            return [dets[i] for i in row]
+        left = [i for i in left if depth[i] < far - unit]
+    return []
+
+
+def _line(row: Sequence[Detection], side: ViewSide) -> float:
+    """Where a seat's row lies across its axis: the median of its tiles' y (bottom, top) or x (left, right)."""
+    axis = 0 if side in (ViewSide.LEFT, ViewSide.RIGHT) else 1
+    return statistics.median(d.box.center[axis] for d in row)
+
+
+def _stack_pitch(wall: Sequence[Detection], side: ViewSide, unit: float) -> float | None:
+    """The spacing of a seat's wall stacks along its row (the median gap, a face-up indicator on its stack counted
+    once); None for a wall of fewer than four stacks."""
     axis = 1 if side in (ViewSide.LEFT, ViewSide.RIGHT) else 0
-    along = sorted(d.box.center[axis] for d in _outer_row(dets, side, centre, unit))
+    along = sorted(d.box.center[axis] for d in wall)
     gaps = [b - a for a, b in itertools.pairwise(along) if b - a > 0.3 * unit]
     return statistics.median(gaps) if len(gaps) >= 3 else None
 
 
-def _depth_per_width(
-    dets_of: dict[ViewSide, list[Detection]], walled: set[ViewSide], centre: tuple[float, float], unit: float
-) -> float:
+def _depth_per_width(walls: dict[ViewSide, list[Detection]], centre: tuple[float, float], unit: float) -> float:
     """How long a length along y looks against the same along x: the stack pitch of the walls lying along y over
     that of those along x (1 without a wall each way). A camera at an angle foreshortens the table's depth, and the
     view from straight above the tiles' sizes give (:class:`vision.read.table_geometry.Perspective`) keeps that;
     within :data:`SAME_PITCH` of 1, 1."""
 
     def pitch(sides: tuple[ViewSide, ViewSide]) -> float | None:
-        found = [p for s in sides if s in walled and (p := _stack_pitch(dets_of[s], s, centre, unit)) is not None]
+        found = [p for s in sides if s in walls and (p := _stack_pitch(walls[s], s, unit)) is not None]
         return statistics.mean(found) if found else None
 
     along_y, along_x = pitch((ViewSide.LEFT, ViewSide.RIGHT)), pitch((ViewSide.TOP, ViewSide.BOTTOM))

@@ -427,3 +427,21 @@ def test_a_wall_drawn_down_to_a_corner_still_squares_the_table():
         assert seats_json(obs) == seats_json(read_table(dets, size, centre=truth)), entry["shows"]
     last = read_table(detections(SHORT_WALL[-1]), size_of(SHORT_WALL[-1]))
     assert [last.seat(side).pond_text for side in ViewSide] == ["2z", "8m", "3z", ""]
+
+
+STANDING_HANDS = json.loads((Path(__file__).parent / "data" / "standing_hands_estimate.json").read_text())["frames"]
+
+
+def test_walls_square_the_table_when_standing_hands_are_boxed_beyond_them():
+    """A filmed game read by the shipped models (``data/standing_hands_estimate.json``): the deal took the top wall and
+    half the left one, and the standing hands' top edges are boxed here and there beyond the walls, so no seat's
+    outermost row is a wall. The walls' square still places the centre (it lay 130-175 px low, and the bottom seat's
+    first discard was read as the left seat's), and the camera keeps it."""
+    geometry = TableGeometry()
+    for entry in STANDING_HANDS:
+        dets, size, truth = detections(entry), size_of(entry), tuple(entry["centre"])
+        assert apart(read_table(dets, size).centre, truth) <= 0.5 * unit_of(entry), entry["shows"]
+        assert apart(geometry.observe(dets, size), truth) <= 0.5 * unit_of(entry), entry["shows"]
+    last = STANDING_HANDS[-1]
+    obs = read_table(detections(last), size_of(last), centre=geometry.centre)
+    assert [obs.seat(side).pond_text for side in ViewSide] == ["9p", "1s", "9s", ""]

@@ -160,14 +160,14 @@ def decode(output: np.ndarray, num_classes: int, conf_threshold: float = 0.25, *
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Intersection over union of every box in ``a`` ``[K, 4]`` with every box in ``b`` ``[M, 4]``: ``[K, M]``."""
-    inter = _intersections(a, b)
+    inter = intersection_matrix(a, b)
     union = _areas(a)[:, None] + _areas(b)[None, :] - inter
     return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
 
 
 def ios_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Intersection over the smaller box's area, ``[K, M]``: 1.0 when one box lies inside the other."""
-    inter = _intersections(a, b)
+    inter = intersection_matrix(a, b)
     smaller = np.minimum(_areas(a)[:, None], _areas(b)[None, :])
     return np.divide(inter, smaller, out=np.zeros_like(inter), where=smaller > 0)
 
@@ -177,7 +177,8 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
     return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
 
 
-def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area each box of ``a`` ([K, 4], x1 y1 x2 y2) shares with each of ``b`` ([M, 4]), ``[K, M]``."""
     a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])

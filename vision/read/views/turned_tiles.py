@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -147,6 +147,13 @@ class _Candidate:
     off: float  # how far it stands from straight there, as the merge ranks it (degrees)
     view: int  # which view read it: 0 the photo itself, 1... the turned views
     sideways: bool  # whether it lies sideways in that view
+    centre: tuple[float, float] = field(init=False)  # of its outline
+    bounds: tuple[float, float, float, float] = field(init=False)  # its outline's (x1, y1, x2, y2)
+
+    def __post_init__(self) -> None:
+        lo, hi = self.outline.min(axis=0), self.outline.max(axis=0)
+        object.__setattr__(self, "centre", _centre(self.outline))
+        object.__setattr__(self, "bounds", (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
 
 
 def _inside(point: tuple[float, float], outline: np.ndarray) -> bool:
@@ -156,7 +163,10 @@ def _inside(point: tuple[float, float], outline: np.ndarray) -> bool:
 def _same_tile(a: _Candidate, b: _Candidate) -> bool:
     """Whether two readings are of one tile: either's centre lies inside the other's outline (turned boxes'
     upright bounds overlap their neighbours', their outlines do not)."""
-    return _inside(_centre(a.outline), b.outline) or _inside(_centre(b.outline), a.outline)
+    (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = a.bounds, b.bounds
+    if ax1 > bx2 or bx1 > ax2 or ay1 > by2 or by1 > ay2:  # apart: neither centre can lie in the other
+        return False
+    return _inside(a.centre, b.outline) or _inside(b.centre, a.outline)
 
 
 def _centre(outline: np.ndarray) -> tuple[float, float]:

@@ -54,7 +54,7 @@ def test_every_page_runs_as_modules_and_leaves_no_globals(context, site):
     assert not errors, errors
 
 
-#: A state whose dora are not what the usual rule gives: the page draws them as the server names them.
+#: The dora a state names: the engine's rule, and one no page could work out (the page computes none, it draws these).
 NAMED = [
     # indicators, the dora the server names for them, the ura indicators, the ura it names
     (["9m"], ["1m"], ["0p"], ["6p"]),  # the engine's own rule: 9 wraps to 1, a red five points as a five

@@ -4,7 +4,7 @@ draw it laid out).
 
 * ``POST /api/camera/seat`` ``{"seat": 0..3 | null}``: the game seat at the frame's bottom edge (null: not known).
 * ``GET /api/camera/frame/<frame_id>.jpg``: the picture of a frame a contradiction was seen in, its zone outlined
-  (the contradictions in ``camera.follow`` say ``"image": true`` while it is kept; only the last few are). Like
+  (the contradictions in ``follow`` say ``"image": true`` while it is kept; only the last few are). Like
   every read of the table it needs no PIN; an id whose picture is not kept is a 404.
 * ``POST /api/camera/<action>``: ``undo`` ``{"id": N}`` (the camera event), ``fix`` ``{"id": N, "tile": "5m",
   "seat": S}`` (a tile, a seat or both), ``resync`` ``{}``, ``confirm`` ``{}`` (the pending win or draw),
@@ -14,7 +14,7 @@ Each changes the game, so each needs the table's PIN (and, like every POST, the 
 ``Idempotency-Key``. A body that is not one of these is a 400; an action the game's rules refuse (the engine's
 ``IllegalAction``: nothing pending to confirm, an event that cannot be undone) is a 409. Each answers
 ``{"ok": true, "result": ..., "state": ...}`` like the settlement's writes. What the camera proposed is in
-``GET /api/state`` at ``camera.follow`` and pushed on the event stream as ``follow``.
+``GET /api/state`` at ``follow`` and pushed on the event stream in the ``state`` message.
 """
 
 from __future__ import annotations

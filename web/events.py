@@ -1,11 +1,11 @@
 """``GET /events``: the table's live updates as Server-Sent Events.
 
 The first frame is the whole state (or, for a client resuming with ``Last-Event-ID``, the messages it
-missed). Then every change is pushed as it happens: ``state`` (the game), ``camera`` (what the camera
-sees), ``corrections``; an idle stream gets a ``heartbeat`` every ``JANTAKU_HEARTBEAT_S`` seconds so
-phones notice a dead connection and reconnect. A stream ends after ``JANTAKU_STREAM_MAX_S`` seconds
-(the browser reconnects by itself, resuming where it was), which also frees the server's threads from
-clients that went away silently.
+missed). Then every change is pushed once, as it happens: ``state`` (the whole state: the game, the camera
+and the camera game's ``follow``, each in its one place), ``camera`` (a new reading alone), ``corrections``;
+an idle stream gets a ``heartbeat`` every ``JANTAKU_HEARTBEAT_S`` seconds so phones notice a dead connection
+and reconnect. A stream ends after ``JANTAKU_STREAM_MAX_S`` seconds (the browser reconnects by itself,
+resuming where it was), which also frees the server's threads from clients that went away silently.
 
 One address holds at most ``JANTAKU_STREAMS_PER_ADDRESS`` streams, and guests (phones that have not joined)
 leave ``JANTAKU_STREAMS_RESERVED`` of the table's streams free for joined phones (:class:`web.guard.StreamSlots`);

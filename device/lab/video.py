@@ -266,7 +266,7 @@ class Watch:
     seen: int = 0
     #: (seconds on ``clock``, event) for every event the engine received, in order.
     arrived: list[tuple[float, Any]] = field(default_factory=list)
-    #: Every contradiction the camera game reported, in order (as ``state()["camera"]["follow"]`` shows them).
+    #: Every contradiction the camera game reported, in order (as ``state()["follow"]`` shows them).
     clashes: list[dict[str, Any]] = field(default_factory=list)
     clock: Callable[[], float] = time.perf_counter
 

@@ -437,9 +437,9 @@ def view(game: Game) -> dict[str, Any]:
                 "waits": waits_of(game, s) if p is not None else [],
             }
         )
-    ura: list[str] = []
+    ura: tuple[Tile, ...] = ()
     if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
-        ura = [str(t) for t in game.events[-1].ura_indicators]
+        ura = tuple(game.events[-1].ura_indicators)
     final = None
     results = game.final_results()
     if results:
@@ -471,7 +471,8 @@ def view(game: Game) -> dict[str, Any]:
         "wall_left": h.live if h is not None and any(p.draws for p in h.players) else None,
         "dora_indicators": [str(t) for t in game.dora_indicators],
         "dora": [str(t) for t in game.dora],
-        "ura_indicators": ura,
+        "ura_indicators": [str(t) for t in ura],
+        "ura": [str(t.dora_from_indicator()) for t in ura],  # the phones show the engine's dora, never their own
         "seats": seats,
         "history": [
             {

@@ -220,6 +220,8 @@ class TableService:
                 "table": {"url": self.url, "rules": self.rules.name},
                 "game": game,
                 "camera": self._camera_dict(self._camera, game["seats"] if game else None),
+                # the camera game's view, here only (None until the camera has seen something)
+                "follow": None if self._camera is None else self._follow_view(),
                 "camera_problem": self.camera_problem,
                 "corrections": self.corrections.summary(),
             }
@@ -336,7 +338,8 @@ class TableService:
         :class:`~vision.read.pipeline.Reading` of a frame (its rows, detections, frame and table, kept as read; the
         frame is held for corrections when it has tiles). A reading with a table
         (:attr:`~vision.read.pipeline.Reading.table`) is played into the game by the camera game; what that changes is
-        published (``state`` and ``follow``). Anything but a ``Reading`` raises TypeError.
+        published once: as ``state`` when the camera game moved, else as ``camera`` (the reading alone). Anything but
+        a ``Reading`` raises TypeError.
         """
         from vision.read.pipeline import Reading
 
@@ -372,23 +375,20 @@ class TableService:
             self._camera = view
             g = self.game.game
             data = self._camera_dict(view, [{"wind": g.seat_wind(s).letter, "name": g.seats[s]} for s in range(4)])
-        self.bus.publish("camera", data)
-        if changed:
-            self._publish_follow()
+        if changed:  # the game and its follow view moved with the reading: the one state message carries all three
+            self.publish_state()
+        else:
+            self.bus.publish("camera", data)
 
     def hold(self) -> None:
         """The camera sees the table as in the last frame for one frame more (the loop's gate found it unchanged):
         the camera game counts it (a change must hold a few frames; a result may confirm itself)."""
         if self.camera_game.hold():
-            self._publish_follow()
-
-    def _publish_follow(self) -> None:
-        self.publish_state()
-        self.bus.publish("follow", self._follow_view())
+            self.publish_state()
 
     def set_camera_seat(self, seat: Any) -> dict[str, Any]:
         """The game seat (0..3; None: not known) at the bottom edge of the camera's frame. Returns the camera game's
-        view (``state()["camera"]["follow"]``). Raises BadRequest for another value."""
+        view (``state()["follow"]``). Raises BadRequest for another value."""
         try:
             seat = check_camera_seat(seat)
         except ValueError as exc:
@@ -396,7 +396,7 @@ class TableService:
         with self._lock:
             self.camera_seat = seat
             self.camera_game.set_camera_seat(seat)
-        self._publish_follow()
+        self.publish_state()
         return self._follow_view()
 
     def camera_action(self, action: str, body: Any) -> dict[str, Any]:
@@ -404,7 +404,7 @@ class TableService:
         after it), ``fix`` ``{"id": N, "tile": "5m", "seat": S}`` (tile and/or seat), ``resync`` ``{}`` (the table as
         seen now is right), ``confirm`` ``{}`` (the pending win or draw: points move), ``dismiss`` ``{}``.
 
-        Returns the camera game's view (``state()["camera"]["follow"]``); ``confirm`` adds ``"result"`` (the
+        Returns the camera game's view (``state()["follow"]``); ``confirm`` adds ``"result"`` (the
         engine's ``HandResult.to_dict()``). Raises BadRequest for an unknown action or a bad body, the engine's
         IllegalAction for what the rules refuse (:class:`~device.table.camera_game.NothingPending` when there is
         nothing to confirm or dismiss).
@@ -438,7 +438,7 @@ class TableService:
             extra["result"] = cam.confirm()
         else:
             getattr(cam, action)()
-        self._publish_follow()
+        self.publish_state()
         return {**self._follow_view(), **extra}
 
     def _keep_fix(self, frame_id: str, index: int, tile: Tile) -> None:
@@ -452,14 +452,10 @@ class TableService:
         """The camera view for the phones: as read, and ``table_view`` (seat names, dora; None without a table)."""
         if view is None:
             return None
-        return {
-            **view.to_dict(),
-            "table_view": table_view(view.table, seats, self.camera_seat),
-            "follow": self._follow_view(),
-        }
+        return {**view.to_dict(), "table_view": table_view(view.table, seats, self.camera_seat)}
 
     def _follow_view(self) -> dict[str, Any]:
-        """The camera game's view for the phones (``state()["camera"]["follow"]``). Each contradiction says whether
+        """The camera game's view for the phones (``state()["follow"]``). Each contradiction says whether
         the picture of its frame is kept (``image``: :meth:`clash_frame` gives it): a contradiction seen in the frame
         the camera game saw last has its picture kept now, its zone outlined."""
         view = self.camera_game.view()

@@ -1,7 +1,7 @@
 """A table service whose camera game is scripted by the test, for the site's camera routes and pages.
 
 :class:`FollowingService` is the real :class:`~device.table.service.TableService` (PIN, game, event bus) with the
-camera game's two methods (``set_camera_seat``, ``camera_action``) and ``state()["camera"]["follow"]`` shaped as
+camera game's two methods (``set_camera_seat``, ``camera_action``) and ``state()["follow"]`` shaped as
 the shared design says (DESIGN32, piece 5), acting on a dict the test fills. A pending win is priced by the real
 engine (``preview_win``) and confirming it records it, so the page shows real yaku and the points really move.
 """
@@ -25,7 +25,7 @@ class CameraAction:
 
 
 def camera_event(ident: int, text: str, event: dict[str, Any], frame_id: str | None = None) -> dict[str, Any]:
-    """One camera event as ``state()["camera"]["follow"]["events"]`` holds it."""
+    """One camera event as ``state()["follow"]["events"]`` holds it."""
     return {"id": ident, "frame_id": frame_id, "seq": ident, "text": text, "event": event}
 
 
@@ -48,11 +48,12 @@ class FollowingService(TableService):
 
     def state(self) -> dict[str, Any]:
         state = super().state()
-        state["camera"] = {**(state["camera"] or {}), "follow": copy.deepcopy(self.follow)}
+        state["follow"] = copy.deepcopy(self.follow)
         return state
 
     def publish_follow(self) -> None:
-        self.bus.publish("follow", copy.deepcopy(self.follow))
+        """The camera game moved: published once, as the real service does (the state carries the follow view)."""
+        self.publish_state()
 
     def pend_win(
         self, body: dict[str, Any], *, furiten_reason: str = "", auto_confirm_at: float | None = None, refused: str = ""
@@ -81,8 +82,7 @@ class FollowingService(TableService):
         self.calls.append(("seat", seat))
         self.camera_seat = seat
         self.follow["camera_seat"] = seat
-        self.publish_follow()
-        self.publish_state()  # the camera's view names its sides by the game's seats now
+        self.publish_follow()  # the camera's view names its sides by the game's seats now: in the same state
         return copy.deepcopy(self.follow)
 
     def camera_action(self, action: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ def client(service):
 
 
 def clash_frame_id(client) -> str:
-    [clash] = client.get("/api/state").json["camera"]["follow"]["contradictions"]
+    [clash] = client.get("/api/state").json["follow"]["contradictions"]
     assert clash["image"] is True
     return clash["frame_id"]
 
@@ -81,7 +81,7 @@ def test_a_state_without_contradictions_offers_no_picture(tmp_path):
     try:
         play(svc, "B:1z R:9p")
         client = create_app({"TESTING": True}, svc).test_client()
-        assert client.get("/api/state").json["camera"]["follow"]["contradictions"] == []
+        assert client.get("/api/state").json["follow"]["contradictions"] == []
         frame_id = svc.state()["camera"]["frame_id"]
         assert client.get(f"/api/camera/frame/{frame_id}.jpg").status_code == 404
     finally:

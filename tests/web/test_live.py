@@ -39,8 +39,44 @@ def test_live_view_of_a_followed_hand(player, client):
 
 def test_live_page_renders(client):
     html = client.get("/").get_data(as_text=True)
-    for marker in ('id="round-name"', 'id="dora"', 'id="seats"', 'id="camera"', 'id="my-seat"', "/static/app.js"):
+    for marker in ('id="round-name"', 'id="dora"', 'id="seats"', 'id="camera"', 'id="my-seat"', "/static/live.js"):
         assert marker in html
+
+
+PAGE_MODULES = [
+    # the page, its own module (each imports shared.js); a browser runs a module only when it is served as JavaScript
+    ("/", "live.js"),
+    ("/score", "score.js"),
+    ("/settle", "settle.js"),
+    ("/join", "join.js"),
+]
+
+
+@pytest.mark.parametrize(("path", "module"), PAGE_MODULES)
+def test_each_page_loads_its_own_module_served_as_javascript(client, path, module):
+    html = client.get(path).get_data(as_text=True)
+    assert html.count("<script") == 1 and f'<script type="module" src="/static/{module}">' in html
+    for name in (module, "shared.js"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and r.mimetype == "text/javascript", (name, r.mimetype)
+
+
+@pytest.mark.parametrize(("indicator", "ura"), [
+    ("3s", "4s"),
+    ("9m", "1m"),  # 9 wraps round to 1
+    ("0p", "6p"),  # a red five points as a five
+    ("4z", "1z"),  # North -> East
+    ("7z", "5z"),  # Red dragon -> White dragon
+])  # fmt: skip
+def test_the_state_names_the_ura_dora_the_engine_gives(player, client, indicator, ura):
+    r = player.post(
+        "/api/game/win",
+        json={"winner": 1, "discarder_seat": 0, "hand": "234m567p23488s678s", "win_tile": "8s",
+              "flags": ["riichi"], "ura": indicator},
+    )  # fmt: skip
+    assert r.status_code == 200, r.json
+    game = client.get("/api/state").json["game"]
+    assert (game["ura_indicators"], game["ura"]) == ([indicator], [ura])
 
 
 def test_my_hand_waits_and_furiten_are_told_and_not_kept(player, client, service):

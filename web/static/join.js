@@ -3,8 +3,8 @@
  * proof = HMAC-SHA256(key = SHA-256(salt + ":" + PIN), message = nonce), in hex. SHA-256 and HMAC are written
  * here in plain JavaScript: the browser's own (crypto.subtle) exists only on https pages and on localhost, and
  * the table is often plain http on the LAN. Checked against Python's hashlib by tests/web/test_join_token.py.
+ * A native ES module (strict, and nothing it defines reaches ``window``).
  */
-"use strict";
 
 const JantakuHash = (() => {
   const K = new Uint32Array([

@@ -49,7 +49,7 @@ def test_the_demo_through_the_loop_is_played_scored_and_settled():
         played = svc.game.game.events
         assert [e for e in played if not isinstance(e, Draw)] == [e for e in expected if not isinstance(e, Draw)]
         assert sum(isinstance(e, Draw) for e in played) == sum(isinstance(e, Draw) for e in expected)
-        follow = svc.state()["camera"]["follow"]
+        follow = svc.state()["follow"]
         assert follow["contradictions"] == [] and follow["pending"] is None
         (hand,) = svc.state()["game"]["history"]
         assert hand["deltas"] == manifest["winner"]["deltas"]
@@ -93,7 +93,7 @@ def test_a_whole_hand_with_its_tsumo_through_the_loop_settles_by_itself(auto_con
         assert stats.errors == 0 and stats.reads == 14  # the deal, 12 discards, the hand laid down
         state = svc.state()
         assert svc.game.game.events[: len(FIRST_GO_EVENTS)] == FIRST_GO_EVENTS
-        follow = state["camera"]["follow"]
+        follow = state["follow"]
         if settled:
             assert follow["pending"] is None
             assert state["game"]["history"][-1]["outcome"] == "tsumo"

@@ -80,7 +80,7 @@ def play(service: TableService, moves: str, dora: str = "4p") -> TableObservatio
 
 
 def contradictions(service: TableService) -> list[dict]:
-    return service.state()["camera"]["follow"]["contradictions"]
+    return service.state()["follow"]["contradictions"]
 
 
 def red_outline(jpeg: bytes) -> tuple[tuple[int, int], tuple[int, int, int, int]]:

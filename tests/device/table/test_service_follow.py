@@ -1,7 +1,7 @@
 """The table service follows the game from the camera: ``observe(reading)`` with a table and ``hold()`` feed its
-camera game, ``set_camera_seat`` and ``camera_action`` answer the phones, ``state()["camera"]["follow"]`` and the
-``follow`` message show it. Readings are real ``Reading`` s of an 800x600 frame whose table is built from mpsz
-text (``tests/vision/read/table_frames.py``).
+camera game, ``set_camera_seat`` and ``camera_action`` answer the phones, ``state()["follow"]`` (and the ``state``
+message, the one place the follow view is published) shows it. Readings are real ``Reading`` s of an 800x600 frame
+whose table is built from mpsz text (``tests/vision/read/table_frames.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def svc(tmp_path):
 
 
 def follow(svc: TableService) -> dict:
-    return svc.state()["camera"]["follow"]
+    return svc.state()["follow"]
 
 
 def test_readings_with_a_table_play_the_hand_into_the_game(svc):
@@ -57,15 +57,16 @@ def test_readings_with_a_table_play_the_hand_into_the_game(svc):
     ]
     assert state["events"][1]["frame_id"] is not None  # the stored frame it was read in
     messages = sub.next(timeout=0)
-    kinds = [m.kind for m in messages]
-    assert kinds.count("camera") == 3 and kinds.count("follow") == 3  # a frame each; a message per change
-    assert [m.data for m in messages if m.kind == "follow"][-1] == state
+    # each change published once: a frame as ``camera`` (the reading alone), each move it makes as ``state``
+    assert [m.kind for m in messages] == ["camera", "state"] * 3
+    assert all("follow" not in m.data for m in messages if m.kind == "camera")
+    assert messages[-1].data["follow"] == state and "follow" not in messages[-1].data["camera"]
     assert svc.state()["game"]["seats"][0]["pond"][0]["tile"] == "1z"
 
 
 def test_a_reading_without_a_table_leaves_the_game_alone(svc):
     play(svc, [None, None])
-    assert svc.game.game.events == [] and svc.state()["camera"]["follow"]["events"] == []
+    assert svc.game.game.events == [] and svc.state()["follow"]["events"] == []
 
 
 @pytest.mark.parametrize(

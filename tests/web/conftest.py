@@ -24,7 +24,7 @@ from vision.read.rows import read_tiles
 from vision.read.table import TableObservation
 from web import create_app
 
-PIN = "2468"
+PIN = "246813"
 #: The black frame :func:`reading_of` reads when given none.
 BLACK_FRAME = Size(width=800, height=600)
 

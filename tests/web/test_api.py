@@ -248,13 +248,13 @@ def test_corrected_rotated_photo_is_saved_upright(player, service):
 
 def test_too_many_photos_at_once_is_429(phone, service):
     for _ in range(3):
-        assert service._reads.acquire(blocking=False)  # three reads in progress
+        assert service.photos._reads.acquire(blocking=False)  # three reads in progress
     try:
         r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
         assert r.status_code == 429 and r.headers["Retry-After"] == "2"
     finally:
         for _ in range(3):
-            service._reads.release()
+            service.photos._reads.release()
     assert phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200
 
 

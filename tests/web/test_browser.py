@@ -304,7 +304,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     assert page.locator("#camera-table").bounding_box() == box
 
     # the service knows seat 1 (East, the dealer) sits at the camera's bottom edge: the seats by wind and name
-    site.camera_seat = 0
+    site.set_camera_seat(0)
     site.observe(reading_of(dets, table, FRAME))
     page.wait_for_function("document.querySelector('#camera-table .thead strong').textContent === 'East · Ann'")
     assert sides.locator(".thead strong").all_inner_texts() == ["East · Ann", "South · Bo", "West · Cy", "North · Di"]

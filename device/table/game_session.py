@@ -245,35 +245,35 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _seat_view(game: Game, s: int, furiten_now: dict[int, Any]) -> dict[str, Any]:
+    """One seat as the live page shows it: name, wind, points, pond, melds, a known hand, furiten and waits."""
+    h = game.hand
+    p = h.players[s] if h else None
+    f = furiten_now.get(s)
+    return {
+        "seat": s,
+        "name": game.seats[s],
+        "wind": game.seat_wind(s).letter,
+        "points": game.scores[s],
+        "riichi": bool(p and p.riichi),
+        "pond": []
+        if p is None
+        else [
+            {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
+            for x in p.pond
+        ],
+        "melds": [] if p is None else [m.notation() for m in p.melds],
+        "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
+        "furiten": None if f is None else {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)},
+        "waits": waits_of(game, s) if p is not None else [],
+    }
+
+
 def view(game: Game) -> dict[str, Any]:
     """Everything the live page shows, JSON-ready."""
     h = game.hand
-    seats = []
     furiten_now = game.furiten_warnings() if h else {}
-    for s in range(4):
-        p = h.players[s] if h else None
-        f = furiten_now.get(s)
-        seats.append(
-            {
-                "seat": s,
-                "name": game.seats[s],
-                "wind": game.seat_wind(s).letter,
-                "points": game.scores[s],
-                "riichi": bool(p and p.riichi),
-                "pond": []
-                if p is None
-                else [
-                    {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
-                    for x in p.pond
-                ],
-                "melds": [] if p is None else [m.notation() for m in p.melds],
-                "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
-                "furiten": None
-                if f is None
-                else {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)},
-                "waits": waits_of(game, s) if p is not None else [],
-            }
-        )
+    seats = [_seat_view(game, s, furiten_now) for s in range(4)]
     ura: list[str] = []
     if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
         ura = [str(t) for t in game.events[-1].ura_indicators]

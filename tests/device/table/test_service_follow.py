@@ -63,6 +63,17 @@ def test_readings_with_a_table_play_the_hand_into_the_game(svc):
     assert svc.state()["game"]["seats"][0]["pond"][0]["tile"] == "1z"
 
 
+def test_the_camera_game_stores_its_moves_through_the_game_session(svc, monkeypatch):
+    """The camera game writes the game as the phones do, through the session (its lock, its one writer), never
+    straight into the session's store."""
+    stored = []
+    append_all = svc.game.append_all
+    monkeypatch.setattr(svc.game, "append_all", lambda events: stored.append(tuple(events)) or append_all(events))
+    play(svc, script("B:1z R:9p"))
+    assert [e for events in stored for e in events] == svc.game.game.events  # every event, the hand start too
+    assert stored[-1] == (Draw(1), Discard(1, Tile.parse("9p")))
+
+
 def test_a_reading_without_a_table_leaves_the_game_alone(svc):
     play(svc, [None, None])
     assert svc.game.game.events == [] and svc.state()["camera"]["follow"]["events"] == []

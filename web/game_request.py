@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.game.events import Chombo, DeclaredClaim, Event, RonClaim, event_from_dict
-from engine.rules import preset
+from engine.rules import RuleSet, preset
 from engine.tiles import Tile
 from web.contract import BadRequest
 from web.hand_request import parse_rules, seat_of
@@ -95,6 +95,16 @@ def game_event(action: str, body: dict[str, Any]) -> Event:
     if action == "event":
         return event_of(body)
     raise BadRequest(f"unknown action {action!r}")
+
+
+def parse_new_game(body: dict[str, Any], default_rules: RuleSet) -> tuple[RuleSet, list[str]]:
+    """A new game (``POST /api/game/new``): ``{"rules": preset name or options, "names": [four names]}``; the rules
+    (``default_rules`` when not given) and the four names, stripped ("" for a seat's default name)."""
+    rules = parse_rules(body.get("rules"), default_rules)
+    names = body.get("names") or ["", "", "", ""]
+    if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) and len(n) <= 20 for n in names):
+        raise BadRequest("names is a list of four short names (empty for the default)")
+    return rules, [n.strip() for n in names]
 
 
 # --- game files ----------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from web.api import json_body
-from web.game_request import check_game_file, game_event
-from web.hand_request import BadRequest, parse_rules, parse_win_request
+from web.game_request import check_game_file, game_event, parse_new_game
+from web.hand_request import BadRequest, parse_win_request
 from web.limits import check_shape
 from web.security import game_write, guests_limited, pin_required, service
 
@@ -36,13 +36,8 @@ def _done(result):
 @game_write
 def new_game():
     """``{"rules": preset name or options, "names": [four names]}`` (an empty name: the seat's default)."""
-    body = json_body()
     table = service()
-    rules = parse_rules(body.get("rules"), table.rules)
-    names = body.get("names") or ["", "", "", ""]
-    if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) and len(n) <= 20 for n in names):
-        raise BadRequest("names is a list of four short names (empty for the default)")
-    return _done(table.new_game(rules, [n.strip() for n in names]))
+    return _done(table.new_game(*parse_new_game(json_body(), table.rules)))
 
 
 def _win_request():

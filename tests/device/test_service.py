@@ -18,11 +18,10 @@ from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.serve_command import start_serve
-from tests.web.conftest import reading_of
+from tests.web.conftest import phone_write, reading_of
 from vision.read.detector import laid_in_rows
 from vision.read.pipeline import Reader
-from web.game_request import game_event
-from web.hand_request import BadRequest, parse_score_options, parse_win_request
+from web.hand_request import BadRequest, parse_score_options
 
 # --- the event bus -------------------------------------------------------------------------------------------
 
@@ -290,20 +289,12 @@ def _log(path: str) -> list[tuple[str, str | None]]:
         db.close()
 
 
-def play(svc: TableService, action: str, body: dict) -> None:
-    """A phone's settlement write, read as the site reads it (``web.settle``) and handed to the service."""
-    if action == "win":
-        svc.win(parse_win_request(body, svc.rules))
-    else:
-        svc.record(game_event(action, body))
-
-
 def test_service_undo_keeps_the_row(tmp_path):
     """Undo is append-only: the undone event stays in the log, an undo row takes it back."""
     path = str(tmp_path / "g.db")
     svc = TableService(pin="246813", db_path=path)
     try:
-        play(svc, "riichi", {"seat": 1})
+        phone_write(svc, "riichi", {"seat": 1})
         assert svc.state()["game"]["sticks"] == 1
         svc.undo()
         assert svc.state()["game"]["sticks"] == 0 and [e.type for e in svc.game.game.events] == ["hand_start"]
@@ -355,9 +346,9 @@ def test_service_restart_recovers_declared_events(tmp_path, actions, types):
     path = str(tmp_path / "g.db")
     svc = TableService(pin="246813", db_path=path)
     for action, body in actions:
-        play(svc, action, body)
+        phone_write(svc, action, body)
     svc.undo()
-    play(svc, *actions[-1])  # undone and done again: the log holds both
+    phone_write(svc, *actions[-1])  # undone and done again: the log holds both
     before = svc.state()["game"]
     svc.close()
     again = TableService(pin="246813", db_path=path)
@@ -396,8 +387,8 @@ def test_a_game_in_the_earlier_log_is_brought_over(tmp_path):
 def test_service_imports_an_exported_game(tmp_path):
     svc = TableService(pin="246813", db_path=str(tmp_path / "g.db"))
     try:
-        play(svc, "riichi", {"seat": 0})
-        play(svc, "draw", {"tenpai": [True, False, False, False]})
+        phone_write(svc, "riichi", {"seat": 0})
+        phone_write(svc, "draw", {"tenpai": [True, False, False, False]})
         data = json.loads(json.dumps(svc.export_game()))
         svc.new_game(preset("standard"), ["", "", "", ""])
         assert svc.state()["game"]["history"] == []

@@ -23,7 +23,7 @@ the engine values and the typed requests of :mod:`web.contract`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
 from engine.game.events import DECLARABLE
@@ -31,6 +31,9 @@ from engine.hand import Hand, parse_hand
 from engine.rules import RuleSet, option_value, preset
 from engine.tiles import Tile, Wind, format_tiles, parse_tiles
 from web.contract import BadRequest, ScoreOptions, Winner, WinRequest
+
+if TYPE_CHECKING:
+    from engine.scoring import WinContext
 
 #: The situational flags a request may set (the WinContext fields of that name): those a player may declare.
 FLAGS = DECLARABLE
@@ -145,7 +148,7 @@ def parse_rules(value: Any, default: RuleSet) -> RuleSet:
     raise BadRequest(f"rules is a preset name or an object, not {value!r}")
 
 
-def parse_score_request(payload: Any, default_rules: RuleSet | None = None) -> tuple[Hand, Any, RuleSet]:
+def parse_score_request(payload: Any, default_rules: RuleSet | None = None) -> tuple[Hand, WinContext, RuleSet]:
     """``(hand, ctx, rules)`` for :func:`engine.scoring.score_hand`; raises BadRequest."""
     _check_fields(payload, _KNOWN)
     rules = parse_rules(payload.get("rules"), default_rules or preset("standard"))

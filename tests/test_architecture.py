@@ -161,6 +161,23 @@ def test_the_runtime_imports_no_lab_module(graph):
     assert not edges, f"runtime modules importing the lab: {edges}"
 
 
+#: What the table service (``device/table``) takes from the site: its contract (the errors, message and request types
+#: of ``web.contract``) and the address key its PIN guard counts by. Reading a request is the site's alone: each
+#: phone request is checked once, and the service is handed what it says.
+TABLE_FROM_WEB = {"web.contract", "web.guard"}
+
+
+def test_the_table_service_takes_only_the_sites_contract(graph):
+    taken = {
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith("device.table")
+        for target in targets
+        if target.split(".")[0] == "web" and target not in TABLE_FROM_WEB
+    }
+    assert sorted(taken) == []
+
+
 @pytest.mark.parametrize(
     ("module", "expected"),
     [

@@ -12,7 +12,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from web.hand_request import FLAGS, BadRequest
+from engine.errors import EngineError
+from engine.hand import parse_hand
+from web.hand_request import FLAGS, BadRequest, parse_score_options, parse_score_request, seat_of
 from web.limits import check_shape, parse_json_text, read_json
 from web.security import service
 
@@ -36,13 +38,27 @@ def state():
 
 @bp.post("/score")
 def score():
-    return jsonify(service().score(json_body()))
+    table = service()
+    return jsonify(table.score(*parse_score_request(json_body(), table.rules)))
 
 
 @bp.post("/waits")
 def waits():
     """A player's own 13 tiles (``{"hand": ..., "seat": 0..3}``): waits, values, furiten. Nothing is kept."""
-    return jsonify(service().waits(json_body()))
+    body = json_body()
+    unknown = sorted(str(k) for k in set(body) - {"hand", "seat"})
+    if unknown:
+        raise BadRequest(f"unknown field(s): {', '.join(unknown)}")
+    seat = body.get("seat")
+    seat = None if seat is None else seat_of(seat, "seat")
+    text = body.get("hand")
+    if not isinstance(text, str) or not text.strip() or len(text) > 200:
+        raise BadRequest("hand is required: your 13 tiles in mpsz, melds after them (pon:555z ...)")
+    try:
+        hand = parse_hand(text)
+    except EngineError as exc:
+        raise BadRequest(str(exc)) from None
+    return jsonify(service().waits(hand, seat))
 
 
 _FORM_FIELDS = ("win_tile", "seat_wind", "round_wind", "dora", "ura", "discarder", "rules")
@@ -83,5 +99,5 @@ def read():
     data = upload.read()
     if not data:
         raise BadRequest("the image is empty")
-    options = _read_options()
-    return jsonify(service().read_image(data, options))
+    table = service()
+    return jsonify(table.read_image(data, parse_score_options(_read_options(), table.rules)))

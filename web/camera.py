@@ -27,7 +27,7 @@ from engine.errors import EngineError, IllegalAction
 from engine.tiles import Tile
 from web.api import json_body
 from web.errors import error_response
-from web.hand_request import BadRequest
+from web.hand_request import BadRequest, seat_of
 from web.security import pin_required, service
 
 bp = Blueprint("camera", __name__, url_prefix="/api/camera")
@@ -59,12 +59,6 @@ def _done(result: Any):
     return jsonify(ok=True, result=result, state=service().state())
 
 
-def _seat(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise BadRequest(f"{field} is a seat, 0..3")
-    return value
-
-
 def _fields(body: dict[str, Any], wanted: dict[str, bool], what: str) -> None:
     unknown = sorted(str(k) for k in set(body) - set(wanted))
     if unknown:
@@ -90,18 +84,18 @@ def seat():
     body = json_body()
     _fields(body, {"seat": True}, "the camera's seat")
     value = body["seat"]
-    return _done(service().set_camera_seat(None if value is None else _seat(value, "seat")))
+    return _done(service().set_camera_seat(None if value is None else seat_of(value, "seat")))
 
 
 def check_action(action: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The body of ``action``, checked: known fields only, an event id, a tile in mpsz, a seat 0..3.
+    """The body of ``action``, checked: known fields only, an event id, a tile in mpsz (made a ``Tile``), a seat 0..3.
 
     >>> check_action("fix", {"id": 3, "tile": "0p"})
-    {'id': 3, 'tile': '0p'}
+    {'id': 3, 'tile': Tile.parse('0p')}
     >>> check_action("undo", {"id": -1})
     Traceback (most recent call last):
     ...
-    web.hand_request.BadRequest: id is the camera event's id (0, 1, ...)
+    web.contract.BadRequest: id is the camera event's id (0, 1, ...)
     """
     if action not in ACTIONS:
         raise BadRequest(f"unknown camera action {action!r}: one of {', '.join(ACTIONS)}")
@@ -114,11 +108,11 @@ def check_action(action: str, body: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(body["tile"], str):
             raise BadRequest("tile is one tile in mpsz, e.g. '5m' ('0m' the red five)")
         try:
-            body["tile"] = str(Tile.parse(body["tile"]))
+            body["tile"] = Tile.parse(body["tile"])
         except EngineError as exc:
             raise BadRequest(f"tile: {exc}") from None
     if "seat" in body:
-        _seat(body["seat"], "seat")
+        seat_of(body["seat"], "seat")
     if action == "fix" and "tile" not in body and "seat" not in body:
         raise BadRequest("a fix names a tile, a seat or both")
     return body
@@ -129,4 +123,4 @@ def check_action(action: str, body: dict[str, Any]) -> dict[str, Any]:
 def act(action: str):
     """One of :data:`ACTIONS` on what the camera proposed; see the module's docstring."""
     body = check_action(action, json_body())
-    return _done(service().camera_action(action, body))
+    return _done(service().camera_action(action, body.get("id"), body.get("tile"), body.get("seat")))

@@ -14,7 +14,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from web.api import json_body
-from web.hand_request import BadRequest
+from web.game_request import check_game_file, game_event, parse_new_game
+from web.hand_request import BadRequest, parse_win_request
 from web.limits import check_shape
 from web.security import game_write, guests_limited, pin_required, service
 
@@ -34,14 +35,20 @@ def _done(result):
 @pin_required
 @game_write
 def new_game():
-    return _done(service().new_game(json_body()))
+    """``{"rules": preset name or options, "names": [four names]}`` (an empty name: the seat's default)."""
+    table = service()
+    return _done(table.new_game(*parse_new_game(json_body(), table.rules)))
+
+
+def _win_request():
+    return parse_win_request(json_body(), service().rules)
 
 
 @bp.post("/api/game/win")
 @pin_required
 @game_write
 def win():
-    return _done(service().record("win", json_body()))
+    return _done(service().win(_win_request()))
 
 
 @bp.post("/api/game/win/preview")
@@ -49,35 +56,35 @@ def win():
 def win_preview():
     """The payments by seat that ``POST /api/game/win`` with this body would make, from the engine; nothing changes,
     so no PIN (the CSRF token still, as every POST from a page), but guests are rate-limited (the engine's work)."""
-    return jsonify(service().preview_win(json_body()))
+    return jsonify(service().preview_win(_win_request()))
 
 
 @bp.post("/api/game/draw")
 @pin_required
 @game_write
 def draw():
-    return _done(service().record("draw", json_body()))
+    return _done(service().record(game_event("draw", json_body())))
 
 
 @bp.post("/api/game/abort")
 @pin_required
 @game_write
 def abort_hand():
-    return _done(service().record("abort", json_body()))
+    return _done(service().record(game_event("abort", json_body())))
 
 
 @bp.post("/api/game/chombo")
 @pin_required
 @game_write
 def chombo():
-    return _done(service().record("chombo", json_body()))
+    return _done(service().record(game_event("chombo", json_body())))
 
 
 @bp.post("/api/game/riichi")
 @pin_required
 @game_write
 def riichi():
-    return _done(service().record("riichi", json_body()))
+    return _done(service().record(game_event("riichi", json_body())))
 
 
 @bp.post("/api/game/event")
@@ -85,7 +92,7 @@ def riichi():
 @game_write
 def event():
     """One table event as the engine writes it (a discard, a call, a riichi ...), for scripts and the camera."""
-    return _done(service().record("event", json_body()))
+    return _done(service().record(game_event("event", json_body())))
 
 
 @bp.post("/api/game/undo")
@@ -130,7 +137,9 @@ def import_game():
 
     Nothing changes unless the whole file is read, checked and replayed.
     """
-    return _done(service().import_game(_game_file()))
+    data = _game_file()
+    check_game_file(data)
+    return _done(service().import_game(data))
 
 
 @bp.get("/api/game/export")

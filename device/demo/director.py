@@ -21,6 +21,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from engine.game.events import DECLARABLE, DeclaredDraw
+from engine.hand import parse_hand
+from engine.tiles import Tile
+from web.contract import Winner, WinRequest
+
 log = logging.getLogger("jantaku.demo")
 
 #: The demo table's players, East first.
@@ -41,20 +46,13 @@ class DemoHand:
     flags: tuple[str, ...] = ()
     tenpai: tuple[int, ...] = ()
 
-    def request(self, dealer: int) -> tuple[str, dict[str, Any]]:
-        """The service's ``record`` action and body for this hand at a table whose dealer is ``dealer``."""
+    def request(self, dealer: int) -> WinRequest | DeclaredDraw:
+        """This hand at a table whose dealer is ``dealer``: the service's ``win`` request, or the draw it records."""
         if self.winner is None:
-            return "draw", {"tenpai": [(s - dealer) % 4 in self.tenpai for s in range(4)]}
-        body: dict[str, Any] = {
-            "winner": (dealer + self.winner) % 4,
-            "hand": self.hand,
-            "win_tile": self.win_tile,
-            "flags": list(self.flags),
-            "tsumo": self.discarder is None,
-        }
-        if self.discarder is not None:
-            body["discarder_seat"] = (dealer + self.discarder) % 4
-        return "win", body
+            return DeclaredDraw(tuple((s - dealer) % 4 in self.tenpai for s in range(4)))
+        flags = tuple(f for f in DECLARABLE if f in self.flags)
+        winner = Winner((dealer + self.winner) % 4, parse_hand(self.hand), Tile.parse(self.win_tile), flags)
+        return WinRequest((winner,), None if self.discarder is None else (dealer + self.discarder) % 4)
 
 
 #: The hands played between the recorded ones, in turn; each passes the deal on (the dealer neither wins nor is
@@ -93,7 +91,7 @@ class DemoDirector:
         Returns what it did (None: nothing was due)."""
         game = self.service.game.game
         if game.over:
-            self.service.new_game({"names": list(NAMES)})
+            self.service.new_game(self.service.rules, NAMES)
             self.games += 1
             self._face_the_dealer()
             self._settled = self._results()
@@ -101,8 +99,11 @@ class DemoDirector:
         if game.hand is not None or self._results() == self._settled:
             return None  # a hand in play, or nothing settled since the last look
         hand = self.hands[self.played % len(self.hands)]
-        action, body = hand.request(game.dealer)
-        self.service.record(action, body)
+        request = hand.request(game.dealer)
+        if isinstance(request, WinRequest):
+            self.service.win(request)
+        else:
+            self.service.record(request)
         self.played += 1
         if not self.service.game.game.over:
             self._face_the_dealer()
@@ -117,7 +118,7 @@ class DemoDirector:
     def start(self) -> None:
         """Seat the demo's players (a new game, unless one is under way), then look every ``poll_s`` seconds."""
         if not self.service.game.game.history:
-            self.service.new_game({"names": list(NAMES)})
+            self.service.new_game(self.service.rules, NAMES)
             self._face_the_dealer()
             self._settled = self._results()
         self._thread = threading.Thread(target=self._run, name="jantaku-demo", daemon=True)

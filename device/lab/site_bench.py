@@ -160,7 +160,7 @@ def soak(clients: int = 16, seconds: float = 600.0, rate: float = 4.0, heartbeat
     from vision.read.pipeline import Reader
     from web import create_app
 
-    pin = "2580"
+    pin = "258025"
     service = TableService(pin=pin, max_streams=max(clients, 1) + 4)
     # every simulated phone comes from this machine's one address: allow it all their streams and connections
     app = create_app(
@@ -365,14 +365,14 @@ def photo_bench(image: bytes, model: str | None, runs: int = 5) -> dict[str, Any
         from vision.read.detector import default_model_path
 
         raise UserError(f"no detector model at {model or default_model_path()}: pass --model PATH")
-    service = TableService(pin="2580", photo_reader=reader)
+    service = TableService(pin="258025", photo_reader=reader)
     site = Site(create_app(None, service), "127.0.0.1", 0, threads=site_threads(service))
     site.start()
     body, ctype = multipart("image", "photo.jpg", image, {"tsumo": "true", "riichi": "true"})
     times: list[float] = []
     last: dict[str, Any] = {}
     try:
-        phone = Phone("127.0.0.1", site.port, "2580")  # a photo read carries the page's CSRF token
+        phone = Phone("127.0.0.1", site.port, "258025")  # a photo read carries the page's CSRF token
         for i in range(runs + 1):  # the first is a warm-up
             t0 = time.perf_counter()
             status, data = phone.request(

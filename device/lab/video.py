@@ -49,7 +49,7 @@ from device.lab.games import _files
 #: The table's size in the frames, (height, width), as the renderer draws by default.
 FRAME_SIZE = (1520, 2028)
 #: The PIN of the service under test (nobody types it).
-PIN = "2468"
+PIN = "246813"
 #: ``labels``: the renderer's exact boxes, read as the camera reads them (the table's centre estimated in each
 #: frame); ``labels-centred``: the same, read about the table's true centre (a camera fixed over a fixed table: the
 #: following and the engine alone); ``models``: the shipped camera reader.

@@ -415,7 +415,7 @@ class CameraGame:
 
     def _append(self, events: Sequence[Event]) -> Any:
         """Store the events in the game's log, all or none (raises EngineError, the game unchanged)."""
-        return self.session.store.append_all(self.session.game_id, tuple(events))
+        return self.session.append_all(events)
 
     def _opening(self, indicator: Tile) -> bool:
         game = self.session.game

@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import copy
 import threading
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from device.table.storage import GameStore
 from engine.errors import EngineError
 from engine.game.events import (
-    DECLARABLE,
-    Chombo,
     DealerStops,
     DeclaredClaim,
     DeclaredRon,
@@ -37,17 +35,16 @@ from engine.game.events import (
     Ron,
     RonClaim,
     Tsumo,
-    event_from_dict,
 )
 from engine.game.results import Outcome, round_name
 from engine.game.shape import kind_counts, meld_counts, waits
 from engine.game.state import Game
 from engine.game.wins import win_context
-from engine.hand import Hand, parse_hand
+from engine.hand import Hand
 from engine.melds import MeldKind
 from engine.rules import RuleSet, pao_yakuman
 from engine.tiles import Tile, Wind, format_tiles
-from web.contract import CURRENT_WRITE, StaleWrite
+from web.contract import CURRENT_WRITE, StaleWrite, WinRequest
 
 Tiles = tuple[Tile, ...]
 
@@ -55,150 +52,26 @@ Tiles = tuple[Tile, ...]
 SEAT_NAMES = ("Seat 1", "Seat 2", "Seat 3", "Seat 4")
 
 
-def _is_tiles(v: Any) -> bool:
-    return isinstance(v, tuple) and all(isinstance(t, Tile) for t in v)
-
-
-#: What each field annotation of the engine's events allows (checked before an event from a phone is applied).
-_FIELD_CHECKS = {
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "int | None": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
-    "bool": lambda v: isinstance(v, bool),
-    "bool | None": lambda v: v is None or isinstance(v, bool),
-    "str": lambda v: isinstance(v, str) and len(v) <= 200,
-    "Tile": lambda v: isinstance(v, Tile),
-    "Tile | None": lambda v: v is None or isinstance(v, Tile),
-    "Tiles": _is_tiles,
-    "Tiles | None": lambda v: v is None or _is_tiles(v),
-    "tuple[Tiles | None, ...]": lambda v: isinstance(v, tuple) and all(h is None or _is_tiles(h) for h in v),
-    "tuple[RonClaim, ...]": lambda v: (
-        isinstance(v, tuple)
-        and all(isinstance(c, RonClaim) and isinstance(c.seat, int) and _is_tiles(c.hand) for c in v)
-    ),
-    "tuple[DeclaredClaim, ...]": lambda v: isinstance(v, tuple) and all(isinstance(c, DeclaredClaim) for c in v),
-}
-
-
-def _check_fields(event: Event) -> Event:
-    """Refuse an event whose fields have the wrong types (a phone may send anything)."""
-    from dataclasses import fields
-
-    for f in fields(event):
-        check = _FIELD_CHECKS.get(str(f.type))
-        if check is not None and not check(getattr(event, f.name)):
-            raise EngineError(f"{event.type}: {f.name} has the wrong type ({getattr(event, f.name)!r})")
-    return event
-
-
-def event_of(d: dict[str, Any]) -> Event:
-    """An event from a phone's dict (the engine's events, the declared ones included), types checked.
-
-    Raises EngineError.
-    """
-    if not isinstance(d, dict) or not isinstance(d.get("type"), str):
-        raise EngineError(f"an event is an object with a 'type', not {d!r}"[:200])
-    try:
-        return _check_fields(event_from_dict(d))
-    except EngineError:
-        raise
-    except (TypeError, KeyError, ValueError, AttributeError) as exc:
-        raise EngineError(f"bad {d['type']} event: {exc}"[:300]) from None
-
-
-def _seat(v: Any, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 4:
-        raise EngineError(f"{name} is a seat 0..3, not {v!r}")
-    return v
-
-
-# --- wins from the phones ----------------------------------------------------------------------------
-
-#: What each winner of a several-winner ron may say for itself; everything else is shared by the winners.
-_WINNER_FIELDS = frozenset({"winner", "hand", "win_tile", "flags", "liable_seat", *DECLARABLE})
-
-
-@dataclass(frozen=True)
-class _Winner:
-    """One winner as a phone declared it, read against the game (seat winds, round wind)."""
-
-    seat: int
-    hand: Hand
-    ctx: Any  # engine.scoring.WinContext
-    flags: tuple[str, ...]
-    liable: int | None
-
-    @property
-    def win_tile(self) -> Tile:
-        return self.ctx.win_tile
-
-
-def _winner_entries(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The body as one request per winner: itself, or each of ``winners`` with the shared fields added."""
-    winners = body.get("winners")
-    if winners is None:
-        return [body]
-    if "winner" in body or "hand" in body:
-        raise EngineError("name the winners either in 'winners' or as 'winner' and 'hand', not both")
-    if not isinstance(winners, list) or not 1 <= len(winners) <= 3 or not all(isinstance(w, dict) for w in winners):
-        raise EngineError("winners is a list of one to three objects {winner, hand, win_tile, flags, liable_seat}")
-    shared = {k: v for k, v in body.items() if k != "winners"}
-    out = []
-    for i, w in enumerate(winners):
-        unknown = sorted(str(k) for k in set(w) - _WINNER_FIELDS)
-        if unknown:
-            raise EngineError(
-                f"winners[{i}]: unknown field(s) {', '.join(unknown)}; a winner has "
-                f"{', '.join(sorted(_WINNER_FIELDS - set(DECLARABLE)))} and flags"
-            )
-        out.append({**shared, **w})
-    return out
-
-
-def _declared_winner(game: Game, entry: dict[str, Any], discarder: int | None) -> _Winner:
-    from web.hand_request import parse_score_request
-
-    seat = _seat(entry.get("winner"), "winner")
-    liable = entry.get("liable_seat")
-    liable = None if liable is None else _seat(liable, "liable_seat")
-    request = {
-        k: v for k, v in entry.items() if k not in ("winner", "discarder_seat", "discarder", "seat_wind", "liable_seat")
-    }
-    request["round_wind"] = game.round_wind.letter
-    request["seat_wind"] = game.seat_wind(seat).letter
-    request["tsumo"] = discarder is None
-    if discarder is not None:
-        request["discarder"] = game.seat_wind(discarder).letter
-    hand, ctx, _ = parse_score_request(request, game.rules)
-    return _Winner(seat, hand, ctx, tuple(f for f in DECLARABLE if getattr(ctx, f)), liable)
-
-
-def _win_event(game: Game, body: dict[str, Any]) -> Event:
+def _win_event(game: Game, request: WinRequest) -> Event:
     """The event a win confirmed from a phone is (see :meth:`GameSession.win`): the engine's own Ron or Tsumo,
     checked against the record, when the engine follows the hand (:func:`on_record`); else a declared win or ron."""
-    entries = _winner_entries(body)
-    tsumo = body.get("tsumo", False)
-    if not isinstance(tsumo, bool):
-        raise EngineError(f"tsumo is true or false, not {tsumo!r}")
-    if tsumo and len(entries) > 1:
-        raise EngineError("a tsumo has one winner: several winners are a ron on one discard")
-    discarder = None if tsumo else _seat(body.get("discarder_seat"), "discarder_seat")
-    wins = [_declared_winner(game, entry, discarder) for entry in entries]
-    seats = [w.seat for w in wins]
-    if len(set(seats)) != len(seats):
-        raise EngineError(f"each winner is named once, not {seats}")
-    tiles = {w.win_tile for w in wins}
-    if len(tiles) > 1:
-        raise EngineError(f"the winners of one discard win on the same tile, not {format_tiles(tiles, sort=True)}")
-    first = wins[0]
-    win_tile, dora, ura = first.win_tile, first.ctx.dora_indicators, first.ctx.ura_indicators
     if on_record(game):
-        return _recorded_win(game, wins, discarder)
-    if len(wins) == 1:
-        return DeclaredWin(first.seat, discarder, first.hand.notation(), win_tile, first.flags, dora, ura, first.liable)
+        return _recorded_win(game, request)
+    first, discarder = request.winners[0], request.discarder
+    if len(request.winners) == 1:
+        return DeclaredWin(
+            first.seat,
+            discarder,
+            first.hand.notation(),
+            first.win_tile,
+            first.flags,
+            request.dora,
+            request.ura,
+            first.liable,
+        )
     assert discarder is not None
-    return DeclaredRon(
-        discarder, win_tile, tuple(DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in wins), dora, ura
-    )
+    claims = tuple(DeclaredClaim(w.seat, w.hand.notation(), w.flags, w.liable) for w in request.winners)
+    return DeclaredRon(discarder, first.win_tile, claims, request.dora, request.ura)
 
 
 def on_record(game: Game) -> bool:
@@ -224,7 +97,7 @@ def _meld_key(melds: Any) -> list[tuple[str, tuple[tuple[int, bool], ...]]]:
     )
 
 
-def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Event:
+def _recorded_win(game: Game, request: WinRequest) -> Event:
     """The engine's own ``Tsumo`` or ``Ron`` for a win a phone confirms on a hand on record.
 
     The phone adds only what the table cannot know: the concealed tiles (and the ura indicators). The rest is the
@@ -234,6 +107,7 @@ def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Eve
     """
     h = game.hand
     assert h is not None
+    wins, discarder = request.winners, request.discarder
     first = wins[0]
     tsumo = discarder is None
     chankan = False
@@ -247,7 +121,7 @@ def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Eve
                 f"a ron is on the last discard: the record has seat {on}'s {tile}, not seat {discarder}'s "
                 f"{first.win_tile}"
             )
-    dora = first.ctx.dora_indicators
+    dora = request.dora
     if dora and sorted(dora) != sorted(h.dora_indicators):
         raise EngineError(
             f"the dora indicators are on record: {format_tiles(h.dora_indicators) or 'none'}, not {format_tiles(dora)}"
@@ -272,8 +146,8 @@ def _recorded_win(game: Game, wins: list[_Winner], discarder: int | None) -> Eve
             concealed = (*concealed, first.win_tile)
         shown.append((w.seat, concealed))
     if tsumo:
-        return Tsumo(first.seat, shown[0][1], first.win_tile, first.ctx.ura_indicators)
-    return Ron(tuple(RonClaim(seat, concealed) for seat, concealed in shown), first.ctx.ura_indicators)
+        return Tsumo(first.seat, shown[0][1], first.win_tile, request.ura)
+    return Ron(tuple(RonClaim(seat, concealed) for seat, concealed in shown), request.ura)
 
 
 def _needs_hand_start(game: Game, event: Event) -> bool:
@@ -303,43 +177,6 @@ def applied_to(trial: Game, *events: Event) -> Any:
     for event in events:
         result = trial.apply(event)
     return result
-
-
-# --- game files ----------------------------------------------------------------------------------------
-
-#: The most events a game file may hold (a long hanchan has about two thousand).
-MAX_FILE_EVENTS = 20_000
-
-
-def check_game_file(data: Any) -> None:
-    """A game file (``GameSession.export`` output, maybe edited by hand) as a phone may send it; raises EngineError
-    or BadRequest naming what is wrong. Replaying the events is left to the store."""
-    from engine.rules import preset
-    from web.hand_request import parse_rules
-
-    if not isinstance(data, dict) or not {"rules", "events"} <= set(data):
-        raise EngineError("a game file is an object with 'rules', 'seats' and 'events' (the game export)")
-    if data.get("format", "jantaku-game/1") != "jantaku-game/1":
-        raise EngineError(f"unknown game file format {data.get('format')!r}; this site reads jantaku-game/1")
-    rules = data["rules"]
-    if not isinstance(rules, dict) or not isinstance(rules.get("name"), str):
-        raise EngineError("rules is an object with a 'name' and the rule options")
-    parse_rules({"preset": rules["name"], **{k: v for k, v in rules.items() if k != "name"}}, preset("standard"))
-    seats = data.get("seats", SEAT_NAMES)
-    if (
-        not isinstance(seats, list | tuple)
-        or len(seats) != 4
-        or not all(isinstance(n, str) and len(n) <= 40 for n in seats)
-    ):
-        raise EngineError("seats is a list of four short names")
-    events = data["events"]
-    if not isinstance(events, list) or len(events) > MAX_FILE_EVENTS:
-        raise EngineError(f"events is a list of at most {MAX_FILE_EVENTS} events")
-    for i, e in enumerate(events):
-        try:
-            event_of(e)
-        except EngineError as exc:
-            raise EngineError(f"event {i}: {exc}") from None
 
 
 # --- what the phones show ----------------------------------------------------------------------------
@@ -408,35 +245,35 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _seat_view(game: Game, s: int, furiten_now: dict[int, Any]) -> dict[str, Any]:
+    """One seat as the live page shows it: name, wind, points, pond, melds, a known hand, furiten and waits."""
+    h = game.hand
+    p = h.players[s] if h else None
+    f = furiten_now.get(s)
+    return {
+        "seat": s,
+        "name": game.seats[s],
+        "wind": game.seat_wind(s).letter,
+        "points": game.scores[s],
+        "riichi": bool(p and p.riichi),
+        "pond": []
+        if p is None
+        else [
+            {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
+            for x in p.pond
+        ],
+        "melds": [] if p is None else [m.notation() for m in p.melds],
+        "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
+        "furiten": None if f is None else {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)},
+        "waits": waits_of(game, s) if p is not None else [],
+    }
+
+
 def view(game: Game) -> dict[str, Any]:
     """Everything the live page shows, JSON-ready."""
     h = game.hand
-    seats = []
     furiten_now = game.furiten_warnings() if h else {}
-    for s in range(4):
-        p = h.players[s] if h else None
-        f = furiten_now.get(s)
-        seats.append(
-            {
-                "seat": s,
-                "name": game.seats[s],
-                "wind": game.seat_wind(s).letter,
-                "points": game.scores[s],
-                "riichi": bool(p and p.riichi),
-                "pond": []
-                if p is None
-                else [
-                    {"tile": str(x.tile), "riichi": x.riichi, "called": x.called, "tsumogiri": bool(x.tsumogiri)}
-                    for x in p.pond
-                ],
-                "melds": [] if p is None else [m.notation() for m in p.melds],
-                "hand": format_tiles(p.known, sort=True) if p is not None and p.hand_known else None,
-                "furiten": None
-                if f is None
-                else {"kind": f.kind.value, "detail": f.explain(), "waits": format_tiles(f.waits)},
-                "waits": waits_of(game, s) if p is not None else [],
-            }
-        )
+    seats = [_seat_view(game, s, furiten_now) for s in range(4)]
     ura: tuple[Tile, ...] = ()
     if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
         ura = tuple(game.events[-1].ura_indicators)
@@ -583,59 +420,36 @@ class GameSession:
         with self._lock:
             self.store.undo(self.game_id, key=self._claim_write())
 
-    def win(self, body: dict[str, Any]) -> Any:
-        """Confirm a win from a phone: on a hand the engine follows, its own Ron/Tsumo checked against the record
-        (furiten, the tile won on, melds, liability, situational yaku: :func:`_recorded_win`); else a declared win.
-
-        One winner: ``{"winner", "hand", "win_tile", flags..., "tsumo" or "discarder_seat", "liable_seat"}``
-        (``liable_seat``: the player liable (包, pao) for a big dragons, big winds or four quads in the hand).
-        Several winners of one discard (double or triple ron; what happens then is the rules' ``multiple_ron``):
-        ``"winners": [{"winner", "hand", "win_tile", flags..., "liable_seat"}, ...]`` with the shared fields
-        (``discarder_seat``, ``dora``, ``ura``) beside it. Raises EngineError (or BadRequest) for what cannot be.
-        """
+    def append_all(self, events: Sequence[Event]) -> Any:
+        """Store ``events`` in the game's log, all or none (the camera game's moves: a draw and its discard ...);
+        returns the last one's result. Raises the engine's error for an event the rules refuse, the game unchanged."""
         with self._lock:
-            return self.apply(_win_event(self.game, body))
+            return self.store.append_all(self.game_id, tuple(events))
 
-    def preview_win(self, body: dict[str, Any]) -> Any:
-        """What :meth:`win` with this body would record (the engine's ``HandResult``), recording nothing.
+    def win(self, request: WinRequest) -> Any:
+        """Confirm a win from a phone: on a hand the engine follows, its own Ron/Tsumo checked against the record
+        (furiten, the tile won on, melds, liability, situational yaku: :func:`_recorded_win`); else a declared win
+        or, for several winners of one discard (double or triple ron; what happens then is the rules'
+        ``multiple_ron``), a declared ron. Raises EngineError for what cannot be."""
+        with self._lock:
+            return self.apply(_win_event(self.game, request))
+
+    def preview_win(self, request: WinRequest) -> Any:
+        """What :meth:`win` would record (the engine's ``HandResult``), recording nothing.
 
         The same event is built and applied as by :meth:`win`, to a copy of the game: the payments by seat
         (liability included) are the ones confirming the win would move.
         """
         trial = self.snapshot()  # the engine's work is done on a private copy, without the game's lock
-        return applied_to(trial, _win_event(trial, body))
+        return applied_to(trial, _win_event(trial, request))
 
-    def draw(self, body: dict[str, Any]) -> Any:
-        return self.apply(
-            event_of({"type": "declared_draw", "tenpai": body.get("tenpai"), "nagashi": body.get("nagashi", [])})
-        )
-
-    def abort(self, body: dict[str, Any]) -> Any:
-        return self.apply(event_of({"type": "declared_abort", "reason": body.get("reason")}))
-
-    def chombo(self, body: dict[str, Any]) -> Any:
-        reason = body.get("reason", "")
-        if not isinstance(reason, str) or len(reason) > 200:
-            raise EngineError("reason is a short text")
-        return self.apply(Chombo(_seat(body.get("seat"), "seat"), reason))
-
-    def riichi(self, body: dict[str, Any]) -> Any:
-        return self.apply(
-            event_of({"type": "declared_riichi", "seat": body.get("seat"), "double": body.get("double", False)})
-        )
-
-    def probe(self, body: dict[str, Any]) -> dict[str, Any]:
-        seat = body.get("seat")
-        seat = None if seat is None else _seat(seat, "seat")
-        text = body.get("hand")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise EngineError("hand is required: your 13 tiles in mpsz, melds after them (pon:555z ...)")
-        hand = parse_hand(text)
+    def probe(self, hand: Hand, seat: int | None) -> dict[str, Any]:
+        """A player's own 13 tiles (see :func:`probe`); nothing is recorded."""
         with self._lock:
             return probe(self.game, seat, hand)
 
-    def event(self, body: dict[str, Any]) -> Any:
-        event = event_of(body)
+    def event(self, event: Event) -> Any:
+        """Apply an event a phone sent; a declared win is refused on a hand the engine follows."""
         with self._lock:
             if isinstance(event, DeclaredWin | DeclaredRon) and on_record(self.game):
                 # the engine follows this hand: its win is a ron or tsumo, checked against the record (a stored
@@ -657,10 +471,9 @@ class GameSession:
     def import_game(self, data: Any) -> None:
         """Make a game file (``export`` output) the current game: stored as a new game, every event replayed.
 
-        All or nothing: the file is checked (rule options, seat names, every event's fields as from a phone) and
-        the whole game replayed before it is stored; a refused file leaves the current game as it was.
+        All or nothing: the whole game is replayed before it is stored (the site checked the file first:
+        ``web.game_request.check_game_file``); a refused file leaves the current game as it was.
         """
-        check_game_file(data)
         with self._lock:
             self.game_id = self.store.import_json(data, key=self._claim_write())
 

@@ -26,6 +26,7 @@ number of rows in its log, undo rows included) only ever grows: a write made on 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -40,6 +41,8 @@ from engine.game.record import game_from_json, game_to_json, rules_from_dict
 from engine.game.state import Game
 from engine.game.table import Position
 from engine.rules import RuleSet
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -300,6 +303,38 @@ class GameStore:
         except (OSError, ValueError) as exc:
             raise StorageError(f"cannot read game file {path}: {exc}") from None
         return self.import_json(data)
+
+
+def open_store(db_path: str | None) -> GameStore:
+    """The table's game log at ``db_path`` (in memory only without a path); a file with no game yet brings over the
+    game its earlier log left there (:func:`import_legacy_game`)."""
+    if db_path is None:
+        return GameStore(":memory:")
+    store = GameStore(db_path)
+    if not store.games():
+        import_legacy_game(store, db_path)
+    return store
+
+
+def import_legacy_game(store: GameStore, db_path: str) -> None:
+    """A game left in the file by the table's earlier log (tables ``meta`` and ``events``): stored as a game here.
+
+    That log deleted rows to undo; its tables are left as they are (read once, never written again).
+    """
+    db = sqlite3.connect(db_path)
+    try:
+        row = db.execute("SELECT data FROM meta WHERE id = 1").fetchone()
+        events = [json.loads(r[0]) for r in db.execute("SELECT data FROM events ORDER BY id")] if row else []
+    except sqlite3.OperationalError:  # no such tables: nothing to bring over
+        return
+    finally:
+        db.close()
+    if row is None:
+        return
+    try:
+        store.import_json({**json.loads(row[0]), "events": events})
+    except (EngineError, ValueError, TypeError) as exc:
+        log.warning("the game in %s's old log cannot be replayed, not kept: %s", db_path, exc)
 
 
 def storage_problem(db: str | Path, exc: BaseException) -> str:

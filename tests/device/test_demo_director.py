@@ -16,6 +16,7 @@ from device.config import Config
 from device.demo import RECORDING
 from device.demo.director import HANDS, NAMES, DemoDirector
 from device.table.service import TableService
+from web.hand_request import parse_win_request
 
 MANIFEST = json.loads((RECORDING / "recording.json").read_text())
 WINNER = MANIFEST["winner"]  # the recorded hand's winner: the dealer, by tsumo
@@ -24,17 +25,18 @@ WINNER = MANIFEST["winner"]  # the recorded hand's winner: the dealer, by tsumo
 def the_recorded_hand(service: TableService) -> None:
     """The recording's result as the camera settles it: the dealer's riichi tsumo."""
     dealer = service.game.game.dealer
-    service.record(
-        "win",
-        {
-            "winner": dealer,
-            "tsumo": True,
-            "hand": WINNER["hand"] + WINNER["win_tile"],
-            "win_tile": WINNER["win_tile"],
-            "flags": ["riichi"],
-            "dora": WINNER["dora_indicators"],
-            "ura": WINNER["ura_indicators"],
-        },
+    service.win(
+        parse_win_request(
+            {
+                "winner": dealer,
+                "tsumo": True,
+                "hand": WINNER["hand"] + WINNER["win_tile"],
+                "win_tile": WINNER["win_tile"],
+                "flags": ["riichi"],
+                "dora": WINNER["dora_indicators"],
+                "ura": WINNER["ura_indicators"],
+            }
+        )
     )
 
 
@@ -47,7 +49,7 @@ def hands_played(service: TableService) -> list[tuple[int, str, tuple[int, ...]]
 
 
 def test_a_hand_of_its_own_after_each_recorded_one_and_a_new_game_after_the_end(tmp_path):
-    service = TableService(pin="2468", db_path=str(tmp_path / "demo.db"))
+    service = TableService(pin="246813", db_path=str(tmp_path / "demo.db"))
     director = DemoDirector(service)
     assert director.step() is None  # nothing settled yet: nothing to do
     played = []

@@ -18,10 +18,10 @@ from engine.game.events import DeclaredRiichi, HandStart
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.serve_command import start_serve
-from tests.web.conftest import reading_of
+from tests.web.conftest import phone_write, reading_of
 from vision.read.detector import laid_in_rows
 from vision.read.pipeline import Reader
-from web.hand_request import BadRequest
+from web.hand_request import BadRequest, parse_score_options
 
 # --- the event bus -------------------------------------------------------------------------------------------
 
@@ -108,20 +108,50 @@ def test_service_refuses_a_weak_pin(pin):
         TableService(pin=pin)
 
 
+@pytest.mark.parametrize(
+    ("pin", "taken"),
+    [
+        ("1234", False),  # four digits: the service took these, the config did not
+        ("12345", False),
+        ("123456", True),
+        ("024680", True),  # a leading zero kept
+        ("123456789012", True),
+        ("1234567890123", False),
+        ("\u0663\u0663\u0663\u0663\u0663\u0663", False),  # six Arabic-Indic digits: str.isdigit() says yes
+    ],
+)
+def test_the_service_and_the_config_take_the_same_pins(pin, taken):
+    """One PIN rule (``device.table.pin.pin_problem``): 6 to 12 ASCII digits, for the config and the service."""
+    from device.config import ConfigError, parse_config
+
+    try:
+        parse_config({"site": {"pin": pin}})
+        config_took = True
+    except ConfigError:
+        config_took = False
+    try:
+        TableService(pin=pin).close()
+        service_took = True
+    except ValueError as exc:
+        assert str(exc) == "the table PIN is 6 to 12 digits"
+        service_took = False
+    assert (config_took, service_took) == (taken, taken)
+
+
 def test_pin_lockout_is_per_client_and_expires():
-    svc = TableService(pin="1234", pin_attempts=2, pin_window_s=0.2)
+    svc = TableService(pin="123456", pin_attempts=2, pin_window_s=0.2)
     assert not svc.check_pin("1111", client="a")
     assert not svc.check_pin("2222", client="a")
     with pytest.raises(PinLocked):
-        svc.check_pin("1234", client="a")
-    assert svc.check_pin("1234", client="b")  # another phone is not locked
+        svc.check_pin("123456", client="a")
+    assert svc.check_pin("123456", client="b")  # another phone is not locked
     time.sleep(0.25)
-    assert svc.check_pin("1234", client="a")
+    assert svc.check_pin("123456", client="a")
     assert not svc.check_pin(1234, client="c")  # not a string
 
 
 def test_observe_publishes_the_camera_view_and_keeps_the_frame():
-    svc = TableService(pin="1234")
+    svc = TableService(pin="123456")
     sub = svc.bus.subscribe()
     frame = np.zeros((480, 640, 3), np.uint8)
     svc.observe(reading_of("123m 55z", frame=frame))
@@ -143,7 +173,7 @@ def test_observe_carries_the_table_seat_by_seat():
     from tests.vision.read.test_table import FRAME, FULL, lay
     from vision.read.table import read_table
 
-    svc = TableService(pin="1234")
+    svc = TableService(pin="123456")
     sub = svc.bus.subscribe()
     table = read_table(lay(FULL), FRAME)
     svc.observe(reading_of("123m", table))
@@ -156,7 +186,7 @@ def test_observe_carries_the_table_seat_by_seat():
 
 
 def test_observe_keeps_no_frame_without_tiles():
-    svc = TableService(pin="1234")
+    svc = TableService(pin="123456")
     svc.observe(reading_of(""))
     assert svc.state()["camera"]["frame_id"] is None
     assert svc.camera is not None and svc.camera.rows == () and svc.camera.read == ()
@@ -172,7 +202,7 @@ def test_observe_keeps_no_frame_without_tiles():
     ],
 )
 def test_observe_takes_only_the_camera_readers_reading(loose):
-    svc = TableService(pin="1234")
+    svc = TableService(pin="123456")
     with pytest.raises(TypeError, match="observe takes the camera reader's Reading"):
         svc.observe(loose)
     assert svc.state()["camera"] is None
@@ -187,9 +217,9 @@ class RowDetector:
 def test_read_image_decodes_detects_reads_and_scores():
     import cv2
 
-    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
+    svc = TableService(pin="123456", photo_reader=Reader.around(RowDetector()))
     _ok, buf = cv2.imencode(".png", np.full((300, 900, 3), 200, np.uint8))
-    out = svc.read_image(buf.tobytes(), {"riichi": True, "tsumo": True})
+    out = svc.read_image(buf.tobytes(), parse_score_options({"riichi": True, "tsumo": True}, svc.rules))
     assert out["tiles"] == "234m567p23488678s" and out["complete"]
     assert out["score"]["han"] == 4 and out["score"]["tsumo"]  # riichi tsumo pinfu tanyao
     assert set(out["ms"]) == {"decode", "detect", "total"}
@@ -198,11 +228,11 @@ def test_read_image_decodes_detects_reads_and_scores():
 
 
 def test_read_image_score_error_is_reported_not_raised():
-    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
+    svc = TableService(pin="123456", photo_reader=Reader.around(RowDetector()))
     import cv2
 
     _ok, buf = cv2.imencode(".jpg", np.zeros((100, 200, 3), np.uint8))
-    out = svc.read_image(buf.tobytes(), {"win_tile": "1z"})
+    out = svc.read_image(buf.tobytes(), parse_score_options({"win_tile": "1z"}, svc.rules))
     assert out["score"] is None and "1z" in out["score_error"]
 
 
@@ -262,9 +292,9 @@ def _log(path: str) -> list[tuple[str, str | None]]:
 def test_service_undo_keeps_the_row(tmp_path):
     """Undo is append-only: the undone event stays in the log, an undo row takes it back."""
     path = str(tmp_path / "g.db")
-    svc = TableService(pin="2468", db_path=path)
+    svc = TableService(pin="246813", db_path=path)
     try:
-        svc.record("riichi", {"seat": 1})
+        phone_write(svc, "riichi", {"seat": 1})
         assert svc.state()["game"]["sticks"] == 1
         svc.undo()
         assert svc.state()["game"]["sticks"] == 0 and [e.type for e in svc.game.game.events] == ["hand_start"]
@@ -314,14 +344,14 @@ def test_service_undo_keeps_the_row(tmp_path):
 )
 def test_service_restart_recovers_declared_events(tmp_path, actions, types):
     path = str(tmp_path / "g.db")
-    svc = TableService(pin="2468", db_path=path)
+    svc = TableService(pin="246813", db_path=path)
     for action, body in actions:
-        svc.record(action, body)
+        phone_write(svc, action, body)
     svc.undo()
-    svc.record(*actions[-1])  # undone and done again: the log holds both
+    phone_write(svc, *actions[-1])  # undone and done again: the log holds both
     before = svc.state()["game"]
     svc.close()
-    again = TableService(pin="2468", db_path=path)
+    again = TableService(pin="246813", db_path=path)
     try:
         after = again.state()["game"]
         assert [e.type for e in again.game.game.events] == types
@@ -346,7 +376,7 @@ def test_a_game_in_the_earlier_log_is_brought_over(tmp_path):
     db.commit()
     db.close()
     for _ in range(2):  # brought over once: the second start finds it in the one log
-        svc = TableService(pin="2468", db_path=path)
+        svc = TableService(pin="246813", db_path=path)
         try:
             assert [s["name"] for s in svc.state()["game"]["seats"]] == ["a", "b", "c", "d"]
             assert svc.state()["game"]["sticks"] == 1 and svc.game.store.games() == [1]
@@ -355,12 +385,12 @@ def test_a_game_in_the_earlier_log_is_brought_over(tmp_path):
 
 
 def test_service_imports_an_exported_game(tmp_path):
-    svc = TableService(pin="2468", db_path=str(tmp_path / "g.db"))
+    svc = TableService(pin="246813", db_path=str(tmp_path / "g.db"))
     try:
-        svc.record("riichi", {"seat": 0})
-        svc.record("draw", {"tenpai": [True, False, False, False]})
+        phone_write(svc, "riichi", {"seat": 0})
+        phone_write(svc, "draw", {"tenpai": [True, False, False, False]})
         data = json.loads(json.dumps(svc.export_game()))
-        svc.new_game({"rules": "standard"})
+        svc.new_game(preset("standard"), ["", "", "", ""])
         assert svc.state()["game"]["history"] == []
         assert svc.import_game(data)["events"] == 3
         assert svc.state()["game"]["seats"][0]["points"] == data["scores"][0] == 25000 - 1000 + 3000
@@ -374,7 +404,7 @@ def test_service_imports_an_exported_game(tmp_path):
 def test_jpeg_size_and_reduced_decode():
     import cv2
 
-    from device.table.service import decode_photo, jpeg_size
+    from device.table.photos import decode_photo, jpeg_size
 
     img = np.zeros((1500, 4000, 3), np.uint8)
     img[:, :2000] = 255
@@ -432,7 +462,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_COLOR_4)
     assert img.shape == (750, 1000, 3)
     body, ctype = multipart("image", "p.jpg", data, {"tsumo": "true"})
-    svc = TableService(pin="1234", photo_reader=Reader.around(RowDetector()))
+    svc = TableService(pin="123456", photo_reader=Reader.around(RowDetector()))
     phone = Phone(create_app(None, svc).test_client())
     r = phone.post("/api/read", data=body, content_type=ctype)
     assert r.status_code == 200, r.json
@@ -449,7 +479,7 @@ def test_generated_photo_is_12_megapixels_and_reads_through_the_api():
     ],
 )
 def test_decode_photo_refuses_before_decoding(data, message):
-    from device.table.service import decode_photo
+    from device.table.photos import decode_photo
     from vision.read.errors import UnreadableImage
 
     with pytest.raises(UnreadableImage, match=message):
@@ -492,7 +522,7 @@ def test_photos_are_read_by_the_photo_reader_the_service_is_handed():
             return super().detect(image)
 
     reader = Reader.around(Counting())
-    svc = TableService(pin="1234", photo_reader=reader)
+    svc = TableService(pin="123456", photo_reader=reader)
     _ok, buf = cv2.imencode(".png", np.full((300, 900, 3), 200, np.uint8))
     out = svc.read_image(buf.tobytes())
     assert out["tiles"] == "234m567p23488678s" and Counting.reads == 1

@@ -142,3 +142,40 @@ def test_discard_tile_round_trips_through_storage() -> None:
     store.append(gid, Discard(0, Tile.parse("0p"), tsumogiri=True, riichi=False))
     store._games.clear()
     assert store.game(gid).pond(0) == (Tile.parse("0p"),)
+
+
+def _earlier_log(path: Path, events: list[dict]) -> None:
+    """A game file as the table's earlier log left it: tables ``meta`` and ``events``."""
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)")
+    db.execute("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)")
+    meta = {"rules": {"name": "standard"}, "seats": ["a", "b", "c", "d"], "first_dealer": 0}
+    db.execute("INSERT INTO meta VALUES (1, ?)", (json.dumps(meta),))
+    db.executemany("INSERT INTO events (data) VALUES (?)", [(json.dumps(e),) for e in events])
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize(
+    ("events", "kept"),
+    [
+        ([{"type": "hand_start"}, {"type": "draw", "seat": 0}], [HandStart(), Draw(0)]),
+        ([{"type": "hand_start"}, {"type": "draw", "seat": 2}], None),  # seat 2 draws out of turn: not replayable
+    ],
+)
+def test_open_store_brings_over_the_earlier_logs_game_once(tmp_path: Path, events, kept) -> None:
+    from device.table.storage import open_store
+
+    path = tmp_path / "game.db"
+    _earlier_log(path, events)
+    for _ in range(2):  # the second opening finds the game in the one log, and brings nothing over again
+        store = open_store(str(path))
+        try:
+            if kept is None:
+                assert store.games() == []
+            else:
+                assert store.games() == [1] and store.game(1).events == kept and store.game(1).seats == tuple("abcd")
+        finally:
+            store.close()

@@ -9,6 +9,7 @@ import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,8 +24,10 @@ from vision.read.pipeline import Reader, Reading
 from vision.read.rows import read_tiles
 from vision.read.table import TableObservation
 from web import create_app
+from web.game_request import game_event, parse_new_game
+from web.hand_request import parse_win_request
 
-PIN = "2468"
+PIN = "246813"
 #: The black frame :func:`reading_of` reads when given none.
 BLACK_FRAME = Size(width=800, height=600)
 
@@ -72,6 +75,16 @@ def reading_of(
     detections = laid_in_rows([parse_tiles(r) for r in rows.split()]) if isinstance(rows, str) else tuple(rows)
     image = np.zeros((frame.height, frame.width, 3), np.uint8) if isinstance(frame, Size) else frame
     return Reading(image, detections, read_tiles(detections).rows, table)
+
+
+def phone_write(service: TableService, action: str, body: dict[str, Any]) -> Any:
+    """A game write as a phone sends it (``POST /api/game/<action>``: new, win, draw, abort, chombo, riichi or event),
+    read as the site reads it and handed to the service; the service's answer."""
+    if action == "new":
+        return service.new_game(*parse_new_game(body, service.rules))
+    if action == "win":
+        return service.win(parse_win_request(body, service.rules))
+    return service.record(game_event(action, body))
 
 
 def jpeg(width: int = 640, height: int = 360, quality: int = 85) -> bytes:

@@ -14,7 +14,8 @@ from typing import Any
 
 from device.table.service import TableService
 from engine.errors import IllegalAction
-from web.hand_request import BadRequest
+from engine.tiles import Tile
+from web.hand_request import BadRequest, parse_win_request
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class FollowingService(TableService):
         ``refused``: why the rules refuse it (then no preview, only the scorer's value, as the camera game gives)."""
         tsumo = bool(body.get("tsumo"))
         self._pending_body = None if refused else body
-        preview = self.preview_win(body)
+        preview = self.preview_win(parse_win_request(body))
         self.follow["pending"] = {
             "kind": "tsumo" if tsumo else "ron",
             "seat": body["winner"],
@@ -80,13 +81,17 @@ class FollowingService(TableService):
 
     def set_camera_seat(self, seat: int | None) -> dict[str, Any]:
         self.calls.append(("seat", seat))
-        self.camera_seat = seat
+        self.feed.camera_seat = seat
         self.follow["camera_seat"] = seat
         self.publish_follow()  # the camera's view names its sides by the game's seats now: in the same state
         return copy.deepcopy(self.follow)
 
-    def camera_action(self, action: str, body: dict[str, Any]) -> dict[str, Any]:
-        self.calls.append((action, copy.deepcopy(body)))
+    def camera_action(
+        self, action: str, event_id: int | None = None, tile: Tile | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        given = {"id": event_id, "tile": None if tile is None else str(tile), "seat": seat}
+        body = {k: v for k, v in given.items() if v is not None}  # as the phone sent it
+        self.calls.append((action, body))
         if action in self.refuse:
             raise IllegalAction(CameraAction(action), self.refuse[action])
         if action in ("undo", "fix"):
@@ -104,7 +109,7 @@ class FollowingService(TableService):
                 raise IllegalAction(CameraAction(action), "nothing is pending")
             self.follow["pending"] = None
             if action == "confirm" and self._pending_body is not None:
-                self.record("win", self._pending_body)
+                self.win(parse_win_request(self._pending_body))
         elif action == "resync":
             self.follow["contradictions"] = []
         self.publish_follow()

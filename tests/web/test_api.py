@@ -160,6 +160,10 @@ def test_read_an_incomplete_hand_gives_tiles_only(phone, detector):
         ({"image": (io.BytesIO(b"x" * (3 * 1024 * 1024)), "big.jpg")}, 413, "too large"),
         ({"image": (io.BytesIO(jpeg()), "x.jpg"), "honba": "many"}, 400, "honba"),
         ({"image": (io.BytesIO(jpeg()), "x.jpg"), "options": "{"}, 400, "options"),
+        # the scoring options are checked before the photo is read, whatever it holds
+        ({"image": (io.BytesIO(jpeg()), "x.jpg"), "options": '{"win_tile": "5x"}'}, 400, "win_tile"),
+        ({"image": (io.BytesIO(jpeg()), "x.jpg"), "options": '{"riichi": "yes"}'}, 400, "riichi is true or false"),
+        ({"image": (io.BytesIO(jpeg()), "x.jpg"), "seat_wind": "Q"}, 400, "seat_wind"),
     ],
 )
 def test_read_errors(phone, detector, data, status, message):
@@ -248,13 +252,13 @@ def test_corrected_rotated_photo_is_saved_upright(player, service):
 
 def test_too_many_photos_at_once_is_429(phone, service):
     for _ in range(3):
-        assert service._reads.acquire(blocking=False)  # three reads in progress
+        assert service.photos._reads.acquire(blocking=False)  # three reads in progress
     try:
         r = phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")})
         assert r.status_code == 429 and r.headers["Retry-After"] == "2"
     finally:
         for _ in range(3):
-            service._reads.release()
+            service.photos._reads.release()
     assert phone.post("/api/read", data={"image": (io.BytesIO(jpeg()), "x.jpg")}).status_code == 200
 
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from device.table.service import TableService
-from tests.web.conftest import PIN, ScriptedDetector, jpeg, reading_of, serving, shot
+from tests.web.conftest import PIN, ScriptedDetector, jpeg, phone_write, reading_of, serving, shot
 from vision.read.pipeline import Reader
 
 pytestmark = pytest.mark.browser
@@ -136,9 +136,9 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     # a hand the camera follows: ponds with the riichi tile sideways, dora, furiten and waits on the live table
     from tests.web.test_live import EVENTS
 
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     for event in EVENTS:
-        site.record("event", event)
+        phone_write(site, "event", event)
     watcher.wait_for_selector('.seat[data-seat="1"] .pond .tile.sideways')
     watcher.select_option("#my-seat", "1")
     assert watcher.locator("#dora .tile.dora").get_attribute("data-tile") == "1m"  # indicator 9m, as the server says
@@ -152,9 +152,12 @@ def test_join_photo_fix_score_settle(context, site, tmp_path):
     shot(watcher, "9-followed-hand")
 
     # a whole East-only game to its end: final results with uma and oka on the settle page
-    site.new_game({"rules": {"preset": "standard", "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(
+        site, "new", {"rules": {"preset": "standard", "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]}
+    )
     for dealer in range(4):
-        site.record(
+        phone_write(
+            site,
             "win",
             {
                 "winner": (dealer + 1) % 4,
@@ -237,7 +240,7 @@ def test_double_ron_with_pao_and_import_from_the_phone(context, site, tmp_path):
     # the game exported, a new game started, the export imported on the settle page: the points come back
     exported = tmp_path / "game.json"
     exported.write_text(page.request.get(base + "/api/game/export").text())
-    site.new_game({"names": ["", "", "", ""]})
+    phone_write(site, "new", {"names": ["", "", "", ""]})
     page.goto(base + "/settle")
     page.set_input_files("#import-file", str(exported))
     page.click("#import-form button[type=submit]")
@@ -268,7 +271,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     seats[ViewSide.LEFT] = dataclasses.replace(seats[ViewSide.LEFT], indicators="9m0m")
     dets = lay(seats)
     table = read_table(dets, FRAME)
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     site.observe(reading_of(dets, table, FRAME))
     page.wait_for_selector("#camera-table:not([hidden]) .tseat")
     sides = page.locator("#camera-table .tseat")
@@ -304,7 +307,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     assert page.locator("#camera-table").bounding_box() == box
 
     # the service knows seat 1 (East, the dealer) sits at the camera's bottom edge: the seats by wind and name
-    site.camera_seat = 0
+    site.set_camera_seat(0)
     site.observe(reading_of(dets, table, FRAME))
     page.wait_for_function("document.querySelector('#camera-table .thead strong').textContent === 'East · Ann'")
     assert sides.locator(".thead strong").all_inner_texts() == ["East · Ann", "South · Bo", "West · Cy", "North · Di"]
@@ -380,7 +383,7 @@ def test_score_page_takes_the_near_hand_and_the_dora_from_the_camera(context, si
     dets = lay(FULL)
     table = read_table(dets, FRAME)
     near = table.seats[0]
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     site.observe(reading_of(dets, table, FRAME))
     page = context.new_page()
     page.goto(site.url.rstrip("/") + "/score")

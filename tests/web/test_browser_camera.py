@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.web.conftest import PIN, ScriptedDetector, phone_context, reading_of, serving, shot
+from tests.web.conftest import PIN, ScriptedDetector, phone_context, phone_write, reading_of, serving, shot
 from tests.web.follow_fake import FollowingService, camera_event
 from tests.web.test_camera_routes import RON
 from vision.read.pipeline import Reader
@@ -30,7 +30,7 @@ def site(tmp_path):
         db_path=str(tmp_path / "g.db"),
         corrections_dir=str(tmp_path / "corrections"),
     )
-    service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(service, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     with serving(service):
         yield service
 
@@ -214,7 +214,7 @@ def test_my_hand_gets_its_waits_and_a_red_furiten_from_the_games_ponds(context, 
     page.wait_for_selector("#my-waits .waits li")
     assert "furiten" not in page.inner_text("#my-waits")
     for event in PONDS:  # as the camera game applies them: each publishes the state, and the phone asks again
-        site.record("event", event)
+        phone_write(site, "event", event)
     page.wait_for_selector("#my-waits .warn")
     warn = page.locator("#my-waits .warn")
     assert "discard furiten" in warn.inner_text() and warn.evaluate("e => getComputedStyle(e).color") == RED

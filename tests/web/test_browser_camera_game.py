@@ -14,7 +14,7 @@ frames = pytest.importorskip("tests.device.table.test_camera_game", reason="the 
 
 from device.table.service import TableService  # noqa: E402
 from tests.vision.read.table_frames import B, table  # noqa: E402
-from tests.web.conftest import PIN, reading_of, serving, shot  # noqa: E402
+from tests.web.conftest import PIN, phone_write, reading_of, serving, shot  # noqa: E402
 from tests.web.test_browser_camera import joined  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,7 @@ def play(service: TableService, tables: list) -> None:
 @pytest.fixture
 def site(tmp_path):
     service = TableService(pin=PIN, db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
-    service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(service, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     with serving(service):
         yield service
 

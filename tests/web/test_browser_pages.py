@@ -12,7 +12,7 @@ import time
 import pytest
 
 from device.table.service import TableService
-from tests.web.conftest import PIN, serving, shot
+from tests.web.conftest import PIN, phone_write, serving, shot
 from tests.web.test_live import EVENTS
 
 pytestmark = pytest.mark.browser
@@ -124,7 +124,7 @@ def test_fourteen_tiles_are_scored_at_once(phone, site):
 def test_the_table_page_says_whose_turn_it_is(phone, site):
     base = site.url.rstrip("/")
     errors: list[str] = []
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})
     page = page_of(phone, errors)
     page.goto(base + "/")
     page.wait_for_selector("#turn:not([hidden])")
@@ -135,7 +135,7 @@ def test_the_table_page_says_whose_turn_it_is(phone, site):
     ]  # fmt: skip
     for events, to_act, text in turns:
         for event in events:
-            site.record("event", event)
+            phone_write(site, "event", event)
         assert site.state()["game"]["to_act"] == to_act
         page.wait_for_function(f"document.querySelector('#turn').textContent === {text!r}")
         assert page.locator(".seat.acting").get_attribute("data-seat") == str(to_act)
@@ -155,14 +155,14 @@ FINALS = [
 def test_the_table_page_shows_the_game_over_with_the_final_results(phone, site, preset, column, first_bonus):
     base = site.url.rstrip("/")
     errors: list[str] = []
-    site.new_game({"rules": {"preset": preset, "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
+    phone_write(site, "new", {"rules": {"preset": preset, "game_length": "east"}, "names": ["Ann", "Bo", "Cy", "Di"]})
     page = page_of(phone, errors)
     page.goto(base + "/")
     page.wait_for_selector("#turn:not([hidden])")
     assert page.is_hidden("#final")
     for dealer, dora in enumerate(["7s", "", "", ""]):  # an East-only game: a ron each hand, the first one dearer
         win = {"winner": (dealer + 1) % 4, "discarder_seat": dealer, "hand": "234m567p23488s678s", "win_tile": "8s"}
-        site.record("win", {**win, "flags": ["riichi"], "dora": dora})
+        phone_write(site, "win", {**win, "flags": ["riichi"], "dora": dora})
     game = site.state()["game"]
     assert game["finished"]
     page.wait_for_function("document.querySelector('#turn').textContent.startsWith('Game over')")
@@ -193,10 +193,11 @@ def test_the_table_page_shows_the_game_over_with_the_final_results(phone, site, 
 
 
 def test_the_settle_history_and_final_results_fit_a_360_px_phone(phone, site):
-    site.new_game({"names": NAMES})
-    site.record("riichi", {"seat": 1})
+    phone_write(site, "new", {"names": NAMES})
+    phone_write(site, "riichi", {"seat": 1})
     for dora in ("7s", "7s", "7s", "7s7s"):  # the dealer's tsumo again and again: the others bust
-        site.record(
+        phone_write(
+            site,
             "win",
             {
                 "winner": 0,
@@ -265,6 +266,6 @@ def test_quick_page_switches_keep_the_live_updates(phone, site):
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     assert _live_within(page, 1.5)
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})  # and the updates flow again
+    phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})  # and the updates flow again
     page.wait_for_function("document.querySelector('#standings').textContent.includes('Ann')")
     assert not errors, errors

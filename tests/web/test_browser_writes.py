@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from device.table.service import TableService
-from tests.web.conftest import PIN, serving
+from tests.web.conftest import PIN, phone_write, serving
 from tests.web.test_writes import DRAW
 
 pytestmark = pytest.mark.browser
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def site(tmp_path):
     service = TableService(pin=PIN, db_path=str(tmp_path / "g.db"), corrections_dir=str(tmp_path / "corrections"))
-    service.record("draw", DRAW)  # something to undo
+    phone_write(service, "draw", DRAW)  # something to undo
     with serving(service):
         yield service
 

@@ -19,7 +19,7 @@ from web import create_app
 @pytest.fixture
 def service(tmp_path):
     svc = TableService(pin=PIN, db_path=str(tmp_path / "game.db"), corrections_dir=str(tmp_path / "corr"))
-    svc.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    svc.new_game(svc.rules, ["Ann", "Bo", "Cy", "Di"])
     last = play(svc, "B:1z T:4z")  # a discard out of turn at the top ...
     observe(svc, last)  # ... and the table as it is, read again: another frame, no other contradiction
     yield svc
@@ -77,7 +77,7 @@ def test_any_other_id_is_a_404_in_json(client, service, path):
 
 def test_a_state_without_contradictions_offers_no_picture(tmp_path):
     svc = TableService(pin=PIN)
-    svc.new_game({})
+    svc.new_game(svc.rules, ["", "", "", ""])
     try:
         play(svc, "B:1z R:9p")
         client = create_app({"TESTING": True}, svc).test_client()

@@ -159,7 +159,7 @@ def test_refused_by_the_rules_is_a_409(player, service, url, body, refused, erro
     ],
 )
 def test_what_the_camera_game_raises_is_a_json_error(player, service, monkeypatch, error, status):
-    def raising(action, body):
+    def raising(action, event_id=None, tile=None, seat=None):
         raise error
 
     monkeypatch.setattr(service, "camera_action", raising)

@@ -8,6 +8,7 @@ import pytest
 
 from device.table.service import TableService
 from device.table.table_view import table_view
+from engine.game.events import DeclaredDraw
 from tests.vision.read.test_table import FRAME, FULL, lay
 from tests.web.conftest import reading_of
 from tests.web.test_events import frames
@@ -73,8 +74,8 @@ def test_seats_named_by_the_camera_when_the_service_does_not_know_who_sits_where
     ],
 )
 def test_seats_named_by_the_game_when_the_camera_seat_is_set(client, service, camera_seat, labels):
-    service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
-    service.camera_seat = camera_seat
+    service.new_game(service.rules, ["Ann", "Bo", "Cy", "Di"])
+    service.set_camera_seat(camera_seat)
     service.observe(reading_of("123m", table_with("3p")))
     view = client.get("/api/state").json["camera"]["table_view"]
     assert view["named_by"] == "game" and [s["label"] for s in view["seats"]] == labels
@@ -82,9 +83,9 @@ def test_seats_named_by_the_game_when_the_camera_seat_is_set(client, service, ca
 
 
 def test_seat_winds_follow_the_dealer(client, service):
-    service.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
-    service.camera_seat = 0
-    service.record("draw", {"tenpai": [False, True, False, False]})  # the dealer was noten: the deal moves on
+    service.new_game(service.rules, ["Ann", "Bo", "Cy", "Di"])
+    service.set_camera_seat(0)
+    service.record(DeclaredDraw((False, True, False, False)))  # the dealer was noten: the deal moves on
     service.observe(reading_of("123m", table_with("3p")))
     labels = [s["label"] for s in client.get("/api/state").json["camera"]["table_view"]["seats"]]
     assert labels == ["North · Ann", "East · Bo", "South · Cy", "West · Di"]
@@ -99,7 +100,7 @@ def test_no_table_no_view(client, service):
 @pytest.mark.parametrize("seat", [4, -1, "x", True, 1.5])
 def test_a_camera_seat_that_is_no_seat_is_refused(seat):
     with pytest.raises(ValueError, match=r"0\.\.3"):
-        TableService(pin="1234", camera_seat=seat)
+        TableService(pin="123456", camera_seat=seat)
 
 
 def test_a_table_whose_indicators_are_not_tiles_is_refused():

@@ -70,7 +70,7 @@ def test_the_photos_held_for_corrections_are_capped_by_bytes(player, service):
 
 
 def test_photos_sent_at_once_are_decoded_one_at_a_time(app, service, monkeypatch):
-    from device.table import service as module
+    from device.table import photos as module
 
     decoding, most = [0], [0]
     real = module.decode_photo

@@ -22,6 +22,7 @@ from device.table.service import TableService
 from engine.game.state import Game
 from tests.web.conftest import PIN, serving
 from tests.web.test_writes import WIN_1
+from web.game_request import game_event
 
 ALL_TENPAI = {"tenpai": [True] * 4}  # the dealer stays, no points move: a game as long as we like
 
@@ -101,7 +102,7 @@ def state_p50_ms(hands: int, hammers: int, as_players: bool, seconds: float = 6.
     second) on a game of ``hands`` hands, and the previews answered 200."""
     service = TableService(pin=PIN, max_streams=4)
     for _ in range(hands):
-        service.record("draw", ALL_TENPAI)
+        service.record(game_event("draw", ALL_TENPAI))
     with serving(service):
         url = service.url
         stop = threading.Event()

@@ -179,7 +179,7 @@ def test_the_game_survives_a_restart(player, service, detector):
     player.post("/api/game/win", json=WIN_RON)
     scores_before = list(service.game.game.scores)
     service.close()
-    again = TableService(pin="2468", db_path=service.db_path)
+    again = TableService(pin="246813", db_path=service.db_path)
     try:
         assert again.game.game.scores == scores_before
         assert again.state()["game"]["round"]["name"] == "East 2"

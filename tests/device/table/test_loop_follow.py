@@ -19,13 +19,13 @@ from device.camera.sources import FakeSource, FileReplaySource, Frame
 from device.commands.run import DEMO_AUTO_CONFIRM_S, RunOptions, TableRuntime, recorded_reader
 from device.config import Config
 from device.demo import RECORDING
-from device.table.game_session import event_of
 from device.table.service import TableService
 from engine.game.events import Draw
 from tests.device.table.test_camera_game import FIRST_GO, FIRST_GO_EVENTS, WIN, detections_of, ponds_of, script
 from tests.vision.read.table_frames import B, table
 from tests.web.conftest import reading_of
 from vision.read.detector import FakeDetector
+from web.game_request import event_of
 
 
 def test_the_demo_through_the_loop_is_played_scored_and_settled():
@@ -35,7 +35,7 @@ def test_the_demo_through_the_loop_is_played_scored_and_settled():
     show."""
     manifest = json.loads((RECORDING / "recording.json").read_text())
     expected = [event_of(e) for f in manifest["frames"] for e in f["events"]]
-    svc = TableService(pin="1234", auto_confirm_s=DEMO_AUTO_CONFIRM_S, clock=Ticking())
+    svc = TableService(pin="123456", auto_confirm_s=DEMO_AUTO_CONFIRM_S, clock=Ticking())
     try:
         loop = ServiceLoop(
             FileReplaySource(RECORDING),
@@ -86,7 +86,7 @@ class Ticking:
 
 @pytest.mark.parametrize(("auto_confirm_s", "settled"), [(3.0, True), (0.0, False)])
 def test_a_whole_hand_with_its_tsumo_through_the_loop_settles_by_itself(auto_confirm_s, settled):
-    svc = TableService(pin="1234", auto_confirm_s=auto_confirm_s, clock=Ticking())
+    svc = TableService(pin="123456", auto_confirm_s=auto_confirm_s, clock=Ticking())
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
     try:
         stats = scripted_loop(svc, [*script(FIRST_GO), laid], still_after=5).run()  # the winner waits

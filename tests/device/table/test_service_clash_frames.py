@@ -94,8 +94,8 @@ def red_outline(jpeg: bytes) -> tuple[tuple[int, int], tuple[int, int, int, int]
 
 @pytest.fixture
 def service():
-    svc = TableService(pin="1234")
-    svc.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    svc = TableService(pin="123456")
+    svc.new_game(svc.rules, ["Ann", "Bo", "Cy", "Di"])
     yield svc
     svc.close()
 
@@ -156,12 +156,12 @@ def test_only_the_frames_of_contradictions_are_served(service):
 def test_only_the_last_few_pictures_are_kept(service):
     """Kept one at a time (``clash_frames=1``): a contradiction after a resync drops the earlier one's picture;
     the earlier contradiction's card no longer offers one."""
-    small = TableService(pin="1234", clash_frames=1)
-    small.new_game({})
+    small = TableService(pin="123456", clash_frames=1)
+    small.new_game(small.rules, ["", "", "", ""])
     try:
         play(small, "B:1z T:4z")
         [first] = contradictions(small)
-        small.camera_action("resync", {})  # the table is right: the 4z is taken as the top's pond
+        small.camera_action("resync")  # the table is right: the 4z is taken as the top's pond
         frames = frames_of("B:1z T:4z B:9m")  # ... and the bottom seat discards again, out of turn
         observe(small, frames[-1], holds=STEADY_HOLDS)
         [second] = contradictions(small)

@@ -2,13 +2,18 @@
 
 Reads every module of engine, vision, device and web with ``ast`` (imports inside functions count) and checks:
 no loop between top-level folders, no loop between modules of one folder, no arrow against the allowed direction
-(:data:`ALLOWED`), no runtime module importing a lab module (:data:`LAB`). A second test imports the whole runtime
-in a fresh interpreter where the lab's packages (ultralytics, torch, torchvision, Pillow) cannot be imported.
+(:data:`ALLOWED`), no runtime module importing a lab module (:data:`LAB`) or naming one to import by name. A second
+test imports the whole runtime in a fresh interpreter where the lab's packages (ultralytics, torch, torchvision,
+Pillow) cannot be imported. The table's ``jantaku --help`` lists only what a table needs (:data:`TABLE_COMMANDS`);
+the lab's commands are ``jantaku-lab``'s (:data:`LAB_COMMANDS`).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -27,8 +32,17 @@ ALLOWED = {
     "device": {"engine", "vision", "web"},
 }
 
-#: Module prefixes of the lab: what the Pi never runs (rendering, training, evaluation, conformance, benchmarks).
+#: The lab's packages: what the Pi never runs (rendering, training, evaluation, conformance, benchmarks, and the lab's
+#: command line ``jantaku-lab``). Every other module of the four packages is the runtime.
 LAB = ("vision.synth", "vision.train", "vision.eval", "engine.conformance", "device.lab")
+
+#: What ``jantaku --help`` lists: what a table needs (``run --check`` checks a Pi's set-up).
+TABLE_COMMANDS = {"run", "serve", "score", "waits", "read", "token", "card"}
+#: What ``jantaku-lab --help`` lists, and ``jantaku`` never does.
+LAB_COMMANDS = {
+    "bench", "conformance", "eval", "synth", "train", "export", "val-model", "train-classifier", "blend-classifier",
+    "train-way-up",
+}  # fmt: skip
 
 #: Packages only the lab needs; the runtime must import without them.
 LAB_DEPENDENCIES = ("ultralytics", "torch", "torchvision", "PIL")
@@ -159,6 +173,68 @@ def test_arrows_run_the_allowed_way(graph):
 def test_the_runtime_imports_no_lab_module(graph):
     edges = sorted((m, t) for m, targets in graph.items() for t in targets if not is_lab(m) and is_lab(t))
     assert not edges, f"runtime modules importing the lab: {edges}"
+
+
+@pytest.mark.parametrize("package", LAB)
+def test_each_lab_package_exists(package):
+    # a lab package renamed away would leave its new name counted as runtime, unchecked
+    assert package in module_files(), f"{package} is named in LAB but is no package"
+
+
+def lab_names_in_strings(path: Path) -> list[str]:
+    """The string constants of a module that are a lab module's name, as ``importlib.import_module`` takes it
+    (prose that mentions one, a docstring's cross-reference, is no import)."""
+    return [
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and is_lab(node.value)
+    ]
+
+
+def test_no_runtime_module_names_a_lab_module_to_import():
+    named = {
+        module: names
+        for module, path in module_files().items()
+        if not is_lab(module) and (names := lab_names_in_strings(path))
+    }
+    assert not named, f"runtime modules naming lab modules (an import by name is an import): {named}"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('importlib.import_module("device.lab.video")', ["device.lab.video"]),
+        ('MODULES = ("device.commands.run", "vision.eval")', ["vision.eval"]),
+        ('"""See :mod:`device.lab.cli` for the lab."""', []),
+        ('import_module("device.commands.hands")', []),
+    ],
+)
+def test_lab_names_in_strings_finds_a_lab_module_named_in_any_string(tmp_path, source, expected):
+    path = tmp_path / "module.py"
+    path.write_text(source, encoding="utf-8")
+    assert lab_names_in_strings(path) == expected
+
+
+def help_commands(main, argv=("--help",)) -> set[str]:
+    """The subcommands a command line's ``--help`` lists (its ``{a,b,c}`` usage line)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    assert exited.value.code == 0
+    return set(re.search(r"\{([^}]+)\}", out.getvalue()).group(1).split(","))
+
+
+def test_jantaku_help_lists_what_a_table_needs_and_no_lab_command():
+    from device.cli import main
+
+    listed = help_commands(main)
+    assert listed == TABLE_COMMANDS, f"lab commands in jantaku --help: {sorted(listed & LAB_COMMANDS)}"
+
+
+def test_the_lab_commands_are_jantaku_labs():
+    from device.lab.cli import main
+
+    assert help_commands(main) == LAB_COMMANDS
 
 
 @pytest.mark.parametrize(

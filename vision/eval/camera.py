@@ -1,4 +1,4 @@
-"""The camera loop's reading of whole tables with the camera turned to the table (``jantaku eval camera``).
+"""The camera loop's reading of whole tables with the camera turned to the table (``jantaku-lab eval camera``).
 
 The demo recording's still tables (rendered, so their labels are exact) are each turned whole about the frame's
 centre, as a camera mounted turned to the table sees them (the frame keeps its size; what the turn brings in from

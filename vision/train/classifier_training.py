@@ -5,7 +5,7 @@ Crops come from labelled scenes, each labelled box cut out as the runtime cuts a
 a little off (each edge moved by a share of the tile), a small turn, a smaller or blurred tile, white balance,
 brightness, contrast, noise and JPEG. Sources:
 
-- rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku synth``;
+- rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku-lab synth``;
 - the real photos' TRAINING split (:func:`vision.eval.real_photos.training_split`), several jittered crops per box.
   The held-out split is never read here except by :func:`crops_real_held_out`, for evaluation only;
 - single-tile cards (:func:`crops_cards`, :mod:`vision.synth.cards`): faces of other sets drawn without the
@@ -74,7 +74,7 @@ def rendered_scenes(seed: int, n: int, start: int = 0, drawn_faces: float = 0.0)
 
 
 def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Iterator[Scene]:
-    """Scenes of a YOLO folder (``images/*.jpg``, ``labels/*.txt``), as ``jantaku synth`` writes."""
+    """Scenes of a YOLO folder (``images/*.jpg``, ``labels/*.txt``), as ``jantaku-lab synth`` writes."""
     from vision.read.images import load_image
 
     folder = Path(folder)
@@ -447,7 +447,7 @@ def network_from_onnx(path: str | os.PathLike[str]):
     gemms = [n for n in proto.graph.node if n.op_type == "Gemm"]
     meta = {m.key: m.value for m in proto.metadata_props}
     if not convs or len(gemms) != 1 or any(len(n.input) < 3 for n in convs) or meta.get("kind") != MODEL_KIND:
-        raise ValueError(f"{path}: not a tile classifier exported by jantaku train-classifier")
+        raise ValueError(f"{path}: not a tile classifier exported by jantaku-lab train-classifier")
     if meta.get("names") != repr(list(TRAIN_NAMES)):
         raise ValueError(f"{path}: its classes are not the ones trained here ({len(TRAIN_NAMES)}: tiles, then none)")
     first = weights[convs[0].input[1]]

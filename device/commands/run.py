@@ -161,10 +161,10 @@ class RecordedLabels:
 def recorded_reader(recording: Path) -> FrameReader:
     """The loop's read of a recording by its own labels (:class:`RecordedLabels`) through the camera's reader,
     not squared to the table (the labels are of the frames as they are)."""
-    from vision.read.pipeline import Reader, ReaderConfig
+    from vision.read.pipeline import Reader, ReaderConfig, TableMode
 
     labels = RecordedLabels(recording)
-    return FrameReader(Reader.around(labels, replace(ReaderConfig.for_camera(), square_to_table=False)), labels)
+    return FrameReader(Reader.around(labels, replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE)), labels)
 
 
 # --- choosing the source and the readers -------------------------------------------------------------------

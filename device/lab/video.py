@@ -172,11 +172,11 @@ def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
     """The camera's reader (``read(image, zones=None) -> Reading``): around the renderer's boxes (``labels``; not
     squared to the table: the boxes are the frame's own; read whole), the same read about the table's true centre
     (``labels-centred``), or the shipped networks (``models``: only round the zones that changed, as a table reads)."""
-    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig, TableMode
 
     if kind == "models":
         return IncrementalReader(Reader.from_config(ReaderConfig.for_camera(model)))
-    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
+    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE))
     return reader if kind == "labels" else CentredReader(reader, source)
 
 

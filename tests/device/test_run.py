@@ -48,9 +48,9 @@ def camera(detect, *, squared: bool = False) -> FrameReader:
     camera's reader: squared to the table or as they are."""
     from dataclasses import replace
 
-    from vision.read.pipeline import Reader, ReaderConfig
+    from vision.read.pipeline import Reader, ReaderConfig, TableMode
 
-    config = replace(ReaderConfig.for_camera(), square_to_table=squared)
+    config = replace(ReaderConfig.for_camera(), table_mode=TableMode.CAMERA if squared else TableMode.NONE)
     return FrameReader(Reader.around(FakeDetector(detect), config))
 
 

@@ -143,18 +143,17 @@ class RecordedLabels:
     def detect(self, image: np.ndarray) -> list[Detection]:
         from vision.read.detector import Detection
         from vision.read.geometry import Box
+        from vision.read.labels import parse_labels
 
         path = self.folder / "labels" / (Path(self.origin).stem + ".txt")
         if not path.is_file():
             return []
         height, width = image.shape[:2]
         out = []
-        for line in path.read_text().split("\n"):
-            if not line.strip():
-                continue
-            cls, x, y, w, h = line.split()
-            cx, cy, bw, bh = float(x) * width, float(y) * height, float(w) * width, float(h) * height
-            out.append(Detection.of_class(int(cls), Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
+        for label in parse_labels(path.read_text()):
+            # centre and size scaled first, then halved: the recording's boxes to the last bit as the demo reads them
+            cx, cy, bw, bh = label.cx * width, label.cy * height, label.w * width, label.h * height
+            out.append(Detection.of_class(label.class_id, Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
         return out
 
 

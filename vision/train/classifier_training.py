@@ -35,7 +35,7 @@ import numpy as np
 from vision.eval.evaluation import EVAL_SEED  # the detector's held-out renderer seed: never trained on here
 from vision.read.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, NOT_A_TILE, extract_crop
 from vision.read.geometry import Box, Size
-from vision.read.labels import CLASS_NAMES, NUM_CLASSES
+from vision.read.labels import CLASS_NAMES, NUM_CLASSES, parse_labels
 
 Progress = Callable[[int, int], None] | None
 
@@ -87,14 +87,8 @@ def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Ite
             continue
         image = load_image(path)
         h, w = image.shape[:2]
-        boxes = []
-        for line in label.read_text(encoding="utf-8").split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            c, cx, cy, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
-            boxes.append((c, Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
-        yield Scene(image, tuple(boxes), str(path))
+        boxes = tuple((b.class_id, Box(*b.xyxy(w, h))) for b in parse_labels(label.read_text(encoding="utf-8")))
+        yield Scene(image, boxes, str(path))
 
 
 def real_scenes(held_out: bool = False, root: str | os.PathLike[str] | None = None) -> Iterator[Scene]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from device.camera.loop import ChangeGate, ServiceLoop
-from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from device.camera.sources import FileReplaySource, Frame, FrameSource
 from device.cli import UserError
 from device.commands.site import Site, print_welcome, start_site
 from device.config import Config, ConfigError, find_config
@@ -169,47 +169,13 @@ def recorded_reader(recording: Path) -> FrameReader:
 # --- choosing the source and the readers -------------------------------------------------------------------
 
 
-def demo_source(config: Config) -> FileReplaySource:
-    from device.demo import RECORDING
-
-    return FileReplaySource(RECORDING, fps=config.camera.fps, loop=True)
-
-
 def make_source(config: Config) -> tuple[FrameSource, bool]:
-    """The frame source the config asks for, and whether it is the demo. ``auto`` falls back to the demo.
+    """The frame source the config asks for, and whether it is the demo (:data:`~device.camera.kinds.CAMERA_KINDS`:
+    ``auto`` falls back to the demo). A named camera is returned even when it is not there yet: the loop waits for
+    it with back-off."""
+    from device.camera.kinds import CAMERA_KINDS
 
-    A named camera is returned even when it is not there yet: the loop waits for it with back-off.
-    """
-    cam = config.camera
-    if cam.kind == "demo":
-        return demo_source(config), True
-    if cam.kind == "replay":
-        source = FileReplaySource(Path(cam.path).expanduser(), fps=cam.fps, loop=True)
-        try:  # a recording that cannot play will never play: say so now
-            source.open()
-        except SourceUnavailable as exc:
-            raise UserError(str(exc)) from None
-        source.close()
-        return source, False
-    if cam.kind == "picamera":
-        from device.camera.picamera import PiCameraSource
-
-        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
-    usb = OpenCVSource(cam.index, width=cam.width, height=cam.height, fps=cam.fps)
-    if cam.kind == "opencv":
-        return usb, False
-    # auto: a Pi camera, else the USB camera, else the demo
-    from device.camera.picamera import PiCameraSource, picamera_available
-
-    if picamera_available():
-        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
-    try:
-        usb.open()
-    except SourceUnavailable as exc:
-        log.warning("no camera found (%s): playing the bundled demo recording", exc)
-        return demo_source(config), True
-    usb.close()
-    return usb, False
+    return CAMERA_KINDS[config.camera.kind].open(config.camera)
 
 
 def model_path(config: Config, override: str | None = None) -> Path:
@@ -466,19 +432,13 @@ def readiness_problem(config: Config, model: str | None = None) -> str | None:
 
     The detector model must be a file (the demo plays without one), and the configured camera's library must
     import: picamera2 for ``picamera``, OpenCV for ``opencv``; a replay's path must exist."""
-    import importlib.util
+    from device.camera.kinds import CAMERA_KINDS
 
-    kind = config.camera.kind
+    kind = CAMERA_KINDS[config.camera.kind]
     path = model_path(config, model)
-    if kind != "demo" and not path.is_file():
+    if kind.needs_model and not path.is_file():
         return f"no detector model at {path}: the camera cannot be read (set [detector] model, or --model)"
-    if kind == "picamera" and importlib.util.find_spec("picamera2") is None:
-        return "camera kind picamera: the picamera2 library is not installed (apt install python3-picamera2)"
-    if kind == "opencv" and importlib.util.find_spec("cv2") is None:
-        return "camera kind opencv: OpenCV (cv2) is not installed (pip install opencv-python-headless)"
-    if kind == "replay" and not Path(config.camera.path).expanduser().exists():
-        return f"camera kind replay: no such file or folder {config.camera.path}"
-    return None
+    return kind.missing(config.camera)
 
 
 def run_command(args: Any) -> int:

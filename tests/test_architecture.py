@@ -237,6 +237,18 @@ def test_the_lab_commands_are_jantaku_labs():
     assert help_commands(main) == LAB_COMMANDS
 
 
+#: Module names that meant several things, and what each names now (one meaning per noun).
+NOUNS = {
+    "events": {"engine.game.events", "web.events"},  # the game's events; the phones' /events stream
+    "bus": {"device.table.bus"},  # the publish/subscribe bus of the table's live updates
+}
+
+
+@pytest.mark.parametrize(("noun", "modules"), NOUNS.items())
+def test_each_noun_names_the_modules_it_means(noun, modules):
+    assert {m for m in module_files() if m.rpartition(".")[2] == noun} == modules
+
+
 @pytest.mark.parametrize(
     ("module", "expected"),
     [

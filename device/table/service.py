@@ -6,7 +6,7 @@ photos through the photo :class:`~vision.read.pipeline.Reader` it is given (``ph
 by the device loop (:meth:`TableService.observe`, :meth:`TableService.hold`) and plays what it shows into the game
 (:class:`~device.table.camera_game.CameraGame`: the phones undo, fix, resync and confirm through
 :meth:`TableService.camera_action`), keeps the frames players correct as labelled examples, and publishes every change
-on an :class:`~device.table.events.EventBus` for the phones' event streams. Thread-safe: the web server calls it from
+on an :class:`~device.table.bus.EventBus` for the phones' event streams. Thread-safe: the web server calls it from
 many threads, the camera loop from its own. From ``web`` it imports only the site's contract (the errors and message
 types of :mod:`web.contract`) and the request parsing of :mod:`web.hand_request`.
 
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from device.table.access import TableAccess
+from device.table.bus import EventBus
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
-from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.pin import PinGuard, pin_proof
 from device.table.storage import GameStore

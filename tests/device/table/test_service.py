@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from device.table.bus import RESYNC, EventBus, TooManySubscribers
 from device.table.corrections import CorrectionStore, FrameTile, UnknownFrame
-from device.table.events import RESYNC, EventBus, TooManySubscribers
 from device.table.service import PinLocked, TableService
 from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart

@@ -241,6 +241,7 @@ def test_the_lab_commands_are_jantaku_labs():
 NOUNS = {
     "events": {"engine.game.events", "web.events"},  # the game's events; the phones' /events stream
     "bus": {"device.table.bus"},  # the publish/subscribe bus of the table's live updates
+    "live": {"web.live"},  # the live table page and joining it
 }
 
 

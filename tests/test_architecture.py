@@ -206,7 +206,7 @@ def test_no_runtime_module_names_a_lab_module_to_import():
         ('importlib.import_module("device.lab.video")', ["device.lab.video"]),
         ('MODULES = ("device.commands.run", "vision.eval")', ["vision.eval"]),
         ('"""See :mod:`device.lab.cli` for the lab."""', []),
-        ('import_module("device.commands.hands")', []),
+        ('import_module("device.commands.score")', []),
     ],
 )
 def test_lab_names_in_strings_finds_a_lab_module_named_in_any_string(tmp_path, source, expected):
@@ -258,7 +258,7 @@ def test_each_noun_names_the_modules_it_means(noun, modules):
         ("device.lab.hands", True),
         ("vision.synthesis", False),  # a prefix names a package, not the start of a word
         ("vision.read.pipeline", False),
-        ("device.commands.hands", False),
+        ("device.commands.score", False),
     ],
 )
 def test_lab_is_named_by_package_prefix(module, expected):

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 #: Runtime modules that add subcommands; each has ``register(commands: Commands)``.
 COMMAND_MODULES = (
     "device.commands.score",  # score, waits
-    "device.commands.vision",  # read
+    "device.commands.read",  # read
     "device.commands.serve",  # serve
     "device.commands.run",  # run (camera loop + site)
     "device.commands.access",  # token, card

@@ -237,6 +237,31 @@ def test_the_lab_commands_are_jantaku_labs():
     assert help_commands(main) == LAB_COMMANDS
 
 
+#: Command modules whose name is no command they register, and why.
+NOT_NAMED_AFTER_A_COMMAND = {"device.commands.access": "token and card: the table's access (its PIN and join code)"}
+
+
+def registered_commands() -> dict[str, set[str]]:
+    """Each runtime command module and the ``jantaku`` commands it registers."""
+    from device.cli import build_parser
+
+    parser = build_parser()
+    (subcommands,) = (a for a in parser._actions if a.dest == "command")
+    modules: dict[str, set[str]] = defaultdict(set)
+    for name, sub in subcommands.choices.items():
+        modules[sub.get_default("func").__module__].add(name)
+    return modules
+
+
+def test_each_command_module_takes_its_commands_name():
+    misnamed = {
+        module: sorted(commands)
+        for module, commands in registered_commands().items()
+        if module.rpartition(".")[2] not in commands and module not in NOT_NAMED_AFTER_A_COMMAND
+    }
+    assert not misnamed, f"command modules named after no command they register: {misnamed}"
+
+
 #: Module names that meant several things, and what each names now (one meaning per noun).
 NOUNS = {
     "events": {"engine.game.events", "web.events"},  # the game's events; the phones' /events stream

@@ -30,8 +30,8 @@ DEFAULT_STREAMS = 32
 def photo_reader(model: str | None) -> Reader | None:
     """The phone photos' reader (:meth:`vision.read.pipeline.ReaderConfig.for_photo`) on the model at ``model``
     (None: the default one), or None when there is no model file."""
+    from device.commands.read import make_reader
     from device.commands.run import model_path
-    from device.commands.vision import make_reader
     from device.config import Config
     from vision.read.pipeline import ReaderConfig
 

@@ -505,7 +505,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
     """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
     factory builds them (:mod:`vision.read.pipeline`), on one network."""
-    from device.commands.vision import make_reader
+    from device.commands.read import make_reader
     from vision.read.classifier import TwoStageDetector
     from vision.read.pipeline import Models, ReaderConfig
 

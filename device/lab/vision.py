@@ -1,7 +1,7 @@
 """Lab subcommands of the tile detector: ``eval detector``, ``eval camera``, ``eval phone``, ``bench detector``.
 
 They read through the same :class:`vision.read.pipeline.Reader` as ``jantaku read`` (the reader options of
-:mod:`device.commands.vision`) and measure it with :mod:`vision.eval`.
+:mod:`device.commands.read`) and measure it with :mod:`vision.eval`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from device.cli import UserError
-from device.commands.vision import load_models, make_reader, model_args, operating_conf, reader_config
+from device.commands.read import load_models, make_reader, model_args, operating_conf, reader_config
 from vision.read.errors import VisionError
 
 #: ``--crop-views``: which crops the classifier reads in its other views.

@@ -36,7 +36,6 @@ from device.camera.sources import FileReplaySource, Frame, FrameSource
 from device.cli import UserError
 from device.commands.site import Site, print_welcome, start_site
 from device.config import Config, ConfigError, find_config
-from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
     from collections.abc import Sequence
@@ -45,7 +44,6 @@ if TYPE_CHECKING:  # vision is imported when a table is started, not for every c
     from vision.read.detector import Detection, Detector
     from vision.read.geometry import Box
     from vision.read.pipeline import Reader, ReaderConfig, Reading
-    from vision.read.table import TableObservation
 
 log = logging.getLogger("jantaku.run")
 
@@ -56,70 +54,37 @@ DEMO_AUTO_CONFIRM_S = 3.0
 # --- from a frame to an observation ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class Observation:
-    """What the camera saw in one frame: the camera reader's :class:`~vision.read.pipeline.Reading` of it, and
-    where the frame came from. The reading's ``image`` is the frame as read (squared to the table)."""
-
-    reading: Reading
-    origin: str = ""
-
-    @property
-    def rows(self) -> tuple[tuple[Tile, ...], ...]:
-        """Rows of face-up tiles in reading order (top to bottom, left to right)."""
-        return self.reading.tile_rows
-
-    @property
-    def detections(self) -> tuple[Detection, ...]:
-        return self.reading.detections
-
-    @property
-    def frame(self) -> np.ndarray:
-        return self.reading.image
-
-    @property
-    def table(self) -> TableObservation | None:
-        return self.reading.table
-
-    @property
-    def backs(self) -> int:
-        return self.reading.backs
-
-    @property
-    def ms(self) -> float:
-        return self.reading.ms
-
-    @property
-    def text(self) -> str:
-        return self.reading.text
-
-    def summary(self) -> str:
-        h, w = self.frame.shape[:2]
-        r = self.reading
-        return (
-            f"{self.origin or 'frame'} ({w}x{h}): {r.text or '(no face-up tiles)'}"
-            f" [{len(r.detections)} tiles, {r.backs} face down, {r.ms:.0f} ms]"
-        )
+def reading_summary(reading: Reading, origin: str = "") -> str:
+    """One line of what the camera read in a frame (``origin``: the frame's file name or source)."""
+    h, w = reading.image.shape[:2]
+    return (
+        f"{origin or 'frame'} ({w}x{h}): {reading.text or '(no face-up tiles)'}"
+        f" [{len(reading.detections)} tiles, {reading.backs} face down, {reading.ms:.0f} ms]"
+    )
 
 
 @dataclass
 class FrameReader:
     """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`, only round the zones
-    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`). With ``recorded``, the
-    reader's detector is the recording's labels, told first which frame it is reading."""
+    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`), into its
+    :class:`~vision.read.pipeline.Reading` (the frame as read: squared to the table). With ``recorded``, the reader's
+    detector is the recording's labels, told first which frame it is reading."""
 
     reader: Reader
     recorded: RecordedLabels | None = None
+    #: Where the frame last read came from (its file name or source).
+    origin: str = ""
 
     def __post_init__(self) -> None:
         from vision.read.pipeline import IncrementalReader
 
         self.incremental = IncrementalReader(self.reader)
 
-    def __call__(self, frame: Frame, zones: Sequence[Box] | None = None) -> Observation:
+    def __call__(self, frame: Frame, zones: Sequence[Box] | None = None) -> Reading:
+        self.origin = frame.origin
         if self.recorded is not None:
             self.recorded.origin = frame.origin
-        return Observation(self.incremental.read(frame.image, zones), frame.origin)
+        return self.incremental.read(frame.image, zones)
 
 
 class RecordedLabels:
@@ -260,6 +225,7 @@ class TableRuntime:
 
             log.warning("playing the demo with its recorded labels in place of the detector")
             read = recorded_reader(RECORDING)
+        self.read = read
         self.loop: ServiceLoop | None = None
         if read is not None:
             lc = config.loop
@@ -321,13 +287,14 @@ class TableRuntime:
 
             raise ConfigError(f"{self.config.source or 'config'}: game.db: {storage_problem(db, exc)}") from None
 
-    def _observe(self, observation: Observation) -> None:
+    def _observe(self, reading: Reading) -> None:
         self.observations += 1
-        self.service.observe(observation.reading)
+        self.service.observe(reading)
+        summary = reading_summary(reading, self.read.origin if self.read is not None else "")
         if not self.options.site:
-            print(observation.summary(), file=self.options.out, flush=True)
+            print(summary, file=self.options.out, flush=True)
         else:
-            log.info("camera: %s", observation.summary())
+            log.info("camera: %s", summary)
 
     def start(self) -> None:
         out = self.options.out
@@ -502,4 +469,4 @@ def register(commands: Any) -> None:
     p.set_defaults(func=run_command)
 
 
-__all__ = ["FrameReader", "Observation", "RunOptions", "TableRuntime", "register", "run_table"]
+__all__ = ["FrameReader", "RunOptions", "TableRuntime", "reading_summary", "register", "run_table"]

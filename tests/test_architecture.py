@@ -361,3 +361,40 @@ def test_the_runtime_imports_and_its_commands_parse_without_the_lab_packages():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+
+
+_LAB_WITHOUT_ITS_PACKAGES = r"""
+import importlib.abc, sys
+
+BLOCKED = {blocked!r}
+
+
+class Absent(importlib.abc.MetaPathFinder):  # as on a Pi: the packages are not installed
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Absent())
+from device.lab.cli import main
+
+sys.exit(main({argv!r}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "listed"),
+    [
+        (["--help"], "conformance"),
+        (["conformance", "--help"], "wins"),  # the engine's checks need none of the lab's packages
+        (["bench", "--help"], "score"),
+    ],
+)
+def test_the_lab_commands_that_need_no_lab_package_run_without_them(argv, listed):
+    code = _LAB_WITHOUT_ITS_PACKAGES.format(blocked=LAB_DEPENDENCIES, argv=argv)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert done.stdout.startswith("usage: jantaku-lab ") and listed in done.stdout

@@ -92,3 +92,15 @@ def test_python_m_device_lab_runs_the_lab_command_line():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: jantaku-lab ") and "conformance" in done.stdout
+
+
+@pytest.mark.parametrize(("script", "target"), [("jantaku", "device.cli:main"), ("jantaku-lab", "device.lab.cli:main")])
+def test_each_command_line_is_a_console_script_of_the_install(script, target):
+    import importlib
+    import tomllib
+    from pathlib import Path
+
+    scripts = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[script] == target
+    module, _, name = target.partition(":")
+    assert callable(getattr(importlib.import_module(module), name))

@@ -52,7 +52,7 @@ def parser_class(prog: str) -> type[argparse.ArgumentParser]:
 
 def build_parser() -> argparse.ArgumentParser:
     _Parser = parser_class("jantaku")
-    parser = _Parser(prog="jantaku", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="jantaku", description=__doc__.splitlines()[0].replace("``", ""))
     commands = Commands(top=parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands)

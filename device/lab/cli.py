@@ -54,7 +54,7 @@ class LabCommands:
 
 def build_parser() -> argparse.ArgumentParser:
     _Parser = parser_class(PROG)
-    parser = _Parser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = _Parser(prog=PROG, description=__doc__.splitlines()[0].replace("``", ""))
     top = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     bench = top.add_parser("bench", help="benchmarks, as ratios against a peer in the same run")
     conf = top.add_parser("conformance", help="check the engine against real records")

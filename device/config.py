@@ -56,11 +56,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from device.camera.kinds import CAMERA_KINDS
 from device.cli import UserError
 from device.table.pin import MAX_PIN_DIGITS, MIN_PIN_DIGITS, pin_problem
 from engine.rules import PRESETS
 
-CAMERA_KINDS = ("auto", "picamera", "opencv", "replay", "demo")
 #: Where ``jantaku run`` looks for a config file when none is given (the first that exists).
 ENV_VAR = "JANTAKU_CONFIG"
 DEFAULT_LOCATIONS = (Path("~/.config/jantaku/config.toml"), Path("/etc/jantaku/config.toml"))

@@ -205,6 +205,19 @@ PRESETS: dict[str, RuleSet] = {
 }
 
 
+#: How a person reads a preset's name where it differs from the name (:func:`preset_title`).
+PRESET_TITLES: dict[str, str] = {"wrc": "WRC", "tenhou": "Tenhou"}
+
+
+def preset_title(name: str) -> str:
+    """A preset's name as a person reads it (the settle page's choice).
+
+    >>> [preset_title(name) for name in PRESETS]
+    ['standard', 'WRC', 'Tenhou']
+    """
+    return PRESET_TITLES.get(name, name)
+
+
 #: Yakuman a single player can be liable for (包, pao) under some rules, by the scorer's English names.
 PAO_YAKUMAN = {"Daisangen": "big dragons", "Dai Suushii": "big winds", "Suu Kantsu": "four kans"}
 

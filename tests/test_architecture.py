@@ -2,13 +2,18 @@
 
 Reads every module of engine, vision, device and web with ``ast`` (imports inside functions count) and checks:
 no loop between top-level folders, no loop between modules of one folder, no arrow against the allowed direction
-(:data:`ALLOWED`), no runtime module importing a lab module (:data:`LAB`). A second test imports the whole runtime
-in a fresh interpreter where the lab's packages (ultralytics, torch, torchvision, Pillow) cannot be imported.
+(:data:`ALLOWED`), no runtime module importing a lab module (:data:`LAB`) or naming one to import by name. A second
+test imports the whole runtime in a fresh interpreter where the lab's packages (ultralytics, torch, torchvision,
+Pillow) cannot be imported. The table's ``jantaku --help`` lists only what a table needs (:data:`TABLE_COMMANDS`);
+the lab's commands are ``jantaku-lab``'s (:data:`LAB_COMMANDS`).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -27,8 +32,17 @@ ALLOWED = {
     "device": {"engine", "vision", "web"},
 }
 
-#: Module prefixes of the lab: what the Pi never runs (rendering, training, evaluation, conformance, benchmarks).
+#: The lab's packages: what the Pi never runs (rendering, training, evaluation, conformance, benchmarks, and the lab's
+#: command line ``jantaku-lab``). Every other module of the four packages is the runtime.
 LAB = ("vision.synth", "vision.train", "vision.eval", "engine.conformance", "device.lab")
+
+#: What ``jantaku --help`` lists: what a table needs (``run --check`` checks a Pi's set-up).
+TABLE_COMMANDS = {"run", "serve", "score", "waits", "read", "token", "card"}
+#: What ``jantaku-lab --help`` lists, and ``jantaku`` never does.
+LAB_COMMANDS = {
+    "bench", "conformance", "eval", "synth", "train", "export", "val-model", "train-classifier", "blend-classifier",
+    "train-way-up",
+}  # fmt: skip
 
 #: Packages only the lab needs; the runtime must import without them.
 LAB_DEPENDENCIES = ("ultralytics", "torch", "torchvision", "PIL")
@@ -178,6 +192,106 @@ def test_the_table_service_takes_only_the_sites_contract(graph):
     assert sorted(taken) == []
 
 
+@pytest.mark.parametrize("package", LAB)
+def test_each_lab_package_exists(package):
+    # a lab package renamed away would leave its new name counted as runtime, unchecked
+    assert package in module_files(), f"{package} is named in LAB but is no package"
+
+
+def lab_names_in_strings(path: Path) -> list[str]:
+    """The string constants of a module that are a lab module's name, as ``importlib.import_module`` takes it
+    (prose that mentions one, a docstring's cross-reference, is no import)."""
+    return [
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and is_lab(node.value)
+    ]
+
+
+def test_no_runtime_module_names_a_lab_module_to_import():
+    named = {
+        module: names
+        for module, path in module_files().items()
+        if not is_lab(module) and (names := lab_names_in_strings(path))
+    }
+    assert not named, f"runtime modules naming lab modules (an import by name is an import): {named}"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('importlib.import_module("device.lab.video")', ["device.lab.video"]),
+        ('MODULES = ("device.commands.run", "vision.eval")', ["vision.eval"]),
+        ('"""See :mod:`device.lab.cli` for the lab."""', []),
+        ('import_module("device.commands.score")', []),
+    ],
+)
+def test_lab_names_in_strings_finds_a_lab_module_named_in_any_string(tmp_path, source, expected):
+    path = tmp_path / "module.py"
+    path.write_text(source, encoding="utf-8")
+    assert lab_names_in_strings(path) == expected
+
+
+def help_commands(main, argv=("--help",)) -> set[str]:
+    """The subcommands a command line's ``--help`` lists (its ``{a,b,c}`` usage line)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as exited:
+        main(list(argv))
+    assert exited.value.code == 0
+    return set(re.search(r"\{([^}]+)\}", out.getvalue()).group(1).split(","))
+
+
+def test_jantaku_help_lists_what_a_table_needs_and_no_lab_command():
+    from device.cli import main
+
+    listed = help_commands(main)
+    assert listed == TABLE_COMMANDS, f"lab commands in jantaku --help: {sorted(listed & LAB_COMMANDS)}"
+
+
+def test_the_lab_commands_are_jantaku_labs():
+    from device.lab.cli import main
+
+    assert help_commands(main) == LAB_COMMANDS
+
+
+#: Command modules whose name is no command they register, and why.
+NOT_NAMED_AFTER_A_COMMAND = {"device.commands.access": "token and card: the table's access (its PIN and join code)"}
+
+
+def registered_commands() -> dict[str, set[str]]:
+    """Each runtime command module and the ``jantaku`` commands it registers."""
+    from device.cli import build_parser
+
+    parser = build_parser()
+    (subcommands,) = (a for a in parser._actions if a.dest == "command")
+    modules: dict[str, set[str]] = defaultdict(set)
+    for name, sub in subcommands.choices.items():
+        modules[sub.get_default("func").__module__].add(name)
+    return modules
+
+
+def test_each_command_module_takes_its_commands_name():
+    misnamed = {
+        module: sorted(commands)
+        for module, commands in registered_commands().items()
+        if module.rpartition(".")[2] not in commands and module not in NOT_NAMED_AFTER_A_COMMAND
+    }
+    assert not misnamed, f"command modules named after no command they register: {misnamed}"
+
+
+#: Module names that meant several things, and what each names now (one meaning per noun).
+NOUNS = {
+    "events": {"engine.game.events", "web.events"},  # the game's events; the phones' /events stream
+    "bus": {"device.table.bus"},  # the publish/subscribe bus of the table's live updates
+    "live": {"web.live"},  # the live table page and joining it
+}
+
+
+@pytest.mark.parametrize(("noun", "modules"), NOUNS.items())
+def test_each_noun_names_the_modules_it_means(noun, modules):
+    assert {m for m in module_files() if m.rpartition(".")[2] == noun} == modules
+
+
 @pytest.mark.parametrize(
     ("module", "expected"),
     [
@@ -186,7 +300,7 @@ def test_the_table_service_takes_only_the_sites_contract(graph):
         ("device.lab.hands", True),
         ("vision.synthesis", False),  # a prefix names a package, not the start of a word
         ("vision.read.pipeline", False),
-        ("device.commands.hands", False),
+        ("device.commands.score", False),
     ],
 )
 def test_lab_is_named_by_package_prefix(module, expected):
@@ -264,3 +378,40 @@ def test_the_runtime_imports_and_its_commands_parse_without_the_lab_packages():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+
+
+_LAB_WITHOUT_ITS_PACKAGES = r"""
+import importlib.abc, sys
+
+BLOCKED = {blocked!r}
+
+
+class Absent(importlib.abc.MetaPathFinder):  # as on a Pi: the packages are not installed
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Absent())
+from device.lab.cli import main
+
+sys.exit(main({argv!r}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "listed"),
+    [
+        (["--help"], "conformance"),
+        (["conformance", "--help"], "wins"),  # the engine's checks need none of the lab's packages
+        (["bench", "--help"], "score"),
+    ],
+)
+def test_the_lab_commands_that_need_no_lab_package_run_without_them(argv, listed):
+    code = _LAB_WITHOUT_ITS_PACKAGES.format(blocked=LAB_DEPENDENCIES, argv=argv)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert done.stdout.startswith("usage: jantaku-lab ") and listed in done.stdout

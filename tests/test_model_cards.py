@@ -61,4 +61,4 @@ def test_card_is_a_card_not_a_notebook(model):
     text = (MODELS / f"{model}.md").read_text()
     assert len(text.splitlines()) <= 200
     assert not re.search(r"\bstops? \d", text, re.IGNORECASE)  # work sessions belong to docs/experiments/
-    assert text.count("\n## Results\n") == 1 and "jantaku " in text.split("## Recipe")[1].split("## Results")[0]
+    assert text.count("\n## Results\n") == 1 and "jantaku-lab " in text.split("## Recipe")[1].split("## Results")[0]

@@ -47,10 +47,10 @@ def create_app(config: dict[str, Any] | None, service: TableServiceLike) -> Flas
         app.config.update(config)
     app.extensions["jantaku"] = service
 
-    from web import api, camera, corrections, errors, events, score, security, settle, table
+    from web import api, camera, corrections, errors, events, live, score, security, settle
 
     security.init_app(app)
     errors.init_app(app)
-    for module in (table, score, settle, api, events, corrections, camera):
+    for module in (live, score, settle, api, events, corrections, camera):
         app.register_blueprint(module.bp)
     return app

@@ -189,7 +189,7 @@ CURRENT_WRITE: ContextVar[WriteIntent | None] = ContextVar("jantaku_current_writ
 
 
 class SubscriptionLike(Protocol):
-    """One open event stream (see ``device.table.events.Subscription``), closed on leaving ``with``."""
+    """One open event stream (see ``device.table.bus.Subscription``), closed on leaving ``with``."""
 
     last_seq: int
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import EngineError
 from engine.game.events import DECLARABLE
 from engine.hand import Hand, parse_hand
-from engine.rules import RuleSet, option_value, preset
+from engine.rules import PRESETS, RuleSet, option_value, preset
 from engine.tiles import Tile, Wind, format_tiles, parse_tiles
 from web.contract import BadRequest, ScoreOptions, Winner, WinRequest
 
@@ -137,7 +137,7 @@ def parse_rules(value: Any, default: RuleSet) -> RuleSet:
             name = options.pop("preset", default.name)
             if not isinstance(name, str):
                 raise BadRequest(f"rules.preset is a name, not {name!r}")
-            base = preset(name) if name in ("standard", "wrc", "tenhou") else default
+            base = preset(name) if name in PRESETS else default
             for key, v in options.items():
                 options[key] = _option(base, key, v)
             return base.with_options(**options) if options else base

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from engine.rules import PRESETS, preset_title
 from web.api import json_body
 from web.game_request import check_game_file, game_event, parse_new_game
 from web.hand_request import BadRequest, parse_win_request
@@ -24,7 +25,7 @@ bp = Blueprint("settle", __name__)
 
 @bp.get("/settle")
 def page():
-    return render_template("settle.html")
+    return render_template("settle.html", presets=[(name, preset_title(name)) for name in PRESETS])
 
 
 def _done(result):

@@ -32,11 +32,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from device.camera.loop import ChangeGate, ServiceLoop
-from device.camera.sources import FileReplaySource, Frame, FrameSource, OpenCVSource, SourceUnavailable
+from device.camera.sources import FileReplaySource, Frame, FrameSource
 from device.cli import UserError
 from device.commands.site import Site, print_welcome, start_site
 from device.config import Config, ConfigError, find_config
-from engine.tiles import Tile
 
 if TYPE_CHECKING:  # vision is imported when a table is started, not for every command
     from collections.abc import Sequence
@@ -45,7 +44,6 @@ if TYPE_CHECKING:  # vision is imported when a table is started, not for every c
     from vision.read.detector import Detection, Detector
     from vision.read.geometry import Box
     from vision.read.pipeline import Reader, ReaderConfig, Reading
-    from vision.read.table import TableObservation
 
 log = logging.getLogger("jantaku.run")
 
@@ -56,70 +54,37 @@ DEMO_AUTO_CONFIRM_S = 3.0
 # --- from a frame to an observation ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class Observation:
-    """What the camera saw in one frame: the camera reader's :class:`~vision.read.pipeline.Reading` of it, and
-    where the frame came from. The reading's ``image`` is the frame as read (squared to the table)."""
-
-    reading: Reading
-    origin: str = ""
-
-    @property
-    def rows(self) -> tuple[tuple[Tile, ...], ...]:
-        """Rows of face-up tiles in reading order (top to bottom, left to right)."""
-        return self.reading.tile_rows
-
-    @property
-    def detections(self) -> tuple[Detection, ...]:
-        return self.reading.detections
-
-    @property
-    def frame(self) -> np.ndarray:
-        return self.reading.image
-
-    @property
-    def table(self) -> TableObservation | None:
-        return self.reading.table
-
-    @property
-    def backs(self) -> int:
-        return self.reading.backs
-
-    @property
-    def ms(self) -> float:
-        return self.reading.ms
-
-    @property
-    def text(self) -> str:
-        return self.reading.text
-
-    def summary(self) -> str:
-        h, w = self.frame.shape[:2]
-        r = self.reading
-        return (
-            f"{self.origin or 'frame'} ({w}x{h}): {r.text or '(no face-up tiles)'}"
-            f" [{len(r.detections)} tiles, {r.backs} face down, {r.ms:.0f} ms]"
-        )
+def reading_summary(reading: Reading, origin: str = "") -> str:
+    """One line of what the camera read in a frame (``origin``: the frame's file name or source)."""
+    h, w = reading.image.shape[:2]
+    return (
+        f"{origin or 'frame'} ({w}x{h}): {reading.text or '(no face-up tiles)'}"
+        f" [{len(reading.detections)} tiles, {reading.backs} face down, {reading.ms:.0f} ms]"
+    )
 
 
 @dataclass
 class FrameReader:
     """The loop's ``read``: a frame through the camera's :class:`~vision.read.pipeline.Reader`, only round the zones
-    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`). With ``recorded``, the
-    reader's detector is the recording's labels, told first which frame it is reading."""
+    that changed when the loop tells them (:class:`~vision.read.pipeline.IncrementalReader`), into its
+    :class:`~vision.read.pipeline.Reading` (the frame as read: squared to the table). With ``recorded``, the reader's
+    detector is the recording's labels, told first which frame it is reading."""
 
     reader: Reader
     recorded: RecordedLabels | None = None
+    #: Where the frame last read came from (its file name or source).
+    origin: str = ""
 
     def __post_init__(self) -> None:
         from vision.read.pipeline import IncrementalReader
 
         self.incremental = IncrementalReader(self.reader)
 
-    def __call__(self, frame: Frame, zones: Sequence[Box] | None = None) -> Observation:
+    def __call__(self, frame: Frame, zones: Sequence[Box] | None = None) -> Reading:
+        self.origin = frame.origin
         if self.recorded is not None:
             self.recorded.origin = frame.origin
-        return Observation(self.incremental.read(frame.image, zones), frame.origin)
+        return self.incremental.read(frame.image, zones)
 
 
 class RecordedLabels:
@@ -143,74 +108,39 @@ class RecordedLabels:
     def detect(self, image: np.ndarray) -> list[Detection]:
         from vision.read.detector import Detection
         from vision.read.geometry import Box
+        from vision.read.labels import parse_labels
 
         path = self.folder / "labels" / (Path(self.origin).stem + ".txt")
         if not path.is_file():
             return []
         height, width = image.shape[:2]
         out = []
-        for line in path.read_text().split("\n"):
-            if not line.strip():
-                continue
-            cls, x, y, w, h = line.split()
-            cx, cy, bw, bh = float(x) * width, float(y) * height, float(w) * width, float(h) * height
-            out.append(Detection.of_class(int(cls), Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
+        for label in parse_labels(path.read_text()):
+            # centre and size scaled first, then halved: the recording's boxes to the last bit as the demo reads them
+            cx, cy, bw, bh = label.cx * width, label.cy * height, label.w * width, label.h * height
+            out.append(Detection.of_class(label.class_id, Box(cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2), 1.0))
         return out
 
 
 def recorded_reader(recording: Path) -> FrameReader:
     """The loop's read of a recording by its own labels (:class:`RecordedLabels`) through the camera's reader,
     not squared to the table (the labels are of the frames as they are)."""
-    from vision.read.pipeline import Reader, ReaderConfig
+    from vision.read.pipeline import Reader, ReaderConfig, TableMode
 
     labels = RecordedLabels(recording)
-    return FrameReader(Reader.around(labels, replace(ReaderConfig.for_camera(), square_to_table=False)), labels)
+    return FrameReader(Reader.around(labels, replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE)), labels)
 
 
 # --- choosing the source and the readers -------------------------------------------------------------------
 
 
-def demo_source(config: Config) -> FileReplaySource:
-    from device.demo import RECORDING
-
-    return FileReplaySource(RECORDING, fps=config.camera.fps, loop=True)
-
-
 def make_source(config: Config) -> tuple[FrameSource, bool]:
-    """The frame source the config asks for, and whether it is the demo. ``auto`` falls back to the demo.
+    """The frame source the config asks for, and whether it is the demo (:data:`~device.camera.kinds.CAMERA_KINDS`:
+    ``auto`` falls back to the demo). A named camera is returned even when it is not there yet: the loop waits for
+    it with back-off."""
+    from device.camera.kinds import CAMERA_KINDS
 
-    A named camera is returned even when it is not there yet: the loop waits for it with back-off.
-    """
-    cam = config.camera
-    if cam.kind == "demo":
-        return demo_source(config), True
-    if cam.kind == "replay":
-        source = FileReplaySource(Path(cam.path).expanduser(), fps=cam.fps, loop=True)
-        try:  # a recording that cannot play will never play: say so now
-            source.open()
-        except SourceUnavailable as exc:
-            raise UserError(str(exc)) from None
-        source.close()
-        return source, False
-    if cam.kind == "picamera":
-        from device.camera.picamera import PiCameraSource
-
-        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
-    usb = OpenCVSource(cam.index, width=cam.width, height=cam.height, fps=cam.fps)
-    if cam.kind == "opencv":
-        return usb, False
-    # auto: a Pi camera, else the USB camera, else the demo
-    from device.camera.picamera import PiCameraSource, picamera_available
-
-    if picamera_available():
-        return PiCameraSource(cam.index, width=cam.width, height=cam.height), False
-    try:
-        usb.open()
-    except SourceUnavailable as exc:
-        log.warning("no camera found (%s): playing the bundled demo recording", exc)
-        return demo_source(config), True
-    usb.close()
-    return usb, False
+    return CAMERA_KINDS[config.camera.kind].open(config.camera)
 
 
 def model_path(config: Config, override: str | None = None) -> Path:
@@ -295,6 +225,7 @@ class TableRuntime:
 
             log.warning("playing the demo with its recorded labels in place of the detector")
             read = recorded_reader(RECORDING)
+        self.read = read
         self.loop: ServiceLoop | None = None
         if read is not None:
             lc = config.loop
@@ -356,13 +287,14 @@ class TableRuntime:
 
             raise ConfigError(f"{self.config.source or 'config'}: game.db: {storage_problem(db, exc)}") from None
 
-    def _observe(self, observation: Observation) -> None:
+    def _observe(self, reading: Reading) -> None:
         self.observations += 1
-        self.service.observe(observation.reading)
+        self.service.observe(reading)
+        summary = reading_summary(reading, self.read.origin if self.read is not None else "")
         if not self.options.site:
-            print(observation.summary(), file=self.options.out, flush=True)
+            print(summary, file=self.options.out, flush=True)
         else:
-            log.info("camera: %s", observation.summary())
+            log.info("camera: %s", summary)
 
     def start(self) -> None:
         out = self.options.out
@@ -467,19 +399,13 @@ def readiness_problem(config: Config, model: str | None = None) -> str | None:
 
     The detector model must be a file (the demo plays without one), and the configured camera's library must
     import: picamera2 for ``picamera``, OpenCV for ``opencv``; a replay's path must exist."""
-    import importlib.util
+    from device.camera.kinds import CAMERA_KINDS
 
-    kind = config.camera.kind
+    kind = CAMERA_KINDS[config.camera.kind]
     path = model_path(config, model)
-    if kind != "demo" and not path.is_file():
+    if kind.needs_model and not path.is_file():
         return f"no detector model at {path}: the camera cannot be read (set [detector] model, or --model)"
-    if kind == "picamera" and importlib.util.find_spec("picamera2") is None:
-        return "camera kind picamera: the picamera2 library is not installed (apt install python3-picamera2)"
-    if kind == "opencv" and importlib.util.find_spec("cv2") is None:
-        return "camera kind opencv: OpenCV (cv2) is not installed (pip install opencv-python-headless)"
-    if kind == "replay" and not Path(config.camera.path).expanduser().exists():
-        return f"camera kind replay: no such file or folder {config.camera.path}"
-    return None
+    return kind.missing(config.camera)
 
 
 def run_command(args: Any) -> int:
@@ -543,4 +469,4 @@ def register(commands: Any) -> None:
     p.set_defaults(func=run_command)
 
 
-__all__ = ["FrameReader", "Observation", "RunOptions", "TableRuntime", "register", "run_table"]
+__all__ = ["FrameReader", "RunOptions", "TableRuntime", "reading_summary", "register", "run_table"]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.cli import UserError
+from engine.rules import PRESETS
 
 if TYPE_CHECKING:
     from vision.read.pipeline import Reader
@@ -29,8 +30,8 @@ DEFAULT_STREAMS = 32
 def photo_reader(model: str | None) -> Reader | None:
     """The phone photos' reader (:meth:`vision.read.pipeline.ReaderConfig.for_photo`) on the model at ``model``
     (None: the default one), or None when there is no model file."""
+    from device.commands.read import make_reader
     from device.commands.run import model_path
-    from device.commands.vision import make_reader
     from device.config import Config
     from vision.read.pipeline import ReaderConfig
 
@@ -105,7 +106,7 @@ def register(commands: Any) -> None:
         help="a file holding the PIN (default: pin beside --db, made with a random PIN if missing)",
     )
     p.add_argument("--db", default="~/.local/share/jantaku/jantaku.db", help="the game's event log (SQLite)")
-    p.add_argument("--rules", default="standard", type=str.lower, choices=("standard", "wrc", "tenhou"))
+    p.add_argument("--rules", default="standard", type=str.lower, choices=tuple(PRESETS))
     p.add_argument("--model", default=None, help="detector ONNX (default: models/tiles.onnx)")
     p.add_argument("--streams", type=int, default=DEFAULT_STREAMS, help="most open event streams (phones)")
     p.set_defaults(func=serve_command)

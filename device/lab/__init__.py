@@ -1,3 +1,3 @@
-"""What the Pi never runs: the lab commands (synthesis, training, evaluation, benchmarks, conformance) and the
-demo recording's renderer. The runtime names these modules (``device.cli.LAB_COMMAND_MODULES``) and never imports
-them."""
+"""What the Pi never runs: the lab's command line ``jantaku-lab`` (:mod:`device.lab.cli`: synthesis, training,
+evaluation, benchmarks, conformance) and the demo recording's renderer. No runtime module imports or names these
+modules (tests/test_architecture.py)."""

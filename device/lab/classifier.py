@@ -1,7 +1,7 @@
 """Subcommands of the tile crop classifier: ``train-classifier``, ``blend-classifier`` and ``eval classifier``.
 
-``jantaku train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
-by ``jantaku synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
+``jantaku-lab train-classifier`` builds crop sets once into ``datasets/crops/`` (rendered scenes of YOLO folders written
+by ``jantaku-lab synth`` and/or freshly rendered scenes, the real photos' training split, with ``--cards N`` single-tile
 cards of other sets' faces from :mod:`vision.synth.cards`, with ``--cards-brush N`` cards of character tiles
 drawn with brushed glyphs, of 1s birds and of 6p as other sets draw them, with ``--cards-bonus N`` cards of
 flower and season tiles as no tile, and with ``--cards-distractors N`` cards of things on the table that are not tiles
@@ -9,10 +9,10 @@ flower and season tiles as no tile, and with ``--cards-distractors N`` cards of 
 trains the small CNN on the CPU in one thread, and exports ``models/tile_classifier.onnx``. torch is needed for
 training only.
 
-``jantaku blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
+``jantaku-lab blend-classifier FIRST SECOND --share S`` averages the weights of a classifier and of one trained on from
 it (:mod:`vision.train.weight_blend`).
 
-``jantaku eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
+``jantaku-lab eval classifier`` measures top-1 on held-out rendered crops (renderer seed of the detector's held-out
 set), on crops of the real held-out split's labelled boxes, and on camerash single-tile photos, each with its
 confusions; with ``--detector`` it also reads the real held-out photos with the detector alone and with the
 classifier as its second stage.
@@ -236,7 +236,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     for i, folder in enumerate(args.data):
         folder = Path(folder)
         if not (folder / "images").is_dir():
-            raise UserError(f"{folder}: no images/ folder (a YOLO folder as jantaku synth writes)")
+            raise UserError(f"{folder}: no images/ folder (a YOLO folder as jantaku-lab synth writes)")
         name = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}_bg{args.background}_s{args.seed + i}.npz"
         parts.append(
             _cached(
@@ -496,7 +496,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 f"frames read exactly {r['exact']}/{r['frames']}"
             )
     if "detector_camerash" in result:
-        print("\ncamerash photos shown as a tile on a table (the protocol of jantaku eval detector), top-1:")
+        print("\ncamerash photos shown as a tile on a table (the protocol of jantaku-lab eval detector), top-1:")
         for name, r in result["detector_camerash"].items():
             print(f"  {name:>12}: {r['top1']} on {r['n']}; confusions: {r['confusions']}")
     return 0
@@ -505,7 +505,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
     """The detector alone and with ``classifier`` (the one under test) as its second stage, as the reader's
     factory builds them (:mod:`vision.read.pipeline`), on one network."""
-    from device.commands.vision import make_reader
+    from device.commands.read import make_reader
     from vision.read.classifier import TwoStageDetector
     from vision.read.pipeline import Models, ReaderConfig
 
@@ -518,7 +518,7 @@ def _readers(args, classifier) -> tuple[Detector, TwoStageDetector]:
 
 
 def _detector_camerash(args, classifier) -> dict:
-    """camerash top-1 as ``jantaku eval detector`` measures it (:func:`vision.eval.evaluation.eval_crops`), with the
+    """camerash top-1 as ``jantaku-lab eval detector`` measures it (:func:`vision.eval.evaluation.eval_crops`), with the
     detector alone and with the classifier as second stage."""
     from vision.eval.evaluation import eval_crops
 

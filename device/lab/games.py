@@ -1,4 +1,4 @@
-"""``jantaku conformance games PATH... [--json]``: replay real Tenhou games through the game engine.
+"""``jantaku-lab conformance games PATH... [--json]``: replay real Tenhou games through the game engine.
 
 Each PATH is an mjlog XML file, a Tenhou client session log, or a folder of them. Games are
 replayed in camera view (public events only) with the ``tenhou`` preset, and every hand's score

@@ -1,8 +1,8 @@
 """Lab hand subcommands: ``conformance wins`` (rescore real Tenhou wins against the server's) and ``bench score``
 (hands per second through ``score_hand`` against calling the mahjong package directly).
 
-    jantaku conformance wins ../shared/data/tenhou/wins.jsonl.gz
-    jantaku bench score --rounds 9
+    jantaku-lab conformance wins ../shared/data/tenhou/wins.jsonl.gz
+    jantaku-lab bench score --rounds 9
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The site's benches: ``jantaku bench soak`` and ``jantaku bench photo``.
+"""The site's benches: ``jantaku-lab bench soak`` and ``jantaku-lab bench photo``.
 
-    jantaku bench soak [--clients 16] [--seconds 600] [--rate 4] [--json]
-    jantaku bench photo [--image JPEG] [--model ONNX] [--runs 5] [--json]
+    jantaku-lab bench soak [--clients 16] [--seconds 600] [--rate 4] [--json]
+    jantaku-lab bench photo [--image JPEG] [--model ONNX] [--runs 5] [--json]
 
 ``bench soak`` starts the site on localhost, opens ``--clients`` event streams, and for ``--seconds`` pushes
 updates the way a table does (camera readings from the loop, game changes from a phone over HTTP, with

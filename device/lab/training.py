@@ -1,11 +1,11 @@
 """Subcommands that make the detector: ``synth`` (render labelled images), ``train``, ``export``.
 
-    jantaku synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
-    jantaku synth --n 2400 --out datasets/synth2/train --seed 2 --distractors 0.3   # and things that are not tiles
-    jantaku train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
+    jantaku-lab synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
+    jantaku-lab synth --n 2400 --out datasets/synth2/train --seed 2 --distractors 0.3   # and things that are not tiles
+    jantaku-lab train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
         --model peer --epochs 12 --imgsz 416 --name tiles416
-    jantaku train --name tiles416 --resume
-    jantaku export runs/detect/tiles416/weights/best.pt --out models/tiles.onnx --imgsz 640
+    jantaku-lab train --name tiles416 --resume
+    jantaku-lab export runs/detect/tiles416/weights/best.pt --out models/tiles.onnx --imgsz 640
 
 ``train`` needs the optional dependencies (``pip install -e .[train]``: ultralytics, onnx, onnxslim, and torch).
 Everything runs offline; generated data and runs belong in the ignored ``datasets/`` and ``runs/`` folders.
@@ -157,7 +157,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     except ImportError:
         EVAL_SEED = None
     if args.seed == EVAL_SEED:
-        raise UserError(f"seed {EVAL_SEED} is the rendered held-out set of 'jantaku eval detector': pick another")
+        raise UserError(f"seed {EVAL_SEED} is the rendered held-out set of 'jantaku-lab eval detector': pick another")
     try:
         total = write_dataset(
             args.out,
@@ -193,7 +193,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"resumed {run}")
         return 0
     if not args.data:
-        raise UserError("--data: give at least one rendered folder (jantaku synth --out DIR)")
+        raise UserError("--data: give at least one rendered folder (jantaku-lab synth --out DIR)")
     if not args.val:
         raise UserError("--val: give a validation folder (render one with another --seed)")
     model = args.model

@@ -1,4 +1,4 @@
-"""``jantaku conformance video GAME_LOG...`` and ``jantaku bench camera``: real game records filmed by the synth
+"""``jantaku-lab conformance video GAME_LOG...`` and ``jantaku-lab bench camera``: real game records filmed by the synth
 renderer, fed through the camera loop into a table service, and the engine's events compared with the record.
 
 ``conformance video``: each Tenhou mjlog XML is filmed hand by hand (:mod:`vision.eval.table_script`), drawn with
@@ -7,9 +7,10 @@ as they are processed, through the real :class:`~device.camera.loop.ServiceLoop`
 ``TableService.observe`` and ``hold``) into a real :class:`~device.table.service.TableService` whose camera game
 applies what it sees and confirms a result laid down by itself after the demo's pause (3 s, counted in frames of
 the camera's 2 a second: :class:`FrameClock`). Then the events the engine received are aligned, in order, with
-the record's (:func:`vision.eval.table_script.compared`: hand starts, discards with riichi, calls, kans, dora
-flips): ``recovered`` are the record's events matched, ``false`` the engine's that match none; a win is scored
-right when the engine's result for that hand moved each seat's points as the record did. A hand the camera game
+the record's (:mod:`vision.eval.record_comparison`, over :func:`vision.eval.table_script.compared`: hand starts,
+discards with riichi, calls, kans, dora flips): ``recovered`` are the record's events matched, ``false`` the
+engine's that match none; a win is scored right when the engine's result for that hand moved each seat's points as
+the record did. A hand the camera game
 leaves unfinished is settled before the next deal as the players would on a phone (:func:`settle_by_hand`), so
 that one lost hand does not lose the game's rest; its win never counts as scored right.
 
@@ -45,6 +46,7 @@ import numpy as np
 from device.camera.sources import EndOfStream, Frame
 from device.cli import UserError
 from device.lab.games import _files
+from vision.eval.record_comparison import GameFilmed, Landing, arrival, compare, discard_latencies, wins_scored
 
 #: The table's size in the frames, (height, width), as the renderer draws by default.
 FRAME_SIZE = (1520, 2028)
@@ -59,14 +61,6 @@ PACES = ("here", "pi5")
 
 
 # --- the filmed game as frames ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Landing:
-    """A frame where a change lands (the first still frame after the arm): the hand and the event it shows."""
-
-    hand: int
-    event: int
 
 
 class FilmSource:
@@ -178,11 +172,11 @@ def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
     """The camera's reader (``read(image, zones=None) -> Reading``): around the renderer's boxes (``labels``; not
     squared to the table: the boxes are the frame's own; read whole), the same read about the table's true centre
     (``labels-centred``), or the shipped networks (``models``: only round the zones that changed, as a table reads)."""
-    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig
+    from vision.read.pipeline import IncrementalReader, Reader, ReaderConfig, TableMode
 
     if kind == "models":
         return IncrementalReader(Reader.from_config(ReaderConfig.for_camera(model)))
-    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), square_to_table=False))
+    reader = Reader.around(LabelsDetector(source), replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE))
     return reader if kind == "labels" else CentredReader(reader, source)
 
 
@@ -291,30 +285,6 @@ class Watch:
 # --- comparing with the record -----------------------------------------------------------------------------------
 
 
-def align(expected: Sequence, got: Sequence) -> list[tuple[int, int]]:
-    """The longest common subsequence of two sequences of keys, as (expected index, got index) pairs in order.
-
-    >>> align("abcde", "xbcyd")
-    [(1, 1), (2, 2), (3, 4)]
-    """
-    n, m = len(expected), len(got)
-    length = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row, below = length[i], length[i + 1]
-        for j in range(m - 1, -1, -1):
-            row[j] = below[j + 1] + 1 if expected[i] == got[j] else max(below[j], row[j + 1])
-    pairs, i, j = [], 0, 0
-    while i < n and j < m:
-        if expected[i] == got[j]:
-            pairs.append((i, j))
-            i, j = i + 1, j + 1
-        elif length[i + 1][j] >= length[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return pairs
-
-
 def settle_by_hand(service: Any, script: Any, hand: int) -> str:
     """Before hand ``hand``'s deal, finish what the camera game left of the hand before, as the players would on a
     phone: its recorded end entered when the engine takes it, else the game re-entered from the record up to the
@@ -338,81 +308,6 @@ def settle_by_hand(service: Any, script: Any, hand: int) -> str:
         data.pop(key, None)
     service.import_game(data)
     return "the game re-entered from the record"
-
-
-def wins_scored(script: Any, history: Sequence[Any], settled: Iterable[int] = ()) -> tuple[int, int, list[str]]:
-    """(wins in the record, wins whose hand the engine ended moving each seat's points as the record did, and for
-    each other win what the record moved and what the engine did). ``settled``: the hands (by index) a person
-    finished, never scored right."""
-    from engine.game.events import Ron, Tsumo
-
-    results = {(r.round, r.honba): r for r in history}
-    wins = right = 0
-    wrong = []
-    by_hand = set(settled)
-    for i, hand in enumerate(script.hands):
-        if hand.end is None or not any(isinstance(e, Ron | Tsumo) for e in hand.events):
-            continue
-        wins += 1
-        got = None if i in by_hand else results.get((hand.deal.round, hand.deal.honba))
-        if got is not None and tuple(got.deltas) == hand.end.deltas:
-            right += 1
-        else:
-            engine = "no result" if got is None else f"{got.summary()} {tuple(got.deltas)}"
-            engine = "settled by hand" if i in by_hand else engine
-            wrong.append(f"{hand.label} {type(hand.events[-1]).__name__}: the record moved {hand.end.deltas}, {engine}")
-    return wins, right, wrong
-
-
-@dataclass
-class GameFilmed:
-    """One game's figures, and the first events missed and made up (for the readable table)."""
-
-    source: str
-    hands: int
-    frames: int
-    reads: int
-    seconds: float
-    events: int
-    recovered: int
-    false: int
-    wins: int
-    wins_scored_right: int
-    missed: list[str] = field(default_factory=list)
-    made_up: list[str] = field(default_factory=list)
-    #: The contradictions the camera game reported (``clash seat: detail``).
-    clashes: list[str] = field(default_factory=list)
-    #: The wins not scored as the record scored them: what the record moved, what the engine did.
-    wrong_wins: list[str] = field(default_factory=list)
-    #: The hands the camera game did not finish, settled as a person would on a phone before the next deal.
-    by_hand: list[str] = field(default_factory=list)
-    #: Seconds from each discard's landing frame being taken to its event reaching the engine.
-    latencies: list[float] = field(default_factory=list)
-
-    def details(self, most: int | None = 8) -> list[str]:
-        """The first ``most`` (None: all) events missed, false events and contradictions, and every wrong win and
-        fixed hand."""
-        return [
-            *(f"    missed {line}" for line in self.missed[:most]),
-            *(f"    false  {line}" for line in self.made_up[:most]),
-            *(f"    clash  {line}" for line in self.clashes[:most]),
-            *(f"    win    {line}" for line in self.wrong_wins),
-            *(f"    fixed  {line}" for line in self.by_hand),
-        ]
-
-
-def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int, int, list[str], list[str]]:
-    """(expected events, recovered, false, the missed ones, the made-up ones) of a game's events against its
-    record's, each missed or made-up event written with its hand."""
-    from vision.eval.table_script import compared, event_key
-
-    expected = [(hand.label, e) for hand in script.hands for e in compared(hand.events)]
-    got = compared(e for _, e in arrived)
-    pairs = align([event_key(e) for _, e in expected], [event_key(e) for e in got])
-    matched_e, matched_g = {i for i, _ in pairs}, {j for _, j in pairs}
-    missed = [f"{label} {e}" for i, (label, e) in enumerate(expected) if i not in matched_e]
-    made_up = [str(e) for j, e in enumerate(got) if j not in matched_g]
-    return len(expected), len(pairs), len(got) - len(pairs), missed, made_up
 
 
 # --- one game through the loop -------------------------------------------------------------------------------------
@@ -488,29 +383,6 @@ def film_game(
         by_hand=by_hand,
         latencies=discard_latencies(script, source.landings, taken, watch.arrived),
     )
-
-
-def discard_latencies(
-    script: Any, landings: dict[int, Landing], taken: dict[int, float], arrived: Sequence[tuple[float, Any]]
-) -> list[float]:
-    """Seconds from each discard's landing frame being taken to its event reaching the engine."""
-    from engine.game.events import Discard
-
-    out = []
-    for frame, landing in sorted(landings.items()):
-        event = script.hands[landing.hand].events[landing.event]
-        came = arrival(event, taken[frame], arrived) if isinstance(event, Discard) and frame in taken else None
-        if came is not None:
-            out.append(came)
-    return out
-
-
-def arrival(event: Any, at: float, arrived: Sequence[tuple[float, Any]]) -> float | None:
-    """Seconds from ``at`` to the first event the engine received at or after it that recovers ``event``."""
-    from vision.eval.table_script import event_key
-
-    key = event_key(event)
-    return next((t - at for t, e in arrived if t >= at and event_key(e) == key), None)
 
 
 # --- the commands ----------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Lab subcommands of the tile detector: ``eval detector``, ``eval camera``, ``eval phone``, ``bench detector``.
 
 They read through the same :class:`vision.read.pipeline.Reader` as ``jantaku read`` (the reader options of
-:mod:`device.commands.vision`) and measure it with :mod:`vision.eval`.
+:mod:`device.commands.read`) and measure it with :mod:`vision.eval`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from device.cli import UserError
-from device.commands.vision import load_models, make_reader, model_args, operating_conf, reader_config
+from device.commands.read import load_models, make_reader, model_args, operating_conf, reader_config
 from vision.read.errors import VisionError
 
 #: ``--crop-views``: which crops the classifier reads in its other views.
@@ -324,7 +324,7 @@ def cmd_eval_camera(args: argparse.Namespace) -> int:
     return 0
 
 
-#: ``jantaku eval phone --readers``: each key, and the name its figures go under.
+#: ``jantaku-lab eval phone --readers``: each key, and the name its figures go under.
 PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku read"}
 
 
@@ -427,7 +427,7 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
                 read = evaluate(readers, camerash_loose(args.loose, seed=args.seed, side=args.side))
                 loose = _tallies_json(read)
         except FileNotFoundError as exc:
-            print(f"jantaku eval phone: camerash skipped: {exc}", file=sys.stderr)
+            print(f"jantaku-lab eval phone: camerash skipped: {exc}", file=sys.stderr)
     if args.json:
         print(
             json.dumps(
@@ -578,12 +578,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-#: ``jantaku bench read``: the readers measured, by the name their figures go under.
+#: ``jantaku-lab bench read``: the readers measured, by the name their figures go under.
 BENCH_READERS = ("camera", "photo")
 
 
 def bench_images(paths: list[str] | None) -> list[tuple[str, str, object]]:
-    """``jantaku bench read``'s images: (name, where it came from, BGR array)."""
+    """``jantaku-lab bench read``'s images: (name, where it came from, BGR array)."""
     import cv2
     import numpy as np
 
@@ -677,7 +677,7 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
     return 0
 
 
-#: ``jantaku bench views --shots phone``: one of each kind of eval phone's shots (its options --zooms 0.3
+#: ``jantaku-lab bench views --shots phone``: one of each kind of eval phone's shots (its options --zooms 0.3
 #: --mosaics 2 --turns 180 --lights warm --squashes 0.35, at its default 4000 px).
 BENCH_VIEW_SHOTS = {"zooms": (0.3,), "mosaics": (2,), "turns": (180.0,), "lights": ("warm",), "squashes": (0.35,)}
 

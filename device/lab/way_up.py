@@ -1,8 +1,9 @@
 """Subcommands of the way-up network (:mod:`vision.read.way_up`): ``train-way-up`` and ``eval way-up``.
 
-``jantaku train-way-up`` builds its upright crops once into ``datasets/crops/`` (:func:`vision.train.way_up_training.
-way_up_crops`), trains on the CPU and exports ``models/tile_way_up.onnx``; torch is needed for training only.
-``jantaku eval way-up`` reads real tiles upright and turned a half turn: the real held-out split's crops and
+``jantaku-lab train-way-up`` builds its upright crops once into ``datasets/crops/``
+(:func:`vision.train.way_up_training.way_up_crops`), trains on the CPU and exports ``models/tile_way_up.onnx``;
+torch is needed for training only.
+``jantaku-lab eval way-up`` reads real tiles upright and turned a half turn: the real held-out split's crops and
 camerash's single-tile photos (another set), by suit.
 """
 
@@ -77,7 +78,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise UserError(str(exc)) from exc
     if model is None:
-        raise UserError("no way-up model: pass --model or train one (jantaku train-way-up)")
+        raise UserError("no way-up model: pass --model or train one (jantaku-lab train-way-up)")
     results = evaluate_way_up(model, progress=None if args.json else _log)
     if args.json:
         print(json.dumps(results))

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from device.table.bus import EventBus
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
-from device.table.events import EventBus
 from device.table.game_session import GameSession
 from device.table.photos import box_of, jpeg_encoder
 from device.table.table_view import table_view

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tiles import Tile
-from vision.read.labels import CLASS_NAMES, class_of_tile
+from vision.read.labels import CLASS_NAMES, YoloBox, class_of_tile
 from web.contract import UnknownFrame
 
 log = logging.getLogger(__name__)
@@ -214,9 +214,9 @@ class CorrectionStore:
             y1, y2 = max(0.0, min(y1, y2)), min(float(frame.height), max(y1, y2))
             if x2 <= x1 or y2 <= y1:
                 continue
-            cx, cy = (x1 + x2) / 2 / frame.width, (y1 + y2) / 2 / frame.height
-            w, h = (x2 - x1) / frame.width, (y2 - y1) / frame.height
-            out.append(f"{class_of_tile(t.tile)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+            out.append(
+                str(YoloBox.of_pixels(class_of_tile(t.tile), (x1, y1, x2, y2), width=frame.width, height=frame.height))
+            )
         return out
 
     def _save(self, frame_id: str, frame: _Frame, fix: Correction) -> None:

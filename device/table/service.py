@@ -6,7 +6,7 @@ given, ``photo_reader``; a test gives ``Reader.around(its_fake_detector)``), kee
 into the game (:mod:`device.table.camera_feed`: the device loop pushes each
 :class:`~vision.read.pipeline.Reading` through :meth:`TableService.observe` and :meth:`TableService.hold`; the phones
 undo, fix, resync and confirm through :meth:`TableService.camera_action`), keeps the frames players correct as
-labelled examples, and publishes every change on an :class:`~device.table.events.EventBus` for the phones' event
+labelled examples, and publishes every change on an :class:`~device.table.bus.EventBus` for the phones' event
 streams.
 
 The site checks each request (:mod:`web.hand_request`, :mod:`web.camera`) and hands the service engine values and
@@ -43,11 +43,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from device.table.access import TableAccess
+from device.table.bus import EventBus
 from device.table.camera_feed import CameraFeed, CameraView
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP
 from device.table.corrections import CorrectionStore
-from device.table.events import EventBus
 from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.photos import PhotoDesk
 from device.table.pin import PinGuard, pin_problem, pin_proof

@@ -1,4 +1,5 @@
-"""``jantaku read``, ``eval detector`` and ``bench detector`` end to end, on tiny ONNX models with fixed outputs."""
+"""``jantaku read`` end to end, on tiny ONNX models with fixed outputs (the lab's ``eval`` and ``bench`` commands:
+tests/device/lab/test_vision_commands.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.cli import build_parser, main
+from device.cli import main
 from tests.vision.fakes import constant_onnx, encode, with_exif_orientation
 
 pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
@@ -84,91 +85,6 @@ def test_read_many_with_one_bad(model, photo, tmp_path, capsys):
     assert (folder / "hand.annotated.jpg").is_file()
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["read", "{photo}", "--model", "{tmp}/none.onnx"], "no detector model at"),
-        (["read", "{photo}", "--model", "{model}", "--conf", "1.5"], "--conf must be"),
-        (["eval", "detector", "--model", "{model}", "--only", "synth"], "--only takes rendered, real, crops"),
-        (["eval", "detector", "--model", "{model}", "--only", "rendered", "--n", "0"], "--n is a count of rendered"),
-        (["eval", "phone", "--model", "{model}", "--zooms", "2"], "--zooms are above 0 and at most 1"),
-        (["eval", "phone", "--model", "{model}", "--mosaics", "two"], "--mosaics whole numbers"),
-        (["eval", "phone", "--model", "{model}", "--hands", "-1"], "--hands >= 0"),
-        (["eval", "phone", "--model", "{model}", "--turns", "a,b"], "--turns take numbers"),
-        (["eval", "phone", "--model", "{model}", "--loose", "-2"], "--loose is a count"),
-        (["eval", "camera", "--model", "{model}", "--turns", "ten"], "--turns takes numbers"),
-        (["eval", "phone", "--model", "{model}", "--lights", "warm,purple"], "no light purple"),
-        (["eval", "phone", "--model", "{model}", "--squashes", "0.5,1.5"], "--squashes are above 0"),
-        (["eval", "phone", "--model", "{model}", "--squashes", "low"], "--glares and --turns take numbers"),
-        (["eval", "phone", "--model", "{model}", "--blurs", "0.9"], "--blurs are shares of a tile's width"),
-        (["eval", "phone", "--model", "{model}", "--tilts", "0.6,1.2"], "--tilts are the far edge's share"),
-        (["eval", "phone", "--model", "{model}", "--tilts", "far"], "--glares and --turns take numbers"),
-        (["eval", "phone", "--model", "{model}", "--glares", "bright"], "--glares and --turns take numbers"),
-        (["eval", "phone", "--model", "{model}", "--glares", "0.5,1.5"], "--glares are the reflection's strength"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--glare", "2"], "--glare is a share of each batch"),
-        (["eval", "phone", "--model", "{model}", "--readers", "read,eyes"], "--readers: one or more of pyramid"),
-        (["eval", "phone", "--model", "{model}", "--readers", ","], "--readers: one or more of pyramid"),
-        (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--cards-distractors", "-5"], "are counts: 0 or more"),
-        (["synth", "--n", "1", "--out", "{tmp}/synth", "--distractors", "1.5"], "--distractors must be within 0..1"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
-        (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
-    ],
-)
-def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):
-    argv = [a.format(photo=photo, tmp=tmp_path, model=model) for a in argv]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and message in err
-
-
-@pytest.mark.parametrize(
-    ("argv", "cards_bonus"),
-    [
-        ([], 0),  # none unless asked for
-        (["--cards-bonus", "8000"], 8000),
-    ],
-)
-def test_train_classifier_takes_a_count_of_bonus_cards(argv, cards_bonus):
-    assert build_parser().parse_args(["train-classifier", *argv]).cards_bonus == cards_bonus
-
-
-@pytest.mark.parametrize(("argv", "cards_distractors"), [([], 0), (["--cards-distractors", "6000"], 6000)])
-def test_train_classifier_takes_a_count_of_distractor_cards(argv, cards_distractors):
-    assert build_parser().parse_args(["train-classifier", *argv]).cards_distractors == cards_distractors
-
-
-@pytest.mark.parametrize(("argv", "distractors"), [([], 0.0), (["--distractors", "0.3"], 0.3)])  # none unless asked
-def test_synth_takes_a_share_of_images_with_distractors(argv, distractors):
-    assert build_parser().parse_args(["synth", "--n", "1", "--out", "x", *argv]).distractors == distractors
-
-
-def test_synth_renders_distractors_when_asked(tmp_path, capsys):
-    import json
-
-    out = tmp_path / "synth"
-    assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", "--distractors", "1", "--seed", "4"]) == 0
-    assert json.loads((out / "synth.json").read_text())["distractors"] == 1.0
-    assert len(list((out / "images").glob("*.jpg"))) == 2
-
-
-@pytest.mark.parametrize(("argv", "cards_brush"), [([], 0), (["--cards-brush", "30000"], 30000)])
-def test_train_classifier_takes_a_count_of_brushed_cards(argv, cards_brush):
-    assert build_parser().parse_args(["train-classifier", *argv]).cards_brush == cards_brush
-
-
-def test_bench_prints_both_medians_and_the_ratio(model, tmp_path, capsys):
-    peer = constant_onnx(tmp_path / "peer.onnx", [], input_shape=(1, 3, 640, 640), names=("1m",) * 34)
-    ours = constant_onnx(tmp_path / "ours.onnx", [], input_shape=(1, 3, 640, 640))
-    assert main(["bench", "detector", "--model", str(ours), "--peer", str(peer), "--runs", "20", "--threads", "1"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("median") == 2 and "ratio ours / peer" in out
-
-
 def test_read_works_without_torch(model, photo):
     """A fresh install has no torch: block it (and ultralytics) and read a photo in a fresh interpreter."""
     script = (
@@ -209,94 +125,14 @@ def test_read_table_groups_by_seat(model, photo, capsys):
 
 
 @pytest.mark.parametrize(
-    ("init", "message"),
-    [("{tmp}/none.onnx", "--init"), ("{model}", "not a tile classifier")],  # no file; a detector, not a classifier
-)
-def test_train_classifier_refuses_an_init_that_is_no_classifier_before_building_crops(
-    model, tmp_path, capsys, init, message
-):
-    pytest.importorskip("torch")
-    argv = ["train-classifier", "--crops", str(tmp_path / "crops"), "--cards", "2", "--init"]
-    assert main([*argv, init.format(tmp=tmp_path, model=model)]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and message in err
-    assert not (tmp_path / "crops").exists()
-
-
-@pytest.mark.parametrize(
-    ("onnx", "with_image", "message"),
+    ("argv", "message"),
     [
-        ("models/tile_classifier.onnx", True, "not a Jantaku detector"),  # a classifier, not a detector
-        ("models/tiles.onnx", False, "no images to calibrate on"),
+        (["read", "{photo}", "--model", "{tmp}/none.onnx"], "no detector model at"),
+        (["read", "{photo}", "--model", "{model}", "--conf", "1.5"], "--conf must be"),
     ],
 )
-def test_train_from_an_onnx_refuses_what_it_cannot_start_from(tmp_path, capsys, onnx, with_image, message):
-    data = tmp_path / "data"
-    (data / "images").mkdir(parents=True)
-    if with_image:
-        (data / "images" / "a.png").write_bytes(encode(np.full((48, 64, 3), 90, np.uint8), ".png"))
-    model = str(Path(__file__).resolve().parents[2] / onnx)
-    argv = ["train", "--data", str(data), "--val", str(data), "--model", model, "--project", str(tmp_path / "runs")]
+def test_bad_input_is_one_line_and_exit_2(model, photo, tmp_path, capsys, argv, message):
+    argv = [a.format(photo=photo, tmp=tmp_path, model=model) for a in argv]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err
-
-
-def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
-    from vision.eval.real_photos import held_out_split
-
-    try:
-        held_out_split()
-    except FileNotFoundError as exc:
-        pytest.skip(f"no real photos in this checkout: {exc}")
-    argv = ["eval", "phone", "--model", str(model), "--zooms", "0.45", "--mosaics", "", "--turns", "", "--lights", ""]
-    argv += ["--squashes", "", "--no-camerash", "--side", "800", "--readers", "read", "--json"]
-    assert main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert list(report["readers"]) == ["jantaku read"]
-    assert report["readers"]["jantaku read"]["all"]["shots"] == 24
-
-
-def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
-    from vision.eval.evaluation import camerash_rows
-    from vision.eval.phone_evaluation import HAND_ZOOMS
-    from vision.eval.real_photos import held_out_split
-
-    try:
-        held_out_split()
-        camerash_rows()
-    except FileNotFoundError as exc:
-        pytest.skip(f"no real photos or no camerash photos in this checkout: {exc}")
-    argv = ["eval", "phone", "--model", str(model), "--zooms", "", "--mosaics", "", "--turns", "", "--lights", ""]
-    argv += ["--squashes", "", "--blurs", "0.03", "--hands", "1", "--loose", "0", "--side", "800"]
-    argv += ["--readers", "read", "--json"]
-    assert main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
-    kinds = report["camerash_hands_blurred"]["jantaku read"]
-    assert sorted(kinds) == ["all"] + [f"other set {z:g} blurred 0.03" for z in sorted(HAND_ZOOMS)]
-    assert kinds["all"]["shots"] == report["camerash_hands"]["jantaku read"]["all"]["shots"] == len(HAND_ZOOMS)
-    assert report["readers"]["jantaku read"]["all"]["shots"] == 24  # the held-out photos, blurred
-
-
-def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_fives_red(model, capsys):
-    from vision.eval.evaluation import camerash_rows
-    from vision.eval.real_photos import held_out_split
-    from vision.read.labels import tile_of_class
-    from vision.read.red_fives import is_five
-
-    try:
-        photos = held_out_split()
-        camerash_rows()
-    except FileNotFoundError as exc:
-        pytest.skip(f"no real photos or no camerash photos in this checkout: {exc}")
-    argv = ["eval", "phone", "--model", str(model), "--zooms", "", "--mosaics", "", "--turns", "", "--lights", ""]
-    argv += ["--squashes", "", "--red", "--hands", "3", "--loose", "0", "--side", "800", "--readers", "read", "--json"]
-    assert main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
-    showing = [p for p in photos if any(is_five(tile_of_class(b.class_id)) for b in p.boxes)]
-    assert 0 < len(showing) < len(photos)
-    kinds = report["readers"]["jantaku read"]
-    assert sorted(kinds) == ["all", "fives inked red"] and kinds["all"]["shots"] == len(showing)
-    red = report["camerash_hands_red"]["jantaku read"]
-    assert set(red) <= {"all"} | {f"other set {z:g} red fives" for z in (0.06, 0.1, 0.16)}
-    assert red["all"]["shots"] <= report["camerash_hands"]["jantaku read"]["all"]["shots"]

@@ -101,4 +101,4 @@ def test_the_detector_sees_no_tile_that_is_not_there(tally):
 def test_the_detector_reads_the_winning_hand_of_the_demo(detector):
     winner = MANIFEST["winner"]
     obs = FrameReader(detector)(frame(STILL[-1]))
-    assert parse_tiles(winner["hand"] + winner["win_tile"]) in obs.rows
+    assert parse_tiles(winner["hand"] + winner["win_tile"]) in obs.tile_rows

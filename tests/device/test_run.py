@@ -20,13 +20,14 @@ import pytest
 from device.camera.sources import FileReplaySource, Frame
 from device.cli import main
 from device.commands import run as run_module
-from device.commands.run import FrameReader, Observation, RunOptions, TableRuntime, recorded_reader, run_table
+from device.commands.run import FrameReader, RunOptions, TableRuntime, reading_summary, recorded_reader, run_table
 from device.config import Config
 from device.demo import RECORDING
 from engine.tiles import format_tiles, parse_tiles
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
 from vision.read.labels import class_of_tile
+from vision.read.pipeline import Reading
 from vision.read.table import ViewSide
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,9 +49,9 @@ def camera(detect, *, squared: bool = False) -> FrameReader:
     camera's reader: squared to the table or as they are."""
     from dataclasses import replace
 
-    from vision.read.pipeline import Reader, ReaderConfig
+    from vision.read.pipeline import Reader, ReaderConfig, TableMode
 
-    config = replace(ReaderConfig.for_camera(), square_to_table=squared)
+    config = replace(ReaderConfig.for_camera(), table_mode=TableMode.CAMERA if squared else TableMode.NONE)
     return FrameReader(Reader.around(FakeDetector(detect), config))
 
 
@@ -64,12 +65,14 @@ def test_pipeline_reads_rows_from_detections():
     source.open()
     frame = source.read()
     seen = []
-    obs = camera(lambda image: seen.append(image.shape) or hand_detections())(frame)
-    assert isinstance(obs, Observation)
-    assert obs.text == HAND and obs.backs == 2 and len(obs.detections) == 15
-    assert obs.frame.shape == (1520, 2028, 3)
+    read = camera(lambda image: seen.append(image.shape) or hand_detections())
+    reading = read(frame)
+    assert isinstance(reading, Reading)  # the reader's own reading, not a wrapper round it
+    assert reading.text == HAND and reading.backs == 2 and len(reading.detections) == 15
+    assert reading.image.shape == (1520, 2028, 3)
     assert seen == [(1520, 2028, 3)]  # non-square, not transposed
-    assert "000.jpg (2028x1520): 123m456p789s1122z [15 tiles, 2 face down" in obs.summary()
+    assert read.origin == "000.jpg"
+    assert "000.jpg (2028x1520): 123m456p789s1122z [15 tiles, 2 face down" in reading_summary(reading, read.origin)
 
 
 def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
@@ -116,19 +119,20 @@ def test_pipeline_squares_frames_to_a_turned_table_and_keeps_the_turn():
         seen.append(image)
         return _white_blobs(image)
 
-    def spread(obs: Observation) -> float:  # how far the boxes climb, bottom to top
+    def spread(obs: Reading) -> float:  # how far the boxes climb, bottom to top
         return max(d.box.y2 for d in obs.detections) - min(d.box.y1 for d in obs.detections)
 
     assert spread(camera(detect)(frame)) > 150  # as it is: the row climbs 20 degrees across the frame
     seen.clear()
     pipeline = camera(detect, squared=True)
     obs = pipeline(frame)
-    assert len(seen) == 2 and obs.reading.turn == pytest.approx(20.0, abs=1.5)  # measured, then read again squared
-    assert obs.frame.shape == (480, 640, 3) and obs.frame is seen[-1]  # the observation is of the squared frame
-    assert [len(r) for r in obs.rows] == [14]
+    assert len(seen) == 2 and obs.turn == pytest.approx(20.0, abs=1.5)  # measured, then read again squared
+    assert obs.image.shape == (480, 640, 3) and obs.image is seen[-1]  # the reading is of the squared frame
+    assert [len(r) for r in obs.tile_rows] == [14]
     assert spread(obs) < 46  # squared: one row along the frame's x axis
     seen.clear()
-    assert [len(r) for r in pipeline(frame).rows] == [14] and len(seen) == 1  # the next frame: read squared at once
+    next_frame = pipeline(frame)
+    assert [len(r) for r in next_frame.tile_rows] == [14] and len(seen) == 1  # the next frame: read squared at once
 
 
 def test_recorded_labels_of_the_demo_show_the_winning_hand():
@@ -137,7 +141,7 @@ def test_recorded_labels_of_the_demo_show_the_winning_hand():
     frame = Frame(__import__("cv2").imread(str(RECORDING / last)), origin=last)
     obs = recorded_reader(RECORDING)(frame)
     winner = manifest["winner"]
-    assert obs.rows[-1] == parse_tiles(winner["hand"] + winner["win_tile"])  # the bottom row: the hand laid down
+    assert obs.tile_rows[-1] == parse_tiles(winner["hand"] + winner["win_tile"])  # the bottom row: the hand laid down
 
 
 def test_runtime_on_the_demo_with_a_fake_detector_feeds_the_service_and_stops():

@@ -130,20 +130,22 @@ def camera_frames() -> list:
     return [Frame(load_image(p), index=i, origin=str(p)) for i, p in enumerate(paths)]
 
 
-def observation_record(obs) -> dict:
-    """What the camera loop's reader made of one frame: rows, backs, the detections, the table's summary."""
+def observation_record(reading, origin: str) -> dict:
+    """What the camera loop's reader made of one frame (from ``origin``): rows, backs, the detections, the table's
+    summary."""
     return {
-        "origin": Path(obs.origin).name,
-        "rows": [" ".join(str(t) for t in row) for row in obs.rows],
-        "backs": obs.backs,
-        "detections": [detection_record(d.as_json()) for d in obs.detections],
-        "table": None if obs.table is None else obs.table.as_json(),
+        "origin": Path(origin).name,
+        "rows": [" ".join(str(t) for t in row) for row in reading.tile_rows],
+        "backs": reading.backs,
+        "detections": [detection_record(d.as_json()) for d in reading.detections],
+        "table": None if reading.table is None else reading.table.as_json(),
     }
 
 
 def camera_readings(read_frame) -> list[dict]:
-    """``read_frame`` (a frame in, an observation out) over :func:`camera_frames`, in order."""
-    return [observation_record(read_frame(frame)) for frame in camera_frames()]
+    """``read_frame`` (a frame in, a :class:`~vision.read.pipeline.Reading` out) over :func:`camera_frames`, in
+    order."""
+    return [observation_record(read_frame(frame), frame.origin) for frame in camera_frames()]
 
 
 def camera_readers() -> dict:

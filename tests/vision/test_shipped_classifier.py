@@ -88,11 +88,11 @@ def test_two_stage_corrects_a_detector_that_finds_tiles_but_misreads_them(classi
 
 @pytest.fixture(scope="module")
 def two_stage(classifier):
-    from vision.read.detector import default_model_path, load_detector
+    from vision.read.detector import OnnxNetwork, SlicedDetector, default_model_path
 
     if not default_model_path().is_file():
         pytest.skip("no shipped detector model")
-    return TwoStageDetector(load_detector(default_model_path()), classifier)
+    return TwoStageDetector(SlicedDetector(OnnxNetwork(default_model_path())), classifier)
 
 
 def test_the_shipped_pair_reads_a_drawn_hand_exactly(two_stage):

@@ -19,7 +19,7 @@ import pytest
 
 from engine.tiles import parse_tiles
 from vision.read.classifier import classifier_for, with_classifier
-from vision.read.detector import default_model_path, load_detector
+from vision.read.detector import DetectorOptions, OnnxNetwork, SlicedDetector, default_model_path
 from vision.read.labels import class_of_tile
 from vision.read.rows import read_tiles
 from vision.read.scale import PhotoDetector
@@ -124,13 +124,12 @@ EXPECTED = "123m406p789s11223z 777z"
 def detector():
     """What ``jantaku read`` reads with: the detector reading at the photo's scale, and the crop classifier shipped
     beside it (if any)."""
-    base = load_detector(MODEL)
-    return with_classifier(PhotoDetector(base.network, base.options), classifier_for(MODEL))
+    return with_classifier(PhotoDetector(OnnxNetwork(MODEL), DetectorOptions()), classifier_for(MODEL))
 
 
 def test_the_model_loads_in_under_a_second():
     started = time.perf_counter()
-    with_classifier(load_detector(MODEL), classifier_for(MODEL))
+    with_classifier(SlicedDetector(OnnxNetwork(MODEL)), classifier_for(MODEL))
     assert time.perf_counter() - started < 1.0
 
 

@@ -62,7 +62,7 @@ def test_another_sets_hands_photographed_from_across_the_table_read_in_their_own
     from tests.vision.fakes import photo_reader
     from vision.eval.phone_evaluation import camerash_hands, half_turned_hand
     from vision.read.classifier import SHIPPED_CLASSIFIER, OnnxTileClassifier
-    from vision.read.detector import default_model_path, load_detector
+    from vision.read.detector import OnnxNetwork, default_model_path
     from vision.read.rows import read_tiles
     from vision.read.views.upside_down import WAY_UP_VOTE
 
@@ -72,8 +72,7 @@ def test_another_sets_hands_photographed_from_across_the_table_read_in_their_own
         hands = list(camerash_hands(8, seed=2))
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    detector = load_detector(default_model_path())
-    reader = photo_reader(detector.network, OnnxTileClassifier(SHIPPED_CLASSIFIER))
+    reader = photo_reader(OnnxNetwork(default_model_path()), OnnxTileClassifier(SHIPPED_CLASSIFIER))
 
     in_order = 0
     for shot in hands:

@@ -92,7 +92,7 @@ def test_x_forwarded_for_is_not_trusted():
 @pytest.mark.parametrize(
     ("token", "status"),
     [
-        ("right", 200),  # a page that opens the table by itself (not a redirect: see web/table.py)
+        ("right", 200),  # a page that opens the table by itself (not a redirect: see web/live.py)
         ("wrong", 403),
         ("", 404),  # /join/ is no token
     ],

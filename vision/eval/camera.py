@@ -1,4 +1,4 @@
-"""The camera loop's reading of whole tables with the camera turned to the table (``jantaku eval camera``).
+"""The camera loop's reading of whole tables with the camera turned to the table (``jantaku-lab eval camera``).
 
 The demo recording's still tables (rendered, so their labels are exact) are each turned whole about the frame's
 centre, as a camera mounted turned to the table sees them (the frame keeps its size; what the turn brings in from
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.read.detector import Detection, Detector, FakeDetector
-from vision.read.pipeline import Reader, ReaderConfig
+from vision.read.pipeline import Reader, ReaderConfig, TableMode
 
 #: Turns of the camera to the table, degrees counter-clockwise.
 TURNS = (0.0, 10.0, 20.0, 30.0, 45.0)
@@ -106,8 +106,8 @@ def evaluate(
 ) -> dict[float, CameraTally]:
     """Each of ``turns``: every frame of ``frames`` turned so, read by ``detector`` as the camera's reader reads,
     squared to the table (one reader, its table's turn kept, across the frames of each turn) or as they are."""
-    camera = replace(ReaderConfig.for_camera(), square_to_table=squared)
-    as_labelled = replace(ReaderConfig.for_camera(), square_to_table=False)
+    camera = replace(ReaderConfig.for_camera(), table_mode=TableMode.CAMERA if squared else TableMode.NONE)
+    as_labelled = replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE)
     truths = []
     for frame in frames:
         truth = Reader.around(FakeDetector(frame.labels), as_labelled).read(frame.image)

@@ -1,6 +1,6 @@
 """Measuring a detector: a held-out rendered set, the held-out real photos, and real single-tile photos.
 
-Each function takes a :class:`~vision.read.detector.Detector` and returns a typed result; the CLI (``jantaku eval
+Each function takes a :class:`~vision.read.detector.Detector` and returns a typed result; the CLI (``jantaku-lab eval
 detector``) prints them. Nothing here trains or changes a model.
 
 - Rendered: images ``0..n-1`` of the renderer's set :data:`EVAL_SEED` (training uses other seeds), mAP50, mAP50-95

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 from vision.eval.real_photos import RealBox, RealPhoto
-from vision.read.labels import CLASS_NAMES
+from vision.read.labels import CLASS_NAMES, YoloBox
 
 #: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_ALANCHOI`` overrides.
 DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos" / "alanchoi00"
@@ -67,14 +67,15 @@ def load_split(split: str, root: str | os.PathLike[str] | None = None) -> list[R
         flowers: list[tuple[float, float, float, float]] = []
         skipped = 0
         for line in label.read_text(encoding="utf-8").splitlines() if label.exists() else ():
-            parts = line.split()
-            if not parts:
+            if not line.strip():
                 continue
-            if len(parts) != 5:
+            try:
+                label = YoloBox.parse(line)
+            except ValueError:
                 skipped += 1
                 continue
-            cx, cy, w, h = (float(p) for p in parts[1:])
-            ours = class_of_alanchoi(int(parts[0]))
+            cx, cy, w, h = label.cx, label.cy, label.w, label.h
+            ours = class_of_alanchoi(label.class_id)
             if ours is None:
                 flowers.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
             else:

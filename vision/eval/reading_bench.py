@@ -1,5 +1,5 @@
 """What one read costs: model runs, milliseconds and multiply-accumulates per image, for a reader configuration,
-beside the peer's single pass (``jantaku bench read``).
+beside the peer's single pass (``jantaku-lab bench read``).
 
     macs = count_macs(path)                               # one pass of a network, batch 1
     [timing] = time_reads([(ReadBench(reader), image)], rounds=5)   # reader: a Reader built with its models

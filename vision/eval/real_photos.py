@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.tiles import Tile
 from vision.read.geometry import Box
-from vision.read.labels import CLASS_NAMES, class_of_tile
+from vision.read.labels import CLASS_NAMES, YoloBox, class_of_tile, labels_text
 
 #: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_REAL_PHOTOS`` overrides.
 DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos" / "leo-miura-robot"
@@ -95,30 +95,12 @@ _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})")
 
 
 @dataclass(frozen=True, slots=True)
-class RealBox:
-    """One labelled tile: our class id and a YOLO box (centre x, centre y, width, height; fractions of the image)."""
-
-    class_id: int
-    cx: float
-    cy: float
-    w: float
-    h: float
+class RealBox(YoloBox):
+    """One labelled tile: a YOLO box (:class:`~vision.read.labels.YoloBox`) whose class id is ours."""
 
     @property
     def name(self) -> str:
         return CLASS_NAMES[self.class_id]
-
-    def yolo_line(self) -> str:
-        return f"{self.class_id} {self.cx:.6f} {self.cy:.6f} {self.w:.6f} {self.h:.6f}"
-
-    def xyxy(self, width: int, height: int) -> tuple[float, float, float, float]:
-        """The box in pixels of an image of this size."""
-        return (
-            (self.cx - self.w / 2) * width,
-            (self.cy - self.h / 2) * height,
-            (self.cx + self.w / 2) * width,
-            (self.cy + self.h / 2) * height,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,10 +210,14 @@ def load_folder(folder: Path) -> list[RealPhoto]:
         boxes, skipped = [], 0
         lines = label.read_text(encoding="utf-8").splitlines() if label.exists() else []
         for number, line in enumerate(lines):
-            parts = line.split()
-            if not parts:
+            if not line.strip():
                 continue
-            cls = int(parts[0])
+            try:
+                label = YoloBox.parse(line)
+            except ValueError:
+                skipped += 1
+                continue
+            cls = label.class_id
             fix = LABEL_FIXES.get((folder.name, source, number))
             if fix is not None:
                 found = names[cls] if 0 <= cls < len(names) else str(cls)
@@ -239,10 +225,10 @@ def load_folder(folder: Path) -> list[RealPhoto]:
                     raise ValueError(f"{label}: line {number + 1} is {found}, not the {fix[0]} LABEL_FIXES corrects")
                 cls = names.index(fix[1])
             ours = mapping[cls] if 0 <= cls < len(mapping) else None
-            if ours is None or len(parts) != 5:
+            if ours is None:
                 skipped += 1
                 continue
-            boxes.append(RealBox(ours, *(float(p) for p in parts[1:])))
+            boxes.append(RealBox(ours, label.cx, label.cy, label.w, label.h))
         unlabelled = tuple(box for _, box in UNLABELLED.get(source, ()))
         photos.append(
             RealPhoto(image, folder.name, image.parent.parent.name, source, tuple(boxes), skipped, unlabelled)
@@ -303,7 +289,6 @@ def write_yolo(photos: Iterable[RealPhoto], out: str | os.PathLike[str], repeats
             if target.is_symlink() or target.exists():
                 target.unlink()
             target.symlink_to(photo.image.resolve())
-            lines = "".join(box.yolo_line() + "\n" for box in photo.boxes)
-            (out / "labels" / f"{stem}.txt").write_text(lines, encoding="utf-8")
+            (out / "labels" / f"{stem}.txt").write_text(labels_text(photo.boxes), encoding="utf-8")
             count += 1
     return count

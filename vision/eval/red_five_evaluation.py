@@ -11,7 +11,7 @@ real ones.
   nearest measure of how the reader sees one.
 
 Run: ``python -m vision.eval.red_five_evaluation [--n 1000] [--light warm]`` (one thread; prints the figures; a light of
-``jantaku eval phone``'s casts every frame). "Check alone" gives the verdicts on the true five's suit; "classifier
+``jantaku-lab eval phone``'s casts every frame). "Check alone" gives the verdicts on the true five's suit; "classifier
 then check" reads each five's box with the crop classifier first, as the reader does, and counts red/plain right
 among fives it reads as the right five.
 """
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1000, help="rendered held-out images")
     parser.add_argument("--classifier", default=None, help="crop classifier (default: the shipped one)")
-    parser.add_argument("--light", default=None, help="every frame under one of jantaku eval phone's lights")
+    parser.add_argument("--light", default=None, help="every frame under one of jantaku-lab eval phone's lights")
     args = parser.parse_args(argv)
     from vision.eval.phone_evaluation import LIGHTS
 

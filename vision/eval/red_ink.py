@@ -1,7 +1,8 @@
 """A plain five's ink recoloured red: a real-looking red five (赤ドラ) made from a real photo of a plain one.
 
 None of our real photos shows a red five, so how often the reader calls a real red five red is measured on real
-fives whose ink is repainted red where they lie (:mod:`vision.eval.red_five_evaluation`, ``jantaku eval phone --red``).
+fives whose ink is repainted red where they lie (:mod:`vision.eval.red_five_evaluation`,
+``jantaku-lab eval phone --red``).
 A red five is its plain five with every figure red: the numeral of 5m (its 萬 is red already), all five pins of 5p,
 all five sticks of 5s. So everything on the face that is not face is repainted, whatever its colour.
 

@@ -1,9 +1,9 @@
 """Tile detection: an image in, typed :class:`Detection` values out.
 
 The :class:`Detector` protocol is one method, ``detect(image)``; :class:`FakeDetector` answers from a script for
-tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at several scales, and
-:class:`OnnxDetector` (or :func:`load_detector`) is one on onnxruntime from an ONNX file (no torch anywhere on this
-path).
+tests and demos, :class:`SlicedDetector` runs a :class:`Network` over a frame at several scales, such as
+:class:`OnnxNetwork`, an ONNX file on onnxruntime (no torch anywhere on this path). A reader is built from
+configuration in one place, :class:`vision.read.pipeline.Reader`.
 
 >>> d = Detection.of_class(35, Box(10.0, 10.0, 50.0, 40.0), 0.9)
 >>> d.tile, d.label, d.orientation
@@ -598,24 +598,3 @@ def _covered_share(box: np.ndarray, others: np.ndarray) -> float:
         & (cy[None, :, None] < clipped[:, 3, None, None])
     ).any(axis=0)
     return float((np.diff(ys)[:, None] * np.diff(xs)[None, :])[inside].sum() / area)
-
-
-class OnnxDetector(SlicedDetector):
-    """A :class:`SlicedDetector` on an ONNX model file run by onnxruntime (default: :func:`default_model_path`)."""
-
-    def __init__(
-        self,
-        path: str | os.PathLike[str] | None = None,
-        options: DetectorOptions | None = None,
-        *,
-        threads: int | None = None,
-        max_batch: int = 8,
-    ) -> None:
-        super().__init__(OnnxNetwork(path or default_model_path(), threads=threads, max_batch=max_batch), options)
-
-
-def load_detector(
-    path: str | os.PathLike[str] | None = None, *, options: DetectorOptions | None = None, threads: int | None = None
-) -> OnnxDetector:
-    """The detector for an ONNX model file (default: :func:`default_model_path`)."""
-    return OnnxDetector(path, options, threads=threads)

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +90,39 @@ PHOTO_MAX_RUNS = 6
 CAMERA_CROP_BATCH = 1024
 
 
+class TableMode(Enum):
+    """How a reader's frames show a table (:attr:`ReaderConfig.table_mode`).
+
+    >>> [(m.value, m.squares, m.keeps, m.reports_squared) for m in TableMode]
+    [('none', False, True, True), ('camera', True, True, True), ('photo', True, False, False)]
+    """
+
+    #: Each frame read as it is (a camera of recorded labels, photos of hands); a table read seat by seat keeps its
+    #: centre (:class:`TableGeometry`) from frame to frame.
+    NONE = "none"
+    #: A camera over a table: each frame squared to it (:class:`~vision.read.table_square.TableTurn`), its turn and
+    #: centre kept from frame to frame, the squared frame and its boxes reported.
+    CAMERA = "camera"
+    #: An overhead photo of a whole table: squared to it, its turn measured anew for each image, the boxes reported
+    #: as the image shows them.
+    PHOTO = "photo"
+
+    @property
+    def squares(self) -> bool:
+        """Each frame is read squared to the table."""
+        return self is not TableMode.NONE
+
+    @property
+    def keeps(self) -> bool:
+        """The table's turn and centre are kept from frame to frame (else measured anew for each image)."""
+        return self is not TableMode.PHOTO
+
+    @property
+    def reports_squared(self) -> bool:
+        """The reading is the squared frame and its boxes (else the boxes as the image shows them)."""
+        return self is not TableMode.PHOTO
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderConfig:
     """How a :class:`Reader` reads; :meth:`for_camera` and :meth:`for_photo` give the two shipped readers."""
@@ -117,13 +151,9 @@ class ReaderConfig:
     at_tiles_scale: bool = False
     #: The extra views to run, by name (:data:`VIEWS`).
     views: tuple[str, ...] = ()
-    #: Read each frame squared to the table (:class:`~vision.read.table_square.TableTurn`) ...
-    square_to_table: bool = False
-    #: ... keeping the table's turn (and, reading seat by seat, its centre: :class:`TableGeometry`) from frame to frame
-    #: (a camera), or measuring it anew for each image (photos) ...
-    keep_table_turn: bool = True
-    #: ... and report the squared frame and its boxes (a camera), or the boxes as the image shows them.
-    report_squared: bool = True
+    #: How the frames show a table: read as they are, squared to it as a camera does, or as a photo of one
+    #: (:class:`TableMode`).
+    table_mode: TableMode = TableMode.NONE
     #: Read the frame seat by seat from this many tiles (None: never; 0: always).
     table_min_tiles: int | None = None
     #: Read a frame only round the zones that changed, when :meth:`Reader.read` is given them (None: always whole).
@@ -135,6 +165,9 @@ class ReaderConfig:
         unknown = [v for v in self.views if v not in VIEWS]
         if unknown:
             raise ConfigError(f"unknown reader view {', '.join(map(repr, unknown))}: the views are {', '.join(VIEWS)}")
+        if not isinstance(self.table_mode, TableMode):
+            modes = ", ".join(m.value for m in TableMode)
+            raise ConfigError(f"table_mode is a TableMode ({modes}), not {self.table_mode!r}")
         if not 0 < self.conf <= 1:
             raise ConfigError(f"conf must be above 0 and at most 1, not {self.conf}")
         if self.crop_views_below is not None and not 0 < self.crop_views_below <= 1:
@@ -157,7 +190,7 @@ class ReaderConfig:
             crop_views_below=SURE_IN_TWO_VIEWS,
             crop_batch=CAMERA_CROP_BATCH,
             max_runs=CAMERA_MAX_RUNS,
-            square_to_table=True,
+            table_mode=TableMode.CAMERA,
             table_min_tiles=TABLE_MIN_TILES,
             zones=ZonePolicy(),
         )
@@ -179,8 +212,7 @@ class ReaderConfig:
         # every crop of a read in one classifier run (its views too): a run's cost is mostly the call, not the crops
         common = {"conf": conf, "threads": threads, "crop_views": crop_views, "crop_batch": CAMERA_CROP_BATCH}
         if table:
-            return cls(model, **common, square_to_table=True, keep_table_turn=False, report_squared=False,
-                       table_min_tiles=0)  # fmt: skip
+            return cls(model, **common, table_mode=TableMode.PHOTO, table_min_tiles=0)
         if pyramid:
             return cls(model, **common)
         # each crop in two views, the other two only where those leave it unsure (the camera's budget)
@@ -279,9 +311,9 @@ class Reader:
     _over_budget_told: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.config.square_to_table and self.config.keep_table_turn:
+        if self.config.table_mode.squares and self.config.table_mode.keeps:
             self._table_turn = TableTurn()
-        if self.config.table_min_tiles is not None and self.config.keep_table_turn:
+        if self.config.table_min_tiles is not None and self.config.table_mode.keeps:
             self._table_geometry = TableGeometry()
 
     @classmethod
@@ -342,7 +374,8 @@ class Reader:
         started = time.perf_counter()
         with self.lock:
             runs = self.models.runs() if self.models else 0
-            turn = self._table_turn if config.keep_table_turn else TableTurn() if config.square_to_table else None
+            mode = config.table_mode
+            turn = self._table_turn if mode.keeps else TableTurn() if mode.squares else None
             windows, squared_zones = self._windows(image, zones, previous, turn)
             if windows:
                 assert previous is not None  # a window is read only after a reading
@@ -352,7 +385,7 @@ class Reader:
             else:
                 updates = turn.updates
                 frame, found = turn.read(image, self.detector.detect)
-                if config.keep_table_turn and turn.updates != updates:
+                if mode.keeps and turn.updates != updates:
                     log.info("the table lies turned %.1f degrees in the camera's frames: reading them squared to it",
                              turn.turn)  # fmt: skip
                     if self._table_geometry is not None:  # the squared frames now lie turned otherwise
@@ -365,14 +398,14 @@ class Reader:
             # the kept turn may change with the next frame read: this reading's turn is taken while it holds
             turned = turn.turn if turn is not None else 0.0
             squared = found
-            if turn is not None and not config.report_squared:
+            if turn is not None and not mode.reports_squared:
                 found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
         table = None
         if config.table_min_tiles is not None and len(squared) >= config.table_min_tiles:
             size = Size.of(frame)
             centre = self._table_geometry.observe(squared, size) if self._table_geometry is not None else None
             table = read_table(squared, size, centre=centre)
-        if turn is not None and not config.report_squared:
+        if turn is not None and not config.table_mode.reports_squared:
             frame = image
         detections = tuple(found)
         return Reading(
@@ -395,7 +428,7 @@ class Reader:
         policy = self.config.zones
         if policy is None or zones is None or previous is None:
             return (), ()
-        if turn is not None and (not self.config.keep_table_turn or not self.config.report_squared):
+        if turn is not None and (not self.config.table_mode.keeps or not self.config.table_mode.reports_squared):
             return (), ()  # each image squared anew, or the boxes reported as the image shows them: read whole
         if turn is not None and turn.turn != previous.turn:
             return (), ()

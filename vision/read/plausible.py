@@ -4,7 +4,7 @@
     [(d, why) for d, why in implausible(detections)]
     detector = PlausibleDetector(inner)          # the same, as a layer round a detector (the photo reader's)
 
-The rule, measured on the real sets (``jantaku eval real``; docs/experiments/2026-12-06-real-sets.md): in a photo of
+The rule, measured on the real sets (``jantaku-lab eval real``; docs/experiments/2026-12-06-real-sets.md): in a photo of
 :data:`MIN_TILES` or more boxes, a ``back`` with no tile beside it in a row (a wall, a closed kan's ends, a hand laid
 face down) and no other ``back`` near it (a stack) is no tile: a felt's slot, a chip or a panel read as a back lies
 so. A photo of a few tiles is left as it is: with nothing beside them, no rule can tell.

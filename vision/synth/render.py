@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.read.labels import BACK_CLASS, CLASS_NAMES
+from vision.read.labels import BACK_CLASS, CLASS_NAMES, YoloBox, labels_text
 from vision.synth.art import FACE_SIZE, back_texture, face_texture, random_back_rgb, random_style, side_texture
 from vision.synth.camera import Camera
 from vision.synth.distractors import draw_hands, draw_on_table, tile_footprint
@@ -56,12 +56,9 @@ class Label:
     def name(self) -> str:
         return CLASS_NAMES[self.class_id]
 
-    def yolo_line(self, width: int, height: int) -> str:
-        x1, y1, x2, y2 = self.box
-        return (
-            f"{self.class_id} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
-        )
+    def yolo(self, width: int, height: int) -> YoloBox:
+        """This label as a YOLO label file's line, in an image of this size."""
+        return YoloBox.of_pixels(self.class_id, self.box, width=width, height=height)
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ class Sample:
         return self.image.shape[0]
 
     def yolo_text(self) -> str:
-        return "".join(label.yolo_line(self.width, self.height) + "\n" for label in self.labels)
+        return labels_text(label.yolo(self.width, self.height) for label in self.labels)
 
     def jpeg(self) -> bytes:
         ok, data = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])

@@ -51,7 +51,7 @@ import numpy as np
 from engine.tiles import Tile
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
-from vision.read.labels import BACK_CLASS, class_of_tile
+from vision.read.labels import BACK_CLASS, YoloBox, class_of_tile
 from vision.read.table import ViewSide
 from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene, Zone
 
@@ -150,10 +150,7 @@ class RenderedTable:
     def labels(self) -> list[str]:
         """YOLO label lines: class, box centre x and y, width and height, each a share of the frame's."""
         h, w = self.image.shape[:2]
-        return [
-            f"{c} {(b.x1 + b.x2) / 2 / w:.6f} {(b.y1 + b.y2) / 2 / h:.6f} {b.width / w:.6f} {b.height / h:.6f}"
-            for c, b in self.boxes
-        ]
+        return [str(YoloBox.of_pixels(c, (b.x1, b.y1, b.x2, b.y2), width=w, height=h)) for c, b in self.boxes]
 
     def detections(self) -> tuple[Detection, ...]:
         """The boxes as detections of full confidence: what a perfect detector would report."""

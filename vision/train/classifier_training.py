@@ -5,7 +5,7 @@ Crops come from labelled scenes, each labelled box cut out as the runtime cuts a
 a little off (each edge moved by a share of the tile), a small turn, a smaller or blurred tile, white balance,
 brightness, contrast, noise and JPEG. Sources:
 
-- rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku synth``;
+- rendered scenes (:func:`vision.synth.render`, their exact labels) or folders of them written by ``jantaku-lab synth``;
 - the real photos' TRAINING split (:func:`vision.eval.real_photos.training_split`), several jittered crops per box.
   The held-out split is never read here except by :func:`crops_real_held_out`, for evaluation only;
 - single-tile cards (:func:`crops_cards`, :mod:`vision.synth.cards`): faces of other sets drawn without the
@@ -35,7 +35,7 @@ import numpy as np
 from vision.eval.evaluation import EVAL_SEED  # the detector's held-out renderer seed: never trained on here
 from vision.read.classifier import CROP_MARGIN, CROP_SIZE, MODEL_KIND, NOT_A_TILE, extract_crop
 from vision.read.geometry import Box, Size
-from vision.read.labels import CLASS_NAMES, NUM_CLASSES
+from vision.read.labels import CLASS_NAMES, NUM_CLASSES, parse_labels
 
 Progress = Callable[[int, int], None] | None
 
@@ -74,7 +74,7 @@ def rendered_scenes(seed: int, n: int, start: int = 0, drawn_faces: float = 0.0)
 
 
 def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Iterator[Scene]:
-    """Scenes of a YOLO folder (``images/*.jpg``, ``labels/*.txt``), as ``jantaku synth`` writes."""
+    """Scenes of a YOLO folder (``images/*.jpg``, ``labels/*.txt``), as ``jantaku-lab synth`` writes."""
     from vision.read.images import load_image
 
     folder = Path(folder)
@@ -87,14 +87,8 @@ def yolo_scenes(folder: str | os.PathLike[str], limit: int | None = None) -> Ite
             continue
         image = load_image(path)
         h, w = image.shape[:2]
-        boxes = []
-        for line in label.read_text(encoding="utf-8").split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            c, cx, cy, bw, bh = int(parts[0]), *(float(p) for p in parts[1:])
-            boxes.append((c, Box((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
-        yield Scene(image, tuple(boxes), str(path))
+        boxes = tuple((b.class_id, Box(*b.xyxy(w, h))) for b in parse_labels(label.read_text(encoding="utf-8")))
+        yield Scene(image, boxes, str(path))
 
 
 def real_scenes(held_out: bool = False, root: str | os.PathLike[str] | None = None) -> Iterator[Scene]:
@@ -447,7 +441,7 @@ def network_from_onnx(path: str | os.PathLike[str]):
     gemms = [n for n in proto.graph.node if n.op_type == "Gemm"]
     meta = {m.key: m.value for m in proto.metadata_props}
     if not convs or len(gemms) != 1 or any(len(n.input) < 3 for n in convs) or meta.get("kind") != MODEL_KIND:
-        raise ValueError(f"{path}: not a tile classifier exported by jantaku train-classifier")
+        raise ValueError(f"{path}: not a tile classifier exported by jantaku-lab train-classifier")
     if meta.get("names") != repr(list(TRAIN_NAMES)):
         raise ValueError(f"{path}: its classes are not the ones trained here ({len(TRAIN_NAMES)}: tiles, then none)")
     first = weights[convs[0].input[1]]

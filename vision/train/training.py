@@ -213,7 +213,7 @@ def checkpoint_from_peer(out: Path, onnx_path: Path | None = None, yaml: str = "
 
 
 def checkpoint_from_onnx(out: Path, onnx_path: Path, images, yaml: str = "yolo11n.yaml") -> Path:
-    """An ultralytics checkpoint of one of our exported detectors (``jantaku export``), to train on from where it
+    """An ultralytics checkpoint of one of our exported detectors (``jantaku-lab export``), to train on from where it
     stopped when its ``.pt`` is gone (a fresh machine has only the shipped ONNX).
 
     Export folds each batch norm into its conv. Set to identity, as :func:`checkpoint_from_peer` does, the norms
@@ -227,7 +227,7 @@ def checkpoint_from_onnx(out: Path, onnx_path: Path, images, yaml: str = "yolo11
     proto = onnx.load(str(onnx_path))
     classes = {p.key: p.value for p in proto.metadata_props}.get("jantaku_classes")
     if classes is None or json.loads(classes) != list(CLASS_NAMES):
-        raise ValueError(f"{onnx_path} is not a Jantaku detector of our {NUM_CLASSES} classes (jantaku export)")
+        raise ValueError(f"{onnx_path} is not a Jantaku detector of our {NUM_CLASSES} classes (jantaku-lab export)")
     model, copied = _model_from_onnx(proto, onnx_path.name, yaml)
     calibrate_norms(model, images)
     return _save_checkpoint(model, out, f"onnx {onnx_path.name}, norms calibrated on {len(images)} images", copied)

@@ -24,6 +24,7 @@ import numpy as np
 from vision.eval.real_photos import RealPhoto
 from vision.read.geometry import Box
 from vision.read.images import load_image
+from vision.read.labels import labels_text
 from vision.read.postprocess import PAD_VALUE
 
 #: The detector's lowest confidence for what it finds to be painted out: low, since painting a phantom out costs
@@ -87,7 +88,7 @@ def write_painted_yolo(
         painted += n
         first = out / "images" / f"real_{photo.folder}_{photo.source}_0.jpg"
         cv2.imwrite(str(first), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        lines = "".join(box.yolo_line() + "\n" for box in photo.boxes)
+        lines = labels_text(photo.boxes)
         for r in range(repeats):
             stem = f"real_{photo.folder}_{photo.source}_{r}"
             if r:

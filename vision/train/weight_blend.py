@@ -1,6 +1,6 @@
 """A weighted average of two networks' weights: one network, read as fast as either.
 
-A network trained on from another (``jantaku train-classifier --init``) learns something new (photos out of focus)
+A network trained on from another (``jantaku-lab train-classifier --init``) learns something new (photos out of focus)
 and drifts from what it read well before. Both lie in one basin of the loss, so the weights between them read about
 as well as each where each was good ("robust fine-tuning", Wortsman et al. 2022: WiSE-FT). The two files must be
 one graph with the same weights' names and shapes, and name the same classes; the blend is ``(1 - share) * first +

@@ -40,7 +40,7 @@ def test_the_demo_through_the_loop_is_played_scored_and_settled():
         loop = ServiceLoop(
             FileReplaySource(RECORDING),
             recorded_reader(RECORDING),
-            lambda o: svc.observe(o.reading),
+            svc.observe,
             hold=svc.hold,
             max_reads_per_second=1e3,
         )

@@ -1,4 +1,4 @@
-"""``jantaku eval camera``'s tally (:mod:`vision.eval.camera`), on the demo recording with its own labels."""
+"""``jantaku-lab eval camera``'s tally (:mod:`vision.eval.camera`), on the demo recording with its own labels."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The multiply-accumulate counter of ``jantaku bench read`` on tiny graphs whose counts are worked out by hand, and
+"""The multiply-accumulate counter of ``jantaku-lab bench read`` on tiny graphs whose counts are worked out by hand, and
 the session that counts the images a network is fed."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from device.cli import main
+from device.lab.cli import main
 from engine.tiles import Tile
 from tests.vision.fakes import colour_model
 from vision.read.classifier import (

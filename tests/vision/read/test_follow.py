@@ -580,7 +580,7 @@ def test_the_demo_recording_followed_by_its_own_labels():
     updates, frame_index = {}, 0
     for entry in manifest["frames"]:
         image = cv2.imread(str(RECORDING / entry["file"]))
-        observation = reader(Frame(image, origin=entry["file"])).reading.table
+        observation = reader(Frame(image, origin=entry["file"])).table
         got = [follower.update(observation, frame_index)]
         got += [follower.hold(frame_index + k) for k in range(1, entry["hold"])]
         frame_index += entry["hold"]

@@ -11,7 +11,7 @@ from vision.read.classifier import OnnxTileClassifier, TwoStageDetector
 from vision.read.detector import FakeDetector, SlicedDetector
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
-from vision.read.pipeline import VIEWS, Models, Reader, ReaderConfig
+from vision.read.pipeline import VIEWS, Models, Reader, ReaderConfig, TableMode
 from vision.read.plausible import PlausibleDetector
 from vision.read.scale import PhotoDetector
 from vision.read.views.low_angle import SquatDetector
@@ -100,6 +100,40 @@ def test_no_views_is_one_network_pass_and_the_upside_down_view_more():
 def test_an_unknown_view_is_refused_by_name(views, unknown):
     with pytest.raises(ConfigError, match=unknown):
         ReaderConfig(views=views)
+
+
+@pytest.mark.parametrize(
+    ("config", "mode"),
+    [
+        (ReaderConfig(), TableMode.NONE),
+        (ReaderConfig.for_camera(), TableMode.CAMERA),  # squared to the table, its turn kept frame to frame
+        (ReaderConfig.for_photo(table=True), TableMode.PHOTO),  # squared anew, boxes as the photo shows them
+        (ReaderConfig.for_photo(), TableMode.NONE),
+        (ReaderConfig.for_photo(pyramid=True), TableMode.NONE),
+    ],
+)
+def test_each_shipped_reader_reads_tables_in_one_mode(config, mode):
+    assert config.table_mode is mode
+
+
+def test_a_table_mode_that_is_no_mode_is_refused_naming_the_modes():
+    with pytest.raises(ConfigError, match="none, camera, photo"):
+        ReaderConfig(table_mode="camera")
+
+
+@pytest.mark.parametrize(
+    ("mode", "keeps_a_turn"),
+    [
+        (TableMode.NONE, False),  # the image read as it is
+        (TableMode.CAMERA, True),  # squared, the table's turn kept from frame to frame
+        (TableMode.PHOTO, False),  # squared, its turn measured anew for each image
+    ],
+)
+def test_a_reader_keeps_the_tables_turn_only_as_a_camera(mode, keeps_a_turn):
+    image = hand(3)
+    reader = Reader.from_config(ReaderConfig(table_mode=mode), models=Models(BlocksNetwork()))
+    assert reader.read(image).text == "123m"
+    assert (reader._table_turn is not None) is keeps_a_turn
 
 
 def test_a_reader_round_a_detector_of_ones_own_runs_no_views():

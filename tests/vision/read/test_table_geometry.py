@@ -23,7 +23,7 @@ from tests.vision.synth.test_table_render import seat as scene_seat
 from tests.vision.synth.test_table_render import table as scene_table
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
-from vision.read.pipeline import Reader, ReaderConfig
+from vision.read.pipeline import Reader, ReaderConfig, TableMode
 from vision.read.table import ViewSide, read_table
 from vision.read.table_geometry import (
     AGREE,
@@ -339,7 +339,7 @@ def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt
     leaves no more tiles fitting no seat than a read about the table's true centre does."""
     frames = angled(camera, tilt, size, wall_break, 11 if wall_break else 3)
     reader = Reader.around(
-        Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(), square_to_table=False)
+        Replay([f.detections() for f in frames]), replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE)
     )
     wrong = {}
     for k, (scene, frame) in enumerate(zip(ANGLED_HAND, frames, strict=True)):
@@ -399,7 +399,7 @@ def test_the_perspective_is_read_from_the_tiles_sizes(camera):
 
 
 @pytest.mark.parametrize(("config", "kept"), [
-    (replace(ReaderConfig.for_camera(), square_to_table=False), True),  # the camera's reader of recorded labels
+    (replace(ReaderConfig.for_camera(), table_mode=TableMode.NONE), True),  # the camera's reader of recorded labels
     (ReaderConfig.for_camera(), True),
     (ReaderConfig.for_photo(table=True), False),  # photos: each read on its own
 ])  # fmt: skip

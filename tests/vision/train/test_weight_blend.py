@@ -11,7 +11,7 @@ import pytest
 onnx = pytest.importorskip("onnx", reason="blending needs the onnx package (pip install onnx)")
 from onnx import numpy_helper  # noqa: E402
 
-from device.cli import main  # noqa: E402
+from device.lab.cli import main  # noqa: E402
 from vision.read.classifier import OnnxTileClassifier  # noqa: E402
 from vision.train.weight_blend import BlendError, blend_onnx  # noqa: E402
 

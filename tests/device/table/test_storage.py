@@ -110,7 +110,7 @@ def test_kill_during_writes_loses_no_committed_event(tmp_path: Path) -> None:
         [sys.executable, "-c", _WRITER, str(db)],
         stdout=subprocess.PIPE,
         text=True,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
     )
     assert proc.stdout is not None
     committed: dict[int, int] = {}

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from device.table.bus import RESYNC, EventBus, TooManySubscribers
 from device.table.corrections import CorrectionStore, FrameTile, UnknownFrame
-from device.table.events import RESYNC, EventBus, TooManySubscribers
 from device.table.service import PinLocked, TableService
 from device.table.storage import GameStore
 from engine.game.events import DeclaredRiichi, HandStart
@@ -426,9 +426,6 @@ def test_jpeg_size_and_reduced_decode():
     [
         (["serve", "--pin", "12"], "--pin: the table PIN is 6 to 12 digits"),
         (["serve", "--pin", "123456", "--streams", "0"], "--streams"),
-        (["bench", "soak", "--clients", "0"], "--clients"),
-        (["bench", "photo", "--image", "/nonexistent.jpg"], "cannot read"),
-        (["bench", "photo", "--model", "/nonexistent.onnx"], "no detector model"),
     ],
 )
 def test_command_errors_are_one_line(argv, message, capsys):

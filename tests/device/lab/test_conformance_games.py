@@ -1,4 +1,4 @@
-"""``jantaku conformance games``: real Tenhou games replayed in camera view, compared hand by hand."""
+"""``jantaku-lab conformance games``: real Tenhou games replayed in camera view, compared hand by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from device.cli import main
+from device.lab.cli import main
 from tests.shared_data import TENHOU, TENHOU_MISSING
 
 DATA = TENHOU

@@ -19,7 +19,7 @@ from device.table.pin import PinGuard
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ADDRESSES = 200
 WINDOW_S = 8.0
 

@@ -1,4 +1,5 @@
-"""``jantaku bench read`` end to end on a tiny frame, one round, a fixed-output ONNX model as ours and as the peer."""
+"""``jantaku-lab bench read`` end to end on a tiny frame, one round, a fixed-output ONNX model as ours and as
+the peer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.cli import main
+from device.lab.cli import main
 from tests.vision.fakes import constant_onnx, encode
 
 pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
@@ -118,7 +119,7 @@ def test_eval_phone_refuses_unknown_views(text):
 
 
 def test_eval_phone_default_reader_runs_every_view():
-    from device.cli import build_parser
+    from device.lab.cli import build_parser
     from device.lab.vision import parse_views
     from vision.read.pipeline import ReaderConfig
 

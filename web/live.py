@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.security import challenges, join_with_token, joined, lock, pin_required, service, unlock, unlock_with_proof
 
-bp = Blueprint("table", __name__)
+bp = Blueprint("table", __name__)  # its endpoints keep the page's name: table.live, table.join
 
 
 def table_url() -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from device.camera.loop import Backoff, ChangeGate, Decision, ServiceLoop
 from device.camera.sources import FakeSource, Frame, SourceLost
-from tests.device.test_loop import TILE_H, TILE_W, H, W, felt, script_of_a_discard, with_tile
+from tests.device.camera.test_loop import TILE_H, TILE_W, H, W, felt, script_of_a_discard, with_tile
 from tests.vision.read.test_zones import blocks_reader, table
 from vision.read.geometry import Box
 from vision.read.pipeline import IncrementalReader

@@ -34,8 +34,15 @@ from vision.read.fusion import TableFusion
 from vision.read.table import TableObservation, ViewSide
 from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
 
-#: Consecutive frames a zone must read the same before its change is taken.
-SETTLE = 2
+#: Consecutive frames a zone must read the same (as fused) before its change is taken: the fusion has already asked
+#: a move to show on QUICK of the last frames, so one fused frame is enough (a change lying still one second, two
+#: frames at the camera's rate, is taken).
+SETTLE = 1
+#: Consecutive frames a hand laid face up must read the same before it is revealed (a result is scored from it) ...
+REVEAL_SETTLE = 2
+#: ... and a pond whose new sideways tile declares riichi (a tile read sideways for a frame or two, a neighbour's edge
+#: beside it, would declare a riichi nobody made).
+RIICHI_SETTLE = 2
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
@@ -417,7 +424,21 @@ class _Step:
     late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
-        return self.follower._runs[zone].frames >= self.follower.settle
+        f = self.follower
+        need = max(f.settle, RIICHI_SETTLE) if zone < DORA and self._declares_riichi(zone) else f.settle
+        return f._runs[zone].frames >= need
+
+    def _declares_riichi(self, zone: int) -> bool:
+        """Whether the seat's pond as read now lies sideways at a tile it did not before, the seat not in riichi."""
+        f = self.follower
+        now, was = f._runs[zone].value, f.accepted.seats[zone]
+        return (
+            isinstance(now, SeatView)
+            and now.riichi is not None
+            and now.riichi != was.riichi
+            and now.riichi >= len(was.pond)
+            and not f.declared[zone]
+        )
 
     def clash(self, zone: int, clash: Clash, detail: str) -> None:
         """Report a contradiction once for the zone's reading that shows it (tiles vanished: once until the zone
@@ -544,7 +565,7 @@ class _Step:
         for side in _SIDES:
             zone = HAND + side.turns
             hand = f._runs[zone].value
-            if not self.settled(zone):
+            if f._runs[zone].frames < max(f.settle, REVEAL_SETTLE):  # a result is at stake: held a frame longer
                 continue
             if not isinstance(hand, OpenHand):
                 f.revealed.pop(side, None)

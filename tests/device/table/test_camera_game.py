@@ -19,13 +19,14 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
-from vision.read.follow import SETTLE
+from vision.read.follow import REVEAL_SETTLE, SETTLE
 from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation, ViewSide
 
 SIDE = {"B": B, "R": R, "T": T, "L": L}
-#: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled).
-HOLDS = QUICK + SETTLE - 2
+#: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled; a
+#: hand laid face up, the longest, settled a frame longer).
+HOLDS = QUICK + max(SETTLE, REVEAL_SETTLE) - 2
 #: Holds after a frame read for a change no move makes (a tile read otherwise) to be reported.
 STEADY_HOLDS = STEADY + SETTLE - 2
 

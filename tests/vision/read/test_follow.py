@@ -20,7 +20,7 @@ from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, format_tiles, parse_tiles
 from tests.vision.read.table_frames import NONE_SIDEWAYS, B, L, R, T, table
-from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
+from vision.read.follow import REVEAL_SETTLE, RIICHI_SETTLE, SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.fusion import QUICK, STEADY
 from vision.read.table import TableObservation
 from vision.read.table_view import TableView
@@ -28,6 +28,10 @@ from vision.read.table_view import TableView
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) takes to be taken: fused
 #: over QUICK frames, then settled over SETTLE.
 TAKE = QUICK + SETTLE - 1
+#: ... and one declaring riichi (its new tile sideways).
+TAKE_RIICHI = QUICK + max(SETTLE, RIICHI_SETTLE) - 1
+#: Frames a hand laid face up takes to be revealed: fused over QUICK frames, then held REVEAL_SETTLE.
+SHOWN = QUICK + REVEAL_SETTLE - 1
 #: Frames any other change (a tile read otherwise, inserted, or gone from inside a pond) takes to be reported: fused
 #: over STEADY frames, then settled.
 REPORT = STEADY + SETTLE - 1
@@ -109,9 +113,11 @@ POND_CASES = [
     # two new tiles at once
     ("1z", ["1z9m2z"] * REPORT, [], [Clash.MANY_DISCARDS]),
     # a riichi discard lies sideways
-    ("1z9m", ["1z9m^2z"] * TAKE, [D(0, "2z", riichi=True)], []),
+    ("1z9m", ["1z9m^2z"] * TAKE_RIICHI, [D(0, "2z", riichi=True)], []),
+    # a riichi is not taken sooner: the frames that would take an upright discard leave it waiting
+    ("1z9m", ["1z9m^2z"] * TAKE, [], []),
     # the sideways tile read upright in one frame: still the riichi (the frames that settle show it sideways)
-    ("1z9m", ["1z9m2z"] + ["1z9m^2z"] * TAKE, [D(0, "2z", riichi=True)], []),
+    ("1z9m", ["1z9m2z"] + ["1z9m^2z"] * TAKE_RIICHI, [D(0, "2z", riichi=True)], []),
 ]
 
 
@@ -466,13 +472,13 @@ WIN = "234m567m345p678s5p"  # 13 tiles: waiting on 5p
     ("frames", "expected"),
     [
         # a tsumo: the hand laid face up, the winning tile set apart
-        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * TAKE, [Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"))]),
+        ([table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * SHOWN, [Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"))]),
         # one frame is no reveal (a hand being laid down, a misread)
         ([table(PONDS, dora="4p", hands={B: WIN + "+0p"}), table(PONDS, dora="4p")] * 2, []),
         # then the ura indicator turned beside the dora indicator: the reveal again, with it; no contradiction
         (
-            [table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * TAKE
-            + [table(PONDS, dora="4p7z", hands={B: WIN + "+0p"})] * TAKE,
+            [table(PONDS, dora="4p", hands={B: WIN + "+0p"})] * SHOWN
+            + [table(PONDS, dora="4p7z", hands={B: WIN + "+0p"})] * SHOWN,
             [
                 Reveal(0, B, parse_tiles(WIN), Tile.parse("0p")),
                 Reveal(0, B, parse_tiles(WIN), Tile.parse("0p"), ura=parse_tiles("7z")),

@@ -232,7 +232,9 @@ MISSED_DISCARDS = [
 RIICHI_AT = 9  # FIRST_GO's 9th discard declares riichi
 
 
-@pytest.mark.parametrize(("seen", "shown", "inferred"), MISSED_DISCARDS)
+@pytest.mark.parametrize(
+    ("seen", "shown", "inferred"), MISSED_DISCARDS, ids=["one missed", "two missed", "a riichi discard missed"]
+)
 def test_a_missed_discard_is_taken_in_turn_and_marked_inferred(seen, shown, inferred):
     """FIRST_GO followed to its ``seen``-th discard, then the table after its ``shown``-th: the discards between are
     taken in turn from the seat due, each marked inferred; the engine holds exactly FIRST_GO's events so far."""

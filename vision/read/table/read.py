@@ -561,7 +561,7 @@ def _stack_pitch(wall: Sequence[Detection], side: ViewSide, unit: float) -> floa
 def _depth_per_width(walls: dict[ViewSide, list[Detection]], centre: tuple[float, float], unit: float) -> float:
     """How long a length along y looks against the same along x: the stack pitch of the walls lying along y over
     that of those along x (1 without a wall each way). A camera at an angle foreshortens the table's depth, and the
-    view from straight above the tiles' sizes give (:class:`vision.read.table_geometry.Perspective`) keeps that;
+    view from straight above the tiles' sizes give (:class:`vision.read.table.geometry.Perspective`) keeps that;
     within :data:`SAME_PITCH` of 1, 1."""
 
     def pitch(sides: tuple[ViewSide, ViewSide]) -> float | None:
@@ -1143,7 +1143,7 @@ def read_table(
 
     ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
     ``centre`` overrides the estimate (a fixed camera over a fixed table: the camera's reader keeps one from frame to
-    frame, :mod:`vision.read.table_geometry`). Never raises on odd detections.
+    frame, :mod:`vision.read.table.geometry`). Never raises on odd detections.
 
     Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
     seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a

@@ -38,7 +38,8 @@ import numpy as np
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS
-from vision.read.table.read import TableObservation, read_table
+from vision.read.table.observation import TableObservation
+from vision.read.table.read import read_table
 
 #: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
 #: lay elsewhere: an arm frame between them does not break the run).

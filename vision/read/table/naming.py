@@ -1,0 +1,73 @@
+"""Naming a seat's rows: the hand (when its outermost row is one), then each row inside it, centre outwards, a wall
+or the pond, and the pond's riichi tile: :func:`_seat_observation` makes one
+:class:`~vision.read.table.observation.SeatObservation`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from vision.read.detector import Detection
+from vision.read.table.frame import SIDEWAYS_RATIO, _Span
+from vision.read.table.hand import _meld, _split_hand
+from vision.read.table.kinds import WALL_BACKS, _indicators_row, _wall_end
+from vision.read.table.observation import SeatObservation
+from vision.read.table.seats import _SeatRows
+
+
+def _seat_observation(
+    seat: _SeatRows,
+    dets: Sequence[Detection],
+    has_hand: bool,
+    inside: float | None,
+    reach: float | None,
+    unassigned: list[int],
+) -> SeatObservation:
+    side, rows = seat.side, [list(r) for r in seat.rows]
+    hand_row: list[_Span] = []
+    if has_hand and rows:
+        hand_row = rows.pop()
+    hand, drawn, meld_rows, leftover = _split_hand(hand_row, dets) if hand_row else ([], None, [], [])
+    unassigned += [s.index for s in leftover]
+    melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
+    joined = {d.index for m in meld_rows for d in m}
+    unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
+    wall: list[Detection] = []
+    pond_spans: list[_Span] = []
+    for row in rows:  # centre outwards
+        backs = sum(dets[s.index].is_back for s in row)
+        # lying or not: a hand was taken above
+        if (
+            (len(row) >= 3 and backs >= WALL_BACKS * len(row))
+            or _wall_end(row, dets, inside)
+            or _indicators_row(row, dets, inside, reach)
+        ):
+            wall += [dets[s.index] for s in row]
+            continue
+        for s in row:
+            if dets[s.index].is_back:  # a face-down tile in the pond is no discard (or a misread)
+                unassigned.append(s.index)
+            else:
+                pond_spans.append(s)
+    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row);
+    # a pond shows one (when it is called the next discard is laid sideways instead): others across fit no seat
+    # (another seat's discards, read about a centre off the table's)
+    across = []
+    for s in pond_spans:
+        others = [o.ratio for o in pond_spans if o is not s]
+        if s.ratio >= 1.0 and (s.ratio >= SIDEWAYS_RATIO * statistics.median(others) if others else s.ratio >= 1.2):
+            across.append(s)
+    unassigned += [s.index for s in across[1:]]
+    pond_spans = [s for s in pond_spans if s not in across[1:]]
+    riichi = pond_spans.index(across[0]) if across else None
+    pond = [dets[s.index] for s in pond_spans]
+    return SeatObservation(
+        side,
+        tuple(dets[s.index] for s in hand),
+        tuple(melds),
+        tuple(pond),
+        riichi,
+        tuple(wall),
+        None if drawn is None else dets[drawn.index],
+    )

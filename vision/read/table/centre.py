@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from vision.read.detector import Detection
 from vision.read.table.frame import CONTESTED, _depths, _joins, _span
@@ -46,56 +47,97 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     centre = tiles_middle(detections)
     unit = statistics.median(min(d.box.width, d.box.height) for d in detections)
     for _ in range(rounds):
-        by_side: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
-        sure: dict[ViewSide, list[tuple[float, float]]] = {s: [] for s in ViewSide}
-        dets_of: dict[ViewSide, list[Detection]] = {s: [] for s in ViewSide}
-        for d, (k, certain) in zip(detections, _settled(detections, centre), strict=True):
-            by_side[_SIDES[k]].append(d.box.center)
-            dets_of[_SIDES[k]].append(d)
-            if certain:
-                sure[_SIDES[k]].append(d.box.center)
-        cx, cy = centre
-        left, right = by_side[ViewSide.LEFT], by_side[ViewSide.RIGHT]
-        top, bottom = by_side[ViewSide.TOP], by_side[ViewSide.BOTTOM]
-        # each axis two ways: between the outer rows of the seats across it (precise when both show the same
-        # kind of row: two hands, or two walls), and at the middle of the seats beside it (within about a tile)
-        # (two opposite walls lie as far out as each other however short one is: a wall drawn down to a few stacks
-        # by a corner is no neighbour's row end, which lies across this seat's axis)
-        walled = {s for s in ViewSide if len(sure[s]) >= 3 and _outer_is_wall(dets_of[s], s, centre, unit)}
-        across_x = beside_x = across_y = beside_y = None
-        if _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]) or {ViewSide.LEFT, ViewSide.RIGHT} <= walled:
-            across_x = (_percentile([p[0] for p in left], 0.1) + _percentile([p[0] for p in right], 0.9)) / 2
-        if len(top) + len(bottom) >= 3:
-            beside_x = statistics.median(p[0] for p in _outer(by_side, (ViewSide.TOP, ViewSide.BOTTOM), centre))
-        if _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]) or {ViewSide.TOP, ViewSide.BOTTOM} <= walled:
-            across_y = (_percentile([p[1] for p in top], 0.1) + _percentile([p[1] for p in bottom], 0.9)) / 2
-        if len(left) + len(right) >= 3:
-            beside_y = statistics.median(p[1] for p in _outer(by_side, (ViewSide.LEFT, ViewSide.RIGHT), centre))
-        # the walls' square, from the lines the walls lie on (the rows of stacks, whatever lies beyond them: a
-        # standing hand's top edges read as tiles, a hand laid open)
-        walls = {s: row for s in ViewSide if len(sure[s]) >= 3 and (row := _wall_row(dets_of[s], s, centre, unit))}
-        line = {s: _line(row, s) for s, row in walls.items()}
-        if across_y is None and across_x is not None and {ViewSide.LEFT, ViewSide.RIGHT} <= walls.keys():
-            half = (line[ViewSide.RIGHT] - line[ViewSide.LEFT]) / 2
-            half *= _depth_per_width(walls, centre, unit)
-            if ViewSide.BOTTOM in walls and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
-                beside_y = line[ViewSide.BOTTOM] - half
-            elif ViewSide.TOP in walls and not _both(sure[ViewSide.TOP], sure[ViewSide.BOTTOM]):
-                beside_y = line[ViewSide.TOP] + half
-        if across_x is None and across_y is not None and {ViewSide.TOP, ViewSide.BOTTOM} <= walls.keys():
-            half = (line[ViewSide.BOTTOM] - line[ViewSide.TOP]) / 2
-            half /= _depth_per_width(walls, centre, unit)
-            if ViewSide.RIGHT in walls and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
-                beside_x = line[ViewSide.RIGHT] - half
-            elif ViewSide.LEFT in walls and not _both(sure[ViewSide.LEFT], sure[ViewSide.RIGHT]):
-                beside_x = line[ViewSide.LEFT] + half
-        cx = _pick(across_x, beside_x, cx, unit)
-        cy = _pick(across_y, beside_y, cy, unit)
+        cx, cy = _centre_round(detections, centre, unit)
         moved = abs(cx - centre[0]) + abs(cy - centre[1])
         centre = (cx, cy)
         if moved < 0.5:
             break
     return centre
+
+
+@dataclass(frozen=True, slots=True)
+class _Axis:
+    """An image axis and the seats across it (the one at its low end, then the one at its high end)."""
+
+    index: int
+    low: ViewSide
+    high: ViewSide
+
+
+_X = _Axis(0, ViewSide.LEFT, ViewSide.RIGHT)
+_Y = _Axis(1, ViewSide.TOP, ViewSide.BOTTOM)
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """The tiles about a centre, seat by seat: each one's centre point, those surely that seat's
+    (:func:`_settled`), and the detections."""
+
+    points: dict[ViewSide, list[tuple[float, float]]]
+    sure: dict[ViewSide, list[tuple[float, float]]]
+    dets: dict[ViewSide, list[Detection]]
+
+    @classmethod
+    def about(cls, detections: Sequence[Detection], centre: tuple[float, float]) -> _Seen:
+        seen = cls({s: [] for s in ViewSide}, {s: [] for s in ViewSide}, {s: [] for s in ViewSide})
+        for d, (k, certain) in zip(detections, _settled(detections, centre), strict=True):
+            seen.points[_SIDES[k]].append(d.box.center)
+            seen.dets[_SIDES[k]].append(d)
+            if certain:
+                seen.sure[_SIDES[k]].append(d.box.center)
+        return seen
+
+    def both(self, axis: _Axis) -> bool:
+        """Whether both seats across ``axis`` surely show enough tiles (:func:`_both`)."""
+        return _both(self.sure[axis.low], self.sure[axis.high])
+
+
+def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], unit: float) -> tuple[float, float]:
+    """One round of :func:`estimate_centre`: the centre placed anew from the tiles' seats about ``centre``."""
+    seen = _Seen.about(detections, centre)
+    # each axis two ways: between the outer rows of the seats across it (precise when both show the same kind of
+    # row: two hands, or two walls), and at the middle of the seats beside it (within about a tile) (two opposite
+    # walls lie as far out as each other however short one is: a wall drawn down to a few stacks by a corner is no
+    # neighbour's row end, which lies across this seat's axis)
+    walled = {s for s in ViewSide if len(seen.sure[s]) >= 3 and _outer_is_wall(seen.dets[s], s, centre, unit)}
+    across = {axis: _across(seen, axis, walled) for axis in (_X, _Y)}
+    beside = {axis: _beside(seen, axis, other, centre) for axis, other in ((_X, _Y), (_Y, _X))}
+    # the walls' square, from the lines the walls lie on (the rows of stacks, whatever lies beyond them: a standing
+    # hand's top edges read as tiles, a hand laid open)
+    walls = {s: row for s in ViewSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
+    line = {s: _line(row, s) for s, row in walls.items()}
+    for axis, other in ((_Y, _X), (_X, _Y)):
+        if across[axis] is None and across[other] is not None and {other.low, other.high} <= walls.keys():
+            half = (line[other.high] - line[other.low]) / 2
+            # that distance along the other axis, as long along this one
+            scale = _depth_per_width(walls, centre, unit)
+            half = half * scale if axis is _Y else half / scale
+            if axis.high in walls and not seen.both(axis):
+                beside[axis] = line[axis.high] - half
+            elif axis.low in walls and not seen.both(axis):
+                beside[axis] = line[axis.low] + half
+    return (
+        _pick(across[_X], beside[_X], centre[0], unit),
+        _pick(across[_Y], beside[_Y], centre[1], unit),
+    )
+
+
+def _across(seen: _Seen, axis: _Axis, walled: set[ViewSide]) -> float | None:
+    """The centre along ``axis`` midway between the outer rows of the seats across it, when both show enough tiles
+    or both show a wall outermost; None otherwise."""
+    if not (seen.both(axis) or {axis.low, axis.high} <= walled):
+        return None
+    low = _percentile([p[axis.index] for p in seen.points[axis.low]], 0.1)
+    high = _percentile([p[axis.index] for p in seen.points[axis.high]], 0.9)
+    return (low + high) / 2
+
+
+def _beside(seen: _Seen, axis: _Axis, other: _Axis, centre: tuple[float, float]) -> float | None:
+    """The centre along ``axis`` at the middle of the outer rows of the seats beside it (those across ``other``),
+    when they show three tiles or more; None otherwise."""
+    if len(seen.points[other.low]) + len(seen.points[other.high]) < 3:
+        return None
+    return statistics.median(p[axis.index] for p in _outer(seen.points, (other.low, other.high), centre))
 
 
 def _settled(dets: Sequence[Detection], centre: tuple[float, float]) -> list[tuple[int, bool]]:

@@ -19,11 +19,32 @@ from vision.read.table.observation import _SIDES, ViewSide
 STACKED_RATIO = 1.15
 
 
+#: Per seat (0..3), each detection in that seat's frame.
+_Frames = dict[int, list[_Span]]
+
+
 def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> list[int]:
     """The seat (0..3) of each detection: the one it lies deepest for; near a diagonal, the seat whose row it
     continues (a hand's end meets the next seat's melds there). Only face-up tiles lie across their seat's axis
     (riichi, called, added), next to face-up ones: at a corner the next wall's end stacks lie in line with this
     one's row, turned, and are not its own."""
+    seat, contested = _deepest_seats(dets, centre)
+    spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
+    first_contested = dict(contested)
+    _settle(seat, contested, spans, dets)
+    _give_added_kans(seat, contested, first_contested, spans, dets)
+    _give_corner_stacks(seat, contested, spans, dets)
+    for i, (first, _second) in contested.items():
+        if seat[i] < 0:
+            seat[i] = first
+    return seat
+
+
+def _deepest_seats(
+    dets: Sequence[Detection], centre: tuple[float, float]
+) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """Each detection's seat where it lies clearly deepest for one (-1 elsewhere), and the contested ones (near a
+    diagonal: :data:`CONTESTED`) by index, with the two seats they lie deepest for."""
     seat = [-1] * len(dets)
     contested: dict[int, tuple[int, int]] = {}
     for i, d in enumerate(dets):
@@ -34,36 +55,47 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
             contested[i] = (first, second)
         else:
             seat[i] = first
-    spans = {k: [_span(i, d, _SIDES[k], centre) for i, d in enumerate(dets)] for k in range(4)}
+    return seat, contested
 
-    def settle() -> None:
-        changed = True
-        while changed and contested:
-            changed = False
-            for i, (first, second) in list(contested.items()):
-                fits = [
-                    k
-                    for k in (first, second)
-                    if any(
-                        seat[j] == k
-                        and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
-                        and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
-                        for j in range(len(dets))
-                    )
-                ]
-                if fits:
-                    seat[i] = fits[0]
-                    del contested[i]
-                    changed = True
 
-    def turned(i: int) -> bool:
-        first, second = contested[i]
-        return spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
+def _settle(seat: list[int], contested: dict[int, tuple[int, int]], spans: _Frames, dets: Sequence[Detection]) -> None:
+    """Give each contested tile (taken out of ``contested``) the first of its two seats whose row it continues, until
+    none does: a tile lying across a seat's axis continues no face-down row there (a corner's turned wall stack)."""
+    changed = True
+    while changed and contested:
+        changed = False
+        for i, (first, second) in list(contested.items()):
+            fits = [
+                k
+                for k in (first, second)
+                if any(
+                    seat[j] == k
+                    and _joins(spans[k][i], spans[k][j], 2.0, 0.5)
+                    and not (spans[k][i].ratio >= STACKED_RATIO and (dets[i].is_back or dets[j].is_back))
+                    for j in range(len(dets))
+                )
+            ]
+            if fits:
+                seat[i] = fits[0]
+                del contested[i]
+                changed = True
 
-    first_contested = dict(contested)
-    settle()
-    # an added kan's fourth tile by a corner may lie in line with the next seat's wall and have joined its row: it is
-    # its meld's, whose called tile (that seat's, across its axis in a row of its upright tiles) it lies against
+
+def _turned(spans: _Frames, pair: tuple[int, int], i: int) -> bool:
+    """Whether a contested tile lies across the axis of the first of its seats and along the second's."""
+    first, second = pair
+    return spans[first][i].ratio >= STACKED_RATIO and spans[second][i].ratio < 1.0
+
+
+def _give_added_kans(
+    seat: list[int],
+    contested: dict[int, tuple[int, int]],
+    first_contested: dict[int, tuple[int, int]],
+    spans: _Frames,
+    dets: Sequence[Detection],
+) -> None:
+    """An added kan's fourth tile by a corner may lie in line with the next seat's wall and have joined its row: it
+    is its meld's, whose called tile (that seat's, across its axis in a row of its upright tiles) it lies against."""
     for i, pair in first_contested.items():
         if dets[i].is_back:
             continue
@@ -83,21 +115,22 @@ def _assign_seats(dets: Sequence[Detection], centre: tuple[float, float]) -> lis
                 seat[i] = k
                 contested.pop(i, None)
                 break
-    # what joins no seat's row lies in a corner by itself (a wall's or the dead wall's last stacks, the rest drawn):
-    # a face-down tile lying across its deepest seat's axis and along the other's is the other's; a face-up one too
-    # where it lies in a row there with others alike (a called tile lies across its own seat's axis, by itself)
-    for i in [i for i in contested if dets[i].is_back and turned(i)]:
+
+
+def _give_corner_stacks(
+    seat: list[int], contested: dict[int, tuple[int, int]], spans: _Frames, dets: Sequence[Detection]
+) -> None:
+    """What joins no seat's row lies in a corner by itself (a wall's or the dead wall's last stacks, the rest drawn):
+    a face-down tile lying across its deepest seat's axis and along the other's is the other's; a face-up one too
+    where it lies in a row there with others alike (a called tile lies across its own seat's axis, by itself)."""
+    for i in [i for i in contested if dets[i].is_back and _turned(spans, contested[i], i)]:
         seat[i] = contested.pop(i)[1]
-    settle()
-    for i in [i for i in contested if turned(i)]:
+    _settle(seat, contested, spans, dets)
+    for i in [i for i in contested if _turned(spans, contested[i], i)]:
         second = contested[i][1]
         beside = [spans[second][j] for j in contested if j != i and spans[second][j].ratio < 1.0]
         if any(_joins(spans[second][i], s, 2.0, 0.5) for s in beside):
             seat[i] = second
-    for i, (first, _second) in contested.items():
-        if seat[i] < 0:
-            seat[i] = first
-    return seat
 
 
 @dataclass

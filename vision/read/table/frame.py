@@ -76,6 +76,15 @@ def _joins(a: _Span, b: _Span, gap: float, share: float) -> bool:
 
 def _rows(spans: Sequence[_Span], gap: float = 2.0, share: float = 0.5) -> list[list[_Span]]:
     """Rows along the seat's axis: chains of neighbours, then chains at one depth joined (a meld set apart)."""
+    groups = _at_one_depth(_chains(spans, gap, share), share)
+    for g in groups:
+        g.sort(key=lambda s: s.a0 + s.a1)
+    groups.sort(key=_depth)
+    return groups
+
+
+def _chains(spans: Sequence[_Span], gap: float, share: float) -> list[list[_Span]]:
+    """Chains of neighbours (:func:`_joins`), each in the order of ``spans``."""
     n = len(spans)
     parent = list(range(n))
 
@@ -92,24 +101,28 @@ def _rows(spans: Sequence[_Span], gap: float = 2.0, share: float = 0.5) -> list[
     chains: dict[int, list[_Span]] = {}
     for i in range(n):
         chains.setdefault(find(i), []).append(spans[i])
-    groups = list(chains.values())
+    return list(chains.values())
+
+
+def _at_one_depth(groups: list[list[_Span]], share: float) -> list[list[_Span]]:
+    """``groups`` with any two that overlap in depth by ``share`` of the shallower joined, one pair at a time (the
+    first pair found each time), until none do."""
     merged = True
     while merged:
-        merged = False
-        for gi in range(len(groups)):
-            for gj in range(gi + 1, len(groups)):
-                a0, a1 = _extent(groups[gi])
-                b0, b1 = _extent(groups[gj])
-                if _overlap(a0, a1, b0, b1) >= share * min(a1 - a0, b1 - b0):
-                    groups[gi] = groups[gi] + groups.pop(gj)
-                    merged = True
-                    break
-            if merged:
-                break
-    for g in groups:
-        g.sort(key=lambda s: s.a0 + s.a1)
-    groups.sort(key=_depth)
+        merged = _join_first_pair(groups, share)
     return groups
+
+
+def _join_first_pair(groups: list[list[_Span]], share: float) -> bool:
+    """Join the first two groups that overlap in depth (the second into the first); whether any did."""
+    for gi in range(len(groups)):
+        for gj in range(gi + 1, len(groups)):
+            a0, a1 = _extent(groups[gi])
+            b0, b1 = _extent(groups[gj])
+            if _overlap(a0, a1, b0, b1) >= share * min(a1 - a0, b1 - b0):
+                groups[gi] = groups[gi] + groups.pop(gj)
+                return True
+    return False
 
 
 def _extent(row: Sequence[_Span]) -> tuple[float, float]:

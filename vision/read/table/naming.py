@@ -24,6 +24,9 @@ def _seat_observation(
     reach: float | None,
     unassigned: list[int],
 ) -> SeatObservation:
+    """One seat's rows named: its outermost row the hand (when ``has_hand``: split by :func:`_split_hand`), the rows
+    inside it wall or pond (:func:`_wall_and_pond`), the pond's riichi tile (:func:`_riichi`). The indices of the
+    tiles that fit none of them are added to ``unassigned``."""
     side, rows = seat.side, [list(r) for r in seat.rows]
     hand_row: list[_Span] = []
     if has_hand and rows:
@@ -33,6 +36,29 @@ def _seat_observation(
     melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
     joined = {d.index for m in meld_rows for d in m}
     unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
+    wall, pond_spans = _wall_and_pond(rows, dets, inside, reach, unassigned)
+    pond_spans, riichi = _riichi(pond_spans, unassigned)
+    pond = [dets[s.index] for s in pond_spans]
+    return SeatObservation(
+        side,
+        tuple(dets[s.index] for s in hand),
+        tuple(melds),
+        tuple(pond),
+        riichi,
+        tuple(wall),
+        None if drawn is None else dets[drawn.index],
+    )
+
+
+def _wall_and_pond(
+    rows: Sequence[Sequence[_Span]],
+    dets: Sequence[Detection],
+    inside: float | None,
+    reach: float | None,
+    unassigned: list[int],
+) -> tuple[list[Detection], list[_Span]]:
+    """The wall (its tiles, rows centre outwards) and the pond (its face-up tiles) among the rows inside a seat's
+    hand; a face-down tile in the pond is added to ``unassigned``."""
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
@@ -50,9 +76,16 @@ def _seat_observation(
                 unassigned.append(s.index)
             else:
                 pond_spans.append(s)
-    # the riichi tile: across where the other discards lie along (compared with the whole pond: it may start a row);
-    # a pond shows one (when it is called the next discard is laid sideways instead): others across fit no seat
-    # (another seat's discards, read about a centre off the table's)
+    return wall, pond_spans
+
+
+def _riichi(pond_spans: list[_Span], unassigned: list[int]) -> tuple[list[_Span], int | None]:
+    """The pond without a second tile laid across (added to ``unassigned``), and the index in it of the riichi tile,
+    if any.
+
+    The riichi tile lies across where the other discards lie along (compared with the whole pond: it may start a
+    row); a pond shows one (when it is called the next discard is laid sideways instead): others across fit no seat
+    (another seat's discards, read about a centre off the table's)."""
     across = []
     for s in pond_spans:
         others = [o.ratio for o in pond_spans if o is not s]
@@ -61,13 +94,4 @@ def _seat_observation(
     unassigned += [s.index for s in across[1:]]
     pond_spans = [s for s in pond_spans if s not in across[1:]]
     riichi = pond_spans.index(across[0]) if across else None
-    pond = [dets[s.index] for s in pond_spans]
-    return SeatObservation(
-        side,
-        tuple(dets[s.index] for s in hand),
-        tuple(melds),
-        tuple(pond),
-        riichi,
-        tuple(wall),
-        None if drawn is None else dets[drawn.index],
-    )
+    return pond_spans, riichi

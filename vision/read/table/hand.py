@@ -28,6 +28,31 @@ def _split_hand(
     (melds lie at its right end; the drawn tile is set apart between the concealed part and the melds)."""
     side = _sideways(row)
     gaps = _gaps(row)
+    start = _melds_start(row, gaps, side, dets)
+    hand, region = row[:start], row[start:]
+    drawn = None
+    if len(hand) >= 2 and gaps[len(hand) - 1] > DRAWN_GAP and not dets[hand[-1].index].is_back:
+        hand, drawn = hand[:-1], hand[-1]
+    melds: list[list[_Span]] = []
+    leftover: list[_Span] = []
+    for k, piece in enumerate(_split_melds(region, gaps[start:], side[start:], dets)):
+        if len(piece) >= MELD_MIN:
+            melds.append(piece)
+            continue
+        # too few for a meld: set apart right after the hand, one face-up tile (a face-down one beside it is a
+        # neighbour's wall end or a misread) is the drawn tile; the rest fit nowhere
+        up = [s for s in piece if not dets[s.index].is_back]
+        if k == 0 and drawn is None and hand and gaps[start] > DRAWN_GAP and len(up) == 1 and len(piece) <= 2:
+            drawn = up[0]
+            leftover += [s for s in piece if s is not drawn]
+        else:
+            leftover += piece
+    return hand, drawn, melds, leftover
+
+
+def _melds_start(row: list[_Span], gaps: list[float], side: list[bool], dets: Sequence[Detection]) -> int:
+    """Where the melds start in a hand's row (its length: none): the segments at its right that look like melds
+    (apart by :data:`HAND_GAP`), a meld laid against the hand, and closed kans laid last next to the hand."""
     # segments split by gaps wide enough to set a hand apart from its melds
     cuts = [0] + [j for j in range(1, len(row)) if gaps[j] > HAND_GAP] + [len(row)]
     segments = [(cuts[k], cuts[k + 1]) for k in range(len(cuts) - 1)]
@@ -50,25 +75,7 @@ def _split_hand(
     # row): no concealed part shows face down at both ends with two alike between
     while start >= 4 and _closed_kan(row[start - 4 : start], dets) and (start == 4 or gaps[start - 4] > MELD_GAP):
         start -= 4
-    hand, region = row[:start], row[start:]
-    drawn = None
-    if len(hand) >= 2 and gaps[len(hand) - 1] > DRAWN_GAP and not dets[hand[-1].index].is_back:
-        hand, drawn = hand[:-1], hand[-1]
-    melds: list[list[_Span]] = []
-    leftover: list[_Span] = []
-    for k, piece in enumerate(_split_melds(region, gaps[start:], side[start:], dets)):
-        if len(piece) >= MELD_MIN:
-            melds.append(piece)
-            continue
-        # too few for a meld: set apart right after the hand, one face-up tile (a face-down one beside it is a
-        # neighbour's wall end or a misread) is the drawn tile; the rest fit nowhere
-        up = [s for s in piece if not dets[s.index].is_back]
-        if k == 0 and drawn is None and hand and gaps[start] > DRAWN_GAP and len(up) == 1 and len(piece) <= 2:
-            drawn = up[0]
-            leftover += [s for s in piece if s is not drawn]
-        else:
-            leftover += piece
-    return hand, drawn, melds, leftover
+    return start
 
 
 def _split_melds(

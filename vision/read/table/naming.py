@@ -9,25 +9,56 @@ import statistics
 from collections.abc import Sequence
 
 from vision.read.detector import Detection
-from vision.read.table.frame import SIDEWAYS_RATIO, _Span
+from vision.read.table.frame import SIDEWAYS_RATIO, _depth, _Span, _unit
 from vision.read.table.hand import _meld, _split_hand
-from vision.read.table.kinds import WALL_BACKS, _indicators_row, _wall_end
+from vision.read.table.kinds import (
+    WALL_BACKS,
+    _full_wall,
+    _indicators_row,
+    _kans_beyond_the_wall,
+    _looks_like_hand,
+    _wall_end,
+)
 from vision.read.table.observation import SeatObservation
 from vision.read.table.seats import _SeatRows
+
+
+def _inside_and_reach(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) -> tuple[float | None, float | None]:
+    """How far out (in tiles) the nearest wall lies, ``inside`` (None: no wall of four stacks or more), and hands lie,
+    ``reach`` (None: no outer row that can only be a hand).
+
+    Walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the outer
+    row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one). Hands lie as
+    far out as the seat's whose outer row lies farthest (walls never lie beyond hands, and a hand standing face to
+    its player may be seen only by its top edge, which no detector labels)."""
+    walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, dets)])]
+    inside = min(walls) if walls else None
+    reaches = [r for s in per_seat if (r := s.reach(dets)) is not None and (inside is None or r > inside)]
+    reach = max(reaches) if reaches else None
+    return inside, reach
+
+
+def _has_hand(seat: _SeatRows, dets: Sequence[Detection], inside: float | None, reach: float | None) -> bool:
+    """Whether a seat's outermost row is its hand: it lies as far out as hands do (:func:`_looks_like_hand`), or it
+    is closed kans beyond the walls (:func:`_kans_beyond_the_wall`)."""
+    return bool(seat.rows) and (
+        _looks_like_hand(seat.rows[-1], reach, inside, dets) or _kans_beyond_the_wall(seat.rows, inside, dets)
+    )
 
 
 def _seat_observation(
     seat: _SeatRows,
     dets: Sequence[Detection],
-    has_hand: bool,
     inside: float | None,
     reach: float | None,
     unassigned: list[int],
 ) -> SeatObservation:
-    """One seat's rows named: its outermost row the hand (when ``has_hand``: split by :func:`_split_hand`), the rows
-    inside it wall or pond (:func:`_wall_and_pond`), the pond's riichi tile (:func:`_riichi`). The indices of the
-    tiles that fit none of them are added to ``unassigned``."""
+    """One seat's rows named: its outermost row the hand where it is one (:func:`_has_hand`; split by
+    :func:`_split_hand`), the rows inside it wall or pond (:func:`_wall_and_pond`), the pond's riichi tile
+    (:func:`_riichi`); ``inside`` and ``reach`` as :func:`_inside_and_reach` gives them. The indices of the tiles
+    that fit none of them are added to ``unassigned``."""
     side, rows = seat.side, [list(r) for r in seat.rows]
+    has_hand = _has_hand(seat, dets, inside, reach)
     hand_row: list[_Span] = []
     if has_hand and rows:
         hand_row = rows.pop()

@@ -13,8 +13,8 @@ from vision.read.detector import Detection
 from vision.read.geometry import Size
 from vision.read.table.centre import WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
 from vision.read.table.frame import _depth, _unit
-from vision.read.table.kinds import _full_wall, _kans_beyond_the_wall, _looks_like_hand, _wall_like
-from vision.read.table.naming import _seat_observation
+from vision.read.table.kinds import _full_wall, _wall_like
+from vision.read.table.naming import _inside_and_reach, _seat_observation
 from vision.read.table.observation import SeatObservation, TableObservation, ViewSide
 from vision.read.table.seats import _seat_rows, _SeatRows
 
@@ -28,24 +28,10 @@ def _matched_centre(
     Hands may be unseen on one side and not the other (standing, seen edge on), which biases the first estimate;
     walls are laid as a square and ponds start just inside it, so opposite ones lie about equally far out.
     """
-    walls: dict[ViewSide, float] = {}
-    ponds: dict[ViewSide, float] = {}
-    for s in per_seat:
-        found = [r for r in s.rows if _full_wall(r, dets)]
-        if found:  # the innermost: a hand laid face down lies beyond its wall
-            walls[s.side] = _depth(found[0])
-        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
-        if inner and (not found or _depth(inner[0]) < _depth(found[0])):
-            ponds[s.side] = _depth(inner[0])
-    # where a pond's first row starts: three tiles left of its player's middle (six to a row, centred), along
-    # that seat's axis; with the signs that turn it into an image shift (bottom: +x, top: -x, right: -y, left: +y)
-    starts: dict[ViewSide, float] = {}
-    for s in per_seat:
-        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
-        if inner:
-            row = inner[0]
-            step = _unit(row) + statistics.median(b.a0 - a.a1 for a, b in itertools.pairwise(row))
-            starts[s.side] = row[0].a0 + 3 * step
+    walls, ponds = _wall_and_pond_depths(per_seat, dets)
+    starts = _pond_starts(per_seat, dets)
+    # where the ponds start says where their players' middles lie, along their seats' axes; with the signs that
+    # turn it into an image shift (bottom: +x, top: -x, right: -y, left: +y)
     shift = []
     for (a, b), beside in (
         ((ViewSide.LEFT, ViewSide.RIGHT), ((ViewSide.BOTTOM, 1.0), (ViewSide.TOP, -1.0))),
@@ -60,6 +46,37 @@ def _matched_centre(
         else:
             shift.append(0.0)
     return (centre[0] + shift[0], centre[1] + shift[1])
+
+
+def _wall_and_pond_depths(
+    per_seat: list[_SeatRows], dets: Sequence[Detection]
+) -> tuple[dict[ViewSide, float], dict[ViewSide, float]]:
+    """How far out (pixels) each seat's innermost wall (:func:`_full_wall`) lies, and its pond's first row where that
+    lies inside its wall (the innermost row of two or more inside the outermost that is not wall-like)."""
+    walls: dict[ViewSide, float] = {}
+    ponds: dict[ViewSide, float] = {}
+    for s in per_seat:
+        found = [r for r in s.rows if _full_wall(r, dets)]
+        if found:  # the innermost: a hand laid face down lies beyond its wall
+            walls[s.side] = _depth(found[0])
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner and (not found or _depth(inner[0]) < _depth(found[0])):
+            ponds[s.side] = _depth(inner[0])
+    return walls, ponds
+
+
+def _pond_starts(per_seat: list[_SeatRows], dets: Sequence[Detection]) -> dict[ViewSide, float]:
+    """Where each seat's player's middle lies along that seat's axis (pixels from the centre), from its pond's first
+    row (the innermost of two or more tiles that is not wall-like): it starts three tiles left of that middle (six to
+    a row, centred)."""
+    starts: dict[ViewSide, float] = {}
+    for s in per_seat:
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner:
+            row = inner[0]
+            step = _unit(row) + statistics.median(b.a0 - a.a1 for a, b in itertools.pairwise(row))
+            starts[s.side] = row[0].a0 + 3 * step
+    return starts
 
 
 def _refined(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[float, float]:
@@ -143,18 +160,6 @@ def read_table(
     if centre is None:
         centre = _estimated(good, size)
     per_seat, unassigned = _seat_rows(good, centre)
-    # how far out hands lie, from the seat whose outer row lies farthest (walls never lie beyond hands, and a
-    # hand standing face to its player may be seen only by its top edge, which no detector labels)
-    # walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the
-    # outer row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one)
-    walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, good)])]
-    inside = min(walls) if walls else None
-    reaches = [r for s in per_seat if (r := s.reach(good)) is not None and (inside is None or r > inside)]
-    reach = max(reaches) if reaches else None
-    seats = []
-    for s in per_seat:
-        has_hand = bool(s.rows) and (
-            _looks_like_hand(s.rows[-1], reach, inside, good) or _kans_beyond_the_wall(s.rows, inside, good)
-        )
-        seats.append(_seat_observation(s, good, has_hand, inside, reach, unassigned))
+    inside, reach = _inside_and_reach(per_seat, good)
+    seats = [_seat_observation(s, good, inside, reach, unassigned) for s in per_seat]
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

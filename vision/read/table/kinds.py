@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from vision.read.detector import Detection
 from vision.read.table.frame import _depth, _gaps, _Span, _unit
 
-#: A smaller gap that still separates two melds laid side by side.
+#: A gap (tile widths) smaller than a hand's from its melds (:data:`~vision.read.table.hand.HAND_GAP`) that still
+#: separates two melds laid side by side.
 MELD_GAP = 0.25
 #: Closed kans face down at their ends lie at least this many times as far out as the nearest wall (in tiles):
 #: hands lie about a third farther out than walls.

@@ -476,10 +476,10 @@ def seat_game(
     script: Any, *, seed: int = 0, style: Any = None, hands: int | None = 1, size: tuple[int, int] = FRAME_SIZE
 ) -> GameSeated:
     """``script`` 's still shots (its first ``hands`` hands; None: all) as the renderer lays its tiles (exact boxes,
-    no frame drawn: about a hundred shots a second) through one :class:`~vision.read.table_geometry.TableGeometry`,
+    no frame drawn: about a hundred shots a second) through one :class:`~vision.read.table.geometry.TableGeometry`,
     as the camera's reader keeps it; each read about the centre it gives and about the true centre."""
     from vision.read.table import read_table
-    from vision.read.table_geometry import TableGeometry
+    from vision.read.table.geometry import TableGeometry
     from vision.synth.table_render import table_boxes
 
     geometry, shots, misread = TableGeometry(), 0, []

@@ -12,9 +12,9 @@ The detector reads the frame (a slice pyramid for the camera, :class:`~vision.re
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
 composed in the one order of :data:`VIEWS`. The camera's reader keeps a budget of model runs
 (:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure). The
-camera's frames are read squared to the table (:class:`~vision.read.table_square.TableTurn`, kept from frame to
+camera's frames are read squared to the table (:class:`~vision.read.table.square.TableTurn`, kept from frame to
 frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`, about the centre
-:class:`~vision.read.table_geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
+:class:`~vision.read.table.geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
 ``lock``, shareable between readers of one machine). :meth:`Reader.around` puts the same reading round a detector of
 your own (recorded labels, a fake). The camera's reader reads a frame only round the zones that changed since the
 reading before (``zones`` and ``previous``: :mod:`vision.read.zones`), keeping that reading's tiles elsewhere.
@@ -49,8 +49,8 @@ from vision.read.plausible import PlausibleDetector
 from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TABLE_MIN_TILES, TableObservation, read_table
-from vision.read.table_geometry import TableGeometry
-from vision.read.table_square import TableTurn
+from vision.read.table.geometry import TableGeometry
+from vision.read.table.square import TableTurn
 from vision.read.views.low_angle import SquatDetector
 from vision.read.views.photo_edge import SureAtEdgeDetector
 from vision.read.views.turned_tiles import UprightDetector
@@ -100,7 +100,7 @@ class TableMode(Enum):
     #: Each frame read as it is (a camera of recorded labels, photos of hands); a table read seat by seat keeps its
     #: centre (:class:`TableGeometry`) from frame to frame.
     NONE = "none"
-    #: A camera over a table: each frame squared to it (:class:`~vision.read.table_square.TableTurn`), its turn and
+    #: A camera over a table: each frame squared to it (:class:`~vision.read.table.square.TableTurn`), its turn and
     #: centre kept from frame to frame, the squared frame and its boxes reported.
     CAMERA = "camera"
     #: An overhead photo of a whole table: squared to it, its turn measured anew for each image, the boxes reported

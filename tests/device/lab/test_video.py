@@ -222,7 +222,7 @@ def test_a_hand_with_a_call_and_a_riichi_is_seated_as_about_the_true_centre(came
 def test_a_centre_kept_tiles_off_misreads_the_shots(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check can fail: a geometry that keeps a centre two tiles off puts the ponds at other seats."""
     from device.lab.video import seat_game
-    from vision.read.table_geometry import TableGeometry
+    from vision.read.table.geometry import TableGeometry
 
     observe = TableGeometry.observe
 

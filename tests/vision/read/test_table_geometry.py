@@ -25,7 +25,7 @@ from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.pipeline import Reader, ReaderConfig, TableMode
 from vision.read.table import ViewSide, read_table
-from vision.read.table_geometry import (
+from vision.read.table.geometry import (
     AGREE,
     FINER,
     SETTLE,
@@ -372,7 +372,7 @@ def test_a_deals_walls_place_the_centre_for_a_camera_at_an_angle(camera, tilt):
 
 @pytest.mark.parametrize(("camera", "tilt"), [(None, 0.0), (ViewSide.RIGHT, 0.03)])
 def test_a_camera_straight_above_or_nearly_shows_no_perspective(camera, tilt):
-    """Tiles of one size across the frame (within :data:`~vision.read.table_geometry.TILT`): the frame's centre is
+    """Tiles of one size across the frame (within :data:`~vision.read.table.geometry.TILT`): the frame's centre is
     :func:`~vision.read.table.read_table` 's own."""
     frame = render_table(ANGLED_HAND[3], size=(1520, 2028), seed=3, style=TableStyle(camera=camera, tilt=tilt))
     assert Perspective.of(frame.detections()) is None

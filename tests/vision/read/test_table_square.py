@@ -1,4 +1,4 @@
-"""A camera turned to the table (:mod:`vision.read.table_square`): the rows' turn measured from boxes, kept from frame
+"""A camera turned to the table (:mod:`vision.read.table.square`): the rows' turn measured from boxes, kept from frame
 to frame, and frames straightened by it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from vision.read.detector import Detection
 from vision.read.geometry import Box
 from vision.read.postprocess import PAD_VALUE
-from vision.read.table_square import MIN_TABLE_TURN, TableTurn, row_turn
+from vision.read.table.square import MIN_TABLE_TURN, TableTurn, row_turn
 
 TILE_H, TILE_W = 40.0, 30.0
 

@@ -38,7 +38,8 @@ import numpy as np
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS
-from vision.read.table import TableObservation, read_table
+from vision.read.table.observation import TableObservation
+from vision.read.table.read import read_table
 
 #: Frames whose estimates agree before the centre is taken, or moved (among the last ``2 * SETTLE - 1`` frames that
 #: lay elsewhere: an arm frame between them does not break the run).
@@ -187,24 +188,36 @@ def registered_shift(before: Sequence[Placed], after: Sequence[Placed], unit: fl
     votes = Counter((round((x - bx) / near), round((y - by) / near)) for c, x, y in pairs for bx, by in by_class[c])
     best: list[tuple[float, float]] = []
     for cell, _ in votes.most_common(5):
-        dx, dy = cell[0] * near, cell[1] * near
-        moved = []
-        for c, x, y in after:
-            gx, gy = math.floor((x - dx) / near), math.floor((y - dy) / near)
-            found = [
-                (x - bx, y - by)
-                for i in (-1, 0, 1)
-                for j in (-1, 0, 1)
-                for bx, by in grid.get((c, gx + i, gy + j), ())
-                if abs(x - dx - bx) <= near and abs(y - dy - by) <= near
-            ]
-            if found:
-                moved.append(found[0])
+        moved = _moved_by(after, grid, (cell[0] * near, cell[1] * near), near)
         if len(moved) > len(best):
             best = moved
     if len(best) < max(REGISTER_MIN, REGISTER_SHARE * min(len(before), len(after))):
         return None
     return statistics.median(d[0] for d in best), statistics.median(d[1] for d in best)
+
+
+def _moved_by(
+    after: Sequence[Placed],
+    grid: dict[tuple[int, int, int], list[tuple[float, float]]],
+    shift: tuple[float, float],
+    near: float,
+) -> list[tuple[float, float]]:
+    """The shifts of ``after``'s tiles that find a tile of their kind within ``near`` of where ``shift`` lays them in
+    the other frame (``grid``: its tiles by kind and cell of ``near``), the first found for each."""
+    dx, dy = shift
+    moved = []
+    for c, x, y in after:
+        gx, gy = math.floor((x - dx) / near), math.floor((y - dy) / near)
+        found = [
+            (x - bx, y - by)
+            for i in (-1, 0, 1)
+            for j in (-1, 0, 1)
+            for bx, by in grid.get((c, gx + i, gy + j), ())
+            if abs(x - dx - bx) <= near and abs(y - dy - by) <= near
+        ]
+        if found:
+            moved.append(found[0])
+    return moved
 
 
 def read_estimated(detections: Sequence[Detection], size: Size | None) -> TableObservation:

@@ -1,0 +1,165 @@
+"""The table read, step by step: :func:`read_table` estimates the centre (:mod:`~vision.read.table.centre`),
+refines it between rows of one kind at opposite seats (:func:`_matched_centre`), gives each tile its seat and chains
+the rows (:mod:`~vision.read.table.seats`), and names them seat by seat (:mod:`~vision.read.table.naming`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections.abc import Sequence
+
+from vision.read.detector import Detection
+from vision.read.geometry import Size
+from vision.read.table.centre import WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
+from vision.read.table.frame import _depth, _unit
+from vision.read.table.kinds import _full_wall, _wall_like
+from vision.read.table.naming import _inside_and_reach, _seat_observation
+from vision.read.table.observation import SeatObservation, TableObservation, ViewSide
+from vision.read.table.seats import _seat_rows, _SeatRows
+
+
+def _matched_centre(
+    per_seat: list[_SeatRows], dets: Sequence[Detection], centre: tuple[float, float]
+) -> tuple[float, float]:
+    """The centre between rows of one kind at opposite seats, axis by axis: their walls (rows of four or more
+    lying face down) where both show, else their innermost rows inside a hand (the first rows of the ponds).
+
+    Hands may be unseen on one side and not the other (standing, seen edge on), which biases the first estimate;
+    walls are laid as a square and ponds start just inside it, so opposite ones lie about equally far out.
+    """
+    walls, ponds = _wall_and_pond_depths(per_seat, dets)
+    starts = _pond_starts(per_seat, dets)
+    # where the ponds start says where their players' middles lie, along their seats' axes; with the signs that
+    # turn it into an image shift (bottom: +x, top: -x, right: -y, left: +y)
+    shift = []
+    for (a, b), beside in (
+        ((ViewSide.LEFT, ViewSide.RIGHT), ((ViewSide.BOTTOM, 1.0), (ViewSide.TOP, -1.0))),
+        ((ViewSide.TOP, ViewSide.BOTTOM), ((ViewSide.LEFT, 1.0), (ViewSide.RIGHT, -1.0))),
+    ):
+        if a in walls and b in walls:
+            shift.append((walls[b] - walls[a]) / 2)
+        elif a in ponds and b in ponds:
+            shift.append((ponds[b] - ponds[a]) / 2)
+        elif any(side in starts for side, _sign in beside):
+            shift.append(statistics.mean(sign * starts[side] for side, sign in beside if side in starts))
+        else:
+            shift.append(0.0)
+    return (centre[0] + shift[0], centre[1] + shift[1])
+
+
+def _wall_and_pond_depths(
+    per_seat: list[_SeatRows], dets: Sequence[Detection]
+) -> tuple[dict[ViewSide, float], dict[ViewSide, float]]:
+    """How far out (pixels) each seat's innermost wall (:func:`_full_wall`) lies, and its pond's first row where that
+    lies inside its wall (the innermost row of two or more inside the outermost that is not wall-like)."""
+    walls: dict[ViewSide, float] = {}
+    ponds: dict[ViewSide, float] = {}
+    for s in per_seat:
+        found = [r for r in s.rows if _full_wall(r, dets)]
+        if found:  # the innermost: a hand laid face down lies beyond its wall
+            walls[s.side] = _depth(found[0])
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner and (not found or _depth(inner[0]) < _depth(found[0])):
+            ponds[s.side] = _depth(inner[0])
+    return walls, ponds
+
+
+def _pond_starts(per_seat: list[_SeatRows], dets: Sequence[Detection]) -> dict[ViewSide, float]:
+    """Where each seat's player's middle lies along that seat's axis (pixels from the centre), from its pond's first
+    row (the innermost of two or more tiles that is not wall-like): it starts three tiles left of that middle (six to
+    a row, centred)."""
+    starts: dict[ViewSide, float] = {}
+    for s in per_seat:
+        inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
+        if inner:
+            row = inner[0]
+            step = _unit(row) + statistics.median(b.a0 - a.a1 for a, b in itertools.pairwise(row))
+            starts[s.side] = row[0].a0 + 3 * step
+    return starts
+
+
+def _refined(good: Sequence[Detection], centre: tuple[float, float]) -> tuple[float, float]:
+    """``centre`` moved between rows of one kind at opposite seats (:func:`_matched_centre`) until it settles."""
+    per_seat, _ = _seat_rows(good, centre)
+    unit = statistics.median(min(d.box.width, d.box.height) for d in good)
+    for _ in range(3):
+        matched = _matched_centre(per_seat, good, centre)
+        if abs(matched[0] - centre[0]) + abs(matched[1] - centre[1]) < 0.25 * unit:
+            break
+        centre = matched
+        per_seat, _ = _seat_rows(good, centre)
+    return centre
+
+
+def _estimated(good: Sequence[Detection], size: Size | None) -> tuple[float, float]:
+    """The centre read_table estimates: :func:`estimate_centre` refined between opposite seats' rows; where that
+    lands out of the middle of a whole table's tiles (:func:`within_tiles`: a meld at one seat with nothing outer
+    across it, a dead wall across two walls drag it), weighed against the refinement from the tiles' middle: the one
+    whose reading leaves fewer tiles fitting nowhere, then the one in the middle."""
+    start = estimate_centre(good)
+    if size is not None and not (0 <= start[0] <= size.width and 0 <= start[1] <= size.height):
+        start = (size.width / 2, size.height / 2)
+    found = _refined(good, start)
+    if len(good) < WHOLE_TABLE or within_tiles(found, good):
+        return found
+    again = _refined(good, tiles_middle(good))
+    return min(
+        (found, again),
+        key=lambda c: (len(read_table(good, size, centre=c).unassigned), not within_tiles(c, good)),
+    )
+
+
+def read_table(
+    detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
+) -> TableObservation:
+    """Group the detections of an overhead frame of a whole table by seat and zone.
+
+    ``size`` (the frame's) only bounds the centre: one outside the frame is replaced by the frame's middle.
+    ``centre`` overrides the estimate (a fixed camera over a fixed table: the camera's reader keeps one from frame to
+    frame, :mod:`vision.read.table.geometry`). Never raises on odd detections.
+
+    Steps: estimate the centre (the middle of the tiles, refined between the outer rows of opposite seats, or from the
+    seats beside where one is missing), give each tile the seat it lies deepest for (tiles near a diagonal, where a
+    hand meets its neighbour's melds, go to the seat whose row they continue), chain rows along each seat's axis as
+    :mod:`vision.read.rows` does; then centre again between rows of one kind at opposite seats (walls, else the ponds'
+    first rows: a hand may be seen at one seat and not at the other; a centre that lands out of the tiles' middle is
+    weighed against one found from that middle) and name the rows by depth and make-up. Whether
+    the outermost row is a hand is judged by how far out it lies in tile widths against the farthest row that can only
+    be a hand (walls lie about three quarters as far out; a standing hand seen edge on from straight above may show
+    nothing a detector labels); a row inside the nearest wall is never a hand (a seat whose wall is drawn away shows
+    its pond outermost). Near a diagonal a tile may be a neighbour's row end, unless it lies in a row along its seat's
+    axis (a wall drawn down to a few stacks lies by the corner).
+
+    Limits: the camera looks down on the table with the table's edges roughly along the frame's edges (within ~15
+    degrees; boxes are axis-aligned, so a rolled view blurs rows together). With neither walls nor hands in view the
+    centre comes from the ponds alone and may be off by tiles. A hand laid face down with no other hand in view is
+    taken for a wall. A kakan's added tile laid sideways against its called tile (towards the pond) is read into its
+    meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
+    Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
+    sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
+    ``unassigned``; nothing here raises on odd detections.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from vision.read.geometry import Box
+    >>> from vision.read.labels import BACK_CLASS, class_of_tile
+    >>> def row(text, x, y):  # upright lying tiles, 30 x 40 px, left to right
+    ...     return [Detection.of_class(class_of_tile(t), Box(x + 31 * i, y, x + 31 * i + 30, y + 40), 0.9)
+    ...             for i, t in enumerate(parse_tiles(text))]
+    >>> backs = [Detection.of_class(BACK_CLASS, Box(300 + 31 * i, 100, 330 + 31 * i, 130), 0.9) for i in range(13)]
+    >>> obs = read_table(row("123m456p789s11z", 300, 700) + row("19p", 470, 560) + backs + row("2z", 600, 260))
+    >>> bottom, top = obs.seat(ViewSide.BOTTOM), obs.seat(ViewSide.TOP)
+    >>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(ViewSide.LEFT).present
+    ('123m456p789s11z', '19p', 13, '2z', False)
+    """
+    good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+    bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
+    if not good:
+        mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
+        return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
+    if centre is None:
+        centre = _estimated(good, size)
+    per_seat, unassigned = _seat_rows(good, centre)
+    inside, reach = _inside_and_reach(per_seat, good)
+    seats = [_seat_observation(s, good, inside, reach, unassigned) for s in per_seat]
+    return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))

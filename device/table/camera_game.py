@@ -371,6 +371,9 @@ class CameraGame:
         for seat, _, tile in update.late_riichi:
             self._riichi_read_late(seat, tile)
             changed = True
+        for seat, _, taken, tile in update.misread:
+            self._tile_read_late(seat, taken, tile)
+            changed = True
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True
@@ -742,6 +745,21 @@ class CameraGame:
             self._replaced(kept, replace(kept.event, riichi=True))
         except IllegalAction as exc:
             self._contradiction("refused", seat, self.side_of(seat), f"a riichi read late on {tile}: {exc}")
+
+    def _tile_read_late(self, seat: int, taken: Tile, tile: Tile) -> None:
+        """The seat's discard taken as ``taken`` has read as ``tile`` since: the discard again, as ``tile`` (the
+        later camera events applied again); a contradiction when the rules refuse it (the tile was called)."""
+        kept = next(
+            (e for e in reversed(self.events) if isinstance(e.event, Discard) and e.event.seat == seat and
+             e.event.tile == taken),
+            None,
+        )  # fmt: skip
+        if kept is None:
+            return
+        try:
+            self._replaced(kept, replace(kept.event, tile=tile))
+        except IllegalAction as exc:
+            self._contradiction("refused", seat, self.side_of(seat), f"a discard read {taken}, then {tile}: {exc}")
 
     def resync(self) -> None:
         """Take the frame now seen as the table's true state (after a person fixed the table or the game)."""

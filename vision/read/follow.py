@@ -129,6 +129,19 @@ class FollowUpdate:
     #: Discards taken upright whose tile has since settled sideways in a seat that had not declared riichi: each
     #: (seat, its index among the seat's pond tiles, the tile), a riichi read late, for the game to correct.
     late_riichi: tuple[tuple[int, int, Tile], ...] = ()
+    #: Discards taken whose tile has since settled as another (read wrong as it landed, read right for
+    #: :data:`~vision.read.fusion.STEADY` frames since): each (seat, its index among the seat's pond tiles, the tile
+    #: taken, the tile it is), for the game to correct.
+    misread: tuple[tuple[int, int, Tile, Tile], ...] = ()
+
+
+def _one_tile_otherwise(now: SeatView, was: SeatView) -> int | None:
+    """The index of the one pond tile that reads otherwise than accepted, the pond and its riichi tile else alike;
+    None when the change is any other."""
+    if len(now.pond) != len(was.pond) or now.riichi != was.riichi or now.melds != was.melds:
+        return None
+    differ = [i for i, (a, b) in enumerate(zip(now.pond, was.pond, strict=True)) if a != b]
+    return differ[0] if len(differ) == 1 else None
 
 
 def _is_subsequence(short: Sequence, long: Sequence) -> bool:
@@ -422,6 +435,7 @@ class _Step:
     resolved: list[ViewSide | None] = field(default_factory=list)
     inferred: list[Event] = field(default_factory=list)
     late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
+    misread: list[tuple[int, int, Tile, Tile]] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         f = self.follower
@@ -490,6 +504,13 @@ class _Step:
             if not self.settled(zone):
                 self.pending.append(Pending(side, f"changed, seen for {f._runs[zone].frames} frame(s)"))
                 continue
+            # a discard read wrong as it landed, read right since (the fusion's steady reading): corrected, no clash
+            slot = _one_tile_otherwise(now, was.seat(side)) if f.fuse and isinstance(pond, tuple) else None
+            if slot is not None:
+                old = seats[zone]
+                self.misread.append((f.seat_of(side), slot, old.pond[slot], now.pond[slot]))
+                seats[zone] = SeatView(now.pond, old.riichi, old.melds)
+                continue
             for change in (pond, meld):
                 if isinstance(change, tuple):
                     self.clash(zone, *change)
@@ -522,6 +543,7 @@ class _Step:
             tuple(self.resolved),
             tuple(self.inferred),
             tuple(self.late_riichi),
+            tuple(self.misread),
         )
 
     def settle_zone(self, zone: int) -> None:

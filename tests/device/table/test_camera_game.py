@@ -163,8 +163,8 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
     [
         # a discard by a seat whose turn it is not: the follower refuses it (the turn from the engine)
         ("4p", "B:1z T:4z", "out_of_turn", 2, "4z by seat 2, seat 1 is due"),
-        # a pond tile read otherwise, and it holds
-        ("4p", "B:1z R:9p R:=8p", "pond_changed", 1, "9p -> 8p"),
+        # two pond tiles read otherwise, and it holds (one alone is a discard read wrong as it landed: corrected)
+        ("4p", "B:1z R:9p T:4z L:6z B:2z R:3s R:=8p4s", "pond_changed", 1, "9p3s -> 8p4s"),
         # a fifth white dragon: the rules refuse the discard (every copy in sight), the game stays as it was
         ("5z", "B:5z R:5z T:5z L:5z", "refused", 3, "a set has four of each tile"),
     ],

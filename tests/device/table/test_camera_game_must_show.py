@@ -109,31 +109,44 @@ OUT_OF_TURN_TOO_SOON = pytest.mark.xfail(
     "takes that as a discard by seat 2 while seat 3 is due and shows out_of_turn at once (resolved when read "
     "right). A change that is no move the rules allow next should wait STEADY frames, as any other non-move does",
 )
-WRONG_DISCARD_NOT_CORRECTED = pytest.mark.xfail(
-    strict=True,
-    reason="the landing 3m read 2m for QUICK frames is taken as Discard(3, 2m) (a false event); read right after, "
-    "the fused pond changes after STEADY frames and the follower shows pond_changed 6z9s2m -> 6z9s3m, the game "
-    "keeping the 2m. Issue 43: a tile read wrong and read right later is corrected (the event fixed), not replayed",
-)
 
 
 def _misread_marks(slip: str, n: int) -> list:
     if slip == "a pond's last tile read twice" and n >= QUICK:
         return [OUT_OF_TURN_TOO_SOON]
-    if slip == LANDING_MISREAD and n >= QUICK:
-        return [WRONG_DISCARD_NOT_CORRECTED]
     return []
 
 
 @pytest.mark.parametrize(
     ("slip", "frames"),
-    [pytest.param(slip, n, marks=_misread_marks(slip, n), id=f"{slip}-{n}") for slip in MISREADS for n in (1, 2, 5)],
+    [
+        pytest.param(slip, n, marks=_misread_marks(slip, n), id=f"{slip}-{n}")
+        for slip in MISREADS
+        for n in (1, 2, 5)
+        if slip != LANDING_MISREAD or n < QUICK  # read wrong as long as a move takes: below, corrected
+    ],
 )
 def test_a_tile_misread_for_n_frames_makes_no_false_event(slip, frames):
     cam, before = hand_until(" ".join(MOVES[:DUE]))
     slipped = played(cam, [(MISREADS[slip], frames - 1)])
     assert cam.session.game.events[before:] in ([], turns(D(3, "3m")))  # nothing false meanwhile
     the_next_move_is_taken_alone(cam, slipped, before)
+
+
+@pytest.mark.parametrize("frames", [QUICK, 5])
+def test_a_discard_read_wrong_as_it_lands_is_corrected_once_read_right(frames):
+    """The left seat's 3m read 2m for as long as a move takes (and longer): taken as 2m, then, read right, corrected
+    to 3m in the game (no contradiction shown; the phones' line says 3m) once the right reading has held STEADY
+    frames; nothing else changes."""
+    cam, before = hand_until(" ".join(MOVES[:DUE]))
+    slipped = played(cam, [(MISREADS[LANDING_MISREAD], frames - 1)])
+    assert cam.session.game.events[before:] == turns(D(3, "2m"))  # what the camera saw
+    slipped |= played(cam, [(after(DUE + 1), STEADY + SETTLE - 1)])
+    assert cam.session.game.events[before:] == turns(D(3, "3m"))
+    assert slipped == set()
+    assert texts(cam)[-1] == "Seat 4 (N) discards 3m"
+    slipped |= played(cam, [(after(DUE + 1), AFTER)])  # the same table, read again and held: nothing more
+    assert cam.session.game.events[before:] == turns(D(3, "3m")) and slipped == set()
 
 
 # --- a dropout of N frames -----------------------------------------------------------------------------------
@@ -303,8 +316,8 @@ def test_a_missed_call_is_taken_in_order_and_marked_inferred(moves_seen, shown, 
 # on with these discards
 GO_ON = ["T:4z", "L:6z", "B:2z", "R:3s"]
 CONTRADICTIONS = {
-    # a player swaps a discard in the right seat's pond (9p for 8p)
-    "a pond tile swapped": ({R: "8p"}, {}, STEADY + SETTLE - 1, "pond_changed", 1),
+    # a tile read in the right seat's pond before its discard (9p -> 8p9p), steadily: no move puts it there
+    "a tile inserted in a pond": ({R: "8p9p"}, {}, STEADY + SETTLE - 1, "tile_inserted", 1),
     # the right seat takes its discard back (no call)
     "a discard taken back": ({R: ""}, {}, QUICK + VANISH - 1, "vanished", 1),
     # a pon at the top seat that no discard explains (the last discard was the right seat's 9p)

@@ -105,8 +105,8 @@ def service():
     [
         # a discard out of turn: the follower names the side
         ("4p", "B:1z T:4z", None, "out_of_turn", T),
-        # a pond tile read otherwise, and it holds
-        ("4p", "B:1z R:9p R:=8p", None, "pond_changed", R),
+        # two pond tiles read otherwise, and it holds (one alone is a discard to correct)
+        ("4p", "B:1z R:9p T:4z L:6z B:2z R:3s R:=8p4s", None, "pond_changed", R),
         # a fifth white dragon refused by the rules, which name only the seat (3): its side from the camera's seat
         ("5z", "B:5z R:5z T:5z L:5z", None, "refused", L),
         ("5z", "L:5z B:5z R:5z T:5z", 1, "refused", T),  # seat 3 sits at the top when seat 1 is at the bottom

@@ -103,7 +103,9 @@ POND_CASES = [
     # an old tile misread in one frame
     ("1z9m", ["1z8m", "1z9m", "1z9m"], [], []),
     # an old tile read otherwise, and it holds: a contradiction, not a guess
-    ("1z9m", ["1z8m"] * REPORT, [], [Clash.POND_CHANGED]),
+    # a tile read otherwise steadily: the discard corrected (FollowUpdate.misread), no event, no contradiction
+    ("1z9m", ["1z8m"] * REPORT, [], []),
+    ("1z9m", ["2z8m"] * REPORT, [], [Clash.POND_CHANGED]),
     # a pond tile gone for good and no call: a contradiction once it has been gone VANISH frames (fused away first)
     ("1z9m2z", ["1z2z"] * (STEADY + VANISH - 1), [], [Clash.VANISHED]),
     # the last tile gone and no call
@@ -552,10 +554,25 @@ def test_without_an_open_hand_the_last_discard_leaving_is_still_a_contradiction(
 
 def test_a_contradiction_that_no_longer_holds_is_resolved():
     follower = started(table({B: "1z9m"}))
-    reported = follow([table({B: "1z8m"})] * REPORT, follower)
+    reported = follow([table({B: "2z8m"})] * REPORT, follower)
     assert clashes(reported) == [Clash.POND_CHANGED]
     back = follow([table({B: "1z9m"})] * REPORT, follower)
     assert [s for u in back for s in u.resolved] == [B]
+
+
+@pytest.mark.parametrize("fuse", [True, False])
+def test_a_pond_tile_read_otherwise_steadily_is_a_discard_to_correct(fuse):
+    """Fused, a pond tile that has read as another for STEADY frames is the game's to correct (the discard read wrong
+    as it landed): no event, no contradiction, the accepted pond as now read. Frame by frame alone, one frame is no
+    evidence to correct a discard by: a contradiction."""
+    follower = started(table({B: "1z9m"}), fuse=fuse)
+    updates = follow([table({B: "1z8m"})] * REPORT, follower)
+    corrected = [m for u in updates for m in u.misread]
+    if fuse:
+        assert corrected == [(0, 1, Tile.parse("9m"), Tile.parse("8m"))] and clashes(updates) == []
+        assert follower.accepted.seat(B).pond == tuple(parse_tiles("1z8m"))
+    else:
+        assert corrected == [] and clashes(updates) == [Clash.POND_CHANGED]
 
 
 def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():

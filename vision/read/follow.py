@@ -43,6 +43,11 @@ REVEAL_SETTLE = 2
 #: ... and a pond whose new sideways tile declares riichi (a tile read sideways for a frame or two, a neighbour's edge
 #: beside it, would declare a riichi nobody made).
 RIICHI_SETTLE = 2
+#: The contradictions of a seat's own tiles after which the follower goes on by itself: once the seat's reading has held
+#: a frame past the one that showed it, that reading is taken as the seat's (no event; the contradiction stays shown
+#: for a person), so its next moves are followed. Not tiles gone missing (an arm may still be over them: their return
+#: would read as many discards), nor the turn's contradictions (the engine's turn decides those).
+RESYNCED_CLASHES = frozenset({"pond_changed", "tile_inserted", "meld_changed", "call_mismatch"})
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
@@ -358,6 +363,11 @@ class TableFollower:
     _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
+    #: Seats (by zone) whose reading made a contradiction in :data:`RESYNCED_CLASHES`: that reading, and the frames it
+    #: had held when shown.
+    _refused: dict[int, tuple[object, int]] = field(default_factory=dict, repr=False)
+    #: Seats (by zone) taken as read after a contradiction: the seat as accepted before, and as taken then.
+    _resynced: dict[int, tuple[SeatView, SeatView]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
     _seen: bool = field(default=False, repr=False)
     _fusion: TableFusion = field(default_factory=TableFusion, repr=False)
@@ -384,6 +394,8 @@ class TableFollower:
         self._runs = [_Run(view.zone(i), self.settle) for i in range(HAND + 4)]
         self._hidden = [0] * 5
         self._reported = {}
+        self._refused = {}
+        self._resynced = {}
         self._last, self._seen = observation, True
 
     def hold(self, frame_index: int, expected_seat: int | None = None) -> FollowUpdate:
@@ -463,6 +475,8 @@ class _Step:
         if key in seen:
             return
         seen.add(key)
+        if zone < DORA and clash.value in RESYNCED_CLASHES:
+            f._refused[zone] = (f._runs[zone].value, f._runs[zone].frames)
         side = None if zone == DORA else _SIDES[zone]
         self.clashes.append(Contradiction(clash, side, None if side is None else f.seat_of(side), self.frame, detail))
 
@@ -478,6 +492,7 @@ class _Step:
 
     def run(self) -> FollowUpdate:
         f = self.follower
+        self._back_to_before_resync()
         was = f.accepted
         seats = list(was.seats)
         ponds: dict[ViewSide, _Pond] = {}
@@ -532,6 +547,7 @@ class _Step:
         self._melds(seats, ponds, melds)
         self._dora(seats)
         self._discards(seats, ponds)
+        self._go_on_after_refusals(seats)
         f.accepted = TableView(tuple(seats), f.accepted.indicators)
         revealed = self._reveals()
         return FollowUpdate(
@@ -545,6 +561,48 @@ class _Step:
             tuple(self.late_riichi),
             tuple(self.misread),
         )
+
+    def _go_on_after_refusals(self, seats: list[SeatView]) -> None:
+        """Each seat whose contradiction (:data:`RESYNCED_CLASHES`) still reads as it did, a frame past the one that
+        showed it: taken as that seat's tiles now, so that its next moves are followed; the contradiction is not
+        resolved by it (a person sees it until the table or a person settles it)."""
+        f = self.follower
+        for zone, (value, frames) in list(f._refused.items()):
+            run = f._runs[zone]
+            if run.value != value:
+                if run.value == f.accepted.zone(zone):  # read as accepted again: nothing to take
+                    del f._refused[zone]
+                continue
+            if run.frames > frames and isinstance(value, SeatView) and not self.view.open_hand:
+                f._resynced[zone] = (seats[zone], value)
+                seats[zone] = value
+                del f._refused[zone]
+                f._hidden[zone] = 0
+                f._reported.pop(zone, None)  # its contradiction stays shown: no "resolved" when it reads alike next
+        for zone, (before, taken) in list(f._resynced.items()):
+            now, n = seats[zone], len(taken.pond)
+            if now == taken:
+                continue
+            if now.melds == taken.melds and now.pond[:n] == taken.pond:  # discards followed since: on both
+                f._resynced[zone] = (SeatView(before.pond + now.pond[n:], before.riichi, before.melds), now)
+            else:  # the table went on otherwise from what was taken
+                del f._resynced[zone]
+
+    def _back_to_before_resync(self) -> None:
+        """A seat taken as read after a contradiction that now reads as it did before it, or as that and one discard
+        more (the contradiction was a misreading, read right again): back to its state before, its contradiction
+        resolved, and the change judged from there."""
+        f = self.follower
+        for zone, (before, taken) in list(f._resynced.items()):
+            now = self.view.seats[zone]
+            if now == taken:
+                continue
+            if _pond_change(now, before) in (_Pond.SAME, _Pond.GREW) and _meld_change(now, before) == _Melds():
+                seats = list(f.accepted.seats)
+                seats[zone] = before
+                f.accepted = TableView(tuple(seats), f.accepted.indicators, f.accepted.hands)
+                del f._resynced[zone]
+                self.resolved.append(_SIDES[zone])
 
     def settle_zone(self, zone: int) -> None:
         """The zone reads as accepted: nothing hidden, its contradictions (if any were reported) no longer hold."""

@@ -361,17 +361,15 @@ def test_a_real_contradiction_shows_once_and_after_a_resync_the_next_events_are_
 
 NOT_RESYNCED_BY_ITSELF = pytest.mark.xfail(
     strict=True,
-    reason="without a person, the zone that made the contradiction stays refused: the right seat's next discard on "
-    "its swapped pond is a second pond_changed (9p -> 8p3s), on its emptied pond too (9p -> 3s), and the top "
-    "seat, whose new meld was refused, has its own discard held up, then out_of_turn and two_discarders for the "
-    "seats after it: nothing more is taken (the issue's lost hand). Issue 43: at the next settled frame the "
-    "follower resyncs to what the table shows, and goes on",
+    reason="tiles gone missing are not taken as read by themselves (an arm may still be over them, and their return "
+    "would read as many discards): the right seat's pond emptied stays refused, and its next discard on it (9p -> "
+    "3s) is a second contradiction",
 )
 
 
 @pytest.mark.parametrize(
     "what",
-    [pytest.param(w, marks=NOT_RESYNCED_BY_ITSELF) for w in CONTRADICTIONS],
+    [pytest.param(w, marks=[NOT_RESYNCED_BY_ITSELF] if w == "a discard taken back" else []) for w in CONTRADICTIONS],
 )
 def test_after_a_real_contradiction_the_next_events_are_followed_without_a_person(what):
     cam, before, ponds, melds, shown = _contradicted(what)

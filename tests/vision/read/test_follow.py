@@ -132,22 +132,40 @@ def test_a_pond_followed(start, frames, expected, contradictions):
 
 
 @pytest.mark.parametrize(
-    ("frames", "contradictions"),
+    ("frames", "contradictions", "taken_as_read"),
     [
-        (["1z9m"] * VANISH, [Clash.VANISHED]),  # the last discard gone
-        (["1z9m2z5p6p"] * TAKE, [Clash.MANY_DISCARDS]),
-        (["5p"] * REPORT, [Clash.POND_CHANGED]),
+        (["1z9m"] * VANISH, [Clash.VANISHED], False),  # the last discard gone (an arm may still be over it)
+        (["1z9m2z5p6p"] * TAKE, [Clash.MANY_DISCARDS], False),  # the turn's to judge
+        (["5p"] * REPORT, [Clash.POND_CHANGED], True),  # the seat's own tiles: taken as read, to go on from
     ],
 )
-def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frames, contradictions):
+def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frames, contradictions, taken_as_read):
+    """A contradiction is shown once and makes no event. One of a seat's own tiles (RESYNCED_CLASHES) that still
+    reads so a frame later is taken as that seat's tiles (its next moves are followed); any other leaves the state as
+    it was until a person resyncs."""
     follower = started(table({B: "1z9m2z", R: "9p"}))
     before = follower.accepted
     updates = follow([table({B: text, R: "9p"}) for text in frames] * 3, follower)  # reported once, not per frame
     assert clashes(updates) == contradictions
     assert events(updates) == []
-    assert follower.accepted == before
+    if taken_as_read:
+        assert follower.accepted == TableView.of(table({B: frames[0], R: "9p"}))
+    else:
+        assert follower.accepted == before
     follower.accept(table({B: frames[0], R: "9p"}))  # a person says the table is right
     assert events(follow([table({B: frames[0], R: "9p1s"})] * TAKE, follower)) == [D(1, "1s")]
+
+
+def test_a_seat_taken_as_read_after_a_contradiction_goes_back_when_read_right_again():
+    """A pond misread steadily (two tiles otherwise) is shown once and taken as read; read right again with one tile
+    more, the seat goes back to what it was, the contradiction is resolved, and the new tile is a discard."""
+    follower = started(table({B: "1z9m", R: "9p"}))
+    shown = follow([table({B: "2z8m", R: "9p"})] * (REPORT + 1), follower)
+    assert clashes(shown) == [Clash.POND_CHANGED] and follower.accepted.seat(B).pond == tuple(parse_tiles("2z8m"))
+    back = follow([table({B: "1z9m3s", R: "9p"})] * REPORT, follower)  # the new tile at once, the old ones in time
+    assert events(back) == [D(0, "3s")] and clashes(back) == []
+    assert [s for u in back for s in u.resolved] == [B]
+    assert follower.accepted.seat(B).pond == tuple(parse_tiles("1z9m3s"))
 
 
 def test_two_seats_discarding_in_one_change_is_a_contradiction():

@@ -11,8 +11,10 @@ The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still 
 (:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`, and
 tells :meth:`~device.table.service.TableService.hold` of each frame that shows the same table: the service plays what
 it sees into the game (a discard settles over a few frames). The site (``web.create_app`` on waitress) shows it.
-The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set); between
-its recorded hands :class:`device.demo.director.DemoDirector` plays others, and starts a new game after each end.
+The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set) seconds of
+its recording (:meth:`~device.camera.sources.FileReplaySource.clock`: however slowly a machine reads it, the win is
+scored while it lies open); between its recorded hands :class:`device.demo.director.DemoDirector` plays others, and
+starts a new game after each end.
 SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 

@@ -108,7 +108,7 @@ def card_command(args: argparse.Namespace) -> int:
     import segno
 
     if not args.out and not args.screen:
-        raise UserError("card: give --out FILE (a card to print) or --screen (the card on the HDMI screen)")
+        raise UserError("give --out FILE (a card to print) or --screen (the card on the HDMI screen)")
     if args.screen and not args.out:
         from device.screen import screen_problem
 

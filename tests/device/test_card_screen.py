@@ -123,4 +123,6 @@ def test_a_screen_that_cannot_be_drawn_on_is_one_line(tmp_path, monkeypatch, cap
 def test_card_asks_for_where_to_put_it(tmp_path, capsys):
     db, _ = table_db(tmp_path)
     assert main(["card", "--db", str(db)]) == 2
-    assert "give --out FILE" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "jantaku card: give --out FILE (a card to print) or --screen (the card on the HDMI screen)\n"
+    )

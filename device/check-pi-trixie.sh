@@ -168,6 +168,11 @@ if [[ ! -f $ROOT/.jantaku-install-done ]]; then
         || { tail -n 30 "$LOG/install.log" >&2; die "install-pi.sh failed: $LOG/install.log"; }
     tail -n 5 "$LOG/install.log"
     touch "$ROOT/.jantaku-install-done"
+else
+    # installed before: this checkout's files replace the installed ones (an editable install: the venv takes them)
+    say "3/4 installed before: the checkout's files into /opt/jantaku"
+    in_root rsync -a --delete --exclude .venv --exclude __pycache__ --exclude '*.egg-info' \
+        /home/pi/jantaku/ /opt/jantaku/
 fi
 
 # 4. the demo, served as the unit serves it, until the phone site's state holds a scored hand
@@ -183,7 +188,8 @@ while [[ -z $scored ]] && kill -0 "$demo" 2>/dev/null && (($(date +%s) - t0 < DE
     # the engine's first settled hand: the game's hand log gets its first entry
     scored=$(python3 - "$PORT" <<'PY' 2>/dev/null || true
 import json, sys, urllib.request
-state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/api/state", timeout=5))
+# (emulated, the site answers slowly while a read holds the interpreter: wait for it)
+state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/api/state", timeout=60))
 game = state.get("game") or {}
 hands = game.get("history") or []
 if hands:

@@ -238,6 +238,8 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such config file") from None
+    except PermissionError:
+        raise ConfigError(f"{p}: {permission_hint(p)}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{p}: cannot read the config file ({exc})") from None
     try:
@@ -245,6 +247,27 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML ({exc})") from None
     return parse_config(data, str(p))
+
+
+def permission_hint(path: Path) -> str:
+    """What to do about a config file this user may not read. The Pi's install makes it ``root:jantaku``, mode 640,
+    and puts the user who ran it in the group ``jantaku``."""
+    import getpass
+
+    try:
+        import grp
+
+        st = path.stat()
+        group = grp.getgrgid(st.st_gid).gr_name if st.st_mode & 0o040 else ""
+    except (ImportError, OSError, KeyError):  # no groups here (Windows), or a group without a name
+        group = ""
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):
+        user = "$USER"
+    if group and group != "root":
+        return f"this user may not read it (the {group} group's): `sudo usermod -aG {group} {user}`, then log in again"
+    return f"this user may not read it: `sudo chown root:jantaku {path} && sudo chmod 640 {path}` (the jantaku group's)"
 
 
 def find_config(explicit: str | os.PathLike[str] | None = None) -> Config:

@@ -8,13 +8,15 @@
 #   1. apt: python3-venv, python3-numpy, and python3-picamera2 where this system's apt offers it (Raspberry Pi's
 #      repository: libcamera's Python binding comes only from there). Without it the Pi camera is not used; a USB
 #      camera and the demo still work.
-#   2. a system user `jantaku` in the video group, the project copied to /opt/jantaku
+#   2. a system user `jantaku` in the video group, the user running sudo in the jantaku group (to read the config),
+#      the project copied to /opt/jantaku
 #   3. a venv made with --system-site-packages, so it sees the system's numpy and picamera2, and `pip install` of
 #      the project held to the system's numpy (a constraints file): picamera2 and simplejpeg are built against
 #      that numpy, and a second numpy in the venv would shadow it (Bookworm's 1.24 is too old for the project:
 #      there a numpy 1.x goes in the venv, as picamera2 allows)
-#   4. /etc/jantaku/config.toml (camera "auto", a random 6-digit PIN) unless it exists, and the systemd unit,
-#      enabled and started (an older config whose PIN is shorter than 6 digits fails the check: set a longer one)
+#   4. /etc/jantaku/config.toml (camera "auto", a random 6-digit PIN) unless it exists, root:jantaku mode 640, and
+#      the systemd units (the table; the table card on an HDMI screen), enabled and started (an older config whose
+#      PIN is shorter than 6 digits fails the check: set a longer one); /usr/local/bin/jantaku
 # Environment: PREFIX (default /opt/jantaku), CONFIG (default /etc/jantaku/config.toml), NO_START=1 to only install.
 # device/check-pi-trixie.sh runs this script in a Debian trixie arm64 root under qemu (docs/pi.md has the figures).
 set -euo pipefail
@@ -23,6 +25,7 @@ PREFIX=${PREFIX:-/opt/jantaku}
 CONFIG=${CONFIG:-/etc/jantaku/config.toml}
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UNIT=/etc/systemd/system/jantaku.service
+CARD_UNIT=/etc/systemd/system/jantaku-card.service
 
 say() { printf 'install-pi: %s\n' "$*"; }
 die() { printf 'install-pi: %s\n' "$*" >&2; exit 1; }
@@ -47,6 +50,12 @@ if ! id jantaku >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/jantaku --shell /usr/sbin/nologin --groups video jantaku
 fi
 usermod -a -G video jantaku
+# the user who ran `sudo ./device/install-pi.sh` reads the table's config (root:jantaku 640) and runs `jantaku` commands
+# on it: the jantaku group (from the next login on)
+if [[ -n ${SUDO_USER:-} && $SUDO_USER != root ]] && id "$SUDO_USER" >/dev/null 2>&1; then
+    usermod -a -G jantaku "$SUDO_USER"
+    say "$SUDO_USER is in the jantaku group: log in again to read $CONFIG"
+fi
 mkdir -p "$PREFIX"
 rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' --exclude '*.egg-info' \
     --exclude /runs --exclude /datasets "$SRC"/ "$PREFIX"/
@@ -83,6 +92,7 @@ if [[ ! -f $CONFIG ]]; then
     mkdir -p "$(dirname "$CONFIG")"
     # 6 digits from the operating system's secure source (device/table/pin.py), not bash's 15-bit generator
     PIN=$("$PREFIX/.venv/bin/python" -c 'from device.table.pin import new_pin; print(new_pin())')
+    install -m 640 -o root -g jantaku /dev/null "$CONFIG"  # the PIN goes in: never readable by all, even briefly
     cat >"$CONFIG" <<TOML
 # jantaku table config: see device/config.py for every key.
 [camera]
@@ -100,13 +110,18 @@ host = "0.0.0.0"
 port = 8000
 pin = "$PIN"
 TOML
-    chmod 640 "$CONFIG"
-    chgrp jantaku "$CONFIG"
     say "new config with PIN $PIN (change it in $CONFIG)"
 fi
+# the PIN is in it: root writes it, the table (and the jantaku group) reads it, no one else
+chown root:jantaku "$CONFIG"
+chmod 640 "$CONFIG"
+ln -sf "$PREFIX/.venv/bin/jantaku" /usr/local/bin/jantaku  # `jantaku` on everyone's PATH
 "$PREFIX/.venv/bin/jantaku" run --config "$CONFIG" --check
 install -m 644 "$PREFIX/device/systemd/jantaku.service" "$UNIT"
 sed -i "s#/opt/jantaku#$PREFIX#g; s#/etc/jantaku/config.toml#$CONFIG#g" "$UNIT"
+# the table card on an HDMI screen at boot, when one is attached (`jantaku card --screen`)
+install -m 644 "$PREFIX/device/systemd/jantaku-card.service" "$CARD_UNIT"
+sed -i "s#/opt/jantaku#$PREFIX#g; s#/etc/jantaku/config.toml#$CONFIG#g" "$CARD_UNIT"
 if ! command -v systemctl >/dev/null; then
     # a container or a bare root: the install is done, only the service is not set up
     say "no systemd here: the unit is in $UNIT; start the table with $PREFIX/.venv/bin/jantaku run --config $CONFIG"
@@ -114,13 +129,14 @@ if ! command -v systemctl >/dev/null; then
 fi
 if [[ ! -d /run/systemd/system ]]; then
     # a chroot: enable works on the files alone, and the table starts at the next boot
-    systemctl enable jantaku.service
+    systemctl enable jantaku.service jantaku-card.service
     say "systemd is not running here: the unit is installed and enabled, not started"
     exit 0
 fi
 systemctl daemon-reload
-systemctl enable jantaku.service
+systemctl enable jantaku.service jantaku-card.service
 if [[ ${NO_START:-0} != 1 ]]; then
     systemctl restart jantaku.service
+    systemctl restart --no-block jantaku-card.service
     say "started: journalctl -u jantaku -f shows the table's address and log"
 fi

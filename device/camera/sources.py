@@ -186,19 +186,37 @@ def load_manifest(folder: Path) -> list[_Entry] | None:
     return entries
 
 
+def manifest_fps(folder: Path) -> float | None:
+    """The frame rate a recording's ``hold`` counts were made for (its manifest's ``"fps"``); None: not given."""
+    try:
+        fps = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8")).get("fps")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(fps) if isinstance(fps, int | float) and fps > 0 else None
+
+
 class FileReplaySource:
     """Plays a folder of images (sorted by name, or in the order of its ``recording.json``) or a video file.
 
     ``fps`` paces frames like a camera would (None: as fast as they are read); ``loop`` starts again at the
     end instead of raising :class:`EndOfStream`. In a manifest, ``hold`` delivers an image that many times in a
     row, as a camera takes a still table again and again between two discards.
+
+    Frames are taken when they are read, never dropped: a reader slower than ``fps`` plays the recording slower.
+    :meth:`clock` is the recording's own time (each frame delivered one frame of the rate the recording was made
+    at, the manifest's ``fps``), for what must wait a while of the recording rather than of the wall clock (the
+    demo's result settling itself while the winning hand lies open, however slowly the frames are read).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, fps: float | None = None, loop: bool = False) -> None:
         self.path = Path(path)
         self.name = f"replay {self.path}"
         self.loop = loop
+        self.fps = fps
         self._pacer = _Pacer(fps)
+        #: The rate the recording was made at, frames a second (the manifest's ``fps``; else the playback's; else 1).
+        self.recording_fps = fps or 1.0
+        self._epoch: float | None = None  # wall-clock time of the first frame delivered
         self._entries: list[_Entry] | None = None
         self._video: cv2.VideoCapture | None = None
         self._pos = 0
@@ -219,6 +237,7 @@ class FileReplaySource:
             if not entries:
                 raise SourceUnavailable(f"{self.name}: no images in the folder")
             self._entries = entries
+            self.recording_fps = manifest_fps(self.path) or self.fps or 1.0
         elif self.is_video:
             cap = cv2.VideoCapture(str(self.path))
             if not cap.isOpened():
@@ -252,9 +271,22 @@ class FileReplaySource:
             image, origin = self._read_image()
         else:
             image, origin = self._read_video()
-        frame = Frame(image, index=self._count, timestamp=time.time(), origin=origin)
+        now = time.time()
+        if self._epoch is None:
+            self._epoch = now
+        frame = Frame(image, index=self._count, timestamp=now, origin=origin)
         self._count += 1
         return frame
+
+    def clock(self) -> float:
+        """The recording's time of the frame delivered last, as a wall-clock time (``time.time()`` before the first
+        frame): the first frame's wall-clock time plus one frame of :attr:`recording_fps` for each frame after it.
+
+        With frames read as fast as ``fps`` paces them, it keeps up with the wall clock; with a slower reader it falls
+        behind, as the recording does."""
+        if self._epoch is None:
+            return time.time()
+        return self._epoch + max(0, self._count - 1) / self.recording_fps
 
     def _read_image(self) -> tuple[np.ndarray, str]:
         assert self._entries is not None

@@ -3,6 +3,7 @@
 
     jantaku token show|rotate [--config FILE] [--db PATH] [--end-sessions]
     jantaku card --out card.pdf [--config FILE] [--db PATH] [--name jantaku.local]   (.pdf, .svg or .png)
+    jantaku card --screen [--fb /dev/fb0] [...]     (full-screen on an HDMI screen; one line and nothing when none)
 
 The PIN is read from ``--pin``, else ``[site] pin``, else the PIN file (``[site] pin_file``, by default ``pin``
 beside the game's database), which is made with a random PIN, readable by its owner only, when it is missing.
@@ -106,6 +107,15 @@ def token_command(args: argparse.Namespace) -> int:
 def card_command(args: argparse.Namespace) -> int:
     import segno
 
+    if not args.out and not args.screen:
+        raise UserError("give --out FILE (a card to print) or --screen (the card on the HDMI screen)")
+    if args.screen and not args.out:
+        from device.screen import screen_problem
+
+        problem = screen_problem(args.fb)
+        if problem is not None:  # a table without a screen: nothing to show, and nothing wrong
+            print(f"jantaku card: {problem}: the card is not shown")
+            return 0
     config, access = _open_access(args)
     try:
         token = access.join_token()
@@ -113,10 +123,14 @@ def card_command(args: argparse.Namespace) -> int:
         access.close()
     scheme = "https" if config.site.tls else "http"
     address = f"{scheme}://{args.name or mdns_name()}:{config.site.port}"
+    lines = ("Jantaku table", "Scan to join: no PIN needed", "To watch, open", address)
+    if args.screen:
+        _card_on_screen(join_url(address, token), lines, args.fb)
+    if not args.out:
+        return 0
     out = Path(args.out).expanduser()
     kind = out.suffix.lower().lstrip(".")
     qr = segno.make(join_url(address, token), error="m")
-    lines = ("Jantaku table", "Scan to join: no PIN needed", "To watch, open", address)
     try:
         if kind == "pdf":
             out.write_bytes(card_pdf(qr, lines))
@@ -130,6 +144,20 @@ def card_command(args: argparse.Namespace) -> int:
         raise UserError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
     print(f"jantaku card: {out} (join code for {address}; `jantaku token rotate` voids it)")
     return 0
+
+
+def _card_on_screen(url: str, lines: tuple[str, ...], fb: str) -> None:
+    """The card full-screen on the framebuffer ``fb`` (:mod:`device.screen`), or one line saying why not."""
+    from device.screen import ScreenError, show_on_screen
+
+    try:
+        shown = show_on_screen(url, lines, fb)
+    except ScreenError as exc:
+        raise UserError(f"--screen: {exc}") from None
+    if shown is None:
+        print(f"jantaku card: no screen attached ({fb}): the card is not shown")
+    else:
+        print(f"jantaku card: shown on {fb} ({shown.width}x{shown.height}, {shown.bpp} bits a pixel)")
 
 
 def _modules(qr: Any) -> list[tuple[int, int]]:
@@ -223,7 +251,11 @@ def register(commands: Any) -> None:
     common(p)
     p.set_defaults(func=token_command)
     p = commands.top.add_parser("card", help="print the table card: the join code's QR and the table's address")
-    p.add_argument("--out", required=True, metavar="FILE", help="card.pdf, card.svg, or card.png (the code alone)")
+    p.add_argument("--out", metavar="FILE", help="card.pdf, card.svg, or card.png (the code alone)")
+    p.add_argument(
+        "--screen", action="store_true", help="show the card full-screen on the HDMI screen, if one is there"
+    )
+    p.add_argument("--fb", default="/dev/fb0", metavar="DEVICE", help="the screen's framebuffer (default /dev/fb0)")
     common(p)
     p.set_defaults(func=card_command)
 

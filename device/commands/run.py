@@ -11,8 +11,10 @@ The camera loop (:class:`device.camera.loop.ServiceLoop`) feeds each new, still 
 (:meth:`vision.read.pipeline.ReaderConfig.for_camera`) into :meth:`device.table.service.TableService.observe`, and
 tells :meth:`~device.table.service.TableService.hold` of each frame that shows the same table: the service plays what
 it sees into the game (a discard settles over a few frames). The site (``web.create_app`` on waitress) shows it.
-The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set); between
-its recorded hands :class:`device.demo.director.DemoDirector` plays others, and starts a new game after each end.
+The demo settles the win it shows after :data:`DEMO_AUTO_CONFIRM_S` (``[game] auto_confirm_s`` when set) seconds of
+its recording (:meth:`~device.camera.sources.FileReplaySource.clock`: however slowly a machine reads it, the win is
+scored while it lies open); between its recorded hands :class:`device.demo.director.DemoDirector` plays others, and
+starts a new game after each end.
 SIGINT / SIGTERM (Ctrl-C, ``systemctl stop``) stop both cleanly.
 """
 
@@ -47,7 +49,8 @@ if TYPE_CHECKING:  # vision is imported when a table is started, not for every c
 
 log = logging.getLogger("jantaku.run")
 
-#: Seconds after which the demo's win settles itself (points move) when the config sets no ``auto_confirm_s``.
+#: Seconds of the recording (:meth:`FileReplaySource.clock`) after which the demo's win settles itself (points move)
+#: when the config sets no ``auto_confirm_s``.
 DEMO_AUTO_CONFIRM_S = 3.0
 
 
@@ -281,6 +284,9 @@ class TableRuntime:
                 corrections_dir=str(corrections),
                 camera_seat=self.config.game.camera_seat - 1 if self.config.game.camera_seat else None,
                 auto_confirm_s=self.config.game.auto_confirm_s or (DEMO_AUTO_CONFIRM_S if self.demo else 0.0),
+                # the demo's result settles after a while of the recording, not of the wall clock: on a machine
+                # slower than the recording it lies open as long as on any other
+                clock=self.source.clock if self.demo and isinstance(self.source, FileReplaySource) else time.time,
             )
         except (sqlite3.Error, OSError) as exc:  # a read-only or full disk, a file that is no database
             from device.table.storage import storage_problem

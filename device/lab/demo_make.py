@@ -14,13 +14,14 @@ Output: JPEG frames of 2028x1520 (non-square: a Pi HQ camera's binned mode, the 
 :func:`vision.synth.table_render.render_table`, ``labels/*.txt`` (exact YOLO boxes of every tile lying in view,
 classes of :mod:`vision.read.labels`) and ``recording.json``::
 
-    {"about", "seed", "size": {"width", "height"}, "camera_seat": 0,
+    {"about", "seed", "size": {"width", "height"}, "fps": 2, "camera_seat": 0,
      "winner": {"seat", "hand", "win_tile", "tsumo", "riichi", "dora_indicators", "ura_indicators", "payments"},
      "frames": [{"file": "000.jpg", "hold": 4, "arm": null | "bottom" | ..., "shows": "...",
                  "events": [engine events in their JSON form (engine.game.events), the change this frame shows]}]}
 
 An arm frame's events are empty: the change shows (and its events are due) once the arm has left. Seeded: the same
-seed gives the same frames.
+seed gives the same frames. ``fps``: the frames a second the holds are counted in (a still table between two
+discards 1.5 s); the hand laid down lies open :data:`WIN_HOLD` frames.
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ OUT = RECORDING
 SEATS = ("E", "S", "W", "N")
 #: The game seat at the frame's bottom edge (East): seat s sits at side s.
 CAMERA_SEAT = 0
+#: Frames a second of the recording: the rate ``hold`` counts in (the camera's default rate).
+FPS = 2
+#: Frames the winning hand lies open: 5 s, so that ``jantaku run --demo`` settles it (3 frames) and the demo's
+#: 3 s to confirm it (:data:`device.commands.run.DEMO_AUTO_CONFIRM_S`, counted on the recording's clock) pass while
+#: it lies there, with a frame to spare.
+WIN_HOLD = 10
 
 #: The hand East wins with (13 tiles), the tile drawn to win, and the indicators (dora, kan dora; ura under them).
 WINNER_HAND = "234m567m345p678s5p"
@@ -204,7 +211,7 @@ def shots() -> tuple[list[Shot], Game]:
         change = play(table, game, token, last)
         arm = dataclasses.replace(before, arm=side_of(change.seat), arm_zone=change.zone, arm_to=side_of(change.to))
         out.append(Shot(arm, 1, f"{SEATS[change.seat]} reaches in"))
-        out.append(Shot(table.scene(), 8 if token.endswith("*") else 3, change.shows, change.events))
+        out.append(Shot(table.scene(), WIN_HOLD if token.endswith("*") else 3, change.shows, change.events))
         discards = [e for e in change.events if isinstance(e, Discard)]
         last = (discards[-1].seat, discards[-1].tile) if discards else None
     return out, game
@@ -237,6 +244,7 @@ def make(out: Path, seed: int = 2026, quality: int = 88) -> dict:
         "about": "jantaku demo: one whole hand of riichi mahjong seen by an overhead camera (rendered, CC0 tile art)",
         "seed": seed,
         "size": {"width": FRAME[1], "height": FRAME[0]},
+        "fps": FPS,
         "camera_seat": CAMERA_SEAT,
         "winner": {"seat": "E", "hand": WINNER_HAND, "win_tile": WIN_TILE, "tsumo": True, "riichi": True,
                    "dora_indicators": DORA_INDICATOR + KAN_DORA, "ura_indicators": URA_INDICATORS,

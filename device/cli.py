@@ -104,4 +104,8 @@ def _run(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequence
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m device.cli``: run the package's own module, whose error classes the commands raise (this file, run
+    # as ``__main__``, is a second copy of them that the handlers above would not catch)
+    from device.cli import main as package_main
+
+    sys.exit(package_main())

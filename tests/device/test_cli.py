@@ -104,3 +104,25 @@ def test_each_command_line_is_a_console_script_of_the_install(script, target):
     assert scripts[script] == target
     module, _, name = target.partition(":")
     assert callable(getattr(importlib.import_module(module), name))
+
+
+@pytest.mark.parametrize("module", ["device.cli", "device.lab"])
+def test_python_m_gives_a_users_mistake_in_one_line(tmp_path, module):
+    """``python -m`` runs the command line as ``__main__``: a mistake the commands raise is still one line, exit 2."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    argv = (
+        ["run", "--config", str(tmp_path / "none.toml")] if module == "device.cli" else ["eval", "real", "--conf", "2"]
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", module, *argv],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1

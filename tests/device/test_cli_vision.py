@@ -12,16 +12,13 @@ import numpy as np
 import pytest
 
 from device.cli import main
-from tests.vision.fakes import constant_onnx, encode, with_exif_orientation
+from tests.vision.fakes import ROW_AND_A_BACK, constant_onnx, encode, grey_photo, with_exif_orientation
 
 pytest.importorskip("onnx", reason="building test ONNX files needs the onnx package (pip install onnx)")
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Network input 256 x 320 (h x w). Three tiles in one row and a face-down tile in the row below, under the first,
-# in network pixels (a lone one would be dropped as no tile: vision.read.plausible):
-# on a 128 x 160 frame (read whole, scaled up 2x, no padding) they land at half these coordinates.
-ROW = [(0, 100, 100, 30, 40, 0.9), (1, 132, 100, 30, 40, 0.8), (31, 164, 100, 30, 40, 0.7), (37, 100, 144, 30, 40, 0.6)]
+ROW = ROW_AND_A_BACK
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +28,7 @@ def model(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def photo(tmp_path) -> Path:
-    path = tmp_path / "hand.jpg"
-    path.write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))
-    return path
+    return grey_photo(tmp_path / "hand.jpg")
 
 
 def test_read_json(model, photo, capsys):

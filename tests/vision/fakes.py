@@ -113,6 +113,23 @@ def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
     return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body + jpeg[2:]
 
 
+#: A fixed "YOLO"'s boxes for the command-line tests (network input 256 x 320, h x w): three tiles in one row and a
+#: face-down tile in the row below, under the first (a lone one would be dropped as no tile: vision.read.plausible).
+#: On a 128 x 160 frame (read whole, scaled up 2x, no padding) they land at half these coordinates.
+ROW_AND_A_BACK = [
+    (0, 100, 100, 30, 40, 0.9),
+    (1, 132, 100, 30, 40, 0.8),
+    (31, 164, 100, 30, 40, 0.7),
+    (37, 100, 144, 30, 40, 0.6),
+]
+
+
+def grey_photo(path: Path) -> Path:
+    """A plain grey 128 x 160 JPEG written to ``path`` (the constant model's boxes are what it shows)."""
+    path.write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))
+    return path
+
+
 def constant_onnx(
     path: Path,
     boxes: list[tuple[int, float, float, float, float, float]],

@@ -5,31 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.conformance.tenhou_games import DealCheck, EndCheck, LoggedGame
-from engine.game.events import Call, Discard, DoraFlip, Draw, HandStart, Tsumo
+from engine.conformance.tenhou_games import DealCheck, EndCheck
+from engine.game.events import Call, Discard, Draw, HandStart, Tsumo
 from engine.melds import MeldKind
 from engine.rules import preset
-from engine.tiles import Tile, parse_tiles
-from vision.eval.table_script import script_game
-
-
-def _t(text: str) -> Tile:
-    return Tile.parse(text)
-
-
-HAND = [
-    HandStart(_t("1z")),
-    Draw(0),
-    Discard(0, _t("3m")),
-    Call(1, MeldKind.CHI, parse_tiles("3m24m")),
-    Discard(1, _t("9s"), riichi=True),
-    DoraFlip(_t("2p")),
-]
-
-
-def _script(*events, end=None):
-    steps = [DealCheck(0, 0, 0, 0, (25_000,) * 4), *events] + ([end] if end else [])
-    return script_game(LoggedGame("made-up", preset("tenhou"), ("a", "b", "c", "d"), 0, steps))
+from engine.tiles import parse_tiles
+from tests.vision.eval.test_record_comparison import HAND, _script, _t
 
 
 def test_the_film_holds_each_shot_and_marks_where_changes_land() -> None:

@@ -267,18 +267,6 @@ CALL_GO = "B:1z R:9p T:4z"
 CALL_PONDS = ponds_of(CALL_GO)
 PON = {B: (("5p5p5p", 0),)}
 PON_EVENTS = [Call(0, MeldKind.PON, parse_tiles("555p")), D(0, "2s")]  # after a call: no draw
-CALL_NOT_INFERRED = pytest.mark.xfail(
-    strict=True,
-    reason="a call whose own frames were missed (its meld first seen with the caller's discard beside it) is taken "
-    "in order, but neither it nor the caller's discard is marked inferred: the follower marks only discards of "
-    "several seats settled in one change (FollowUpdate.inferred)",
-)
-CALLED_DISCARD_NOT_INFERRED = pytest.mark.xfail(
-    strict=True,
-    reason="a discard never seen in its pond, whose call is on the table (the meld's sideways 5p from the left seat, "
-    "the seat due), is not inferred: the follower shows call_mismatch 'meld 5p5p5p from left; last discard 4z by "
-    "top' and takes nothing; the engine's state plus the discard and the call explains the table",
-)
 
 
 @pytest.mark.parametrize(
@@ -286,16 +274,16 @@ CALLED_DISCARD_NOT_INFERRED = pytest.mark.xfail(
     [
         # the discard seen; its call and the caller's discard first seen together
         pytest.param(f"{CALL_GO} L:5p", table({**CALL_PONDS, B: "1z2s"}, PON, "4p"), PON_EVENTS, [1, 2],
-                     marks=CALL_NOT_INFERRED, id="call and the caller's discard"),
+                     id="call and the caller's discard"),
         # ... and the next seat's discard too
         pytest.param(f"{CALL_GO} L:5p", table({**CALL_PONDS, B: "1z2s", R: "9p3s"}, PON, "4p"),
-                     [*PON_EVENTS, *turns(D(1, "3s"))], [1, 2, 3], marks=CALL_NOT_INFERRED,
+                     [*PON_EVENTS, *turns(D(1, "3s"))], [1, 2, 3],
                      id="call and two discards"),
         # the discard never seen in its pond: the call shows it was made
         pytest.param(CALL_GO, table(CALL_PONDS, PON, "4p"), [*turns(D(3, "5p")), PON_EVENTS[0]], [1, 2],
-                     marks=CALLED_DISCARD_NOT_INFERRED, id="discard and its call"),
+                     id="discard and its call"),
         pytest.param(CALL_GO, table({**CALL_PONDS, B: "1z2s"}, PON, "4p"), [*turns(D(3, "5p")), *PON_EVENTS],
-                     [1, 2, 3], marks=CALLED_DISCARD_NOT_INFERRED, id="discard, its call and the caller's discard"),
+                     [1, 2, 3], id="discard, its call and the caller's discard"),
     ],
 )  # fmt: skip
 def test_a_missed_call_is_taken_in_order_and_marked_inferred(moves_seen, shown, expected, inferred):

@@ -374,6 +374,9 @@ class CameraGame:
         for seat, _, taken, tile in update.misread:
             self._tile_read_late(seat, taken, tile)
             changed = True
+        for seat, was, tile in update.moved_riichi:
+            self._riichi_moved(seat, was, tile)
+            changed = True
         for reveal in update.revealed:
             self._reveal(reveal)
             changed = True
@@ -760,6 +763,28 @@ class CameraGame:
             self._replaced(kept, replace(kept.event, tile=tile))
         except IllegalAction as exc:
             self._contradiction("refused", seat, self.side_of(seat), f"a discard read {taken}, then {tile}: {exc}")
+
+    def _riichi_moved(self, seat: int, was: Tile, tile: Tile) -> None:
+        """The seat's riichi, taken on its discard of ``was``, lies on its discard of ``tile``: both discards again,
+        the riichi on the second (the later camera events applied again); a contradiction when the rules refuse it."""
+
+        def discard(of: Tile, riichi: bool) -> CameraEvent | None:
+            return next(
+                (e for e in reversed(self.events) if isinstance(e.event, Discard) and e.event.seat == seat and
+                 e.event.tile == of and e.event.riichi is riichi),
+                None,
+            )  # fmt: skip
+
+        taken, sideways = discard(was, True), discard(tile, False)
+        if taken is None or sideways is None:
+            return
+        try:
+            self._replaced(taken, replace(taken.event, riichi=False))
+            sideways = discard(tile, False)  # taken again if it came after
+            if sideways is not None:
+                self._replaced(sideways, replace(sideways.event, riichi=True))
+        except IllegalAction as exc:
+            self._contradiction("refused", seat, self.side_of(seat), f"the riichi moved from {was} to {tile}: {exc}")
 
     def resync(self) -> None:
         """Take the frame now seen as the table's true state (after a person fixed the table or the game)."""

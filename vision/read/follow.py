@@ -138,6 +138,9 @@ class FollowUpdate:
     #: :data:`~vision.read.fusion.STEADY` frames since): each (seat, its index among the seat's pond tiles, the tile
     #: taken, the tile it is), for the game to correct.
     misread: tuple[tuple[int, int, Tile, Tile], ...] = ()
+    #: Riichi taken on a discard whose neighbour in the pond has since settled sideways instead: each (seat, the tile
+    #: the riichi was taken on, the tile that lies sideways), for the game to move the riichi to.
+    moved_riichi: tuple[tuple[int, Tile, Tile], ...] = ()
 
 
 def _one_tile_otherwise(now: SeatView, was: SeatView) -> int | None:
@@ -448,6 +451,7 @@ class _Step:
     inferred: list[Event] = field(default_factory=list)
     late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
     misread: list[tuple[int, int, Tile, Tile]] = field(default_factory=list)
+    moved_riichi: list[tuple[int, Tile, Tile]] = field(default_factory=list)
 
     def settled(self, zone: int) -> bool:
         f = self.follower
@@ -540,6 +544,16 @@ class _Step:
                 f.declared[zone] = True
                 old = seats[zone]
                 seats[zone] = SeatView(old.pond, now.riichi, old.melds)
+            elif (
+                pond is _Pond.SAME
+                and now.riichi is not None
+                and (before := was.seat(side).riichi) is not None
+                and now.riichi != before
+                and now.riichi < len(now.pond)
+            ):  # the riichi taken on the discard beside the one that settled sideways: moved to it
+                self.moved_riichi.append((f.seat_of(side), was.seat(side).pond[before], now.pond[now.riichi]))
+                old = seats[zone]
+                seats[zone] = SeatView(old.pond, now.riichi, old.melds)
             if isinstance(pond, _Pond) and isinstance(meld, _Melds):
                 ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
                 if not meld.hidden or meld.new is not None:  # ... nor a new meld beside them
@@ -563,6 +577,7 @@ class _Step:
             tuple(self.inferred),
             tuple(self.late_riichi),
             tuple(self.misread),
+            tuple(self.moved_riichi),
         )
 
     def _go_on_after_refusals(self, seats: list[SeatView]) -> None:

@@ -440,3 +440,21 @@ def test_through_the_loop_a_discard_the_reads_missed_is_taken_in_turn_and_marked
     assert cam.view()["contradictions"] == []
     lines = texts(cam)
     assert [n for n, line in enumerate(lines) if line.endswith(INFERRED)] == inferred
+
+
+# --- a riichi read on the wrong discard -------------------------------------------------------------------------
+
+
+def test_a_riichi_taken_on_the_next_discard_moves_to_the_tile_that_settles_sideways():
+    """The bottom seat's riichi 2z read upright as it lands, and its next discard, 5p, read sideways: the riichi is
+    taken on the 5p. Once the pond has read with the 2z sideways for STEADY frames, the riichi moves to the 2z (both
+    discards taken again, the seats' discards between them replayed), with no contradiction."""
+    cam, before = hand_until("B:1z R:9p T:4z L:6z B:2z R:3s T:1p L:3m")
+    ponds = {B: "1z2z", R: "9p3s", T: "4z1p", L: "6z3m"}
+    shown = played(cam, [(table({**ponds, B: "1z2z^5p"}, dora="4p"), AFTER)])
+    assert cam.session.game.events[-1] == D(0, "5p", riichi=True)  # as the camera saw it
+    shown |= played(cam, [(table({**ponds, B: "1z^2z5p"}, dora="4p"), AFTER)])
+    assert shown == set() and cam.view()["contradictions"] == []
+    assert cam.session.game.events[before - 8 :] == turns(
+        D(0, "2z", riichi=True), D(1, "3s"), D(2, "1p"), D(3, "3m"), D(0, "5p")
+    )

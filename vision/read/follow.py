@@ -533,27 +533,8 @@ class _Step:
             for change in (pond, meld):
                 if isinstance(change, tuple):
                     self.clash(zone, *change)
-            if (
-                pond is _Pond.SAME
-                and now.riichi is not None
-                and was.seat(side).riichi is None
-                and not f.declared[zone]
-                and now.riichi < len(now.pond)
-            ):  # a discard taken upright settled sideways since: its riichi was read late
-                self.late_riichi.append((f.seat_of(side), now.riichi, now.pond[now.riichi]))
-                f.declared[zone] = True
-                old = seats[zone]
-                seats[zone] = SeatView(old.pond, now.riichi, old.melds)
-            elif (
-                pond is _Pond.SAME
-                and now.riichi is not None
-                and (before := was.seat(side).riichi) is not None
-                and now.riichi != before
-                and now.riichi < len(now.pond)
-            ):  # the riichi taken on the discard beside the one that settled sideways: moved to it
-                self.moved_riichi.append((f.seat_of(side), was.seat(side).pond[before], now.pond[now.riichi]))
-                old = seats[zone]
-                seats[zone] = SeatView(old.pond, now.riichi, old.melds)
+            if pond is _Pond.SAME:
+                self._riichi_read_since(side, now, seats)
             if isinstance(pond, _Pond) and isinstance(meld, _Melds):
                 ponds[side] = pond  # melds partly hidden (an arm, a meld the reader missed) hold up no discard
                 if not meld.hidden or meld.new is not None:  # ... nor a new meld beside them
@@ -579,6 +560,24 @@ class _Step:
             tuple(self.misread),
             tuple(self.moved_riichi),
         )
+
+    def _riichi_read_since(self, side: ViewSide, now: SeatView, seats: list[SeatView]) -> None:
+        """A pond read with its tiles as accepted but its sideways tile elsewhere: a discard taken upright settled
+        sideways since (a riichi read late), or the riichi taken on the discard beside the one that settled sideways
+        (moved to it)."""
+        f, zone = self.follower, side.turns
+        before = f.accepted.seat(side).riichi
+        if now.riichi is None or now.riichi >= len(now.pond) or now.riichi == before:
+            return
+        old = seats[zone]
+        if before is None and not f.declared[zone]:
+            self.late_riichi.append((f.seat_of(side), now.riichi, now.pond[now.riichi]))
+            f.declared[zone] = True
+        elif before is not None:
+            self.moved_riichi.append((f.seat_of(side), old.pond[before], now.pond[now.riichi]))
+        else:
+            return
+        seats[zone] = SeatView(old.pond, now.riichi, old.melds)
 
     def _go_on_after_refusals(self, seats: list[SeatView]) -> None:
         """Each seat whose contradiction (:data:`RESYNCED_CLASHES`) still reads as it did, a frame past the one that

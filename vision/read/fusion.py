@@ -169,7 +169,21 @@ def _laid_against(read: Sequence[Slot], confs: Sequence[float], believed: Sequen
     if shown is not None:  # tiles missing, the rest in order: the hidden ones inside say nothing
         slots = {i: votes[j] for j, i in enumerate(shown)}
         return _PondRead(shown[-1] + 1 if shown else 0, slots, whole, tuple(confs), seen)
+    overlap = _end_overlap(belief, tiles)
+    if overlap:  # the believed pond's last tiles, then new ones: its start hidden (an arm over it as a tile lands)
+        start = len(belief) - overlap
+        slots = {start + j: votes[j] for j in range(len(tiles))}
+        return _PondRead(start + len(tiles), slots, whole, tuple(confs), seen)
     return _PondRead(len(tiles), votes, whole, tuple(confs), seen)  # read otherwise: slot by slot
+
+
+def _end_overlap(belief: Sequence[object], tiles: Sequence[object]) -> int:
+    """The most tiles (at least one, fewer than the belief holds) that end ``belief`` and begin ``tiles``, with more
+    read after them; 0 when none do."""
+    for k in range(min(len(belief) - 1, len(tiles) - 1), 0, -1):
+        if list(belief[-k:]) == list(tiles[:k]):
+            return k
+    return 0
 
 
 @dataclass

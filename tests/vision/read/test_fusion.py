@@ -190,6 +190,9 @@ def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> Tab
         # a tile read twice inside the pond is left out until the pond has read so STEADY frames
         ([seen({**PONDS, T: "6z8m68s"})] * (STEADY - 1), "6z8m8s"),
         ([seen({**PONDS, T: "6z8m68s"})] * STEADY, "6z8m68s"),
+        # the pond's start hidden (an arm over it) as a tile lands: its last tiles and the new one read, laid at its end
+        ([seen({**PONDS, T: "8m8s1p"})] * QUICK, "6z8m8s1p"),
+        ([seen({**PONDS, T: "8s1p"})] * QUICK, "6z8m8s1p"),
     ],
 )
 def test_a_pond_believed(frames, pond):

@@ -54,7 +54,10 @@ class SeatView:
     def of(cls, seat: SeatObservation) -> SeatView:
         tiles = seat.pond_tiles  # the reader leaves face-down tiles out of ponds: the riichi index holds
         riichi = seat.riichi if len(tiles) == len(seat.pond) else None
-        return cls(tiles, riichi, tuple(MeldView.of(m) for m in seat.melds))
+        # a row of face-down tiles alone is no meld a move makes (a closed kan shows two faces): a standing hand's
+        # tops boxed as backs beside the walls
+        melds = tuple(v for m in seat.melds if (v := MeldView.of(m)).face_up)
+        return cls(tiles, riichi, melds)
 
 
 @dataclass(frozen=True, slots=True)

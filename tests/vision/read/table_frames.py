@@ -30,6 +30,8 @@ NONE_SIDEWAYS = -1
 
 
 def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
+    if set(text) == {"?"}:  # tiles face down only ("???"), none sideways
+        return MeldObservation(_row([None] * len(text)), None, side)
     tiles: list[Tile | None] = list(parse_tiles(text))
     if called == NONE_SIDEWAYS:
         return MeldObservation(_row(tiles), None, side)

@@ -168,6 +168,16 @@ def test_a_seat_taken_as_read_after_a_contradiction_goes_back_when_read_right_ag
     assert follower.accepted.seat(B).pond == tuple(parse_tiles("1z9m3s"))
 
 
+@pytest.mark.parametrize("backs", ["???", "????"])
+def test_a_row_of_face_down_tiles_by_a_seat_is_no_meld(backs):
+    """Three or four face-down boxes read where a seat's melds lie (a standing hand's tops boxed as backs) make no
+    meld and no contradiction, and hold up none of the seat's discards."""
+    follower = started(table({B: "1z", R: "9p"}))
+    updates = follow([table({B: "1z", R: "9p"}, {T: ((backs, None),)})] * REPORT, follower)
+    updates += follow([table({B: "1z", R: "9p", T: "4z"}, {T: ((backs, None),)})] * TAKE, follower)
+    assert events(updates) == [D(2, "4z")] and clashes(updates) == []
+
+
 def test_two_seats_discarding_in_one_change_is_a_contradiction():
     follower = started(table({B: "1z", R: "9p"}))
     updates = follow([table({B: "1z2z", R: "9p1s"})] * TAKE, follower)

@@ -718,11 +718,7 @@ class _Step:
             return
         source, tile = last
         kind = _call_kind(meld.face_up)
-        if self._discard_called_unseen(side, meld, ponds):
-            source, tile = meld.source, called  # type: ignore[assignment]
-            self.events.append(Discard(f.seat_of(source), tile))
-            self.inferred.append(self.events[-1])
-        elif source is side or meld.source is not source or called.deaka() != tile.deaka() or kind is None:
+        if source is side or meld.source is not source or called.deaka() != tile.deaka() or kind is None:
             self.clash(
                 zone,
                 Clash.CALL_MISMATCH,
@@ -730,44 +726,23 @@ class _Step:
                 f"last discard {tile} by {source.value}",
             )
             return
-        unseen = bool(self.events) and self.events[-1] == Discard(f.seat_of(source), tile) and bool(self.inferred)
-        if not unseen and ponds.get(source) is not _Pond.TAKEN:  # the discard still shows in its pond (or unsettled)
+        if ponds.get(source) is not _Pond.TAKEN:  # the discard still shows in its pond (or it is unsettled)
             self.pending.append(Pending(side, f"a call of {tile}: waiting for it to leave the {source.value} pond"))
             return
         tiles = tuple(tile if i == meld.called else t for i, t in enumerate(meld.tiles))
         if own is not None:
             ponds[side] = own
         self.events.append(Call(f.seat_of(side), kind, tiles))  # type: ignore[arg-type]
-        if unseen:
-            self.inferred.append(self.events[-1])
         old = seats[zone]
         seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
         discarder = seats[source.turns]
-        if not unseen:  # the discard left its pond with the call (one never seen there never was in it)
-            riichi = None if discarder.riichi == len(discarder.pond) - 1 else discarder.riichi
-            seats[source.turns] = SeatView(discarder.pond[:-1], riichi, discarder.melds)
+        riichi = None if discarder.riichi == len(discarder.pond) - 1 else discarder.riichi
+        seats[source.turns] = SeatView(discarder.pond[:-1], riichi, discarder.melds)
         ponds[source] = _Pond.SAME
         f._hidden[source.turns] = 0
         self.pending = [p for p in self.pending if p.side is not source]
         f.last_discard = f.last_added = None
         self.expected_seat = f.seat_of(side)  # the caller discards next (maybe in this same change)
-
-    def _discard_called_unseen(self, side: ViewSide, meld: MeldView, ponds: dict[ViewSide, _Pond]) -> bool:
-        """Whether a new meld is the call of a discard the camera never saw in its pond (the reads fell behind a
-        quick call): its sideways tile points at the seat due to discard, another seat, whose pond has not changed,
-        and the meld is a chi, pon or open kan of that tile."""
-        f, source = self.follower, meld.source
-        if source is None or source is side or self.expected_seat is None or meld.called is None:
-            return False
-        called = meld.tiles[meld.called]
-        return (
-            f.seat_of(source) == self.expected_seat
-            and called is not None
-            and None not in meld.tiles
-            and _call_kind(meld.face_up) is not None
-            and ponds.get(source, _Pond.SAME) is _Pond.SAME
-            and (f.last_discard is None or f.last_discard[0] is not source)
-        )
 
     # -- dora indicators
     def _dora(self, seats: list[SeatView]) -> None:

@@ -267,6 +267,15 @@ PON = {B: (("5p5p5p", 0),)}
 PON_EVENTS = [Call(0, MeldKind.PON, parse_tiles("555p")), D(0, "2s")]  # after a call: no draw
 
 
+CALLED_DISCARD_NOT_INFERRED = pytest.mark.xfail(
+    strict=True,
+    reason="a discard never seen in its pond, whose call is on the table (the meld's sideways 5p from the seat due), "
+    "is not inferred: call_mismatch. Inferring it (tried: the seat due's discard and the call, both inferred) passed "
+    "these cases but made 4 false events in a filmed game (mjx_upd-bef-chankan-twice: a blank 5z pon misread, then "
+    "calls inferred on discards the camera had attributed otherwise), so it was taken back",
+)
+
+
 @pytest.mark.parametrize(
     ("moves_seen", "shown", "expected", "inferred"),
     [
@@ -279,9 +288,9 @@ PON_EVENTS = [Call(0, MeldKind.PON, parse_tiles("555p")), D(0, "2s")]  # after a
                      id="call and two discards"),
         # the discard never seen in its pond: the call shows it was made
         pytest.param(CALL_GO, table(CALL_PONDS, PON, "4p"), [*turns(D(3, "5p")), PON_EVENTS[0]], [1, 2],
-                     id="discard and its call"),
+                     marks=CALLED_DISCARD_NOT_INFERRED, id="discard and its call"),
         pytest.param(CALL_GO, table({**CALL_PONDS, B: "1z2s"}, PON, "4p"), [*turns(D(3, "5p")), *PON_EVENTS],
-                     [1, 2, 3], id="discard, its call and the caller's discard"),
+                     [1, 2, 3], marks=CALLED_DISCARD_NOT_INFERRED, id="discard, its call and the caller's discard"),
     ],
 )  # fmt: skip
 def test_a_missed_call_is_taken_in_order_and_marked_inferred(moves_seen, shown, expected, inferred):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
-from vision.read.fusion import TableFusion
+from vision.read.fusion import STEADY, WINDOW, TableFusion
 from vision.read.table import TableObservation, ViewSide
 from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
 
@@ -369,6 +369,10 @@ class TableFollower:
     #: Seats (by zone) whose reading made a contradiction in :data:`RESYNCED_CLASHES`: that reading, and the frames it
     #: had held when shown.
     _refused: dict[int, tuple[object, int]] = field(default_factory=dict, repr=False)
+    #: Each seat's (by zone) last discard taken: its index in the pond and the update it was taken on.
+    _landed: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)
+    #: Updates (frames read or held) so far.
+    _updates: int = field(default=0, repr=False)
     #: Seats (by zone) taken as read after a contradiction: the seat as accepted before, and as taken then.
     _resynced: dict[int, tuple[SeatView, SeatView]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
@@ -399,6 +403,7 @@ class TableFollower:
         self._reported = {}
         self._refused = {}
         self._resynced = {}
+        self._landed = {}
         self._last, self._seen = observation, True
 
     def hold(self, frame_index: int, expected_seat: int | None = None) -> FollowUpdate:
@@ -417,6 +422,7 @@ class TableFollower:
         ``expected_seat``: the game seat whose discard is due (from the engine), to refuse one by another seat.
         """
         self._last, self._seen = observation, True
+        self._updates += 1
         read = TableView() if observation is None else TableView.of(observation)
         view = self._fusion.fuse(observation) if self.fuse else read
         # ponds read longer than believed: a change the fusion has not taken yet (several discards at once wait
@@ -525,7 +531,7 @@ class _Step:
                 continue
             # a discard read wrong as it landed, read right since (the fusion's steady reading): corrected, no clash
             slot = _one_tile_otherwise(now, was.seat(side)) if f.fuse and isinstance(pond, tuple) else None
-            if slot is not None:
+            if slot is not None and self._read_wrong_as_it_landed(zone, slot):
                 old = seats[zone]
                 self.misread.append((f.seat_of(side), slot, old.pond[slot], now.pond[slot]))
                 seats[zone] = SeatView(now.pond, old.riichi, old.melds)
@@ -560,6 +566,13 @@ class _Step:
             tuple(self.misread),
             tuple(self.moved_riichi),
         )
+
+    def _read_wrong_as_it_landed(self, zone: int, slot: int) -> bool:
+        """Whether pond ``slot`` holds the seat's last discard taken, taken within the frames a reading needs to be
+        believed otherwise (:data:`~vision.read.fusion.WINDOW` + :data:`~vision.read.fusion.STEADY`): a tile read
+        otherwise later (its last discard called, and the seat's next one seen in its place) is a contradiction."""
+        landed = self.follower._landed.get(zone)
+        return landed is not None and landed[0] == slot and self.follower._updates - landed[1] <= WINDOW + STEADY
 
     def _riichi_read_since(self, side: ViewSide, now: SeatView, seats: list[SeatView]) -> None:
         """A pond read with its tiles as accepted but its sideways tile elsewhere: a discard taken upright settled
@@ -838,6 +851,7 @@ class _Step:
         sideways = now.riichi == at
         riichi = sideways and not f.declared[side.turns]
         self.events.append(Discard(f.seat_of(side), tile, riichi=riichi))
+        f._landed[side.turns] = (at, f._updates)
         f.declared[side.turns] |= riichi
         f.last_added = None
         seats[side.turns] = SeatView(now.pond[: at + 1], at if sideways else old.riichi, old.melds)

@@ -21,7 +21,7 @@ from engine.rules import preset
 from engine.tiles import Tile, format_tiles, parse_tiles
 from tests.vision.read.table_frames import NONE_SIDEWAYS, B, L, R, T, table
 from vision.read.follow import REVEAL_SETTLE, RIICHI_SETTLE, SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
-from vision.read.fusion import QUICK, STEADY
+from vision.read.fusion import QUICK, STEADY, WINDOW
 from vision.read.table import TableObservation
 from vision.read.table_view import TableView
 
@@ -103,8 +103,9 @@ POND_CASES = [
     # an old tile misread in one frame
     ("1z9m", ["1z8m", "1z9m", "1z9m"], [], []),
     # an old tile read otherwise, and it holds: a contradiction, not a guess
-    # a tile read otherwise steadily: the discard corrected (FollowUpdate.misread), no event, no contradiction
-    ("1z9m", ["1z8m"] * REPORT, [], []),
+    # a tile the follower did not see land read otherwise steadily: a contradiction (a discard seen landing is
+    # corrected instead: test_a_pond_tile_read_otherwise_steadily_is_a_discard_to_correct)
+    ("1z9m", ["1z8m"] * REPORT, [], [Clash.POND_CHANGED]),
     ("1z9m", ["2z8m"] * REPORT, [], [Clash.POND_CHANGED]),
     # a pond tile gone for good and no call: a contradiction once it has been gone VANISH frames (fused away first)
     ("1z9m2z", ["1z2z"] * (STEADY + VANISH - 1), [], [Clash.VANISHED]),
@@ -590,10 +591,12 @@ def test_a_contradiction_that_no_longer_holds_is_resolved():
 
 @pytest.mark.parametrize("fuse", [True, False])
 def test_a_pond_tile_read_otherwise_steadily_is_a_discard_to_correct(fuse):
-    """Fused, a pond tile that has read as another for STEADY frames is the game's to correct (the discard read wrong
-    as it landed): no event, no contradiction, the accepted pond as now read. Frame by frame alone, one frame is no
-    evidence to correct a discard by: a contradiction."""
-    follower = started(table({B: "1z9m"}), fuse=fuse)
+    """Fused, the discard the follower took last, read as another tile for STEADY frames soon after it landed, is the
+    game's to correct (read wrong as it landed): no event, no contradiction, the accepted pond as now read. Frame by
+    frame alone, one frame is no evidence to correct a discard by; and an older tile read otherwise (the last
+    discard called away and the seat's next one in its place, say) is a contradiction."""
+    follower = started(table({B: "1z"}), fuse=fuse)
+    assert events(follow([table({B: "1z9m"})] * TAKE, follower)) == [D(0, "9m")]
     updates = follow([table({B: "1z8m"})] * REPORT, follower)
     corrected = [m for u in updates for m in u.misread]
     if fuse:
@@ -601,6 +604,9 @@ def test_a_pond_tile_read_otherwise_steadily_is_a_discard_to_correct(fuse):
         assert follower.accepted.seat(B).pond == tuple(parse_tiles("1z8m"))
     else:
         assert corrected == [] and clashes(updates) == [Clash.POND_CHANGED]
+    later = started(table({B: "1z"}), fuse=fuse)
+    follow([table({B: "1z9m"})] * TAKE + [table({B: "1z9m"})] * (WINDOW + STEADY), later)
+    assert clashes(follow([table({B: "1z8m"})] * REPORT, later)) == [Clash.POND_CHANGED]
 
 
 def test_a_call_out_of_turn_order_and_the_callers_discard_in_one_change():

@@ -65,7 +65,7 @@ NAMED = [
 @pytest.mark.parametrize(("indicators", "dora", "ura_indicators", "ura"), NAMED)
 def test_the_table_page_draws_the_dora_the_server_names(context, site, indicators, dora, ura_indicators, ura):
     base = site.url.rstrip("/")
-    site.new_game({"names": ["Ann", "Bo", "Cy", "Di"]})
+    site.new_game(site.rules, ["Ann", "Bo", "Cy", "Di"])
     state = copy.deepcopy(site.state())
     state["game"].update(dora_indicators=indicators, dora=dora, ura_indicators=ura_indicators, ura=ura)
     body = f"retry: 60000\nid: {state['seq']}\nevent: state\ndata: {json.dumps(state)}\n\n"

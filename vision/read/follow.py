@@ -342,7 +342,7 @@ class TableFollower:
     ...                                   for s in ViewSide), (0.0, 0.0))
     >>> follower = TableFollower(camera_seat=2)
     >>> [follower.update(table(text), i).events for i, text in enumerate(["", "1z", "1z", "1z"])]
-    [(), (), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),)]
+    [(), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),), ()]
     """
 
     camera_seat: int | None = None

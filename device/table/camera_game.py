@@ -732,16 +732,23 @@ class CameraGame:
                 break
         return new
 
-    def _riichi_read_late(self, seat: int, tile: Tile) -> None:
-        """The seat's discard of ``tile``, taken upright, now lies sideways: the discard again, with its riichi."""
-        kept = next(
+    def _last_discard(self, seat: int, tile: Tile, riichi: bool | None = None) -> CameraEvent | None:
+        """The seat's last camera discard of ``tile`` (with or without riichi, as ``riichi`` asks; None: either)."""
+        return next(
             (
                 e
                 for e in reversed(self.events)
-                if isinstance(e.event, Discard) and e.event.seat == seat and e.event.tile == tile and not e.event.riichi
+                if isinstance(e.event, Discard)
+                and e.event.seat == seat
+                and e.event.tile == tile
+                and (riichi is None or e.event.riichi is riichi)
             ),
             None,
         )
+
+    def _riichi_read_late(self, seat: int, tile: Tile) -> None:
+        """The seat's discard of ``tile``, taken upright, now lies sideways: the discard again, with its riichi."""
+        kept = self._last_discard(seat, tile, riichi=False)
         if kept is None:
             return
         try:
@@ -752,11 +759,7 @@ class CameraGame:
     def _tile_read_late(self, seat: int, taken: Tile, tile: Tile) -> None:
         """The seat's discard taken as ``taken`` has read as ``tile`` since: the discard again, as ``tile`` (the
         later camera events applied again); a contradiction when the rules refuse it (the tile was called)."""
-        kept = next(
-            (e for e in reversed(self.events) if isinstance(e.event, Discard) and e.event.seat == seat and
-             e.event.tile == taken),
-            None,
-        )  # fmt: skip
+        kept = self._last_discard(seat, taken)
         if kept is None:
             return
         try:
@@ -767,20 +770,12 @@ class CameraGame:
     def _riichi_moved(self, seat: int, was: Tile, tile: Tile) -> None:
         """The seat's riichi, taken on its discard of ``was``, lies on its discard of ``tile``: both discards again,
         the riichi on the second (the later camera events applied again); a contradiction when the rules refuse it."""
-
-        def discard(of: Tile, riichi: bool) -> CameraEvent | None:
-            return next(
-                (e for e in reversed(self.events) if isinstance(e.event, Discard) and e.event.seat == seat and
-                 e.event.tile == of and e.event.riichi is riichi),
-                None,
-            )  # fmt: skip
-
-        taken, sideways = discard(was, True), discard(tile, False)
+        taken, sideways = self._last_discard(seat, was, riichi=True), self._last_discard(seat, tile, riichi=False)
         if taken is None or sideways is None:
             return
         try:
             self._replaced(taken, replace(taken.event, riichi=False))
-            sideways = discard(tile, False)  # taken again if it came after
+            sideways = self._last_discard(seat, tile, riichi=False)  # taken again if it came after
             if sideways is not None:
                 self._replaced(sideways, replace(sideways.event, riichi=True))
         except IllegalAction as exc:

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 from vision.eval.real_photos import RealBox, RealPhoto
-from vision.read.labels import CLASS_NAMES, YoloBox
+from vision.read.labels import CLASS_NAMES, boxes_and_skipped
 
 #: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_ALANCHOI`` overrides.
 DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos" / "alanchoi00"
@@ -62,18 +62,11 @@ def load_split(split: str, root: str | os.PathLike[str] | None = None) -> list[R
     folder = root_dir(root) / split
     photos = []
     for image in sorted((folder / "images").glob("*.jpg")):
-        label = folder / "labels" / (image.stem + ".txt")
+        path = folder / "labels" / (image.stem + ".txt")
         boxes: list[RealBox] = []
         flowers: list[tuple[float, float, float, float]] = []
-        skipped = 0
-        for line in label.read_text(encoding="utf-8").splitlines() if label.exists() else ():
-            if not line.strip():
-                continue
-            try:
-                label = YoloBox.parse(line)
-            except ValueError:
-                skipped += 1
-                continue
+        read, skipped = boxes_and_skipped(path.read_text(encoding="utf-8") if path.exists() else "")
+        for _, label in read:
             cx, cy, w, h = label.cx, label.cy, label.w, label.h
             ours = class_of_alanchoi(label.class_id)
             if ours is None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.tiles import Tile
 from vision.read.geometry import Box
-from vision.read.labels import CLASS_NAMES, YoloBox, class_of_tile, labels_text
+from vision.read.labels import CLASS_NAMES, YoloBox, boxes_and_skipped, class_of_tile, labels_text
 
 #: Where the set lies in a checkout (``/work/main`` beside ``/work/shared``); ``JANTAKU_REAL_PHOTOS`` overrides.
 DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-photos" / "leo-miura-robot"
@@ -205,24 +205,17 @@ def load_folder(folder: Path) -> list[RealPhoto]:
     mapping = classes_of_names(names)
     photos = []
     for image in sorted(folder.glob("*/images/*.jpg")):
-        label = image.parent.parent / "labels" / (image.stem + ".txt")
+        path = image.parent.parent / "labels" / (image.stem + ".txt")
         source = source_frame(image.name)
-        boxes, skipped = [], 0
-        lines = label.read_text(encoding="utf-8").splitlines() if label.exists() else []
-        for number, line in enumerate(lines):
-            if not line.strip():
-                continue
-            try:
-                label = YoloBox.parse(line)
-            except ValueError:
-                skipped += 1
-                continue
+        boxes = []
+        read, skipped = boxes_and_skipped(path.read_text(encoding="utf-8") if path.exists() else "")
+        for number, label in read:
             cls = label.class_id
             fix = LABEL_FIXES.get((folder.name, source, number))
             if fix is not None:
                 found = names[cls] if 0 <= cls < len(names) else str(cls)
                 if found != fix[0]:
-                    raise ValueError(f"{label}: line {number + 1} is {found}, not the {fix[0]} LABEL_FIXES corrects")
+                    raise ValueError(f"{path}: line {number + 1} is {found}, not the {fix[0]} LABEL_FIXES corrects")
                 cls = names.index(fix[1])
             ours = mapping[cls] if 0 <= cls < len(mapping) else None
             if ours is None:

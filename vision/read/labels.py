@@ -113,6 +113,25 @@ def parse_labels(text: str) -> list[YoloBox]:
     return out
 
 
+def boxes_and_skipped(text: str) -> tuple[list[tuple[int, YoloBox]], int]:
+    """Every box of a label file's text with its line's index (from 0, blank lines counted), and how many lines
+    could not be read (skipped and counted, for data sets whose odd lines are counted rather than refused).
+
+    >>> boxes, skipped = boxes_and_skipped("0 0.5 0.5 0.1 0.1\\n\\nbad\\n37 0.2 0.2 0.1 0.1\\n")
+    >>> [(number, box.class_id) for number, box in boxes], skipped
+    ([(0, 0), (3, 37)], 1)
+    """
+    boxes, skipped = [], 0
+    for number, line in enumerate(text.splitlines()):
+        if not line.strip():
+            continue
+        try:
+            boxes.append((number, YoloBox.parse(line)))
+        except ValueError:
+            skipped += 1
+    return boxes, skipped
+
+
 def labels_text(boxes: Iterable[YoloBox]) -> str:
     """A label file's text: one line a box, each ended by a newline.
 

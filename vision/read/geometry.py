@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -115,3 +116,28 @@ class Box:
 
     def as_list(self, ndigits: int = 1) -> list[float]:
         return [round(v, ndigits) for v in (self.x1, self.y1, self.x2, self.y2)]
+
+
+def linked_groups(n: int, linked: Callable[[int, int], bool]) -> list[list[int]]:
+    """The items ``0..n-1`` grouped by the links ``linked(i, j)`` (asked for each pair, ``i < j``) and every chain of
+    them: each group in increasing order, the groups in the order of their first items.
+
+    >>> linked_groups(5, lambda i, j: j == i + 2)
+    [[0, 2, 4], [1, 3]]
+    """
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if linked(i, j):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())

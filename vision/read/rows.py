@@ -7,7 +7,7 @@ apart from the hand is still on the hand's row). The mpsz text has one group per
 tiles are counted, not written.
 
 >>> from engine.tiles import Tile
->>> from vision.read.geometry import Box
+>>> from vision.read.geometry import Box, linked_groups
 >>> from vision.read.labels import class_of_tile
 >>> def tile(text, x, y, w=30, h=40):
 ...     return Detection.of_class(class_of_tile(Tile.parse(text)), Box(x, y, x + w, y + h), 0.9)
@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
-from vision.read.geometry import Box
+from vision.read.geometry import Box, linked_groups
 
 
 def face_up(detections: Iterable[Detection]) -> tuple[Tile, ...]:
@@ -104,31 +104,15 @@ def read_tiles(detections: Sequence[Detection], *, gap: float = 1.0, share: floa
     if n == 0:
         return Rows(())
     boxes = _upright_boxes(dets)
-    parent = list(range(n))
 
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    def neighbours(i: int, j: int) -> bool:
+        a, b = boxes[i], boxes[j]
+        if _overlap(a.y1, a.y2, b.y1, b.y2) < share * min(a.height, b.height):
+            return False
+        return max(a.x1, b.x1) - min(a.x2, b.x2) <= gap * max(a.width, b.width)
 
-    def union(i: int, j: int) -> None:
-        parent[find(i)] = find(j)
-
-    for i in range(n):
-        a = boxes[i]
-        for j in range(i + 1, n):
-            b = boxes[j]
-            if _overlap(a.y1, a.y2, b.y1, b.y2) < share * min(a.height, b.height):
-                continue
-            x_gap = max(a.x1, b.x1) - min(a.x2, b.x2)
-            if x_gap <= gap * max(a.width, b.width):
-                union(i, j)
-    chains: dict[int, list[int]] = {}
-    for i in range(n):
-        chains.setdefault(find(i), []).append(i)
+    groups = linked_groups(n, neighbours)
     # join chains that sit at one height (a meld set apart from the hand)
-    groups = list(chains.values())
     extents = [_extent(boxes, g) for g in groups]  # kept beside the groups: only a merged group's extent changes
     merged = True
     while merged:

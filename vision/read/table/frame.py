@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision.read.detector import Detection
+from vision.read.geometry import linked_groups
 from vision.read.table.observation import ViewSide
 
 #: A tile is sideways when its along/depth ratio is at least 1 and this many times its row neighbours' ratio.
@@ -85,23 +86,8 @@ def _rows(spans: Sequence[_Span], gap: float = 2.0, share: float = 0.5) -> list[
 
 def _chains(spans: Sequence[_Span], gap: float, share: float) -> list[list[_Span]]:
     """Chains of neighbours (:func:`_joins`), each in the order of ``spans``."""
-    n = len(spans)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(n):
-        for j in range(i + 1, n):
-            if _joins(spans[i], spans[j], gap, share):
-                parent[find(i)] = find(j)
-    chains: dict[int, list[_Span]] = {}
-    for i in range(n):
-        chains.setdefault(find(i), []).append(spans[i])
-    return list(chains.values())
+    groups = linked_groups(len(spans), lambda i, j: _joins(spans[i], spans[j], gap, share))
+    return [[spans[i] for i in group] for group in groups]
 
 
 def _at_one_depth(groups: list[list[_Span]], share: float) -> list[list[_Span]]:

@@ -169,31 +169,32 @@ def _outer_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, f
     return [d for d, x in zip(dets, depth, strict=True) if x >= far - unit]
 
 
-def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
-    """Whether a seat's outer row (:func:`_outer_row`) is a wall: three or more, mostly face down and lying (deeper
-    than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
-    if len(dets) < 3:
+def _is_wall(row: Sequence[Detection], side: ViewSide, centre: tuple[float, float]) -> bool:
+    """Whether a row of a seat's tiles is a wall: three or more, mostly face down (:data:`WALL_BACKS`) and lying
+    (deeper than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
+    if len(row) < 3:
         return False
-    outer = _outer_row(dets, side, centre, unit)
-    backs = sum(d.is_back for d in outer)
-    spans = [_span(0, d, side, centre) for d in outer]
-    return len(outer) >= 3 and backs >= WALL_BACKS * len(outer) and statistics.median(1 / s.ratio for s in spans) >= 1.1
+    backs = sum(d.is_back for d in row)
+    spans = [_span(0, d, side, centre) for d in row]
+    return backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in spans) >= 1.1
+
+
+def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
+    """Whether a seat's outer row (:func:`_outer_row`) is a wall (:func:`_is_wall`)."""
+    return len(dets) >= 3 and _is_wall(_outer_row(dets, side, centre, unit), side, centre)
 
 
 def _wall_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> list[Detection]:
-    """A seat's wall: its outermost row (tiles within a tile's width in depth) of three or more that is mostly face
-    down and lying (:data:`WALL_BACKS`; deeper than wide in that seat's frame: a standing hand seen from behind shows
-    shallow boxes); [] when it shows none. Rows beyond it are passed over (a standing hand's top edges boxed as tiles,
+    """A seat's wall: its outermost row (tiles within a tile's width in depth) that is a wall (:func:`_is_wall`); []
+    when it shows none. Rows beyond it are passed over (a standing hand's top edges boxed as tiles,
     a hand laid open)."""
     depth = [_depths(d, centre)[side.turns] for d in dets]
     left = sorted(range(len(dets)), key=lambda i: -depth[i])
     while len(left) >= 3:
         far = depth[left[0]]
-        row = [i for i in left if depth[i] >= far - unit]
-        spans = [_span(0, dets[i], side, centre) for i in row]
-        backs = sum(dets[i].is_back for i in row)
-        if len(row) >= 3 and backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in spans) >= 1.1:
-            return [dets[i] for i in row]
+        row = [dets[i] for i in left if depth[i] >= far - unit]
+        if _is_wall(row, side, centre):
+            return row
         left = [i for i in left if depth[i] < far - unit]
     return []
 

@@ -36,8 +36,9 @@ def estimate_centre(detections: Sequence[Detection], rounds: int = 12) -> tuple[
     Along each axis the centre lies midway between the outer rows of the two seats across it (left and right give
     x; two walls however short one is); where one of them is missing, or the two disagree with the seats beside it
     by more than two tiles, at the middle of the seats beside it (their rows are centred on it, give or take the
-    melds). Where one of them is missing and the outer rows of the other and of both seats beside are walls, the
-    walls' square places it: as far in from that wall as the walls beside lie from each other's middle (walls shrink
+    melds). Where one of them is missing and the other and both seats beside show walls (:func:`_wall_row`: the
+    outermost row of lying stacks, whatever lies beyond it), the walls' square places it: as far in from that wall's
+    line as the walls beside lie from each other's middle (walls shrink
     from one end as tiles are drawn, so their middles may be tiles off the table's axis; early in a hand only walls
     may be seen), that distance scaled by the walls' stack pitches across the two axes (:func:`_depth_per_width`: a
     camera at an angle shows the table's depth shorter than its width).

@@ -23,6 +23,9 @@ CENTRE_BOUND = 0.6
 #: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
 #: nothing of the table's).
 WHOLE_TABLE = 24
+#: Opposite walls' lines lie this many stack pitches apart (a wall is 17 stacks long and the four are pushed into a
+#: square about that long; a table's rim or an automatic table's edge boxed as a row of backs lies much farther out).
+WALLS_APART = (14.0, 21.0)
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -96,6 +99,10 @@ class _Seen:
 def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], unit: float) -> tuple[float, float]:
     """One round of :func:`estimate_centre`: the centre placed anew from the tiles' seats about ``centre``."""
     seen = _Seen.about(detections, centre)
+    off = _off_square(seen, centre, unit)
+    if off:
+        detections = [d for d in detections if id(d) not in off]
+        seen = _Seen.about(detections, centre)
     # each axis two ways: between the outer rows of the seats across it (precise when both show the same kind of
     # row: two hands, or two walls), and at the middle of the seats beside it (within about a tile) (two opposite
     # walls lie as far out as each other however short one is: a wall drawn down to a few stacks by a corner is no
@@ -117,10 +124,41 @@ def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], 
                 beside[axis] = line[axis.high] - half
             elif axis.low in walls and not seen.both(axis):
                 beside[axis] = line[axis.low] + half
+    # two walls outermost lie as far out as each other: the seats beside (a wall drawn short, a hand unseen) do not
+    # overrule them
+    for axis in (_X, _Y):
+        if {axis.low, axis.high} <= walled:
+            beside[axis] = None
     return (
         _pick(across[_X], beside[_X], centre[0], unit),
         _pick(across[_Y], beside[_Y], centre[1], unit),
     )
+
+
+def _off_square(seen: _Seen, centre: tuple[float, float], unit: float) -> set[int]:
+    """The ids of the detections in a row of backs that lies where no wall can (a table's rim, a slot's edge): of two
+    opposite walls (:func:`_wall_row`) lying nearer or farther apart than :data:`WALLS_APART` stack pitches, the one
+    whose line lies farther from where a wall belongs, as far out from the middle of the seats beside as half the
+    square (both, without seats beside to place that middle)."""
+    walls = {s: row for s in ViewSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
+    off: set[int] = set()
+    for axis, other in ((_X, _Y), (_Y, _X)):
+        if not {axis.low, axis.high} <= walls.keys():
+            continue
+        # the walls beside lie along this axis: their stacks' pitch is measured the way the pair lies apart
+        pitches = [p for s in (other.low, other.high) if s in walls and (p := _stack_pitch(walls[s], s, unit))]
+        pitch = statistics.mean(pitches) if pitches else unit
+        low, high = _line(walls[axis.low], axis.low), _line(walls[axis.high], axis.high)
+        if WALLS_APART[0] <= (high - low) / pitch <= WALLS_APART[1]:
+            continue
+        middle = _beside(seen, axis, other, centre)
+        half = sum(WALLS_APART) / 4 * pitch
+        if middle is None:
+            dropped = [axis.low, axis.high]
+        else:
+            dropped = [max((axis.low, axis.high), key=lambda s: abs(abs(_line(walls[s], s) - middle) - half))]
+        off |= {id(d) for s in dropped for d in walls[s]}
+    return off
 
 
 def _across(seen: _Seen, axis: _Axis, walled: set[ViewSide]) -> float | None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from vision.read.detector import Detection
 from vision.read.geometry import Size
-from vision.read.table.centre import WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
+from vision.read.table.centre import WALLS_APART, WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
 from vision.read.table.frame import _depth, _unit
 from vision.read.table.kinds import _full_wall, _wall_like
 from vision.read.table.naming import _inside_and_reach, _seat_observation
@@ -37,7 +37,7 @@ def _matched_centre(
         ((ViewSide.LEFT, ViewSide.RIGHT), ((ViewSide.BOTTOM, 1.0), (ViewSide.TOP, -1.0))),
         ((ViewSide.TOP, ViewSide.BOTTOM), ((ViewSide.LEFT, 1.0), (ViewSide.RIGHT, -1.0))),
     ):
-        if a in walls and b in walls:
+        if a in walls and b in walls and _square(walls[a] + walls[b], dets):
             shift.append((walls[b] - walls[a]) / 2)
         elif a in ponds and b in ponds:
             shift.append((ponds[b] - ponds[a]) / 2)
@@ -46,6 +46,14 @@ def _matched_centre(
         else:
             shift.append(0.0)
     return (centre[0] + shift[0], centre[1] + shift[1])
+
+
+def _square(apart: float, dets: Sequence[Detection]) -> bool:
+    """Whether two opposite walls lying ``apart`` pixels apart can be two sides of the walls' square
+    (:data:`~vision.read.table.centre.WALLS_APART`, a tile's width for the stacks' pitch): a table's rim boxed as a row
+    of backs lies much farther out."""
+    unit = statistics.median(min(d.box.width, d.box.height) for d in dets)
+    return WALLS_APART[0] <= apart / unit <= WALLS_APART[1]
 
 
 def _wall_and_pond_depths(

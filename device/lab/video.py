@@ -254,15 +254,27 @@ class PiPace:
 
 @dataclass
 class Watch:
-    """Wraps the service's ``observe`` and ``hold``: after each, the engine events new since, and when they came."""
+    """Wraps the service's ``observe`` and ``hold``: after each, the engine events new since, and when they came.
+
+    It follows the engine's own list: an event the camera game takes back (a discard corrected, the events after it
+    applied again, a phone's undo) leaves :attr:`arrived`, and one applied again as it was keeps its first time.
+    Call :meth:`entered_by_hand` after a person changed the game: what they entered is no camera event, and what the
+    camera had given before stays counted."""
 
     service: Any
-    seen: int = 0
-    #: (seconds on ``clock``, event) for every event the engine received, in order.
-    arrived: list[tuple[float, Any]] = field(default_factory=list)
+    clock: Callable[[], float] = time.perf_counter
     #: Every contradiction the camera game reported, in order (as ``state()["follow"]`` shows them).
     clashes: list[dict[str, Any]] = field(default_factory=list)
-    clock: Callable[[], float] = time.perf_counter
+    #: The camera's events before the last person's change, (seconds on ``clock``, event).
+    _kept: list[tuple[float, Any]] = field(default_factory=list)
+    #: The engine's events as last seen, and when each came (None: not the camera's).
+    _known: list[Any] = field(default_factory=list)
+    _times: list[float | None] = field(default_factory=list)
+
+    @property
+    def arrived(self) -> list[tuple[float, Any]]:
+        """(seconds on ``clock``, event) for every camera event the engine holds or held before a person's change."""
+        return self._kept + [(t, e) for t, e in zip(self._times, self._known, strict=True) if t is not None]
 
     def observe(self, observation: Any) -> None:
         self.service.observe(observation)
@@ -272,13 +284,25 @@ class Watch:
         self.service.hold()
         self._collect()
 
+    def entered_by_hand(self) -> None:
+        """A person changed the game (a hand's end entered, the game re-entered from the record): the engine's events
+        now are not the camera's."""
+        self._kept = self.arrived
+        self._known = list(self.service.game.game.events)
+        self._times = [None] * len(self._known)
+
     def _collect(self) -> None:
-        events = self.service.game.game.events
-        if len(events) < self.seen:  # an undo: the engine's list is the truth
-            self.seen = len(events)
+        events = list(self.service.game.game.events)
+        same = 0
+        while same < min(len(events), len(self._known)) and events[same] == self._known[same]:
+            same += 1
+        gone = list(zip(self._known[same:], self._times[same:], strict=True))
         now = self.clock()
-        self.arrived += [(now, e) for e in events[self.seen :]]
-        self.seen = len(events)
+        times = self._times[:same]
+        for e in events[same:]:
+            again = next((k for k, (old, _) in enumerate(gone) if old == e), None)
+            times.append(gone.pop(again)[1] if again is not None else now)
+        self._known, self._times = events, times
         self.clashes += [c for c in self.service.camera_game.contradictions if c not in self.clashes]
 
 
@@ -334,7 +358,7 @@ def film_game(
         if done:
             by_hand.append(f"{script.hands[hand - 1].label}: {done}")
             settled.append(hand - 1)
-        watch.seen = len(service.game.game.events)  # what a person entered is no camera event
+        watch.entered_by_hand()
 
     source = FilmSource(script, renderer(style, seed, size), between_hands)
     read = camera_reader(reader, source, model)

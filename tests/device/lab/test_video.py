@@ -214,3 +214,48 @@ def test_a_centre_kept_tiles_off_misreads_the_shots(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(TableGeometry, "observe", two_tiles_off)
     seated = seat_game(_script(*CALL_AND_RIICHI), seed=5)
     assert seated.misread > 0 and seated.first[0][0] == 0
+
+
+class _Game:
+    """The bits of a table service a :class:`~device.lab.video.Watch` reads: the engine's events, the contradictions."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+        self.contradictions: list = []
+        self.game = self
+        self.camera_game = self
+
+    def observe(self, events: list) -> None:
+        self.events = list(events)
+
+    def hold(self) -> None:
+        pass
+
+
+_9M, _9M_AS_6M = Discard(seat=0, tile=_t("9m")), Discard(seat=0, tile=_t("6m"))
+_NEXT = Discard(seat=1, tile=_t("1z"))
+
+
+@pytest.mark.parametrize(("steps", "arrived"), [
+    # each step: the engine's events after an observe (or "hand": a person entered them); then (time, event) held
+    ([[_9M_AS_6M], [_9M_AS_6M, _NEXT]], [(0, _9M_AS_6M), (1, _NEXT)]),
+    # the discard corrected and the event after it applied again: the wrong one is gone, the next keeps its time
+    ([[_9M_AS_6M], [_9M_AS_6M, _NEXT], [_9M, _NEXT]], [(2, _9M), (1, _NEXT)]),
+    # a phone's undo: gone
+    ([[_9M, _NEXT], [_9M]], [(0, _9M)]),
+    # what a person entered is no camera event; what the camera gave before stays, even when re-entered otherwise
+    ([[_9M_AS_6M], "hand", [_9M, _NEXT]], [(0, _9M_AS_6M), (2, _NEXT)]),
+])  # fmt: skip
+def test_the_watch_follows_the_engines_list(steps: list, arrived: list) -> None:
+    from device.lab.video import Watch
+
+    game, ticks = _Game(), iter(range(100))
+    watch = Watch(game, clock=lambda: next(ticks))
+    for step in steps:
+        if step == "hand":
+            game.events = [_9M]
+            watch.entered_by_hand()
+            next(ticks)
+        else:
+            watch.observe(step)
+    assert watch.arrived == arrived

@@ -570,7 +570,8 @@ class _Step:
     def _read_wrong_as_it_landed(self, zone: int, slot: int) -> bool:
         """Whether pond ``slot`` holds the seat's last discard taken, taken within the frames a reading needs to be
         believed otherwise (:data:`~vision.read.fusion.WINDOW` + :data:`~vision.read.fusion.STEADY`): a tile read
-        otherwise later (its last discard called, and the seat's next one seen in its place) is a contradiction."""
+        otherwise later (its last discard called, and the seat's next one seen in its place) is a contradiction, and
+        so is a riichi read on an older discard (a pond read askew: a riichi is declared with the discard)."""
         landed = self.follower._landed.get(zone)
         return landed is not None and landed[0] == slot and self.follower._updates - landed[1] <= WINDOW + STEADY
 
@@ -584,6 +585,8 @@ class _Step:
             return
         old = seats[zone]
         if before is None and not f.declared[zone]:
+            if not self._read_wrong_as_it_landed(zone, now.riichi):
+                return
             self.late_riichi.append((f.seat_of(side), now.riichi, now.pond[now.riichi]))
             f.declared[zone] = True
         elif before is not None:

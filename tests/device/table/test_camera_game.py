@@ -423,6 +423,22 @@ def test_a_riichi_read_late_corrects_its_discard_and_the_hand_goes_on():
     assert game.riichi(0) and game.sticks == 1 and game.scores[0] == 24000
 
 
+def test_a_riichi_read_on_an_older_discard_is_no_riichi():
+    """Filmed with the models (``mjx_double-ron`` E2): the right seat's first discard read sideways for a while, four
+    discards after it was taken, as the top seat's tile was called. A riichi is declared with its discard, so only the
+    seat's last discard, just landed, can have been read upright wrongly: the older one was taken as a riichi, the
+    seat's pon that followed was refused (a player in riichi may not call), and the hand was lost."""
+    cam = camera()
+    go = "B:1z R:9p T:4z L:6z B:2z R:3z T:8s L:7z"
+    show(cam, script(go))
+    ponds = ponds_of(go)
+    show(cam, [table({**ponds, B: "^1z2z"}, dora="4p")], holds=STEADY_HOLDS + SETTLE + 4)
+    assert not any(isinstance(e, Discard) and e.riichi for e in game_events(cam))
+    assert not cam.session.game.riichi(0)
+    show(cam, [table({**ponds, B: "1z2z5m"}, dora="4p")])  # read upright again, and the seat's next discard
+    assert game_events(cam)[-1] == D(0, "5m") and cam.view()["contradictions"] == []
+
+
 def test_the_table_of_a_hand_just_ended_is_never_joined_but_a_new_deal_is():
     cam = camera()
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
-from vision.read.fusion import STEADY, WINDOW, TableFusion
+from vision.read.fusion import STEADY, WINDOW, TableFusion, one_tile_otherwise
 from vision.read.table import TableObservation, ViewSide
 from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
 
@@ -196,14 +196,17 @@ class _Melds:
     grown: int | None = None
     hidden: bool = False
     shrunk: int | None = None
-    #: An old meld read with a tile more of its own kind and none sideways (a blank tile boxed twice): no event, no
+    #: An old meld misread (:func:`_misread_meld`: a blank tile boxed twice, a tile read otherwise): no event, no
     #: tile missing; it waits to be read right.
     misread: bool = False
 
 
 def _misread_meld(now: MeldView, old: MeldView) -> bool:
-    """Whether ``now`` is ``old`` read with one tile more of its own kinds and no tile sideways: no meld a move makes
-    (an added kan keeps its called tile sideways, a closed kan shows its ends face down)."""
+    """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, or with one tile
+    read otherwise where it lies, its sideways tile where it was. No move makes either (an added kan keeps its called
+    tile sideways, a closed kan shows its ends face down; no move changes a tile of a meld)."""
+    if one_tile_otherwise(now, old):
+        return True
     return (
         now.called is None
         and None not in now.tiles
@@ -519,7 +522,7 @@ class _Step:
             if shrunk is not None and self._kan_tile_robbed(side, seats, shrunk):
                 continue
             if isinstance(meld, _Melds) and meld.misread:
-                self.pending.append(Pending(side, "a meld read with a tile too many (read again)"))
+                self.pending.append(Pending(side, "a meld read otherwise (read again)"))
             if (isinstance(pond, _Pond) and pond in (_Pond.TAKEN, _Pond.HIDDEN)) or (
                 isinstance(meld, _Melds) and meld.hidden
             ):

@@ -297,7 +297,7 @@ def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView
     out, new = [], []
     for meld in read:
         same = next((m for m in rest if len(m.tiles) == len(meld.tiles) and sorted(m.face_up) == sorted(meld.face_up)),
-                    None)  # fmt: skip
+                    None) or next((m for m in rest if one_tile_otherwise(meld, m)), None)  # fmt: skip
         if same is not None:
             rest.remove(same)
         else:
@@ -306,6 +306,18 @@ def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView
     # a pon grown to four, or a kan back to three, is that meld changed: no meld beside it
     changed = any(_within(m.face_up, n.face_up) or _within(n.face_up, m.face_up) for m in rest for n in new)
     return tuple(out + rest) if new and not changed else tuple(out)
+
+
+def one_tile_otherwise(now: MeldView, believed: MeldView) -> bool:
+    """Whether ``now`` is the ``believed`` meld with one tile read otherwise where it lies, its sideways tile where it
+    was: a misreading, for no move changes a tile of a meld."""
+    if len(now.tiles) != len(believed.tiles) or len(now.tiles) < 3 or now.called != believed.called:
+        return False
+    return sum(_kind(a) != _kind(b) for a, b in zip(now.tiles, believed.tiles, strict=True)) == 1
+
+
+def _kind(tile: Tile | None) -> Tile | None:
+    return tile.deaka() if tile is not None else None
 
 
 def _within(small: Sequence[Tile], big: Sequence[Tile]) -> bool:

@@ -67,7 +67,7 @@ from engine.game.wins import win_context
 from engine.hand import Hand
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
-from vision.read.follow import SETTLE, VANISH, Contradiction, Reveal, TableFollower, TableView
+from vision.read.follow import SETTLE, VANISH, Contradiction, Reveal, TableFollower, TableSnapshot
 from vision.read.table import TableObservation, ViewSide
 
 #: The most camera events kept (a hand has about 70 discards, a few calls and kans).
@@ -204,11 +204,11 @@ def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[
     the dealer); else None."""
     if table is None or len(table.dora_indicators) != 1:
         return None
-    view = TableView.of(table)
-    if view.open_hand or any(s.melds for s in view.seats):
+    snapshot = TableSnapshot.of(table)
+    if snapshot.open_hand or any(s.melds for s in snapshot.seats):
         return None
     order = [(dealer + k) % 4 for k in range(4)]
-    ponds = {seat: view.seat(side_of(seat)) for seat in order}
+    ponds = {seat: snapshot.seat(side_of(seat)) for seat in order}
     sizes = [len(ponds[seat].pond) for seat in order]
     if not 0 < sum(sizes) <= JOIN_MOST_DISCARDS or any(b > a for a, b in itertools.pairwise(sizes)):
         return None
@@ -220,7 +220,7 @@ def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[
             pond = ponds[seat]
             if turn < len(pond.pond):
                 discards.append(Discard(seat, pond.pond[turn], riichi=pond.riichi == turn))
-    return view.indicators[0], tuple(discards)
+    return snapshot.indicators[0], tuple(discards)
 
 
 def _clear(table: TableObservation | None) -> bool:
@@ -341,7 +341,7 @@ class CameraGame:
             if not _clear(table):
                 return changed | self._join_hand_under_way(table)
             self._early = None
-            if self.follower.accepted != TableView():
+            if self.follower.accepted != TableSnapshot():
                 self._new_follower()
         elif not self._synced:  # a hand in progress when the camera starts: the table as first seen is its state
             if table is None:

@@ -19,7 +19,7 @@ from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, TableFollower
 from vision.read.fusion import QUICK, STEADY, WINDOW, TableFusion
 from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import TableView
+from vision.read.table_snapshot import TableSnapshot
 
 #: Frames a change the game makes takes to be taken: fused over QUICK frames, then settled over SETTLE.
 TAKE = QUICK + SETTLE - 1
@@ -85,7 +85,7 @@ def test_a_slip_makes_no_event_and_no_contradiction_and_the_next_discard_is_take
     follower = started()
     slipped = follow(follower, frames + [seen()] * TAKE)
     assert events(slipped) == [] and clashes(slipped) == []
-    assert follower.accepted == TableView.of(seen())
+    assert follower.accepted == TableSnapshot.of(seen())
     after = follow(follower, [seen(NEXT)] * TAKE)
     assert events(after) == [D(3, "7z")] and clashes(after) == []
 
@@ -197,10 +197,10 @@ def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> Tab
 )
 def test_a_pond_believed(frames, pond):
     fusion = TableFusion()
-    fusion.reset(TableView.of(seen()))
+    fusion.reset(TableSnapshot.of(seen()))
     for frame in frames:
-        view = fusion.fuse(frame)
-    assert view.seat(T).pond == parse_tiles(pond)
+        snapshot = fusion.fuse(frame)
+    assert snapshot.seat(T).pond == parse_tiles(pond)
 
 
 WIN = "234m567m345p678s5p"  # 13 tiles laid face up by the bottom seat
@@ -224,9 +224,9 @@ WIN = "234m567m345p678s5p"  # 13 tiles laid face up by the bottom seat
 )
 def test_melds_indicators_and_hands_believed(frames, melds, dora, open_hand):
     fusion = TableFusion()
-    fusion.reset(TableView.of(seen()))
+    fusion.reset(TableSnapshot.of(seen()))
     for frame in frames:
-        view = fusion.fuse(frame)
-    assert sum(len(s.melds) for s in view.seats) == melds
-    assert view.indicators == parse_tiles(dora)
-    assert view.open_hand is open_hand
+        snapshot = fusion.fuse(frame)
+    assert sum(len(s.melds) for s in snapshot.seats) == melds
+    assert snapshot.indicators == parse_tiles(dora)
+    assert snapshot.open_hand is open_hand

@@ -853,7 +853,7 @@ def bench_camera(
         started = source.clock()
         reading = incremental.read(frame.image, changed)
         macs = costs.macs()
-        reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.windows)))
+        reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.slices)))
         if pace:
             time.sleep(max(0.0, costs.pi5_ms(macs) - (source.clock() - started) * 1000) / 1000)
         return reading

@@ -507,7 +507,7 @@ def run_seating(
     """``{"games", "shots", "misread", "games_misread"}`` over the logs' games, and each game's: the ``i``-th game at
     the render seed and table style :func:`run_video` gives it; ``tilt``: its camera instead at that angle from the
     side ``i`` names (bottom, right, top, left in turn)."""
-    from vision.read.table import ViewSide
+    from vision.read.table import FrameSide
 
     scripts = scripts_of(paths, None)
     if not scripts:
@@ -517,7 +517,7 @@ def run_seating(
     for i, script in enumerate(scripts):
         style = game_style(style_seed + i)
         if tilt is not None:
-            style = replace(style, camera=list(ViewSide)[(style_seed + i) % 4], tilt=tilt)
+            style = replace(style, camera=list(FrameSide)[(style_seed + i) % 4], tilt=tilt)
         seated.append(seat_game(script, seed=seed + 1000 * i, style=style, hands=hands, size=size))
     total = {
         "games": len(seated),

@@ -23,7 +23,7 @@ from device.table.photos import box_of, jpeg_encoder
 from device.table.table_view import table_view
 from engine.tiles import Tile, format_tiles
 from vision.read.follow import Clash
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 if TYPE_CHECKING:
     from vision.read.pipeline import Reading
@@ -180,7 +180,7 @@ class CameraFeed:
         """Where a contradiction lies in its frame: its side's (or its seat's) pond and melds, or the dora indicators
         for a clash of theirs; None where it names no place."""
         if clash["side"] is not None:
-            return clash_zone(table, ViewSide(clash["side"]))
+            return clash_zone(table, FrameSide(clash["side"]))
         if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's view
             return clash_zone(table, self.camera_game.side_of(clash["seat"]))
         if clash["clash"] in DORA_CLASHES:

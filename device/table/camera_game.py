@@ -68,7 +68,7 @@ from engine.hand import Hand
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
 from vision.read.follow import SETTLE, VANISH, Contradiction, Reveal, TableFollower, TableSnapshot
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 #: The most camera events kept (a hand has about 70 discards, a few calls and kans).
 MAX_EVENTS = 200
@@ -197,7 +197,7 @@ def draws_before(game: Game, event: Event) -> tuple[Event, ...]:
     return ()
 
 
-def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[int], ViewSide]) -> Any:
+def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[int], FrameSide]) -> Any:
     """What an early hand under way shows: (the dora indicator, its discards in turn from ``dealer``), when the table
     shows one indicator, no meld, no hand laid open, and ponds of at most :data:`JOIN_MOST_DISCARDS` tiles in all
     that turn order explains (each seat after the dealer as many discards as the one before it, or one fewer than
@@ -493,12 +493,12 @@ class CameraGame:
                 return i
         return dets.index(found) if found in dets else None
 
-    def side_of(self, seat: int) -> ViewSide:
+    def side_of(self, seat: int) -> FrameSide:
         """The side of the camera's view a game seat sits at (bottom for seat 0 while no camera seat is set)."""
-        return tuple(ViewSide)[(seat - (self.follower.camera_seat or 0)) % 4]
+        return tuple(FrameSide)[(seat - (self.follower.camera_seat or 0)) % 4]
 
     def _contradiction(
-        self, clash: str, seat: int | None, side: ViewSide | None, detail: str, c: Contradiction | None = None
+        self, clash: str, seat: int | None, side: FrameSide | None, detail: str, c: Contradiction | None = None
     ) -> None:
         entry = {
             "clash": clash,
@@ -839,7 +839,7 @@ class CameraGame:
             }
 
 
-def _side_name(side: ViewSide | None) -> str | None:
+def _side_name(side: FrameSide | None) -> str | None:
     return None if side is None else side.value
 
 

@@ -12,13 +12,13 @@ from engine.game.events import DeclaredDraw
 from tests.vision.read.test_table import FRAME, FULL, lay
 from tests.web.conftest import reading_of
 from tests.web.test_events import frames
-from vision.read.table import ViewSide, read_table
+from vision.read.table import FrameSide, read_table
 
 
 def table_with(indicators: str):
     """The test table of the reader's tests, its dead wall (left seat) showing ``indicators``."""
     seats = dict(FULL)
-    seats[ViewSide.LEFT] = dataclasses.replace(seats[ViewSide.LEFT], indicators=indicators)
+    seats[FrameSide.LEFT] = dataclasses.replace(seats[FrameSide.LEFT], indicators=indicators)
     return read_table(lay(seats), FRAME)
 
 

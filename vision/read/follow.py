@@ -31,7 +31,7 @@ from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Eve
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
 from vision.read.fusion import STEADY, WINDOW, TableFusion
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 from vision.read.table_snapshot import DORA, HAND, MeldSnapshot, OpenHand, SeatSnapshot, TableSnapshot, minus
 
 #: Consecutive frames a zone must read the same (as fused) before its change is taken: the fusion has already asked
@@ -51,7 +51,7 @@ RESYNCED_CLASHES = frozenset({"pond_changed", "tile_inserted", "meld_changed", "
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 class Clash(enum.Enum):
@@ -75,7 +75,7 @@ class Contradiction:
     indicators), first seen settled at frame ``frame``."""
 
     clash: Clash
-    side: ViewSide | None
+    side: FrameSide | None
     seat: int | None
     frame: int
     detail: str = ""
@@ -89,7 +89,7 @@ class Contradiction:
 class Pending:
     """A zone that reads otherwise than accepted and is not taken yet (``side`` None: the dora indicators)."""
 
-    side: ViewSide | None
+    side: FrameSide | None
     why: str
 
 
@@ -101,7 +101,7 @@ class Reveal:
     last added kan its fourth tile (robbed: 搶槓)."""
 
     seat: int
-    side: ViewSide
+    side: FrameSide
     hand: tuple[Tile, ...]
     apart: Tile | None
     melds: tuple[MeldSnapshot, ...] = ()
@@ -127,7 +127,7 @@ class FollowUpdate:
     pending: tuple[Pending, ...] = ()
     opening_indicator: Tile | None = None
     revealed: tuple[Reveal, ...] = ()
-    resolved: tuple[ViewSide | None, ...] = ()
+    resolved: tuple[FrameSide | None, ...] = ()
     #: Those of ``events`` whose order the follower inferred: discards by several seats settled in one change (the
     #: reads fell behind), taken in turn from the seat due.
     inferred: tuple[Event, ...] = ()
@@ -338,8 +338,8 @@ class TableFollower:
     ...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
     ...                  for i, t in enumerate(parse_tiles(text)))
     >>> def table(bottom):
-    ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
-    ...                                   for s in ViewSide), (0.0, 0.0))
+    ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is FrameSide.BOTTOM else ())
+    ...                                   for s in FrameSide), (0.0, 0.0))
     >>> follower = TableFollower(camera_seat=2)
     >>> [follower.update(table(text), i).events for i, text in enumerate(["", "1z", "1z", "1z"])]
     [(), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),), ()]
@@ -354,15 +354,15 @@ class TableFollower:
     #: Seats (by side index) that declared riichi this hand.
     declared: list[bool] = field(default_factory=lambda: [False] * 4)
     #: The last discard taken: its side and tile (None after a call took it, or after :meth:`accept`).
-    last_discard: tuple[ViewSide, Tile] | None = None
+    last_discard: tuple[FrameSide, Tile] | None = None
     #: The added kan taken last, while no event has followed it: its side and meld (open to a robbing ron, 搶槓).
-    last_added: tuple[ViewSide, MeldSnapshot] | None = None
+    last_added: tuple[FrameSide, MeldSnapshot] | None = None
     #: Indicators turned while a hand lies open (the ura indicators), and whether the last discard left its pond
     #: (or the last added kan its fourth tile) meanwhile: a ron's tile set apart by the winner.
     ura: tuple[Tile, ...] = ()
     ron_taken: bool = False
     #: The hands reported open, by side.
-    revealed: dict[ViewSide, Reveal] = field(default_factory=dict)
+    revealed: dict[FrameSide, Reveal] = field(default_factory=dict)
     _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
@@ -385,7 +385,7 @@ class TableFollower:
         if self.settle < 1 or self.vanish < 1:
             raise ValueError(f"settle and vanish are at least 1 frame, not {self.settle} and {self.vanish}")
 
-    def seat_of(self, side: ViewSide) -> int:
+    def seat_of(self, side: FrameSide) -> int:
         """The game seat sitting at ``side`` of the frame."""
         return (side.turns + (self.camera_seat or 0)) % 4
 
@@ -453,7 +453,7 @@ class _Step:
     clashes: list[Contradiction] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
     opening: Tile | None = None
-    resolved: list[ViewSide | None] = field(default_factory=list)
+    resolved: list[FrameSide | None] = field(default_factory=list)
     inferred: list[Event] = field(default_factory=list)
     late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
     misread: list[tuple[int, int, Tile, Tile]] = field(default_factory=list)
@@ -505,8 +505,8 @@ class _Step:
         self._back_to_before_resync()
         was = f.accepted
         seats = list(was.seats)
-        ponds: dict[ViewSide, _Pond] = {}
-        melds: dict[ViewSide, _Melds] = {}
+        ponds: dict[FrameSide, _Pond] = {}
+        melds: dict[FrameSide, _Melds] = {}
         for side in _SIDES:
             zone, now = side.turns, self.snapshot.seat(side)
             if now == was.seat(side):
@@ -574,7 +574,7 @@ class _Step:
         landed = self.follower._landed.get(zone)
         return landed is not None and landed[0] == slot and self.follower._updates - landed[1] <= WINDOW + STEADY
 
-    def _riichi_read_since(self, side: ViewSide, now: SeatSnapshot, seats: list[SeatSnapshot]) -> None:
+    def _riichi_read_since(self, side: FrameSide, now: SeatSnapshot, seats: list[SeatSnapshot]) -> None:
         """A pond read with its tiles as accepted but its sideways tile elsewhere: a discard taken upright settled
         sideways since (a riichi read late), or the riichi taken on the discard beside the one that settled sideways
         (moved to it)."""
@@ -642,7 +642,7 @@ class _Step:
             self.resolved.append(None if zone == DORA else _SIDES[zone])
 
     # -- hands laid face up
-    def _ron_tile_taken(self, side: ViewSide, seats: list[SeatSnapshot]) -> bool:
+    def _ron_tile_taken(self, side: FrameSide, seats: list[SeatSnapshot]) -> bool:
         """The last discard left its pond while a hand lies open: the winner took it (a ron). Taken once settled."""
         f = self.follower
         if f.last_discard is None or f.last_discard[0] is not side or not self.snapshot.open_hand:
@@ -655,7 +655,7 @@ class _Step:
             self.settle_zone(side.turns)
         return True
 
-    def _kan_tile_robbed(self, side: ViewSide, seats: list[SeatSnapshot], kan: int) -> bool:
+    def _kan_tile_robbed(self, side: FrameSide, seats: list[SeatSnapshot], kan: int) -> bool:
         """The added kan taken last is back to its pon while a hand lies open: the winner robbed its fourth tile
         (搶槓, a ron on it). Taken once settled."""
         f = self.follower
@@ -688,7 +688,7 @@ class _Step:
         return tuple(out)
 
     # -- calls and kans
-    def _melds(self, seats: list[SeatSnapshot], ponds: dict[ViewSide, _Pond], melds: dict[ViewSide, _Melds]) -> None:
+    def _melds(self, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond], melds: dict[FrameSide, _Melds]) -> None:
         f = self.follower
         for side, change in melds.items():
             if change.new is None:
@@ -722,7 +722,7 @@ class _Step:
             self._call(side, meld, seats, ponds)
 
     def _call(
-        self, side: ViewSide, meld: MeldSnapshot, seats: list[SeatSnapshot], ponds: dict[ViewSide, _Pond]
+        self, side: FrameSide, meld: MeldSnapshot, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond]
     ) -> None:
         f, zone = self.follower, side.turns
         last = f.last_discard
@@ -791,7 +791,7 @@ class _Step:
         f.accepted = TableSnapshot(f.accepted.seats, now)
 
     # -- discards
-    def _discards(self, seats: list[SeatSnapshot], ponds: dict[ViewSide, _Pond]) -> None:
+    def _discards(self, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond]) -> None:
         f = self.follower
         grown = [side for side, change in ponds.items() if change in (_Pond.GREW, _Pond.GREW_MANY)]
         if len(grown) > 1 or any(ponds[side] is _Pond.GREW_MANY for side in grown):
@@ -831,7 +831,7 @@ class _Step:
         """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""
         return self.changing or any(p.side is not None and not self.settled(p.side.turns) for p in self.pending)
 
-    def _in_turn(self, new: dict[ViewSide, int]) -> list[ViewSide] | None:
+    def _in_turn(self, new: dict[FrameSide, int]) -> list[FrameSide] | None:
         """The sides whose ponds grew (``new``: by how many tiles), one a discard, in turn order from the seat due,
         when turn order explains them: N discards in all are the seat due's and the N - 1 turns after it, each seat
         as many as it had turns; else None (no seat is known to be due, a seat's turn skipped, or a call between)."""
@@ -844,7 +844,7 @@ class _Step:
             return None
         return [by_seat[seat] for seat in order]
 
-    def _discard(self, side: ViewSide, seats: list[SeatSnapshot]) -> None:
+    def _discard(self, side: FrameSide, seats: list[SeatSnapshot]) -> None:
         """Take the next tile of ``side``'s pond (the first not taken yet) as its discard."""
         f = self.follower
         now, old = self.snapshot.seat(side), seats[side.turns]

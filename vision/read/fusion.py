@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from engine.tiles import Tile
 from vision.read.detector import Detection
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 from vision.read.table_snapshot import MeldSnapshot, OpenHand, SeatSnapshot, TableSnapshot, minus
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) must hold ...
@@ -53,7 +53,7 @@ STEADY = 6
 #: ... among the last this many: the frames kept for each place.
 WINDOW = 11
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,8 +353,8 @@ class TableFusion:
         >>> def read(text):
         ...     pond = tuple(Detection.of_class(class_of_tile(Tile.parse(t)), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
         ...                  for i, t in enumerate(text.split()))
-        ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is ViewSide.BOTTOM else ())
-        ...                                   for s in ViewSide), (0.0, 0.0))
+        ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is FrameSide.BOTTOM else ())
+        ...                                   for s in FrameSide), (0.0, 0.0))
         >>> fusion = TableFusion()
         >>> frames = ["1z", "1z", "1z 9m", "1z 8m", "1z 9m", "1z 9m 9m", "1z 9m 2z", "1z 9m 2z"]  # 8m: 9m misread
         >>> [len(fusion.fuse(read(text)).seats[0].pond) for text in frames]

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.tiles import Tile
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+from vision.read.table import FrameSide, MeldObservation, SeatObservation, TableObservation
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 #: The zone index of the dora indicators (zones 0..3 are the seats, by side).
 DORA = 4
 #: The zone index of the bottom seat's concealed hand, when it lies face up (5..8: the seats' hands, by side).
@@ -27,7 +27,7 @@ class MeldSnapshot:
 
     tiles: tuple[Tile | None, ...]
     called: int | None = None
-    source: ViewSide | None = None
+    source: FrameSide | None = None
 
     @classmethod
     def of(cls, meld: MeldObservation) -> MeldSnapshot:
@@ -94,7 +94,7 @@ class TableSnapshot:
             tuple(SeatSnapshot.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats)
         )
 
-    def seat(self, side: ViewSide) -> SeatSnapshot:
+    def seat(self, side: FrameSide) -> SeatSnapshot:
         return self.seats[side.turns]
 
     def zone(self, index: int) -> SeatSnapshot | tuple[Tile, ...] | OpenHand | None:

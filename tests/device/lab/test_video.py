@@ -192,10 +192,10 @@ def test_a_hand_left_unfinished_is_settled_as_players_would(seen: list, done: st
 @pytest.mark.parametrize("camera", [None, "bottom", "left"])
 def test_a_hand_with_a_call_and_a_riichi_is_seated_as_about_the_true_centre(camera) -> None:
     from device.lab.video import seat_game
-    from vision.read.table import ViewSide
+    from vision.read.table import FrameSide
     from vision.synth.table_render import TableStyle
 
-    style = TableStyle() if camera is None else TableStyle(camera=ViewSide(camera), tilt=0.15)
+    style = TableStyle() if camera is None else TableStyle(camera=FrameSide(camera), tilt=0.15)
     seated = seat_game(_script(*CALL_AND_RIICHI), seed=5, style=style)
     assert seated.shots >= 5 and (seated.misread, seated.first) == (0, [])
 

@@ -21,7 +21,7 @@ from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import REVEAL_SETTLE, SETTLE
 from vision.read.fusion import QUICK, STEADY
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 SIDE = {"B": B, "R": R, "T": T, "L": L}
 #: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled; a
@@ -67,7 +67,7 @@ def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = HO
     return frame_id
 
 
-def script(moves: str, dora: str = "4p", start: dict[ViewSide, str] | None = None) -> list[TableObservation]:
+def script(moves: str, dora: str = "4p", start: dict[FrameSide, str] | None = None) -> list[TableObservation]:
     """The frames of a hand: a fresh deal, then one frame per move (``B:1z`` the bottom seat discards 1z, ``B:^2z``
     sideways: riichi), each showing every pond so far."""
     ponds = dict(start or {})
@@ -79,8 +79,8 @@ def script(moves: str, dora: str = "4p", start: dict[ViewSide, str] | None = Non
     return frames
 
 
-def ponds_of(moves: str) -> dict[ViewSide, str]:
-    ponds: dict[ViewSide, str] = {}
+def ponds_of(moves: str) -> dict[FrameSide, str]:
+    ponds: dict[FrameSide, str] = {}
     for move in moves.split():
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -172,7 +172,7 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
 def test_a_contradiction_is_reported_with_its_frame_and_the_game_is_unchanged(dora, moves, clash, seat, detail):
     cam = camera()
     frames = [table({}, dora=dora)]
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in moves.split():
         side, tile = move.split(":")
         if tile.startswith("="):  # the seat's pond read otherwise
@@ -233,7 +233,7 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
     dora = "4p"
     frames = script("B:7s", dora)
     pon = {R: (("7s7s7s", 0),)}  # the called tile leftmost: from the bottom seat, its kamicha
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -477,7 +477,7 @@ def test_a_ron_on_an_added_kan_s_tile_robs_the_kan():
     cam = camera()
     frames = script("B:7s")
     pon, kan = {R: (("7s7s7s", 0),)}, {R: (("7s7s7s7s", 0),)}
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -529,7 +529,7 @@ def test_dismiss_drops_the_pending_win_and_the_hand_goes_on():
         cam.dismiss()
 
 
-def wall_emptied(last: str) -> tuple[CameraGame, dict[ViewSide, str]]:
+def wall_emptied(last: str) -> tuple[CameraGame, dict[FrameSide, str]]:
     """A hand joined with its wall nearly drawn (the service restarted mid-hand): the camera takes the table as it
     is, then sees the hand's last discard (``last``, by seat 1, the right side)."""
     session = GameSession(preset("standard"))
@@ -541,10 +541,10 @@ def wall_emptied(last: str) -> tuple[CameraGame, dict[ViewSide, str]]:
     session.apply(Draw(0))
     session.apply(Discard(0, Tile.parse("2z")))  # the 69th: one tile left in the wall
     cam = CameraGame(session)
-    ponds = {s: "" for s in ViewSide}
+    ponds = {s: "" for s in FrameSide}
     for e in session.game.events:
         if isinstance(e, Discard):
-            ponds[tuple(ViewSide)[e.seat]] += str(e.tile)
+            ponds[tuple(FrameSide)[e.seat]] += str(e.tile)
     show(cam, [table(ponds, dora="4p")])  # the first frame: taken as the truth
     ponds[R] += last
     show(cam, [table(ponds, dora="4p")])

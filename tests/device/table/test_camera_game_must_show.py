@@ -41,7 +41,7 @@ from tests.device.table.test_camera_game_slips import played
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import RIICHI_SETTLE, SETTLE, VANISH
 from vision.read.fusion import QUICK, STEADY
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 #: Frames a move takes to be taken once the table shows it: fused over QUICK frames, then settled over SETTLE.
 TAKE = QUICK + SETTLE - 1
@@ -60,7 +60,7 @@ MOVES = FIRST_GO.split()
 DUE = 11
 
 
-def after(n: int, ponds: dict[ViewSide, str] | None = None, dora: str = "4p") -> TableObservation:
+def after(n: int, ponds: dict[FrameSide, str] | None = None, dora: str = "4p") -> TableObservation:
     """The table after FIRST_GO's first ``n`` discards, some of it read otherwise: ``ponds`` (by side), ``dora``."""
     return table({**ponds_of(" ".join(MOVES[:n])), **(ponds or {})}, dora=dora)
 
@@ -320,7 +320,7 @@ CONTRADICTIONS = {
 }
 
 
-def _contradicted(what: str) -> tuple[CameraGame, int, dict[ViewSide, str], dict, set[str]]:
+def _contradicted(what: str) -> tuple[CameraGame, int, dict[FrameSide, str], dict, set[str]]:
     """The hand after B:1z R:9p, then the contradiction ``what`` made and held: the camera game, the game's event count
     before it, the ponds and melds the table shows, and the contradictions shown."""
     cam, before = hand_until("B:1z R:9p")
@@ -330,7 +330,7 @@ def _contradicted(what: str) -> tuple[CameraGame, int, dict[ViewSide, str], dict
     return cam, before, ponds, melds, shown
 
 
-def _go_on(cam: CameraGame, ponds: dict[ViewSide, str], melds: dict) -> set[str]:
+def _go_on(cam: CameraGame, ponds: dict[FrameSide, str], melds: dict) -> set[str]:
     """The discards of GO_ON, one table each, each read and held as the loop would; the contradictions shown."""
     shown = set()
     ponds = dict(ponds)

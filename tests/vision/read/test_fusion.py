@@ -18,7 +18,7 @@ from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, TableFollower
 from vision.read.fusion import QUICK, STEADY, WINDOW, TableFusion
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 from vision.read.table_snapshot import TableSnapshot
 
 #: Frames a change the game makes takes to be taken: fused over QUICK frames, then settled over SETTLE.
@@ -31,7 +31,7 @@ DORA = "4p"
 NEXT = {**PONDS, L: "3m5s7z"}  # the left seat's discard
 
 
-def seen(ponds: dict[ViewSide, str] = PONDS, melds=MELDS, dora: str = DORA) -> TableObservation:
+def seen(ponds: dict[FrameSide, str] = PONDS, melds=MELDS, dora: str = DORA) -> TableObservation:
     return table(ponds, melds, dora)
 
 
@@ -120,7 +120,7 @@ def test_a_call_of_the_discard_with_a_pond_misread_meanwhile():
     assert events(updates) == [Call(0, MeldKind.PON, parse_tiles("777z"))] and clashes(updates) == []
 
 
-def _upright(observation: TableObservation, side: ViewSide) -> TableObservation:
+def _upright(observation: TableObservation, side: FrameSide) -> TableObservation:
     """``observation`` with ``side``'s melds read with no tile sideways."""
     seat = observation.seat(side)
     melds = tuple(replace(m, called=None) for m in seat.melds)
@@ -160,7 +160,7 @@ def test_the_slips_seen_at_a_real_table_are_contradictions_only_frame_by_frame(s
 # --- the fusion's own rules ---------------------------------------------------------------------------------------
 
 
-def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> TableObservation:
+def _doubtful(observation: TableObservation, side: FrameSide, conf: float) -> TableObservation:
     """``observation`` with ``side``'s pond read at confidence ``conf``."""
     seat = observation.seat(side)
     pond = tuple(replace(d, conf=conf) for d in seat.pond)

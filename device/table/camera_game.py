@@ -21,12 +21,12 @@ A :class:`CameraGame` joins a :class:`~vision.read.follow.TableFollower` (frames
 
 Every applied camera event is kept (:class:`CameraEvent`) for the phones, where it can be undone (the game back to
 before it, the follower resynced to the frame now seen) or fixed (another tile, another seat; the stored frame's
-tile corrected, kept as a training example). :meth:`CameraGame.view` is what the phones show.
+tile corrected, kept as a training example). :meth:`CameraGame.state` is what the phones show.
 
 >>> from engine.rules import preset
 >>> from device.table.game_session import GameSession
 >>> camera = CameraGame(GameSession(preset("standard")), camera_seat=2)
->>> camera.view()["camera_seat"], camera.view()["status"]
+>>> camera.state()["camera_seat"], camera.state()["status"]
 (2, 'waiting_for_deal')
 """
 
@@ -825,7 +825,7 @@ class CameraGame:
 
     # --- what the phones show ------------------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
+    def state(self) -> dict[str, Any]:
         """``{camera_seat, status, events, contradictions, pending}`` (see the service's ``state()``)."""
         with self._lock:
             self._prune()

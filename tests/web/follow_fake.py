@@ -53,7 +53,7 @@ class FollowingService(TableService):
         return state
 
     def publish_follow(self) -> None:
-        """The camera game moved: published once, as the real service does (the state carries the follow view)."""
+        """The camera game moved: published once, as the real service does (the state message carries ``follow``)."""
         self.publish_state()
 
     def pend_win(

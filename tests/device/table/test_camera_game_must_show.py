@@ -74,7 +74,7 @@ def hand_until(moves: str) -> tuple[CameraGame, int]:
 
 
 def texts(cam: CameraGame) -> list[str]:
-    return [e["text"] for e in cam.view()["events"]]
+    return [e["text"] for e in cam.state()["events"]]
 
 
 def the_next_move_is_taken_alone(cam: CameraGame, slipped: set[str], before: int) -> None:
@@ -345,11 +345,11 @@ def _go_on(cam: CameraGame, ponds: dict[FrameSide, str], melds: dict) -> set[str
 def test_a_real_contradiction_shows_once_and_after_a_resync_the_next_events_are_followed(what):
     cam, before, ponds, melds, shown = _contradicted(what)
     clash, seat = CONTRADICTIONS[what][3:]
-    assert [(c["clash"], c["seat"]) for c in cam.view()["contradictions"]] == [(clash, seat)]
+    assert [(c["clash"], c["seat"]) for c in cam.state()["contradictions"]] == [(clash, seat)]
     assert len(shown) == 1
     assert cam.session.game.events[before:] == []  # the game as it was: nothing guessed
     cam.resync()  # a person looked: the table as it is now is right
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
     assert _go_on(cam, ponds, melds) == set()
     assert cam.session.game.events[before:] == turns(D(2, "4z"), D(3, "6z"), D(0, "2z"), D(1, "3s"))
 
@@ -383,7 +383,7 @@ def test_a_discard_out_of_turn_shows_once_then_the_seat_due_s_discard_puts_both_
     assert cam.session.game.events[before:] == []
     shown |= played(cam, [(table({B: "1z", R: "9p", T: "4z"}, dora="4p"), HOLDS)])
     shown |= played(cam, [(table({B: "1z", R: "9p", T: "4z", L: "6z"}, dora="4p"), AFTER)])
-    assert len(shown) == 1 and cam.view()["contradictions"] == []
+    assert len(shown) == 1 and cam.state()["contradictions"] == []
     assert cam.session.game.events[before:] == turns(D(1, "9p"), D(2, "4z"), D(3, "6z"))
     assert [line.endswith(INFERRED) for line in texts(cam)[-3:]] == [True, True, False]
 
@@ -444,7 +444,7 @@ def test_through_the_loop_a_discard_the_reads_missed_is_taken_in_turn_and_marked
     stats = loop.run()
     assert stats.errors == 0 and (stats.deferred > 0) == bool(inferred)
     assert cam.session.game.events == [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "4z"))]
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
     lines = texts(cam)
     assert [n for n, line in enumerate(lines) if line.endswith(INFERRED)] == inferred
 
@@ -461,7 +461,7 @@ def test_a_riichi_taken_on_the_next_discard_moves_to_the_tile_that_settles_sidew
     shown = played(cam, [(table({**ponds, B: "1z2z^5p"}, dora="4p"), AFTER)])
     assert cam.session.game.events[-1] == D(0, "5p", riichi=True)  # as the camera saw it
     shown |= played(cam, [(table({**ponds, B: "1z^2z5p"}, dora="4p"), AFTER)])
-    assert shown == set() and cam.view()["contradictions"] == []
+    assert shown == set() and cam.state()["contradictions"] == []
     assert cam.session.game.events[before - 8 :] == turns(
         D(0, "2z", riichi=True), D(1, "3s"), D(2, "1p"), D(3, "3m"), D(0, "5p")
     )

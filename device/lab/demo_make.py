@@ -1,4 +1,4 @@
-"""Make the bundled demo recording: an overhead camera's view of one whole hand, played and won.
+"""Make the bundled demo recording: an overhead camera filming one whole hand, played and won.
 
     python -m device.lab.demo_make [--out device/demo/recording] [--seed 2026]
 

@@ -184,7 +184,7 @@ class CameraFeed:
         for a clash of theirs; None where it names no place."""
         if clash["side"] is not None:
             return clash_zone(table, FrameSide(clash["side"]))
-        if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's view
+        if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's frame
             return clash_zone(table, self.camera_game.side_of(clash["seat"]))
         if clash["clash"] in DORA_CLASHES:
             return clash_zone(table, None)

@@ -494,7 +494,7 @@ class CameraGame:
         return dets.index(found) if found in dets else None
 
     def side_of(self, seat: int) -> FrameSide:
-        """The side of the camera's view a game seat sits at (bottom for seat 0 while no camera seat is set)."""
+        """The side of the camera's frame a game seat sits at (bottom for seat 0 while no camera seat is set)."""
         return tuple(FrameSide)[(seat - (self.follower.camera_seat or 0)) % 4]
 
     def _contradiction(

@@ -84,7 +84,7 @@ _LIVE_WALL = WALL_TILES - DEAD_WALL_TILES - 13 * 4
 @dataclass(frozen=True)
 class Shot:
     """One scene as the camera films it, held for ``frames`` frames; ``lands``: the index (into the hand's events)
-    of the last event whose change this scene is the first still view of (None: an arm frame, or no event)."""
+    of the last event whose change this scene is the first still frame of (None: an arm frame, or no event)."""
 
     scene: TableScene
     frames: int = 1

@@ -40,7 +40,7 @@ def _film(*events: Event, still: int = 3) -> list[Shot]:
 
 
 def _still(shots: list[Shot]) -> Shot:
-    """The last still view."""
+    """The last still frame."""
     return [s for s in shots if s.scene.arm is None][-1]
 
 

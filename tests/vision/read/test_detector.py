@@ -115,7 +115,7 @@ def test_fake_detector_answers_from_its_script():
 # --- slices and merging ------------------------------------------------------------------------------------------
 
 
-def test_views_cover_the_frame_at_every_level():
+def test_slices_cover_the_frame_at_every_level():
     frame, net = Size(height=3000, width=4000), Size(height=640, width=640)
     slices = plan_slices(frame, net, scales=(1.0, 0.35), overlap=0.25)
     assert slices[-1].size == frame and slices[-1].level == 0

@@ -533,9 +533,9 @@ def _rendered_table(seed: int, size: Size = FRAME, bottom: int = 0):
         lo, hi = uv.min(axis=0), uv.max(axis=0)
         if tag.hidden or lo[0] < 0 or lo[1] < 0 or hi[0] > size.width or hi[1] > size.height:
             continue
-        axes, view = np.asarray(body.axes), cam.pos - np.asarray(body.centre)
+        axes, to_camera = np.asarray(body.axes), cam.pos - np.asarray(body.centre)
         for sign, class_id in ((1.0, body.class_id), (-1.0, BACK_CLASS)):  # the face first, as the renderer
-            if axes @ np.array([0.0, 0.0, sign]) @ view / np.linalg.norm(view) >= MIN_COSINE:
+            if axes @ np.array([0.0, 0.0, sign]) @ to_camera / np.linalg.norm(to_camera) >= MIN_COSINE:
                 dets.append(Detection.of_class(class_id, Box(*map(float, lo), *map(float, hi)), 0.9))
                 truth.append(tag)
                 break

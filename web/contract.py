@@ -184,7 +184,7 @@ class WriteIntent:
     key: tuple[str, str] | None = None
 
 
-#: The game write being answered in this thread (set by the site around a game write's view; None: none).
+#: The game write being answered in this thread (set by the site around a game write's route; None: none).
 CURRENT_WRITE: ContextVar[WriteIntent | None] = ContextVar("jantaku_current_write", default=None)
 
 

@@ -5,7 +5,7 @@ once without recursion: nesting deeper than ``MAX_DEPTH``, a string longer than 
 list or object with more than ``MAX_ITEMS`` entries is a 400 naming the field. Tile text is parsed
 only after that, so a 15 MB ``dora`` never reaches the tile parser.
 
-    body = read_json(current_app.config["JANTAKU_JSON_MAX_BYTES"])  # in a view
+    body = read_json(current_app.config["JANTAKU_JSON_MAX_BYTES"])  # in a route
     value = parse_json_text(form["options"], "options")              # JSON inside a form field
 """
 

@@ -157,25 +157,25 @@ def lock() -> None:
     session.pop("pin_ok", None)
 
 
-def pin_required(view: Callable) -> Callable:
-    """The view changes the game: refuse it (403, JSON) without the table's PIN."""
+def pin_required(route: Callable) -> Callable:
+    """The route changes the game: refuse it (403, JSON) without the table's PIN."""
 
-    @functools.wraps(view)
+    @functools.wraps(route)
     def wrapped(*args: Any, **kwargs: Any):
         if not has_pin():
             abort(403, description="this needs the table's PIN (join the table first)")
-        return view(*args, **kwargs)
+        return route(*args, **kwargs)
 
     wrapped.changes_game = True  # type: ignore[attr-defined]  # writes accept an Idempotency-Key
     return wrapped
 
 
-def guests_limited(view: Callable) -> Callable:
+def guests_limited(route: Callable) -> Callable:
     """A costly read: phones without the PIN may ask a few times a second per address, and all together a few
     more (``JANTAKU_GUEST_COSTLY_PER_S``, ``JANTAKU_GUESTS_COSTLY_PER_S``); past that a 429 with Retry-After.
     Joined phones are not limited."""
 
-    @functools.wraps(view)
+    @functools.wraps(route)
     def wrapped(*args: Any, **kwargs: Any):
         if not has_pin():
             wait = current_app.extensions["jantaku.guest_limit"].wait_s(client_id())
@@ -186,7 +186,7 @@ def guests_limited(view: Callable) -> Callable:
                 response.status_code = 429
                 response.headers["Retry-After"] = str(int(wait))
                 return response
-        return view(*args, **kwargs)
+        return route(*args, **kwargs)
 
     return wrapped
 
@@ -195,18 +195,18 @@ def guests_limited(view: Callable) -> Callable:
 REVISION_HEADER = "X-Game-Revision"
 
 
-def game_write(view: Callable) -> Callable:
-    """The view records a write in the game: the service checks the revision the phone names (``X-Game-Revision``)
+def game_write(route: Callable) -> Callable:
+    """The route records a write in the game: the service checks the revision the phone names (``X-Game-Revision``)
     and stores the request's ``Idempotency-Key`` with the write, both as it records it (:class:`WriteIntent`)."""
 
-    @functools.wraps(view)
+    @functools.wraps(route)
     def wrapped(*args: Any, **kwargs: Any):
         revision = request.headers.get(REVISION_HEADER)
         if revision is not None and not (1 <= len(revision) <= 40 and revision.isascii() and revision.isprintable()):
             abort(400, description=f"{REVISION_HEADER} is the game's revision as the state gives it (e.g. '1.12')")
         token = CURRENT_WRITE.set(WriteIntent(revision=revision, key=g.get("idempotency")))
         try:
-            return view(*args, **kwargs)
+            return route(*args, **kwargs)
         finally:
             CURRENT_WRITE.reset(token)
 
@@ -216,15 +216,15 @@ def game_write(view: Callable) -> Callable:
 def _replay_idempotent() -> Response | None:
     """Before a game write with an ``Idempotency-Key``: the first answer again for a retry, else note the key."""
     key = request.headers.get("Idempotency-Key")
-    view = current_app.view_functions.get(request.endpoint or "")
-    if key is None or request.method != "POST" or not getattr(view, "changes_game", False):
+    route = current_app.view_functions.get(request.endpoint or "")
+    if key is None or request.method != "POST" or not getattr(route, "changes_game", False):
         return None
     if not 1 <= len(key) <= 200 or not key.isascii() or not key.isprintable():
         abort(400, description="Idempotency-Key is 1 to 200 printable ASCII characters")
     if not has_pin():
-        return None  # the view refuses it
+        return None  # the route refuses it
     body = request.get_data(cache=True)
-    # views that read the body as a stream (a game file) read it from here; forms and JSON use the cached copy
+    # routes that read the body as a stream (a game file) read it from here; forms and JSON use the cached copy
     request.__dict__["stream"] = io.BytesIO(body)
     digest = IdempotencyCache.digest(request.method, request.path, body)
     cache: IdempotencyCache = current_app.extensions["jantaku.idempotency"]

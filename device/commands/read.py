@@ -43,7 +43,7 @@ def register(commands) -> None:
     read.add_argument(
         "--pyramid",
         action="store_true",
-        help="read every view of the slice pyramid, as the camera does (so does --table; default: the whole photo "
+        help="read every level of the slice pyramid, as the camera does (so does --table; default: the whole photo "
         "first, then slices or a view from afar as its tiles' size calls for)",
     )
     model_args(read)

@@ -1,4 +1,4 @@
-"""Make the bundled demo recording: an overhead camera's view of one whole hand, played and won.
+"""Make the bundled demo recording: an overhead camera filming one whole hand, played and won.
 
     python -m device.lab.demo_make [--out device/demo/recording] [--seed 2026]
 
@@ -50,7 +50,7 @@ from engine.game.state import Game
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 from vision.synth.table_render import FRAME, TableStyle, render_table
 from vision.synth.table_scene import MeldScene, SeatScene, TableScene, Zone
 
@@ -114,9 +114,9 @@ class Table:
         )
 
 
-def side_of(seat: int | None) -> ViewSide | None:
+def side_of(seat: int | None) -> FrameSide | None:
     """The frame edge a game seat sits at."""
-    return None if seat is None else tuple(ViewSide)[(seat - CAMERA_SEAT) % 4]
+    return None if seat is None else tuple(FrameSide)[(seat - CAMERA_SEAT) % 4]
 
 
 @dataclass(frozen=True)

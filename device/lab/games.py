@@ -1,7 +1,7 @@
 """``jantaku-lab conformance games PATH... [--json]``: replay real Tenhou games through the game engine.
 
 Each PATH is an mjlog XML file, a Tenhou client session log, or a folder of them. Games are
-replayed in camera view (public events only) with the ``tenhou`` preset, and every hand's score
+replayed as a camera sees them (public events only) with the ``tenhou`` preset, and every hand's score
 changes, the deals in between and the final scores are compared with the server's record.
 """
 

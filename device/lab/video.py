@@ -531,7 +531,7 @@ def run_seating(
     """``{"games", "shots", "misread", "games_misread"}`` over the logs' games, and each game's: the ``i``-th game at
     the render seed and table style :func:`run_video` gives it; ``tilt``: its camera instead at that angle from the
     side ``i`` names (bottom, right, top, left in turn)."""
-    from vision.read.table import ViewSide
+    from vision.read.table import FrameSide
 
     scripts = scripts_of(paths, None)
     if not scripts:
@@ -541,7 +541,7 @@ def run_seating(
     for i, script in enumerate(scripts):
         style = game_style(style_seed + i)
         if tilt is not None:
-            style = replace(style, camera=list(ViewSide)[(style_seed + i) % 4], tilt=tilt)
+            style = replace(style, camera=list(FrameSide)[(style_seed + i) % 4], tilt=tilt)
         seated.append(seat_game(script, seed=seed + 1000 * i, style=style, hands=hands, size=size))
     total = {
         "games": len(seated),
@@ -877,7 +877,7 @@ def bench_camera(
         started = source.clock()
         reading = incremental.read(frame.image, changed)
         macs = costs.macs()
-        reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.windows)))
+        reads.append(ReadCost(started, reading.ms, reading.runs, macs, bool(reading.slices)))
         if pace:
             time.sleep(max(0.0, costs.pi5_ms(macs) - (source.clock() - started) * 1000) / 1000)
         return reading

@@ -2,8 +2,8 @@
 that hold still counted, and the pictures of the frames the camera game's contradictions were seen in.
 
 The table service (:mod:`device.table.service`) holds one :class:`CameraFeed` and answers the phones with it: the
-camera's view in ``state()["camera"]`` and the camera game's in ``state()["follow"]``; each change is published once:
-``state`` when the camera game moved, else ``camera`` (the reading alone).
+camera's latest reading in ``state()["camera"]`` and the camera game's state in ``state()["follow"]``; each change is
+published once: ``state`` when the camera game moved, else ``camera`` (the reading alone).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from device.table.clash_frames import KEEP, ClashFrames, Zone, clash_zone
 from device.table.corrections import CorrectionStore, FrameTile
 from device.table.game_session import GameSession
 from device.table.photos import box_of, jpeg_encoder
-from device.table.table_view import table_view
+from device.table.table_labels import table_labels
 from engine.tiles import Tile, format_tiles
 from vision.read.follow import Clash
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 if TYPE_CHECKING:
     from vision.read.pipeline import Reading
@@ -33,7 +33,7 @@ DORA_CLASHES = frozenset({Clash.DORA_CHANGED.value, Clash.EXTRA_INDICATOR.value}
 
 
 @dataclass(frozen=True)
-class CameraView:
+class CameraReading:
     """What the camera sees now, as the device loop reports it (see :meth:`CameraFeed.observe`)."""
 
     rows: tuple[tuple[Tile, ...], ...]
@@ -56,10 +56,10 @@ class CameraView:
 
 
 class CameraFeed:
-    """The camera's latest view and the camera game it plays into, for one table.
+    """The camera's latest reading and the camera game it plays into, for one table.
 
-    ``lock`` is the table service's (the view is read with the game's state under it); ``publish_state`` publishes
-    the service's whole state. ``clash_frames``: how many pictures of contradictions to keep.
+    ``lock`` is the table service's (the latest reading is read with the game's state under it); ``publish_state``
+    publishes the service's whole state. ``clash_frames``: how many pictures of contradictions to keep.
     """
 
     def __init__(
@@ -83,7 +83,7 @@ class CameraFeed:
         #: The game seat (0..3) at the bottom edge of the camera's frame; None: not known, the phones name the
         #: table's seats as the camera sees them.
         self.camera_seat = camera_seat
-        self.view: CameraView | None = None
+        self.latest: CameraReading | None = None
         #: The pictures of the frames the camera game's contradictions were seen in (the last ``clash_frames``).
         self.clash_frames = ClashFrames(keep=clash_frames)
         #: The frame the camera game saw last, as read (its stored id, the image, its table), for those pictures.
@@ -121,17 +121,19 @@ class CameraFeed:
                 camera=True,
             )
         table = reading.table
-        view = CameraView(reading.tile_rows, time.time(), frame_id, read, None if table is None else table.as_json())
-        table_view(view.table, None, None)  # a table whose dora indicators are not tiles is refused here
+        latest = CameraReading(
+            reading.tile_rows, time.time(), frame_id, read, None if table is None else table.as_json()
+        )
+        table_labels(latest.table, None, None)  # a table whose dora indicators are not tiles is refused here
         changed = False
         if table is not None:
             self._seen = None if frame_id is None else (frame_id, frame, table)
             changed = self.camera_game.observe(table, frame_id, dets)
         with self._lock:
-            self.view = view
+            self.latest = latest
             g = self.game.game
             data = self.to_dict([{"wind": g.seat_wind(s).letter, "name": g.seats[s]} for s in range(4)])
-        if changed:  # the game and its follow view moved with the reading: the one state message carries all three
+        if changed:  # the game and the camera game moved with the reading: the one state message carries all three
             self._publish_state()
         else:
             self.bus.publish("camera", data)
@@ -150,21 +152,22 @@ class CameraFeed:
         self._publish_state()
 
     def to_dict(self, seats: list[dict[str, Any]] | None) -> dict[str, Any] | None:
-        """The camera view for the phones: as read, and ``table_view`` (seat names, dora; None without a table)."""
-        view = self.view
-        if view is None:
+        """The camera's latest reading for the phones: as read, and ``table_view`` (seat names, dora:
+        :func:`~device.table.table_labels.table_labels`; None without a table)."""
+        latest = self.latest
+        if latest is None:
             return None
         return {
-            **view.to_dict(),
-            "table_view": table_view(view.table, seats, self.camera_seat),
+            **latest.to_dict(),
+            "table_view": table_labels(latest.table, seats, self.camera_seat),
         }
 
-    def follow_view(self) -> dict[str, Any]:
-        """The camera game's view for the phones (``state()["follow"]``). Each contradiction says whether
+    def follow_state(self) -> dict[str, Any]:
+        """The camera game's state for the phones (``state()["follow"]``). Each contradiction says whether
         the picture of its frame is kept (``image``: :meth:`clash_frame` gives it): a contradiction seen in the frame
         the camera game saw last has its picture kept now, its zone outlined."""
-        view = self.camera_game.view()
-        clashes = view["contradictions"]
+        state = self.camera_game.state()
+        clashes = state["contradictions"]
         seen = self._seen
         if seen is not None:
             frame_id, image, table = seen
@@ -174,14 +177,14 @@ class CameraFeed:
                 self.clash_frames.keep(frame_id, image, [z for z in zones if z is not None])
         for c in clashes:
             c["image"] = c["frame_id"] is not None and c["frame_id"] in self.clash_frames
-        return view
+        return state
 
     def _clash_zone(self, table: TableObservation | None, clash: dict[str, Any]) -> Zone | None:
         """Where a contradiction lies in its frame: its side's (or its seat's) pond and melds, or the dora indicators
         for a clash of theirs; None where it names no place."""
         if clash["side"] is not None:
-            return clash_zone(table, ViewSide(clash["side"]))
-        if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's view
+            return clash_zone(table, FrameSide(clash["side"]))
+        if clash["seat"] is not None:  # a seat the rules refused: at its side of the camera's frame
             return clash_zone(table, self.camera_game.side_of(clash["seat"]))
         if clash["clash"] in DORA_CLASHES:
             return clash_zone(table, None)

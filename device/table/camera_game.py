@@ -21,12 +21,12 @@ A :class:`CameraGame` joins a :class:`~vision.read.follow.TableFollower` (frames
 
 Every applied camera event is kept (:class:`CameraEvent`) for the phones, where it can be undone (the game back to
 before it, the follower resynced to the frame now seen) or fixed (another tile, another seat; the stored frame's
-tile corrected, kept as a training example). :meth:`CameraGame.view` is what the phones show.
+tile corrected, kept as a training example). :meth:`CameraGame.state` is what the phones show.
 
 >>> from engine.rules import preset
 >>> from device.table.game_session import GameSession
 >>> camera = CameraGame(GameSession(preset("standard")), camera_seat=2)
->>> camera.view()["camera_seat"], camera.view()["status"]
+>>> camera.state()["camera_seat"], camera.state()["status"]
 (2, 'waiting_for_deal')
 """
 
@@ -67,8 +67,8 @@ from engine.game.wins import win_context
 from engine.hand import Hand
 from engine.tiles import Tile, format_tiles
 from vision.read.detector import Detection
-from vision.read.follow import SETTLE, VANISH, Contradiction, Reveal, TableFollower, TableView
-from vision.read.table import TableObservation, ViewSide
+from vision.read.follow import SETTLE, VANISH, Contradiction, Reveal, TableFollower, TableSnapshot
+from vision.read.table import FrameSide, TableObservation
 
 #: The most camera events kept (a hand has about 70 discards, a few calls and kans).
 MAX_EVENTS = 200
@@ -197,18 +197,18 @@ def draws_before(game: Game, event: Event) -> tuple[Event, ...]:
     return ()
 
 
-def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[int], ViewSide]) -> Any:
+def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[int], FrameSide]) -> Any:
     """What an early hand under way shows: (the dora indicator, its discards in turn from ``dealer``), when the table
     shows one indicator, no meld, no hand laid open, and ponds of at most :data:`JOIN_MOST_DISCARDS` tiles in all
     that turn order explains (each seat after the dealer as many discards as the one before it, or one fewer than
     the dealer); else None."""
     if table is None or len(table.dora_indicators) != 1:
         return None
-    view = TableView.of(table)
-    if view.open_hand or any(s.melds for s in view.seats):
+    snapshot = TableSnapshot.of(table)
+    if snapshot.open_hand or any(s.melds for s in snapshot.seats):
         return None
     order = [(dealer + k) % 4 for k in range(4)]
-    ponds = {seat: view.seat(side_of(seat)) for seat in order}
+    ponds = {seat: snapshot.seat(side_of(seat)) for seat in order}
     sizes = [len(ponds[seat].pond) for seat in order]
     if not 0 < sum(sizes) <= JOIN_MOST_DISCARDS or any(b > a for a, b in itertools.pairwise(sizes)):
         return None
@@ -220,7 +220,7 @@ def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[
             pond = ponds[seat]
             if turn < len(pond.pond):
                 discards.append(Discard(seat, pond.pond[turn], riichi=pond.riichi == turn))
-    return view.indicators[0], tuple(discards)
+    return snapshot.indicators[0], tuple(discards)
 
 
 def _clear(table: TableObservation | None) -> bool:
@@ -341,7 +341,7 @@ class CameraGame:
             if not _clear(table):
                 return changed | self._join_hand_under_way(table)
             self._early = None
-            if self.follower.accepted != TableView():
+            if self.follower.accepted != TableSnapshot():
                 self._new_follower()
         elif not self._synced:  # a hand in progress when the camera starts: the table as first seen is its state
             if table is None:
@@ -493,12 +493,12 @@ class CameraGame:
                 return i
         return dets.index(found) if found in dets else None
 
-    def side_of(self, seat: int) -> ViewSide:
-        """The side of the camera's view a game seat sits at (bottom for seat 0 while no camera seat is set)."""
-        return tuple(ViewSide)[(seat - (self.follower.camera_seat or 0)) % 4]
+    def side_of(self, seat: int) -> FrameSide:
+        """The side of the camera's frame a game seat sits at (bottom for seat 0 while no camera seat is set)."""
+        return tuple(FrameSide)[(seat - (self.follower.camera_seat or 0)) % 4]
 
     def _contradiction(
-        self, clash: str, seat: int | None, side: ViewSide | None, detail: str, c: Contradiction | None = None
+        self, clash: str, seat: int | None, side: FrameSide | None, detail: str, c: Contradiction | None = None
     ) -> None:
         entry = {
             "clash": clash,
@@ -825,7 +825,7 @@ class CameraGame:
 
     # --- what the phones show ------------------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
+    def state(self) -> dict[str, Any]:
         """``{camera_seat, status, events, contradictions, pending}`` (see the service's ``state()``)."""
         with self._lock:
             self._prune()
@@ -839,7 +839,7 @@ class CameraGame:
             }
 
 
-def _side_name(side: ViewSide | None) -> str | None:
+def _side_name(side: FrameSide | None) -> str | None:
     return None if side is None else side.value
 
 

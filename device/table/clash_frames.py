@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from vision.read.detector import Detection
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 from web.contract import UnknownFrame
 
 #: The longest side (pixels) of a kept picture: enough to see each tile on a phone, about 100 KB as JPEG.
@@ -41,7 +41,7 @@ MARGIN = 0.5
 Zone = tuple[float, float, float, float]
 
 
-def clash_zone(table: TableObservation | None, side: ViewSide | None) -> Zone | None:
+def clash_zone(table: TableObservation | None, side: FrameSide | None) -> Zone | None:
     """Where a clash lies in the frame ``table`` was read from: ``side``'s pond and melds (else all of that seat's
     tiles), or, for ``side`` None, the dora indicators (the wall's face-up tiles); None when the read shows none.
 
@@ -50,10 +50,10 @@ def clash_zone(table: TableObservation | None, side: ViewSide | None) -> Zone | 
     >>> from vision.read.table import SeatObservation
     >>> from engine.tiles import Tile
     >>> tile = Detection.of_class(class_of_tile(Tile.parse("1m")), Box(100, 200, 130, 240), 0.9)
-    >>> seats = tuple(SeatObservation(s, pond=(tile,) if s is ViewSide.TOP else ()) for s in ViewSide)
-    >>> clash_zone(TableObservation(seats, (400.0, 300.0)), ViewSide.TOP)
+    >>> seats = tuple(SeatObservation(s, pond=(tile,) if s is FrameSide.TOP else ()) for s in FrameSide)
+    >>> clash_zone(TableObservation(seats, (400.0, 300.0)), FrameSide.TOP)
     (85.0, 185.0, 145.0, 255.0)
-    >>> clash_zone(TableObservation(seats, (400.0, 300.0)), ViewSide.LEFT) is None
+    >>> clash_zone(TableObservation(seats, (400.0, 300.0)), FrameSide.LEFT) is None
     True
     """
     if table is None:

@@ -245,7 +245,7 @@ def waits_of(game: Game, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _seat_view(game: Game, s: int, furiten_now: dict[int, Any]) -> dict[str, Any]:
+def _seat_state(game: Game, s: int, furiten_now: dict[int, Any]) -> dict[str, Any]:
     """One seat as the live page shows it: name, wind, points, pond, melds, a known hand, furiten and waits."""
     h = game.hand
     p = h.players[s] if h else None
@@ -269,11 +269,11 @@ def _seat_view(game: Game, s: int, furiten_now: dict[int, Any]) -> dict[str, Any
     }
 
 
-def view(game: Game) -> dict[str, Any]:
+def game_state(game: Game) -> dict[str, Any]:
     """Everything the live page shows, JSON-ready."""
     h = game.hand
     furiten_now = game.furiten_warnings() if h else {}
-    seats = [_seat_view(game, s, furiten_now) for s in range(4)]
+    seats = [_seat_state(game, s, furiten_now) for s in range(4)]
     ura: tuple[Tile, ...] = ()
     if h is None and game.events and isinstance(game.events[-1], Ron | Tsumo | DeclaredWin | DeclaredRon):
         ura = tuple(game.events[-1].ura_indicators)
@@ -396,9 +396,9 @@ class GameSession:
         """The current game's state (replayed from the store's log; read it, change it through this session)."""
         return self.store.game(self.game_id)
 
-    def view(self) -> dict[str, Any]:
+    def state(self) -> dict[str, Any]:
         with self._lock:
-            return {**view(self.game), "revision": self.revision()}
+            return {**game_state(self.game), "revision": self.revision()}
 
     def new(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
         with self._lock:

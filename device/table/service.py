@@ -16,7 +16,7 @@ that contract (its errors, message and request types).
 Locks. Thread-safe: the web server calls it from many threads, the camera loop from its own. Four locks are held
 one inside another, always in this order (a thread holding one takes only those after it):
 
-1. the service's ``_lock`` (its state and the camera's view, shared with its :class:`CameraFeed`);
+1. the service's ``_lock`` (its state and the camera's latest reading, shared with its :class:`CameraFeed`);
 2. the camera game's (:class:`~device.table.camera_game.CameraGame`: what the camera proposed);
 3. the game session's (:class:`~device.table.game_session.GameSession`: one write at a time, the revision);
 4. the store's (:class:`~device.table.storage.GameStore`: the SQLite connection).
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.table.access import TableAccess
 from device.table.bus import EventBus
-from device.table.camera_feed import CameraFeed, CameraView
+from device.table.camera_feed import CameraFeed, CameraReading
 from device.table.camera_game import CameraGame
 from device.table.clash_frames import KEEP
 from device.table.corrections import CorrectionStore
@@ -52,7 +52,7 @@ from device.table.game_session import SEAT_NAMES, GameSession
 from device.table.photos import PhotoDesk
 from device.table.pin import PinGuard, pin_problem, pin_proof
 from device.table.storage import open_store
-from device.table.table_view import check_camera_seat
+from device.table.table_labels import check_camera_seat
 from engine.errors import EngineError
 from engine.hand import Hand
 from engine.rules import RuleSet, preset
@@ -120,7 +120,7 @@ class TableService:
         self.camera_game = CameraGame(
             self.game, camera_seat=camera_seat, auto_confirm_s=auto_confirm_s, correct=self._keep_fix, clock=clock
         )
-        #: The camera's latest view, the camera game it plays into and the pictures of its contradictions.
+        #: The camera's latest reading, the camera game it plays into and the pictures of its contradictions.
         self.feed = CameraFeed(
             self.game,
             self.camera_game,
@@ -183,15 +183,15 @@ class TableService:
     def state(self) -> dict[str, Any]:
         """Everything the live page shows, JSON-ready."""
         with self._lock:
-            game = self.game.view()
+            game = self.game.state()
             return {
                 "at": time.time(),
                 "seq": self.bus.seq,
                 "table": {"url": self.url, "rules": self.rules.name},
                 "game": game,
                 "camera": self.feed.to_dict(game["seats"] if game else None),
-                # the camera game's view, here only (None until the camera has seen something)
-                "follow": None if self.feed.view is None else self.feed.follow_view(),
+                # the camera game's state, here only (None until the camera has seen something)
+                "follow": None if self.feed.latest is None else self.feed.follow_state(),
                 "camera_problem": self.camera_problem,
                 "corrections": self.corrections.summary(),
             }
@@ -247,8 +247,8 @@ class TableService:
         self.feed.hold()
 
     @property
-    def camera(self) -> CameraView | None:
-        return self.feed.view
+    def camera(self) -> CameraReading | None:
+        return self.feed.latest
 
     @property
     def camera_seat(self) -> int | None:
@@ -257,9 +257,9 @@ class TableService:
 
     def set_camera_seat(self, seat: int | None) -> dict[str, Any]:
         """The game seat (0..3; None: not known) at the bottom edge of the camera's frame. Returns the camera game's
-        view (``state()["follow"]``)."""
+        state (``state()["follow"]``)."""
         self.feed.set_camera_seat(seat)
-        return self.feed.follow_view()
+        return self.feed.follow_state()
 
     def camera_action(
         self, action: str, event_id: int | None = None, tile: Tile | None = None, seat: int | None = None
@@ -268,7 +268,7 @@ class TableService:
         ``undo`` camera event ``event_id`` (and every event after it), ``fix`` it (its ``tile`` and/or ``seat``),
         ``resync`` (the table as seen now is right), ``confirm`` (the pending win or draw: points move), ``dismiss``.
 
-        Returns the camera game's view (``state()["follow"]``); ``confirm`` adds ``"result"`` (the
+        Returns the camera game's state (``state()["follow"]``); ``confirm`` adds ``"result"`` (the
         engine's ``HandResult.to_dict()``), ``fix`` ``"event"``. Raises BadRequest for an event not in this hand or a
         fix the event cannot take, the engine's IllegalAction for what the rules refuse
         (:class:`~device.table.camera_game.NothingPending` when there is nothing to confirm or dismiss).
@@ -295,7 +295,7 @@ class TableService:
         else:
             raise ValueError(f"unknown camera action {action!r}")
         self.publish_state()
-        return {**self.feed.follow_view(), **extra}
+        return {**self.feed.follow_state(), **extra}
 
     def _keep_fix(self, frame_id: str, index: int, tile: Tile) -> None:
         """A camera event fixed on a phone: the stored frame's tile corrected too (a training example)."""
@@ -381,4 +381,4 @@ class TableService:
         self.access.close()
 
 
-__all__ = ["BadRequest", "CameraView", "PinLocked", "TableService"]
+__all__ = ["BadRequest", "CameraReading", "PinLocked", "TableService"]

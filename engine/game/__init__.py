@@ -6,7 +6,7 @@ seats and events, so it is stored as an event log and rebuilt by replay::
 
     from engine.game import Game, HandStart, Draw, Discard, Call, Ron, RonClaim
     g = Game(preset("standard"), ("Ann", "Bo", "Cy", "Di"))        # seat 0 deals first
-    g.apply(HandStart(dora_indicator=Tile.parse("3m")))             # hands unknown: a camera's view
+    g.apply(HandStart(dora_indicator=Tile.parse("3m")))             # hands unknown: as a camera sees it
     g.apply(Draw(0))                                                # tile=None: not seen
     g.apply(Discard(0, Tile.parse("9m"), tsumogiri=True))
     g.apply(Call(1, MeldKind.CHI, parse_tiles("9m78m")))             # the meld, called tile included

@@ -107,7 +107,7 @@ def rules_from_dict(d: dict[str, Any]) -> RuleSet:
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    """A JSON-ready view of the game's state for a display."""
+    """The game's state, JSON-ready, for a display."""
     h = game.hand
     out: dict[str, Any] = {
         "seats": list(game.seats),

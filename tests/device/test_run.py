@@ -28,7 +28,7 @@ from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
 from vision.read.labels import class_of_tile
 from vision.read.pipeline import Reading
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "123m456p789s1122z"
@@ -80,7 +80,7 @@ def test_pipeline_reads_a_whole_table_by_seat_but_not_a_close_up():
 
     frame = Frame(np.zeros((FRAME.height, FRAME.width, 3), np.uint8), origin="table.jpg")
     table = camera(lambda image: lay(FULL))(frame).table
-    assert table is not None and table.seat(ViewSide.BOTTOM).hand_text == "1234m567p11z"
+    assert table is not None and table.seat(FrameSide.BOTTOM).hand_text == "1234m567p11z"
     assert format_tiles(table.dora_indicators) == "3p"
     assert camera(lambda image: hand_detections())(frame).table is None  # 15 tiles: a hand, not a table
 

@@ -36,7 +36,7 @@ KNOWN_MISREADS = {
     # tiles.onnx of 699d564 ("YOLO11n 416, 6 CPU epochs") + tile_classifier.onnx of a51d203: the 24 px tiles of
     # the portrait frame are 16 px once letterboxed to 416 (the model card's range starts at 13 px): it reads
     # "123m4p789s11223z 7z", missing 0p, 6p and two of 777z (it reads them exactly with
-    # DetectorOptions(small_windows=(400,)), at a cost in precision on real photos: see vision.read.detector).
+    # DetectorOptions(small_slice_sides=(400,)), at a cost in precision on real photos: see vision.read.detector).
     "b5628ec04b2d3ace73bbd1f3dfac562c00f0a828e0b7b7a09d531b4341ff374b": {"24-size1"},
     # tiles.onnx of e2fd605 + tile_classifier.onnx of 82e5958 (with a none class): on the 24 px portrait scene the
     # detector finds 16 of 17 tiles (no box on 0p); the classifier names all 16 right: "123m46p789s11223z 777z".

@@ -53,7 +53,7 @@ class FollowingService(TableService):
         return state
 
     def publish_follow(self) -> None:
-        """The camera game moved: published once, as the real service does (the state carries the follow view)."""
+        """The camera game moved: published once, as the real service does (the state message carries ``follow``)."""
         self.publish_state()
 
     def pend_win(
@@ -83,7 +83,7 @@ class FollowingService(TableService):
         self.calls.append(("seat", seat))
         self.feed.camera_seat = seat
         self.follow["camera_seat"] = seat
-        self.publish_follow()  # the camera's view names its sides by the game's seats now: in the same state
+        self.publish_follow()  # the camera reading names its sides by the game's seats now: in the same state
         return copy.deepcopy(self.follow)
 
     def camera_action(

@@ -255,7 +255,7 @@ def test_the_whole_table_seat_by_seat(context, site):
     import dataclasses
 
     from tests.vision.read.test_table import FRAME, FULL, lay
-    from vision.read.table import ViewSide, read_table
+    from vision.read.table import FrameSide, read_table
 
     base = site.url.rstrip("/")
     errors: list[str] = []
@@ -268,7 +268,7 @@ def test_the_whole_table_seat_by_seat(context, site):
 
     # the reader's test table, its dead wall showing 9m and a red five: the dora are 1m and 6m
     seats = dict(FULL)
-    seats[ViewSide.LEFT] = dataclasses.replace(seats[ViewSide.LEFT], indicators="9m0m")
+    seats[FrameSide.LEFT] = dataclasses.replace(seats[FrameSide.LEFT], indicators="9m0m")
     dets = lay(seats)
     table = read_table(dets, FRAME)
     phone_write(site, "new", {"names": ["Ann", "Bo", "Cy", "Di"]})

@@ -200,6 +200,6 @@ def test_a_refusal_is_replayed_too(player, service):
 def test_the_follow_state_reaches_the_event_stream(player, service):
     sub = service.bus.subscribe()
     assert player.post("/api/camera/seat", json={"seat": 3}).status_code == 200
-    [message] = sub.next(timeout=0)  # once: the state carries the follow view
+    [message] = sub.next(timeout=0)  # once: the state message carries the camera game's state
     assert message.kind == "state" and message.data["follow"]["camera_seat"] == 3
     assert player.get("/api/state").json["follow"]["camera_seat"] == 3

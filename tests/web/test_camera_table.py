@@ -7,18 +7,18 @@ import dataclasses
 import pytest
 
 from device.table.service import TableService
-from device.table.table_view import table_view
+from device.table.table_labels import table_labels
 from engine.game.events import DeclaredDraw
 from tests.vision.read.test_table import FRAME, FULL, lay
 from tests.web.conftest import reading_of
 from tests.web.test_events import frames
-from vision.read.table import ViewSide, read_table
+from vision.read.table import FrameSide, read_table
 
 
 def table_with(indicators: str):
     """The test table of the reader's tests, its dead wall (left seat) showing ``indicators``."""
     seats = dict(FULL)
-    seats[ViewSide.LEFT] = dataclasses.replace(seats[ViewSide.LEFT], indicators=indicators)
+    seats[FrameSide.LEFT] = dataclasses.replace(seats[FrameSide.LEFT], indicators=indicators)
     return read_table(lay(seats), FRAME)
 
 
@@ -105,5 +105,5 @@ def test_a_camera_seat_that_is_no_seat_is_refused(seat):
 
 def test_a_table_whose_indicators_are_not_tiles_is_refused():
     with pytest.raises(ValueError):
-        table_view({"seats": [], "dora_indicators": "9x"}, None, None)
-    assert table_view(None, None, None) is None
+        table_labels({"seats": [], "dora_indicators": "9x"}, None, None)
+    assert table_labels(None, None, None) is None

@@ -16,7 +16,7 @@ EVENTS = [
 ]
 
 
-def test_live_view_of_a_followed_hand(player, client):
+def test_the_live_page_of_a_followed_hand(player, client):
     for e in EVENTS:
         r = player.post("/api/game/event", json=e)
         assert r.status_code == 200, (e, r.json)

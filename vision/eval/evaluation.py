@@ -77,7 +77,7 @@ def _both(detector: Detector, image: np.ndarray, conf: float, image_id) -> tuple
     )
     found = ap_detector.candidates(image)
     pooled = Raw.concat([c.raw for c in found])
-    pooled = pooled.take(nms(pooled, AP_OPTIONS.iou))  # views of one frame, per class
+    pooled = pooled.take(nms(pooled, AP_OPTIONS.iou))  # slices of one frame, per class
     candidates = [
         Pred(image_id, int(c), tuple(float(v) for v in b), float(sc))
         for b, sc, c in zip(pooled.boxes, pooled.scores, pooled.classes, strict=True)

@@ -82,7 +82,7 @@ def _unlabelled(photo: RealPhoto, height: int, width: int) -> list[Box]:
 
 
 def _clipped(box: Box, width: float, height: float) -> Box | None:
-    """What a ``width`` x ``height`` view from the origin shows of ``box``, or None."""
+    """What a ``width`` x ``height`` rectangle at the origin shows of ``box``, or None."""
     if box.x2 <= 0 or box.y2 <= 0 or box.x1 >= width or box.y1 >= height:
         return None
     return Box(max(box.x1, 0.0), max(box.y1, 0.0), min(box.x2, float(width)), min(box.y2, float(height)))
@@ -173,14 +173,14 @@ def turned(photo: RealPhoto, image: np.ndarray, degrees: float, side: int = SIDE
     keep = inscribed(h, w, degrees)
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
     turn[:, 2] += [(keep.width - w) / 2, (keep.height - h) / 2]  # the kept rectangle's corner at the origin
-    view = cv2.warpAffine(image, turn, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
-    return _kept_view(photo, h, w, view, lambda b: b.moved(turn), side, f"turned {degrees:g}")
+    warped = cv2.warpAffine(image, turn, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
+    return _kept_shot(photo, h, w, warped, lambda b: b.moved(turn), side, f"turned {degrees:g}")
 
 
-def _kept_view(photo: RealPhoto, h: int, w: int, view: np.ndarray, move, side: int, kind: str) -> Shot:
-    """The shot of ``view`` (the ``h`` x ``w`` photo warped, a rectangle of it kept), each labelled box moved by
+def _kept_shot(photo: RealPhoto, h: int, w: int, warped: np.ndarray, move, side: int, kind: str) -> Shot:
+    """The shot of ``warped`` (the ``h`` x ``w`` photo warped, a rectangle of it kept), each labelled box moved by
     ``move``: tiles wholly inside are the truth, tiles its edge cuts are ``cut``."""
-    height, width = view.shape[:2]
+    height, width = warped.shape[:2]
     truth, cut = [], []
     for c, b in _boxes(photo, h, w):
         moved = move(b)
@@ -189,7 +189,7 @@ def _kept_view(photo: RealPhoto, h: int, w: int, view: np.ndarray, move, side: i
         elif (shown := _clipped(moved, width, height)) is not None:
             cut.append(shown)
     unlabelled = [_clipped(move(b), width, height) for b in _unlabelled(photo, h, w)]
-    return _enlarged(view, truth, cut, side, kind, unlabelled)
+    return _enlarged(warped, truth, cut, side, kind, unlabelled)
 
 
 def cast(image: np.ndarray, gains: Sequence[float]) -> np.ndarray:
@@ -207,16 +207,16 @@ def lit(photo: RealPhoto, image: np.ndarray, light: str, side: int = SIDE) -> Sh
 def squashed(photo: RealPhoto, image: np.ndarray, height: float, side: int = SIDE) -> Shot:
     """``photo`` squashed to ``height`` of its height, enlarged: its tiles seen from a lower angle."""
     h, w = image.shape[:2]
-    view = cv2.resize(image, (w, max(1, round(h * height))), interpolation=cv2.INTER_AREA)
+    warped = cv2.resize(image, (w, max(1, round(h * height))), interpolation=cv2.INTER_AREA)
     truth = [(c, Box(b.x1, b.y1 * height, b.x2, b.y2 * height)) for c, b in _boxes(photo, h, w)]
     unlabelled = [Box(b.x1, b.y1 * height, b.x2, b.y2 * height) for b in _unlabelled(photo, h, w)]
-    return _enlarged(view, truth, [], side, f"squashed {height:g}", unlabelled)
+    return _enlarged(warped, truth, [], side, f"squashed {height:g}", unlabelled)
 
 
 def tilted(photo: RealPhoto, image: np.ndarray, top: float, side: int = SIDE) -> Shot:
     """``photo`` as a phone tilted away from the player sees it: its far (top) edge ``top`` of its near edge's width,
     lines converging as in a camera (a homography: the far tiles smaller and squatter), the largest upright
-    rectangle inside the view kept and enlarged (nothing beyond the photo is invented). Each tile's box bounds its
+    rectangle inside it kept and enlarged (nothing beyond the photo is invented). Each tile's box bounds its
     tilted labelled box; a tile the rectangle cuts is ``cut``."""
     if not 0 < top <= 1:
         raise ValueError(f"a tilted photo's far edge is above 0 and at most 1 of its near edge, not {top:g}")
@@ -230,8 +230,8 @@ def tilted(photo: RealPhoto, image: np.ndarray, top: float, side: int = SIDE) ->
     keep = Size(height=max(1, round(h * (1 - u))), width=max(1, round(w * (top + (1 - top) * u))))
     move = np.array([[1, 0, -(w - keep.width) / 2], [0, 1, -u * h], [0, 0, 1]], np.float64)
     homography = move @ cv2.getPerspectiveTransform(corners, seen)
-    view = cv2.warpPerspective(image, homography, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
-    return _kept_view(photo, h, w, view, lambda b: b.projected(homography), side, f"tilted {top:g}")
+    warped = cv2.warpPerspective(image, homography, (keep.width, keep.height), flags=cv2.INTER_LINEAR)
+    return _kept_shot(photo, h, w, warped, lambda b: b.projected(homography), side, f"tilted {top:g}")
 
 
 def blurred(photo: RealPhoto, image: np.ndarray, share: float, side: int = SIDE) -> Shot:
@@ -383,7 +383,7 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
     """A 4:3 phone shot of ``tiles`` (class, photo of one tile filling it, drawn at :data:`TILE_PHOTO`) side by
     side in one row on a cloth, tiles ``zoom`` of the shot's height tall: the row turned up to 6 degrees and seen
     from its near side (its far edge up to 15 % narrower), sometimes parted into a hand and a meld of three. The row
-    is centred; tiles the shot's edge cuts are ``cut``. Each tile's box bounds its corners as the view moves them.
+    is centred; tiles the shot's edge cuts are ``cut``. Each tile's box bounds its corners as they are moved.
     ``text`` is the whole tiles' :func:`owner_text`, so that a hand's order is measured too."""
     if not tiles:
         raise ValueError("a row needs at least one tile")
@@ -415,9 +415,9 @@ def tile_row(tiles: Sequence[tuple[int, np.ndarray]], zoom: float, rng: np.rando
     squeeze = rng.uniform(0.0, 0.15) * side / 2  # the far (upper) edge drawn narrower
     src = np.float32([[0, 0], [side, 0], [side, out_h], [0, out_h]])
     dst = np.float32([[squeeze, 0], [side - squeeze, 0], [side, out_h], [0, out_h]])
-    view = cv2.getPerspectiveTransform(src, dst)
+    narrowed = cv2.getPerspectiveTransform(src, dst)
     turn = np.vstack([cv2.getRotationMatrix2D((side / 2, out_h / 2), rng.uniform(-6, 6), 1.0), [0, 0, 1]])
-    move = turn @ view
+    move = turn @ narrowed
     image = cv2.warpPerspective(canvas, move, (side, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     truth, cut = [], []
     for (cls, _), quad in zip(tiles, flat, strict=True):

@@ -63,7 +63,7 @@ from engine.game.events import (
 )
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 from vision.synth.table_scene import DEAD_WALL_TILES, WALL_TILES, MeldScene, SeatScene, TableScene, Zone
 
 #: Frames the changed table is held still after each change (the gate passes the second, the follower settles on
@@ -77,14 +77,14 @@ COMPARED = (HandStart, Discard, Call, AddedKan, ClosedKan, DoraFlip)
 #: The events that end a hand (compared by the points they move).
 ENDINGS = (Ron, Tsumo, ExhaustiveDraw, AbortiveDraw)
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 _LIVE_WALL = WALL_TILES - DEAD_WALL_TILES - 13 * 4
 
 
 @dataclass(frozen=True)
 class Shot:
     """One scene as the camera films it, held for ``frames`` frames; ``lands``: the index (into the hand's events)
-    of the last event whose change this scene is the first still view of (None: an arm frame, or no event)."""
+    of the last event whose change this scene is the first still frame of (None: an arm frame, or no event)."""
 
     scene: TableScene
     frames: int = 1
@@ -263,7 +263,7 @@ class _Film:
         self.kan_seat = 0
         self.scene = TableScene(seats=(SeatScene(hand=0),) * 4, live_wall=0)  # the cleared table
 
-    def side(self, seat: int) -> ViewSide:
+    def side(self, seat: int) -> FrameSide:
         return _SIDES[(seat - self.camera_seat) % 4]
 
     def seat_scene(self, seat: int) -> SeatScene:

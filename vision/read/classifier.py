@@ -469,22 +469,22 @@ class TwoStageDetector(DetectorLayer):
         found, weak = self.detector.detect_with_weak(image)
         return self.classify_detections(image, found, weak)
 
-    def detect_in_windows(
+    def detect_in_slices(
         self,
         image: np.ndarray,
-        windows: Sequence[tuple[int, int, int, int]],
+        slices: Sequence[tuple[int, int, int, int]],
         whole: Sequence[tuple[int, int, int, int]] = (),
     ) -> list[Detection]:
-        """The tiles the inner detector finds in each window ``(x1, y1, x2, y2)`` of ``image`` (in ``image``'s
-        pixels), and in each of the ``whole`` windows read whole (shrunk to the network's input in one run: a
-        coarser view, as a whole read's pyramid has), named in one classifier pass over ``image`` (so a read of
-        several windows costs one classifier run, not one a window, and a crop by a window's edge keeps the frame
+        """The tiles the inner detector finds in each slice ``(x1, y1, x2, y2)`` of ``image`` (in ``image``'s
+        pixels), and in each of the ``whole`` slices read whole (shrunk to the network's input in one run: a
+        coarser slice, as a whole read's pyramid has), named in one classifier pass over ``image`` (so a read of
+        several slices costs one classifier run, not one a slice, and a crop by a slice's edge keeps the frame
         round it)."""
         with_weak = self.weak_tile_prob is not None and callable(getattr(type(self.detector), "detect_with_weak", None))
         shrunk = _read_whole(self.detector) if whole else self.detector
         found: list[Detection] = []
         weak: list[Detection] = []
-        for detector, (x1, y1, x2, y2) in [*((self.detector, w) for w in windows), *((shrunk, w) for w in whole)]:
+        for detector, (x1, y1, x2, y2) in [*((self.detector, w) for w in slices), *((shrunk, w) for w in whole)]:
             crop = image[y1:y2, x1:x2]
             strong, faint = detector.detect_with_weak(crop) if with_weak else (detector.detect(crop), [])
             found += shifted(strong, x1, y1)

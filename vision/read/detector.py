@@ -213,7 +213,7 @@ class OnnxNetwork:
         #: A fixed batch size the model was exported with, or None when its batch axis is dynamic.
         self.fixed_batch = batch_dim if isinstance(batch_dim, int) else None
         self.max_batch = self.fixed_batch or max_batch
-        #: onnxruntime runs made so far (a batch of up to ``max_batch`` views is one run).
+        #: onnxruntime runs made so far (a batch of up to ``max_batch`` slices is one run).
         self.runs = 0
         out_shape = outputs[0].shape
         if isinstance(out_shape[1], int) and out_shape[1] != 4 + len(self.names):
@@ -273,11 +273,11 @@ def class_map(names: Sequence[str], where: object = "model") -> np.ndarray:
     return np.array([CLASS_NAMES.index(n) for n in names], dtype=np.int64)
 
 
-# --- views: slices and the whole frame ----------------------------------------------------------------------
+# --- slices: slices and the whole frame ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class Slice:
     """A region of the frame that the network reads on its own: pixels ``[y0:y1, x0:x1]``."""
 
     x0: int
@@ -292,70 +292,70 @@ class View:
         return Size(height=self.y1 - self.y0, width=self.x1 - self.x0)
 
 
-def _starts(length: int, window: int, overlap: float) -> list[int]:
-    if window >= length:
+def _starts(length: int, side: int, overlap: float) -> list[int]:
+    if side >= length:
         return [0]
-    stride = window * (1 - overlap)
-    n = math.ceil((length - window) / stride) + 1
-    return [round(i * (length - window) / (n - 1)) for i in range(n)]
+    stride = side * (1 - overlap)
+    n = math.ceil((length - side) / stride) + 1
+    return [round(i * (length - side) / (n - 1)) for i in range(n)]
 
 
 #: Default slice sides in frame pixels. The detector learnt tiles spanning about 3-12.5 % of its input's side
 #: (rendered tiles 20-80 px in 640 frames; see the model card), so a slice of side ``W`` reads tiles of about
 #: ``0.03 W`` to ``0.125 W``: 640 px slices read tiles of 20-80 px (a 12 MP overhead frame shows 50-90 px),
 #: 1600 px slices 50-200 px, and the whole frame the biggest (a close-up phone photo).
-WINDOWS = (640, 1600)
+SLICE_SIDES = (640, 1600)
 
 #: Slices smaller than the network's input, scaled UP to it, can read the smallest tiles of a small frame (400 px
 #: slices: tiles of 12-50 px, which a 416 input sees at 8-33 px when it reads a 640 frame whole); used only for
-#: frames whose long side is at most :data:`SMALL_FRAME` (elsewhere they would cost hundreds of views). Off by
+#: frames whose long side is at most :data:`SMALL_FRAME` (elsewhere they would cost hundreds of slices). Off by
 #: default: on real photos they box more false tiles than they find.
-SMALL_WINDOWS: tuple[int, ...] = ()
+SMALL_SLICE_SIDES: tuple[int, ...] = ()
 SMALL_FRAME = 1280
 
 
-def plan_views(
+def plan_slices(
     frame: Size,
     net: Size,
     scales: Sequence[float] | None = None,
     overlap: float = 0.25,
-    windows: Sequence[int] = WINDOWS,
-    small_windows: Sequence[int] = SMALL_WINDOWS,
-) -> list[View]:
-    """The views of a frame: overlapping slices at each level of a pyramid, then the whole frame.
+    slice_sides: Sequence[int] = SLICE_SIDES,
+    small_slice_sides: Sequence[int] = SMALL_SLICE_SIDES,
+) -> list[Slice]:
+    """The slices of a frame: overlapping slices at each level of a pyramid, then the whole frame.
 
-    Levels are square slices of ``windows`` frame pixels (the network's aspect when it is not square; with
-    ``small_windows`` too for frames of long side up to :data:`SMALL_FRAME`), or, when
+    Levels are square slices of ``slice_sides`` frame pixels (the network's aspect when it is not square; with
+    ``small_slice_sides`` too for frames of long side up to :data:`SMALL_FRAME`), or, when
     ``scales`` is given, slices that the network sees at each of those scales (network pixels per frame pixel).
     A level is skipped when its slice would cover the whole frame anyway (the whole-frame pass does that).
 
-    >>> views = plan_views(Size(height=480, width=1000), Size(height=320, width=320), scales=(1.0,))
-    >>> [(v.x0, v.y0, v.x1, v.y1) for v in views]
+    >>> slices = plan_slices(Size(height=480, width=1000), Size(height=320, width=320), scales=(1.0,))
+    >>> [(v.x0, v.y0, v.x1, v.y1) for v in slices]
     [(0, 0, 320, 320), (227, 0, 547, 320), (453, 0, 773, 320), (680, 0, 1000, 320), (0, 160, 320, 480), \
 (227, 160, 547, 480), (453, 160, 773, 480), (680, 160, 1000, 480), (0, 0, 1000, 480)]
-    >>> views = plan_views(Size(height=600, width=1500), Size(height=416, width=416))
-    >>> [(v.size.width, round(v.level, 2)) for v in views]
+    >>> slices = plan_slices(Size(height=600, width=1500), Size(height=416, width=416))
+    >>> [(v.size.width, round(v.level, 2)) for v in slices]
     [(640, 0.65), (640, 0.65), (640, 0.65), (1500, 0.0)]
     """
     if scales is None:
         side = max(net.height, net.width)
-        sides = [*windows, *(small_windows if max(frame.height, frame.width) <= SMALL_FRAME else ())]
+        sides = [*slice_sides, *(small_slice_sides if max(frame.height, frame.width) <= SMALL_FRAME else ())]
         scales = sorted((side / w for w in sides), reverse=True)
-    views = []
+    slices = []
     for scale in scales:
         wh, ww = round(net.height / scale), round(net.width / scale)
         if wh >= frame.height and ww >= frame.width:
             continue
         for y in _starts(frame.height, wh, overlap):
             for x in _starts(frame.width, ww, overlap):
-                views.append(View(x, y, min(x + ww, frame.width), min(y + wh, frame.height), scale))
-    views.append(View(0, 0, frame.width, frame.height, 0.0))
-    return views
+                slices.append(Slice(x, y, min(x + ww, frame.width), min(y + wh, frame.height), scale))
+    slices.append(Slice(0, 0, frame.width, frame.height, 0.0))
+    return slices
 
 
 @dataclass(frozen=True, slots=True)
 class Candidates:
-    """What one view found, in frame pixels, and which boxes touch a slice border inside the frame (cut tiles)."""
+    """What one slice found, in frame pixels, and which boxes touch a slice border inside the frame (cut tiles)."""
 
     raw: Raw
     cut: np.ndarray
@@ -384,21 +384,21 @@ class DetectorOptions:
     #: (:attr:`vision.read.classifier.TwoStageDetector.weak_tile_prob`). What :meth:`SlicedDetector.detect` returns is
     #: what it returns without the floor.
     weak_conf: float | None = WEAK_CONF
-    #: IoU above which a box suppresses a weaker box of the same class within one view.
+    #: IoU above which a box suppresses a weaker box of the same class within one slice.
     iou: float = 0.5
-    #: IoU above which boxes of any class from any views are the same tile (the weaker one goes).
+    #: IoU above which boxes of any class from any slices are the same tile (the weaker one goes).
     merge_iou: float = 0.55
-    #: Pyramid levels as slice sides in frame pixels (see :data:`WINDOWS`); the whole frame is always read.
-    windows: tuple[int, ...] = WINDOWS
-    #: Slices read only in small frames, scaled up to the input (see :data:`SMALL_WINDOWS`).
-    small_windows: tuple[int, ...] = SMALL_WINDOWS
-    #: Or as network pixels per frame pixel for the slices of each level (overrides ``windows``; ``()``: the whole
+    #: Pyramid levels as slice sides in frame pixels (see :data:`SLICE_SIDES`); the whole frame is always read.
+    slice_sides: tuple[int, ...] = SLICE_SIDES
+    #: Slices read only in small frames, scaled up to the input (see :data:`SMALL_SLICE_SIDES`).
+    small_slice_sides: tuple[int, ...] = SMALL_SLICE_SIDES
+    #: Or as network pixels per frame pixel for the slices of each level (overrides ``slice_sides``; ``()``: the whole
     #: frame only).
     scales: tuple[float, ...] | None = None
     #: Fraction by which neighbouring slices overlap.
     overlap: float = 0.25
     #: In a slice, boxes longer than this share of the network input's shorter side are dropped: a tile that big
-    #: is read whole by a coarser view, and a network shown a tile far larger than it learnt may box parts of it.
+    #: is read whole by a coarser slice, and a network shown a tile far larger than it learnt may box parts of it.
     max_slice_tile: float = 0.35
     #: A box lying this much inside (intersection over its own area) a box at least :attr:`inner_area` times its
     #: area is a part of that tile (a face's glyph, a pip), not a tile of its own.
@@ -412,21 +412,21 @@ class DetectorOptions:
     covered: float = 0.85
     #: Keep every class scoring above ``conf`` at an anchor, not only its best (for AP, as ultralytics validates).
     multi_label: bool = False
-    #: Most candidates per view before NMS.
+    #: Most candidates per slice before NMS.
     max_candidates: int = 3000
     #: Most detections per frame (the most confident).
     max_detections: int = 300
 
 
 class SlicedDetector:
-    """Reads a frame as a pyramid of views through a :class:`Network` and merges what each view found.
+    """Reads a frame as a pyramid of slices through a :class:`Network` and merges what each slice found.
 
     A 12 MP overhead frame shows a tile at 50-90 px, far too small once the whole frame is shrunk to a 416 or 640 input,
-    while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of views
-    (:func:`plan_views`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
-    views go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
-    each view's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner slice border
-    are dropped where a whole copy exists; views are merged by suppressing overlaps across views and classes (one
+    while a close-up phone photo shows tiles bigger than any slice. So the frame is read as a pyramid of slices
+    (:func:`plan_slices`): 640 px slices, 1600 px slices, and the whole frame, each scaled to the network's input. All
+    slices go through the network in batches (one onnxruntime call per batch when the model's batch axis is dynamic);
+    each slice's boxes are decoded and suppressed per class, mapped back to the frame; boxes cut by an inner border
+    are dropped where a whole copy exists; slices are merged by suppressing overlaps across slices and classes (one
     physical tile, one detection), and a box that more confident boxes cover together (across the gap between two
     tiles) goes too.
     """
@@ -466,14 +466,16 @@ class SlicedDetector:
         return self.merge(found, self.options if self.floor < self.options.conf else None)
 
     def candidates(self, image: np.ndarray) -> list[Candidates]:
-        """What each view found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""
+        """What each slice found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 image (h, w, 3), got {image.dtype} {image.shape}")
         frame = Size.of(image)
         opts = self.options
-        views = plan_views(frame, self.input_size, opts.scales, opts.overlap, opts.windows, opts.small_windows)
-        raws = self.run([image[v.y0 : v.y1, v.x0 : v.x1] for v in views])
-        return [self._in_frame(raw, view, frame) for raw, view in zip(raws, views, strict=True)]
+        slices = plan_slices(
+            frame, self.input_size, opts.scales, opts.overlap, opts.slice_sides, opts.small_slice_sides
+        )
+        raws = self.run([image[v.y0 : v.y1, v.x0 : v.x1] for v in slices])
+        return [self._in_frame(raw, frame_slice, frame) for raw, frame_slice in zip(raws, slices, strict=True)]
 
     def run(self, crops: Sequence[np.ndarray]) -> list[Raw]:
         """Each crop letterboxed to the network input, in batches; candidates per crop in crop pixels (after NMS)."""
@@ -493,29 +495,29 @@ class SlicedDetector:
                 out.append(Raw(boxes[i].to_source(raw.boxes), raw.scores, self.classes[raw.classes]))
         return out
 
-    def _in_frame(self, raw: Raw, view: View, frame: Size) -> Candidates:
-        """The view's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
-        if view.level and len(raw):  # too big for a slice: the coarser views read it
+    def _in_frame(self, raw: Raw, frame_slice: Slice, frame: Size) -> Candidates:
+        """The slice's boxes in frame pixels, and which of them touch a slice border inside the frame (cut tiles)."""
+        if frame_slice.level and len(raw):  # too big for a slice: the coarser slices read it
             net = self.input_size
             longest = np.maximum(raw.boxes[:, 2] - raw.boxes[:, 0], raw.boxes[:, 3] - raw.boxes[:, 1])
-            raw = raw.take(longest * view.level <= self.options.max_slice_tile * min(net.height, net.width))
-        boxes = raw.boxes + np.array([view.x0, view.y0, view.x0, view.y0], dtype=np.float64)
+            raw = raw.take(longest * frame_slice.level <= self.options.max_slice_tile * min(net.height, net.width))
+        boxes = raw.boxes + np.array([frame_slice.x0, frame_slice.y0, frame_slice.x0, frame_slice.y0], dtype=np.float64)
         # a tile cut by the border may be boxed a few pixels short of it: within CUT_MARGIN network pixels counts
-        margin = CUT_MARGIN / (view.level or 1.0)
+        margin = CUT_MARGIN / (frame_slice.level or 1.0)
         cut = np.zeros(len(raw), dtype=bool)
-        if view.level:
-            if view.x0 > 0:
-                cut |= boxes[:, 0] <= view.x0 + margin
-            if view.y0 > 0:
-                cut |= boxes[:, 1] <= view.y0 + margin
-            if view.x1 < frame.width:
-                cut |= boxes[:, 2] >= view.x1 - margin
-            if view.y1 < frame.height:
-                cut |= boxes[:, 3] >= view.y1 - margin
+        if frame_slice.level:
+            if frame_slice.x0 > 0:
+                cut |= boxes[:, 0] <= frame_slice.x0 + margin
+            if frame_slice.y0 > 0:
+                cut |= boxes[:, 1] <= frame_slice.y0 + margin
+            if frame_slice.x1 < frame.width:
+                cut |= boxes[:, 2] >= frame_slice.x1 - margin
+            if frame_slice.y1 < frame.height:
+                cut |= boxes[:, 3] >= frame_slice.y1 - margin
         return Candidates(Raw(boxes, raw.scores, raw.classes), cut)
 
     def merge(self, found: Sequence[Candidates], options: DetectorOptions | None = None) -> list[Detection]:
-        """One detection per tile from every view's candidates (see the module's docstring), top to bottom.
+        """One detection per tile from every slice's candidates (see the module's docstring), top to bottom.
 
         With ``options`` (say, a higher ``conf`` and a lower ``iou`` than the candidates were found with), the
         candidates are first cut to that confidence and suppressed again per class.

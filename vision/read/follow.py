@@ -31,8 +31,8 @@ from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Eve
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
 from vision.read.fusion import STEADY, WINDOW, TableFusion, one_tile_otherwise
-from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import DORA, HAND, MeldView, OpenHand, SeatView, TableView, minus
+from vision.read.table import FrameSide, TableObservation
+from vision.read.table_snapshot import DORA, HAND, MeldSnapshot, OpenHand, SeatSnapshot, TableSnapshot, minus
 
 #: Consecutive frames a zone must read the same (as fused) before its change is taken: the fusion has already asked
 #: a move to show on QUICK of the last frames, so one fused frame is enough (a change lying still one second, two
@@ -51,7 +51,7 @@ RESYNCED_CLASHES = frozenset({"pond_changed", "tile_inserted", "meld_changed", "
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 class Clash(enum.Enum):
@@ -75,7 +75,7 @@ class Contradiction:
     indicators), first seen settled at frame ``frame``."""
 
     clash: Clash
-    side: ViewSide | None
+    side: FrameSide | None
     seat: int | None
     frame: int
     detail: str = ""
@@ -89,7 +89,7 @@ class Contradiction:
 class Pending:
     """A zone that reads otherwise than accepted and is not taken yet (``side`` None: the dora indicators)."""
 
-    side: ViewSide | None
+    side: FrameSide | None
     why: str
 
 
@@ -101,10 +101,10 @@ class Reveal:
     last added kan its fourth tile (robbed: 搶槓)."""
 
     seat: int
-    side: ViewSide
+    side: FrameSide
     hand: tuple[Tile, ...]
     apart: Tile | None
-    melds: tuple[MeldView, ...] = ()
+    melds: tuple[MeldSnapshot, ...] = ()
     ura: tuple[Tile, ...] = ()
     from_pond: bool = False
 
@@ -127,7 +127,7 @@ class FollowUpdate:
     pending: tuple[Pending, ...] = ()
     opening_indicator: Tile | None = None
     revealed: tuple[Reveal, ...] = ()
-    resolved: tuple[ViewSide | None, ...] = ()
+    resolved: tuple[FrameSide | None, ...] = ()
     #: Those of ``events`` whose order the follower inferred: discards by several seats settled in one change (the
     #: reads fell behind), taken in turn from the seat due.
     inferred: tuple[Event, ...] = ()
@@ -143,7 +143,7 @@ class FollowUpdate:
     moved_riichi: tuple[tuple[int, Tile, Tile], ...] = ()
 
 
-def _one_tile_otherwise(now: SeatView, was: SeatView) -> int | None:
+def _one_tile_otherwise(now: SeatSnapshot, was: SeatSnapshot) -> int | None:
     """The index of the one pond tile that reads otherwise than accepted, the pond and its riichi tile else alike;
     None when the change is any other."""
     if len(now.pond) != len(was.pond) or now.riichi != was.riichi or now.melds != was.melds:
@@ -168,7 +168,7 @@ class _Pond(enum.Enum):
     HIDDEN = "hidden"  # tiles missing, the rest in order
 
 
-def _pond_change(now: SeatView, was: SeatView) -> _Pond | tuple[Clash, str]:
+def _pond_change(now: SeatSnapshot, was: SeatSnapshot) -> _Pond | tuple[Clash, str]:
     if now.pond == was.pond:
         return _Pond.SAME
     n, m = len(now.pond), len(was.pond)
@@ -192,7 +192,7 @@ class _Melds:
     missing (``hidden``), among them an open kan back to three of its kind (``shrunk``, index into the old melds: an
     added kan's tile robbed by a ron, or an arm over it), or old melds not seen beside a new one."""
 
-    new: MeldView | None = None
+    new: MeldSnapshot | None = None
     grown: int | None = None
     hidden: bool = False
     shrunk: int | None = None
@@ -201,7 +201,7 @@ class _Melds:
     misread: bool = False
 
 
-def _misread_meld(now: MeldView, old: MeldView) -> bool:
+def _misread_meld(now: MeldSnapshot, old: MeldSnapshot) -> bool:
     """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, or with one tile
     read otherwise where it lies, its sideways tile where it was. No move makes either (an added kan keeps its called
     tile sideways, a closed kan shows its ends face down; no move changes a tile of a meld)."""
@@ -215,7 +215,7 @@ def _misread_meld(now: MeldView, old: MeldView) -> bool:
     )
 
 
-def _meld_change(now: SeatView, was: SeatView) -> _Melds | tuple[Clash, str]:
+def _meld_change(now: SeatSnapshot, was: SeatSnapshot) -> _Melds | tuple[Clash, str]:
     if Counter(now.melds) == Counter(was.melds):
         return _Melds()
     # each old meld still there, read alike, tile for tile (its sideways tile or its source read otherwise is no
@@ -341,8 +341,8 @@ class TableFollower:
     ...     return tuple(Detection.of_class(class_of_tile(t), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
     ...                  for i, t in enumerate(parse_tiles(text)))
     >>> def table(bottom):
-    ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is ViewSide.BOTTOM else ())
-    ...                                   for s in ViewSide), (0.0, 0.0))
+    ...     return TableObservation(tuple(SeatObservation(s, pond=pond(bottom) if s is FrameSide.BOTTOM else ())
+    ...                                   for s in FrameSide), (0.0, 0.0))
     >>> follower = TableFollower(camera_seat=2)
     >>> [follower.update(table(text), i).events for i, text in enumerate(["", "1z", "1z", "1z"])]
     [(), (), (Discard(seat=2, tile=Tile.parse('1z'), tsumogiri=None, riichi=False, open_riichi=False),), ()]
@@ -353,19 +353,19 @@ class TableFollower:
     vanish: int = VANISH
     fuse: bool = True
     #: What the follower has taken so far.
-    accepted: TableView = field(default_factory=TableView)
+    accepted: TableSnapshot = field(default_factory=TableSnapshot)
     #: Seats (by side index) that declared riichi this hand.
     declared: list[bool] = field(default_factory=lambda: [False] * 4)
     #: The last discard taken: its side and tile (None after a call took it, or after :meth:`accept`).
-    last_discard: tuple[ViewSide, Tile] | None = None
+    last_discard: tuple[FrameSide, Tile] | None = None
     #: The added kan taken last, while no event has followed it: its side and meld (open to a robbing ron, 搶槓).
-    last_added: tuple[ViewSide, MeldView] | None = None
+    last_added: tuple[FrameSide, MeldSnapshot] | None = None
     #: Indicators turned while a hand lies open (the ura indicators), and whether the last discard left its pond
     #: (or the last added kan its fourth tile) meanwhile: a ron's tile set apart by the winner.
     ura: tuple[Tile, ...] = ()
     ron_taken: bool = False
     #: The hands reported open, by side.
-    revealed: dict[ViewSide, Reveal] = field(default_factory=dict)
+    revealed: dict[FrameSide, Reveal] = field(default_factory=dict)
     _runs: list[_Run] = field(default_factory=lambda: [_Run() for _ in range(HAND + 4)], repr=False)
     _hidden: list[int] = field(default_factory=lambda: [0] * 5, repr=False)
     _reported: dict[int, set[object]] = field(default_factory=dict, repr=False)
@@ -377,7 +377,7 @@ class TableFollower:
     #: Updates (frames read or held) so far.
     _updates: int = field(default=0, repr=False)
     #: Seats (by zone) taken as read after a contradiction: the seat as accepted before, and as taken then.
-    _resynced: dict[int, tuple[SeatView, SeatView]] = field(default_factory=dict, repr=False)
+    _resynced: dict[int, tuple[SeatSnapshot, SeatSnapshot]] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
     _seen: bool = field(default=False, repr=False)
     _fusion: TableFusion = field(default_factory=TableFusion, repr=False)
@@ -388,20 +388,20 @@ class TableFollower:
         if self.settle < 1 or self.vanish < 1:
             raise ValueError(f"settle and vanish are at least 1 frame, not {self.settle} and {self.vanish}")
 
-    def seat_of(self, side: ViewSide) -> int:
+    def seat_of(self, side: FrameSide) -> int:
         """The game seat sitting at ``side`` of the frame."""
         return (side.turns + (self.camera_seat or 0)) % 4
 
     def accept(self, observation: TableObservation) -> None:
         """Take ``observation`` as the table's true state (a person corrected it, or a hand starts mid-way):
         every zone counts as settled on it, the contradictions are forgotten, no discard is open to a call."""
-        view = TableView.of(observation)
-        self._fusion.reset(view)
-        self.accepted = view
-        self.declared = [s.riichi is not None for s in view.seats]
+        snapshot = TableSnapshot.of(observation)
+        self._fusion.reset(snapshot)
+        self.accepted = snapshot
+        self.declared = [s.riichi is not None for s in snapshot.seats]
         self.last_discard = self.last_added = None
         self.ura, self.ron_taken, self.revealed = (), False, {}
-        self._runs = [_Run(view.zone(i), self.settle) for i in range(HAND + 4)]
+        self._runs = [_Run(snapshot.zone(i), self.settle) for i in range(HAND + 4)]
         self._hidden = [0] * 5
         self._reported = {}
         self._refused = {}
@@ -426,20 +426,20 @@ class TableFollower:
         """
         self._last, self._seen = observation, True
         self._updates += 1
-        read = TableView() if observation is None else TableView.of(observation)
-        view = self._fusion.fuse(observation) if self.fuse else read
+        read = TableSnapshot() if observation is None else TableSnapshot.of(observation)
+        snapshot = self._fusion.fuse(observation) if self.fuse else read
         # ponds read longer than believed: a change the fusion has not taken yet (several discards at once wait
         # longer than one), not to be judged without
         changing = observation is not None and any(
-            len(r.pond) > len(v.pond) for r, v in zip(read.seats, view.seats, strict=True)
+            len(r.pond) > len(v.pond) for r, v in zip(read.seats, snapshot.seats, strict=True)
         )
         for i, run in enumerate(self._runs):
-            value = view.zone(i)
+            value = snapshot.zone(i)
             if value == run.value:
                 run.frames += 1
             else:
                 run.value, run.frames = value, 1
-        return _Step(self, view, frame_index, expected_seat, changing).run()
+        return _Step(self, snapshot, frame_index, expected_seat, changing).run()
 
 
 @dataclass
@@ -447,7 +447,7 @@ class _Step:
     """One update's work: compare the settled zones with the accepted state, take what events explain."""
 
     follower: TableFollower
-    view: TableView
+    snapshot: TableSnapshot
     frame: int
     expected_seat: int | None
     #: A pond reads longer than the fused table believes it (a change still being taken).
@@ -456,7 +456,7 @@ class _Step:
     clashes: list[Contradiction] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
     opening: Tile | None = None
-    resolved: list[ViewSide | None] = field(default_factory=list)
+    resolved: list[FrameSide | None] = field(default_factory=list)
     inferred: list[Event] = field(default_factory=list)
     late_riichi: list[tuple[int, int, Tile]] = field(default_factory=list)
     misread: list[tuple[int, int, Tile, Tile]] = field(default_factory=list)
@@ -472,7 +472,7 @@ class _Step:
         f = self.follower
         now, was = f._runs[zone].value, f.accepted.seats[zone]
         return (
-            isinstance(now, SeatView)
+            isinstance(now, SeatSnapshot)
             and now.riichi is not None
             and now.riichi != was.riichi
             and now.riichi >= len(was.pond)
@@ -508,10 +508,10 @@ class _Step:
         self._back_to_before_resync()
         was = f.accepted
         seats = list(was.seats)
-        ponds: dict[ViewSide, _Pond] = {}
-        melds: dict[ViewSide, _Melds] = {}
+        ponds: dict[FrameSide, _Pond] = {}
+        melds: dict[FrameSide, _Melds] = {}
         for side in _SIDES:
-            zone, now = side.turns, self.view.seat(side)
+            zone, now = side.turns, self.snapshot.seat(side)
             if now == was.seat(side):
                 self.settle_zone(zone)
                 continue
@@ -537,7 +537,7 @@ class _Step:
             if slot is not None and self._read_wrong_as_it_landed(zone, slot):
                 old = seats[zone]
                 self.misread.append((f.seat_of(side), slot, old.pond[slot], now.pond[slot]))
-                seats[zone] = SeatView(now.pond, old.riichi, old.melds)
+                seats[zone] = SeatSnapshot(now.pond, old.riichi, old.melds)
                 continue
             for change in (pond, meld):
                 if isinstance(change, tuple):
@@ -555,7 +555,7 @@ class _Step:
         moves = [e for e in self.events if not isinstance(e, DoraFlip)]
         if len(moves) > 1:  # several moves settled in one change (the reads fell behind): their order is inferred
             self.inferred += [e for e in moves if not any(e is i for i in self.inferred)]
-        f.accepted = TableView(tuple(seats), f.accepted.indicators)
+        f.accepted = TableSnapshot(tuple(seats), f.accepted.indicators)
         revealed = self._reveals()
         return FollowUpdate(
             tuple(self.events),
@@ -578,7 +578,7 @@ class _Step:
         landed = self.follower._landed.get(zone)
         return landed is not None and landed[0] == slot and self.follower._updates - landed[1] <= WINDOW + STEADY
 
-    def _riichi_read_since(self, side: ViewSide, now: SeatView, seats: list[SeatView]) -> None:
+    def _riichi_read_since(self, side: FrameSide, now: SeatSnapshot, seats: list[SeatSnapshot]) -> None:
         """A pond read with its tiles as accepted but its sideways tile elsewhere: a discard taken upright settled
         sideways since (a riichi read late), or the riichi taken on the discard beside the one that settled sideways
         (moved to it)."""
@@ -596,9 +596,9 @@ class _Step:
             self.moved_riichi.append((f.seat_of(side), old.pond[before], now.pond[now.riichi]))
         else:
             return
-        seats[zone] = SeatView(old.pond, now.riichi, old.melds)
+        seats[zone] = SeatSnapshot(old.pond, now.riichi, old.melds)
 
-    def _go_on_after_refusals(self, seats: list[SeatView]) -> None:
+    def _go_on_after_refusals(self, seats: list[SeatSnapshot]) -> None:
         """Each seat whose contradiction (:data:`RESYNCED_CLASHES`) still reads as it did, a frame past the one that
         showed it: taken as that seat's tiles now, so that its next moves are followed; the contradiction is not
         resolved by it (a person sees it until the table or a person settles it)."""
@@ -609,7 +609,7 @@ class _Step:
                 if run.value == f.accepted.zone(zone):  # read as accepted again: nothing to take
                     del f._refused[zone]
                 continue
-            if run.frames > frames and isinstance(value, SeatView) and not self.view.open_hand:
+            if run.frames > frames and isinstance(value, SeatSnapshot) and not self.snapshot.open_hand:
                 f._resynced[zone] = (seats[zone], value)
                 seats[zone] = value
                 del f._refused[zone]
@@ -620,7 +620,7 @@ class _Step:
             if now == taken:
                 continue
             if now.melds == taken.melds and now.pond[:n] == taken.pond:  # discards followed since: on both
-                f._resynced[zone] = (SeatView(before.pond + now.pond[n:], before.riichi, before.melds), now)
+                f._resynced[zone] = (SeatSnapshot(before.pond + now.pond[n:], before.riichi, before.melds), now)
             else:  # the table went on otherwise from what was taken
                 del f._resynced[zone]
 
@@ -630,13 +630,13 @@ class _Step:
         resolved, and the change judged from there."""
         f = self.follower
         for zone, (before, taken) in list(f._resynced.items()):
-            now = self.view.seats[zone]
+            now = self.snapshot.seats[zone]
             if now == taken:
                 continue
             if _pond_change(now, before) in (_Pond.SAME, _Pond.GREW) and _meld_change(now, before) == _Melds():
                 seats = list(f.accepted.seats)
                 seats[zone] = before
-                f.accepted = TableView(tuple(seats), f.accepted.indicators, f.accepted.hands)
+                f.accepted = TableSnapshot(tuple(seats), f.accepted.indicators, f.accepted.hands)
                 del f._resynced[zone]
                 self.resolved.append(_SIDES[zone])
 
@@ -648,30 +648,30 @@ class _Step:
             self.resolved.append(None if zone == DORA else _SIDES[zone])
 
     # -- hands laid face up
-    def _ron_tile_taken(self, side: ViewSide, seats: list[SeatView]) -> bool:
+    def _ron_tile_taken(self, side: FrameSide, seats: list[SeatSnapshot]) -> bool:
         """The last discard left its pond while a hand lies open: the winner took it (a ron). Taken once settled."""
         f = self.follower
-        if f.last_discard is None or f.last_discard[0] is not side or not self.view.open_hand:
+        if f.last_discard is None or f.last_discard[0] is not side or not self.snapshot.open_hand:
             return False
         if self.settled(side.turns):
             old = seats[side.turns]
             riichi = None if old.riichi == len(old.pond) - 1 else old.riichi
-            seats[side.turns] = SeatView(old.pond[:-1], riichi, old.melds)
+            seats[side.turns] = SeatSnapshot(old.pond[:-1], riichi, old.melds)
             f.ron_taken = True
             self.settle_zone(side.turns)
         return True
 
-    def _kan_tile_robbed(self, side: ViewSide, seats: list[SeatView], kan: int) -> bool:
+    def _kan_tile_robbed(self, side: FrameSide, seats: list[SeatSnapshot], kan: int) -> bool:
         """The added kan taken last is back to its pon while a hand lies open: the winner robbed its fourth tile
         (搶槓, a ron on it). Taken once settled."""
         f = self.follower
-        if f.last_added is None or f.last_added[0] is not side or not self.view.open_hand:
+        if f.last_added is None or f.last_added[0] is not side or not self.snapshot.open_hand:
             return False
         old = seats[side.turns]
         if old.melds[kan] != f.last_added[1]:
             return False
         if self.settled(side.turns):
-            seats[side.turns] = SeatView(old.pond, old.riichi, self.view.seat(side).melds)
+            seats[side.turns] = SeatSnapshot(old.pond, old.riichi, self.snapshot.seat(side).melds)
             f.ron_taken, f.last_added = True, None
             self.settle_zone(side.turns)
         return True
@@ -694,7 +694,7 @@ class _Step:
         return tuple(out)
 
     # -- calls and kans
-    def _melds(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond], melds: dict[ViewSide, _Melds]) -> None:
+    def _melds(self, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond], melds: dict[FrameSide, _Melds]) -> None:
         f = self.follower
         for side, change in melds.items():
             if change.new is None:
@@ -710,7 +710,7 @@ class _Step:
                 kept = [m for i, m in enumerate(old.melds) if i != change.grown]
                 tile = minus(meld.face_up, old.melds[change.grown].face_up)
                 self.events.append(AddedKan(f.seat_of(side), tile[0] if tile else meld.face_up[0]))
-                seats[zone] = SeatView(old.pond, old.riichi, (*kept, meld))
+                seats[zone] = SeatSnapshot(old.pond, old.riichi, (*kept, meld))
                 f.last_added = (side, meld)
                 continue
             if meld.called is None:
@@ -723,11 +723,13 @@ class _Step:
                     continue
                 self.events.append(ClosedKan(f.seat_of(side), (*up, up[0].deaka(), up[0].deaka())))
                 f.last_added = None
-                seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
+                seats[zone] = SeatSnapshot(old.pond, old.riichi, (*old.melds, meld))
                 continue
             self._call(side, meld, seats, ponds)
 
-    def _call(self, side: ViewSide, meld: MeldView, seats: list[SeatView], ponds: dict[ViewSide, _Pond]) -> None:
+    def _call(
+        self, side: FrameSide, meld: MeldSnapshot, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond]
+    ) -> None:
         f, zone = self.follower, side.turns
         last = f.last_discard
         called = meld.tiles[meld.called] if meld.called is not None else None
@@ -753,10 +755,10 @@ class _Step:
             ponds[side] = own
         self.events.append(Call(f.seat_of(side), kind, tiles))  # type: ignore[arg-type]
         old = seats[zone]
-        seats[zone] = SeatView(old.pond, old.riichi, (*old.melds, meld))
+        seats[zone] = SeatSnapshot(old.pond, old.riichi, (*old.melds, meld))
         discarder = seats[source.turns]
         riichi = None if discarder.riichi == len(discarder.pond) - 1 else discarder.riichi
-        seats[source.turns] = SeatView(discarder.pond[:-1], riichi, discarder.melds)
+        seats[source.turns] = SeatSnapshot(discarder.pond[:-1], riichi, discarder.melds)
         ponds[source] = _Pond.SAME
         f._hidden[source.turns] = 0
         self.pending = [p for p in self.pending if p.side is not source]
@@ -764,9 +766,9 @@ class _Step:
         self.expected_seat = f.seat_of(side)  # the caller discards next (maybe in this same change)
 
     # -- dora indicators
-    def _dora(self, seats: list[SeatView]) -> None:
+    def _dora(self, seats: list[SeatSnapshot]) -> None:
         f = self.follower
-        was, now = f.accepted.indicators, self.view.indicators
+        was, now = f.accepted.indicators, self.snapshot.indicators
         if now == was:
             self.settle_zone(DORA)
             return
@@ -781,7 +783,7 @@ class _Step:
         if new is None:
             self.clash(DORA, Clash.DORA_CHANGED, f"{format_tiles(was) or '-'} -> {format_tiles(now) or '-'}")
             return
-        if was and self.view.open_hand:  # indicators turned while a hand lies open: the ura indicators
+        if was and self.snapshot.open_hand:  # indicators turned while a hand lies open: the ura indicators
             f.ura = tuple(new)
             return
         kans = sum(len(m.tiles) == 4 for s in seats for m in s.melds)
@@ -792,25 +794,25 @@ class _Step:
         if not was:
             self.opening, new = new[0], new[1:]
         self.events += [DoraFlip(t) for t in new]
-        f.accepted = TableView(f.accepted.seats, now)
+        f.accepted = TableSnapshot(f.accepted.seats, now)
 
     # -- discards
-    def _discards(self, seats: list[SeatView], ponds: dict[ViewSide, _Pond]) -> None:
+    def _discards(self, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond]) -> None:
         f = self.follower
         grown = [side for side, change in ponds.items() if change in (_Pond.GREW, _Pond.GREW_MANY)]
         if len(grown) > 1 or any(ponds[side] is _Pond.GREW_MANY for side in grown):
-            new = {side: len(self.view.seat(side).pond) - len(seats[side.turns].pond) for side in grown}
+            new = {side: len(self.snapshot.seat(side).pond) - len(seats[side.turns].pond) for side in grown}
             in_turn = self._in_turn(new)
             if in_turn is None and self._still_changing():  # a pond still changing may yet put them in turn
                 return
             if in_turn is None:
                 for side in grown:
-                    pond = self.view.seat(side).pond
+                    pond = self.snapshot.seat(side).pond
                     if new[side] > 1:
                         shown = f"{format_tiles(seats[side.turns].pond) or '-'} -> {format_tiles(pond)}"
                         self.clash(side.turns, Clash.MANY_DISCARDS, f"{new[side]} new tiles: {shown}")
                 if sum(n == 1 for n in new.values()) > 1 or len(grown) > 1:
-                    names = ", ".join(f"{s.value} {format_tiles(self.view.seat(s).pond[-new[s] :])}" for s in grown)
+                    names = ", ".join(f"{s.value} {format_tiles(self.snapshot.seat(s).pond[-new[s] :])}" for s in grown)
                     for side in grown:
                         if new[side] == 1:
                             self.clash(side.turns, Clash.TWO_DISCARDERS, f"discards at once: {names}")
@@ -822,7 +824,7 @@ class _Step:
         if not grown:
             return
         side = grown[0]
-        tile = self.view.seat(side).pond[-1]
+        tile = self.snapshot.seat(side).pond[-1]
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
             if self._still_changing():
                 return  # the seat due's pond is still changing: its discard may come in before this one
@@ -835,7 +837,7 @@ class _Step:
         """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""
         return self.changing or any(p.side is not None and not self.settled(p.side.turns) for p in self.pending)
 
-    def _in_turn(self, new: dict[ViewSide, int]) -> list[ViewSide] | None:
+    def _in_turn(self, new: dict[FrameSide, int]) -> list[FrameSide] | None:
         """The sides whose ponds grew (``new``: by how many tiles), one a discard, in turn order from the seat due,
         when turn order explains them: N discards in all are the seat due's and the N - 1 turns after it, each seat
         as many as it had turns; else None (no seat is known to be due, a seat's turn skipped, or a call between)."""
@@ -848,10 +850,10 @@ class _Step:
             return None
         return [by_seat[seat] for seat in order]
 
-    def _discard(self, side: ViewSide, seats: list[SeatView]) -> None:
+    def _discard(self, side: FrameSide, seats: list[SeatSnapshot]) -> None:
         """Take the next tile of ``side``'s pond (the first not taken yet) as its discard."""
         f = self.follower
-        now, old = self.view.seat(side), seats[side.turns]
+        now, old = self.snapshot.seat(side), seats[side.turns]
         at = len(old.pond)
         tile = now.pond[at]
         sideways = now.riichi == at
@@ -860,5 +862,5 @@ class _Step:
         f._landed[side.turns] = (at, f._updates)
         f.declared[side.turns] |= riichi
         f.last_added = None
-        seats[side.turns] = SeatView(now.pond[: at + 1], at if sideways else old.riichi, old.melds)
+        seats[side.turns] = SeatSnapshot(now.pond[: at + 1], at if sideways else old.riichi, old.melds)
         f.last_discard = (side, tile)

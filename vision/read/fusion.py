@@ -24,13 +24,13 @@ confidence, and a reading must also weigh more than all the others read there me
 against sure ones wait until the sure ones have left the window (a place seen empty weighs 1: an empty read is
 waited out by the frame count alone).
 
-So a tile misread or inserted for a frame or two never reaches the fused view, a steady tile stays through
+So a tile misread or inserted for a frame or two never reaches the fused snapshot, a steady tile stays through
 :data:`STEADY` - 1 frames misnaming it, and a zone read empty or short (an arm over it) keeps its tiles for a
 while; what the follower still sees missing it waits out as hidden.
 
     fusion = TableFusion()
-    fusion.reset(TableView.of(first))          # a table taken as true (optional: empty at first)
-    view = fusion.fuse(observation)            # each frame, held ones again (None: no table read): the fused view
+    fusion.reset(TableSnapshot.of(first))     # a table taken as true (optional: empty at first)
+    snapshot = fusion.fuse(observation)       # each frame, held ones again (None: no table read): the fused snapshot
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 
 from engine.tiles import Tile
 from vision.read.detector import Detection
-from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import MeldView, OpenHand, SeatView, TableView, minus
+from vision.read.table import FrameSide, TableObservation
+from vision.read.table_snapshot import MeldSnapshot, OpenHand, SeatSnapshot, TableSnapshot, minus
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) must hold ...
 QUICK = 2
@@ -53,7 +53,7 @@ STEADY = 6
 #: ... among the last this many: the frames kept for each place.
 WINDOW = 11
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +268,7 @@ def _inside(short: Sequence[Slot], long: Sequence[Slot]) -> bool:
     return len(short) < len(long) and _subsequence_at(short, long) is not None
 
 
-def _slots(seat: SeatView) -> list[Slot]:
+def _slots(seat: SeatSnapshot) -> list[Slot]:
     return [Slot(t, i == seat.riichi) for i, t in enumerate(seat.pond)]
 
 
@@ -289,7 +289,7 @@ def _melds_within(was: object, now: object) -> bool:
     return True
 
 
-def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView, ...]:
+def _as_believed(read: tuple[MeldSnapshot, ...], believed: object) -> tuple[MeldSnapshot, ...]:
     """The melds read, each with the tiles of a believed meld taken as that meld: a meld once laid keeps whence it
     came (its sideways tile read upright for a while is no other meld). Beside a new meld, the believed ones not
     read are taken as there (a meld is laid while another is not seen, not one for the other)."""
@@ -308,7 +308,7 @@ def _as_believed(read: tuple[MeldView, ...], believed: object) -> tuple[MeldView
     return tuple(out + rest) if new and not changed else tuple(out)
 
 
-def one_tile_otherwise(now: MeldView, believed: MeldView) -> bool:
+def one_tile_otherwise(now: MeldSnapshot, believed: MeldSnapshot) -> bool:
     """Whether ``now`` is the ``believed`` meld with one tile read otherwise where it lies, its sideways tile where it
     was: a misreading, for no move changes a tile of a meld."""
     if len(now.tiles) != len(believed.tiles) or len(now.tiles) < 3 or now.called != believed.called:
@@ -346,16 +346,16 @@ class TableFusion:
     _hands: list[_Place] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        self.reset(TableView())
+        self.reset(TableSnapshot())
 
-    def reset(self, view: TableView) -> None:
-        """Believe ``view`` (a table taken as true), every frame read so far forgotten."""
-        self._ponds = [_PondPlace(_slots(s)) for s in view.seats]
-        self._melds = [_Place(s.melds, _melds_moved) for s in view.seats]
-        self._dora = _Place(view.indicators, _more_indicators)
-        self._hands = [_Place(h, _any) for h in view.hands]
+    def reset(self, snapshot: TableSnapshot) -> None:
+        """Believe ``snapshot`` (a table taken as true), every frame read so far forgotten."""
+        self._ponds = [_PondPlace(_slots(s)) for s in snapshot.seats]
+        self._melds = [_Place(s.melds, _melds_moved) for s in snapshot.seats]
+        self._dora = _Place(snapshot.indicators, _more_indicators)
+        self._hands = [_Place(h, _any) for h in snapshot.hands]
 
-    def fuse(self, observation: TableObservation | None) -> TableView:
+    def fuse(self, observation: TableObservation | None) -> TableSnapshot:
         """One frame's read (None: no table read: every place read empty, though no move is seen in it): the table as
         believed after it.
 
@@ -365,8 +365,8 @@ class TableFusion:
         >>> def read(text):
         ...     pond = tuple(Detection.of_class(class_of_tile(Tile.parse(t)), Box(30 * i, 0, 30 * i + 28, 38), 0.9)
         ...                  for i, t in enumerate(text.split()))
-        ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is ViewSide.BOTTOM else ())
-        ...                                   for s in ViewSide), (0.0, 0.0))
+        ...     return TableObservation(tuple(SeatObservation(s, pond=pond if s is FrameSide.BOTTOM else ())
+        ...                                   for s in FrameSide), (0.0, 0.0))
         >>> fusion = TableFusion()
         >>> frames = ["1z", "1z", "1z 9m", "1z 8m", "1z 9m", "1z 9m 9m", "1z 9m 2z", "1z 9m 2z"]  # 8m: 9m misread
         >>> [len(fusion.fuse(read(text)).seats[0].pond) for text in frames]
@@ -378,19 +378,19 @@ class TableFusion:
         seats = [None] * 4 if observation is None else [observation.seat(s) for s in _SIDES]
         fused = []
         for i, seat in enumerate(seats):
-            view = SeatView() if seat is None else SeatView.of(seat)
-            pond = self._ponds[i].fuse(_slots(view), [] if seat is None else _face_up_confs(seat.pond), seen)
+            snapshot = SeatSnapshot() if seat is None else SeatSnapshot.of(seat)
+            pond = self._ponds[i].fuse(_slots(snapshot), [] if seat is None else _face_up_confs(seat.pond), seen)
             shown = () if seat is None else [d for m in seat.melds for d in m.detections]
-            melds = self._melds[i].fuse(_as_believed(view.melds, self._melds[i].belief), _weight(shown), seen)
+            melds = self._melds[i].fuse(_as_believed(snapshot.melds, self._melds[i].belief), _weight(shown), seen)
             riichi = max((k for k, s in enumerate(pond) if s.sideways), default=None)
-            fused.append(SeatView(tuple(s.tile for s in pond), riichi, melds))  # type: ignore[arg-type]
+            fused.append(SeatSnapshot(tuple(s.tile for s in pond), riichi, melds))  # type: ignore[arg-type]
         walls = () if observation is None else [d for s in observation.seats for d in s.wall if d.tile is not None]
         dora = self._dora.fuse(tuple(d.tile for d in walls), _weight(walls), seen)
         hands = []
         for place, seat in zip(self._hands, seats, strict=True):
             hand = None if seat is None else OpenHand.of(seat)
             hands.append(place.fuse(hand, 1.0 if seat is None else _weight(seat.hand), seen))
-        return TableView(tuple(fused), dora, tuple(hands))  # type: ignore[arg-type]
+        return TableSnapshot(tuple(fused), dora, tuple(hands))  # type: ignore[arg-type]
 
 
 def _face_up_confs(detections: Sequence[Detection]) -> list[float]:

@@ -57,7 +57,7 @@ from vision.read.views.turned_tiles import UprightDetector
 from vision.read.views.upside_down import HalfTurnDetector
 from vision.read.views.white_balance import BalancedDetector
 from vision.read.way_up import OnnxWayUp, way_up_for
-from vision.read.zones import ZonePolicy, coarse_windows, merge_windows, shifted, tile_side
+from vision.read.zones import ZonePolicy, coarse_slices, merge_slices, shifted, tile_side
 
 log = logging.getLogger("jantaku.read")
 
@@ -272,7 +272,7 @@ class Reading:
     #: onnxruntime runs the reading took (detector, classifier and way-up networks together).
     runs: int = 0
     #: Where the frame was read (in :attr:`image`'s pixels), the rest kept from the reading before; empty: read whole.
-    windows: tuple[Box, ...] = ()
+    slices: tuple[Box, ...] = ()
     #: Readings since the last one read whole (0: this one was).
     since_whole: int = 0
 
@@ -349,7 +349,7 @@ class Reader:
     ) -> Reader:
         """A reader whose detections come from ``detector`` (recorded labels, a test's fake): the same squaring,
         rows and table reading as ``config`` asks (views need a network: none here). It reads frames whole unless
-        ``reads_pixels`` (the detector finds in a window of a frame what the window shows, as a network does; recorded
+        ``reads_pixels`` (the detector finds in a slice of a frame what the slice shows, as a network does; recorded
         labels do not), then round the zones that changed as ``config`` asks."""
         config = config or ReaderConfig()
         if config.views:
@@ -369,17 +369,17 @@ class Reader:
         """``image`` (BGR uint8, height x width x 3) read as the configuration says. With ``zones`` (the parts of
         ``image`` that changed, in its pixels) and ``previous`` (this reader's reading of the frame before), a camera's
         reader (:attr:`ReaderConfig.zones`) reads it only round them and keeps the rest of ``previous``
-        (:mod:`vision.read.zones`; :attr:`Reading.windows` says where it read), unless its policy reads it whole."""
+        (:mod:`vision.read.zones`; :attr:`Reading.slices` says where it read), unless its policy reads it whole."""
         config = self.config
         started = time.perf_counter()
         with self.lock:
             runs = self.models.runs() if self.models else 0
             mode = config.table_mode
             turn = self._table_turn if mode.keeps else TableTurn() if mode.squares else None
-            windows, squared_zones = self._windows(image, zones, previous, turn)
-            if windows:
-                assert previous is not None  # a window is read only after a reading
-                frame, found = self._read_windows(image, windows, squared_zones, previous, turn)
+            slices, squared_zones = self._slices(image, zones, previous, turn)
+            if slices:
+                assert previous is not None  # a slice is read only after a reading
+                frame, found = self._read_slices(image, slices, squared_zones, previous, turn)
             elif turn is None:
                 frame, found = image, list(self.detector.detect(image))
             else:
@@ -416,11 +416,11 @@ class Reader:
             turn=turned,
             ms=(time.perf_counter() - started) * 1000,
             runs=runs,
-            windows=windows,
-            since_whole=previous.since_whole + 1 if windows and previous is not None else 0,
+            slices=slices,
+            since_whole=previous.since_whole + 1 if slices and previous is not None else 0,
         )
 
-    def _windows(
+    def _slices(
         self, image: np.ndarray, zones: Sequence[Box] | None, previous: Reading | None, turn: TableTurn | None
     ) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
         """Where to read ``image`` (in the frame its boxes are in), the rest kept from ``previous``, and the zones
@@ -434,35 +434,35 @@ class Reader:
             return (), ()
         if turn is not None:  # the zones as the squared frame shows them
             zones = turn.to_squared(zones, *image.shape[:2])
-        why, windows = policy.whole_read_why(zones, previous, Size.of(image))
+        why, slices = policy.whole_read_why(zones, previous, Size.of(image))
         if why:
             log.debug("read whole: %s", why)
-        return windows, tuple(zones)
+        return slices, tuple(zones)
 
-    def _read_windows(
+    def _read_slices(
         self,
         image: np.ndarray,
-        windows: tuple[Box, ...],
+        slices: tuple[Box, ...],
         zones: tuple[Box, ...],
         previous: Reading,
         turn: TableTurn | None,
     ) -> tuple[np.ndarray, list[Detection]]:
-        """``image`` (squared by ``turn``) read in ``windows`` only (round ``zones``), merged into ``previous``'s
+        """``image`` (squared by ``turn``) read in ``slices`` only (round ``zones``), merged into ``previous``'s
         detections."""
         policy = self.config.zones
         assert policy is not None
         frame = image if turn is None else turn.straightened(image)
-        corners = _corners(windows)
+        corners = _corners(slices)
         tile = tile_side(previous.detections) or 0.0
         # the detector's own method (a view layer wrapping it would hand it down, its view skipped)
-        if callable(getattr(type(self.detector), "detect_in_windows", None)):  # the boxes named in one classifier run
-            coarse = coarse_windows(zones, Size.of(frame), tile, policy)
-            found = self.detector.detect_in_windows(frame, corners, _corners(coarse))
-            fresh = [found] * len(windows)  # each window takes those centred in its own inner part
+        if callable(getattr(type(self.detector), "detect_in_slices", None)):  # the boxes named in one classifier run
+            coarse = coarse_slices(zones, Size.of(frame), tile, policy)
+            found = self.detector.detect_in_slices(frame, corners, _corners(coarse))
+            fresh = [found] * len(slices)  # each slice takes those centred in its own inner part
         else:
             fresh = [shifted(self.detector.detect(frame[y1:y2, x1:x2]), x1, y1) for x1, y1, x2, y2 in corners]
-        merged = merge_windows(
-            previous.detections, fresh, windows, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
+        merged = merge_slices(
+            previous.detections, fresh, slices, Size.of(frame), policy.margin(tile), policy.padded(zones, tile)
         )
         return frame, merged
 
@@ -485,9 +485,9 @@ class IncrementalReader:
         self.last = None
 
 
-def _corners(windows: Sequence[Box]) -> list[tuple[int, int, int, int]]:
-    """Each window's (x1, y1, x2, y2) in whole pixels, to cut it from the frame."""
-    return [(int(w.x1), int(w.y1), int(w.x2), int(w.y2)) for w in windows]
+def _corners(slices: Sequence[Box]) -> list[tuple[int, int, int, int]]:
+    """Each slice's (x1, y1, x2, y2) in whole pixels, to cut it from the frame."""
+    return [(int(w.x1), int(w.y1), int(w.x2), int(w.y2)) for w in slices]
 
 
 def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:

@@ -179,7 +179,7 @@ class PhotoDetector:
 
     def fill_holes(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:
         """``found`` and the tiles found by reading again round each hole in a row (:func:`_holes`): each hole in a
-        square window in which its neighbours come out at ``target`` of the input (skipped when that is no closer
+        square slice in which its neighbours come out at ``target`` of the input (skipped when that is no closer
         than the whole photo was read); a tile is kept when its centre lies in the hole, its height is the
         neighbours' (within 30 %) and it overlaps no tile already found."""
         h, w = image.shape[:2]
@@ -187,15 +187,15 @@ class PhotoDetector:
         whole_scale = min(net.height / h, net.width / w)
         extra: list[Detection] = []
         for hole in _holes(found)[:MAX_HOLES]:
-            # a square window, letterboxed to the input, shows the hole's neighbours at ``target`` of it
-            window = round(min(hole.tile_width, hole.tile_height) / self.target)
-            if window < 8 or min(net.height, net.width) / window <= whole_scale:  # read as close or closer already
+            # a square slice, letterboxed to the input, shows the hole's neighbours at ``target`` of it
+            side = round(min(hole.tile_width, hole.tile_height) / self.target)
+            if side < 8 or min(net.height, net.width) / side <= whole_scale:  # read as close or closer already
                 continue
             gap = hole.box
             cx, cy = (gap.x1 + gap.x2) / 2, (gap.y1 + gap.y2) / 2
-            x0 = int(min(max(cx - window / 2, 0), max(w - window, 0)))
-            y0 = int(min(max(cy - window / 2, 0), max(h - window, 0)))
-            for d in self.whole.detect(image[y0 : y0 + window, x0 : x0 + window]):
+            x0 = int(min(max(cx - side / 2, 0), max(w - side, 0)))
+            y0 = int(min(max(cy - side / 2, 0), max(h - side, 0)))
+            for d in self.whole.detect(image[y0 : y0 + side, x0 : x0 + side]):
                 b = Box(d.box.x1 + x0, d.box.y1 + y0, d.box.x2 + x0, d.box.y2 + y0)
                 mx, my = (b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2
                 if (

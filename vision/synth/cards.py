@@ -1132,8 +1132,8 @@ def _cut(canvas: np.ndarray, box: Box, rng: np.random.Generator, size: Size, sid
 def _scene_params(rng: np.random.Generator) -> dict:
     tw = int(rng.uniform(30, 80))
     th = int(tw * rng.uniform(1.22, 1.45))
-    view = rng.random()
-    band = 0 if view < 0.25 else int(th * rng.uniform(0.03, 0.4))  # 0: seen from straight above
+    angle = rng.random()
+    band = 0 if angle < 0.25 else int(th * rng.uniform(0.03, 0.4))  # 0: seen from straight above
     return {
         "tw": tw,
         "th": th,

@@ -196,12 +196,12 @@ def phone(rng: np.random.Generator) -> Flat:
     w, h = rng.uniform(66, 79), rng.uniform(138, 166)
     r = rng.uniform(6, 12)
     canvas = _canvas(w, h)
-    view = rng.choice(["off", "on", "back"], p=[0.4, 0.35, 0.25])
-    body = _grey(rng, 0.02, 0.12) if view != "back" else rng.uniform(0.05, 0.9, 3)
+    shows = rng.choice(["off", "on", "back"], p=[0.4, 0.35, 0.25])
+    body = _grey(rng, 0.02, 0.12) if shows != "back" else rng.uniform(0.05, 0.9, 3)
     _fill(canvas, _rounded(0, 0, w, h, r), _colour(body))
     bezel = rng.uniform(1.5, 4.5)
     spots = [_spot(w / 2, h / 2), _spot(w / 2, h * 0.25), _spot(w / 2, h * 0.75)]
-    if view == "back":
+    if shows == "back":
         lens = _rounded(5, 5, 5 + w * 0.4, 5 + w * 0.4, w * 0.08)
         _fill(canvas, lens, _colour(body * 0.7))
         for k in range(int(rng.integers(1, 4))):
@@ -209,7 +209,7 @@ def phone(rng: np.random.Generator) -> Flat:
         spots.append(_spot(5 + w * 0.2, 5 + w * 0.2))
         return Flat(canvas, tuple(spots))
     sx0, sy0, sx1, sy1 = bezel, bezel * 1.5, w - bezel, h - bezel * 1.5
-    if view == "off":  # black glass with a lamp's reflection across it
+    if shows == "off":  # black glass with a lamp's reflection across it
         glass = canvas[round(sy0 * PX_PER_MM) : round(sy1 * PX_PER_MM), round(sx0 * PX_PER_MM) : round(sx1 * PX_PER_MM)]
         gh, gw = glass.shape[:2]
         yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
@@ -513,7 +513,7 @@ def _rectangle(centre, yaw: float, w: float, h: float, z: float) -> np.ndarray:
     ]
 
 
-def _in_view(uv: np.ndarray, z: np.ndarray) -> bool:
+def _in_sight(uv: np.ndarray, z: np.ndarray) -> bool:
     return bool((z > 1).all() and np.isfinite(uv).all() and np.abs(uv).max() < 1e6)
 
 
@@ -521,7 +521,7 @@ def lay_flat(image: np.ndarray, cam: Camera, flat: Flat, corners: np.ndarray, co
     """Warp ``flat`` onto the world quad ``corners`` (:func:`_rectangle`'s order) in ``image`` (float RGB, in
     place), marking the pixels it covers in ``cover`` (uint8, 1); False when it is behind the camera or out of view."""
     uv, z = cam.project(corners)
-    if not _in_view(uv, z):
+    if not _in_sight(uv, z):
         return False
     h, w = image.shape[:2]
     x0, y0 = np.floor(uv.min(axis=0)).astype(int)
@@ -549,7 +549,7 @@ def lay_flat(image: np.ndarray, cam: Camera, flat: Flat, corners: np.ndarray, co
 
 def _fill_world(image: np.ndarray, cam: Camera, pts: np.ndarray, rgb, cover: np.ndarray) -> None:
     uv, z = cam.project(pts)
-    if not _in_view(uv, z):
+    if not _in_sight(uv, z):
         return
     hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
     cv2.fillConvexPoly(image, hull, tuple(float(v) for v in rgb), cv2.LINE_AA, shift=4)
@@ -562,7 +562,7 @@ def _drop_shadow(image: np.ndarray, cam: Camera, base: np.ndarray, height: float
     reach = height * rng.uniform(0.2, 0.8)
     moved = base + np.array([math.cos(a) * reach, math.sin(a) * reach, 0.0])
     uv, z = cam.project(np.r_[base, moved])
-    if not _in_view(uv, z):
+    if not _in_sight(uv, z):
         return
     mask = np.zeros(image.shape[:2], np.float32)
     cv2.fillConvexPoly(mask, cv2.convexHull(np.round(uv * 4).astype(np.int32)), 1.0, cv2.LINE_8, shift=2)
@@ -613,7 +613,7 @@ def _cup(rng, image, cam, centre, cover) -> None:
 
     def draw_handle() -> None:
         uv, z = cam.project(handle)
-        if _in_view(uv, z):
+        if _in_sight(uv, z):
             mm = np.linalg.norm(uv[4] - cam.project(handle[4:5] + np.array([0, 0, 8.0]))[0][0]) / 8
             pts = np.round(uv * 16).astype(np.int32).reshape(-1, 1, 2)
             width = max(1, round(mm * 7))
@@ -679,7 +679,7 @@ def tile_footprint(cam: Camera, corners: list[np.ndarray], shape: tuple[int, int
     mask = np.zeros(shape, np.uint8)
     for pts in corners:
         uv, z = cam.project(pts)
-        if _in_view(uv, z):
+        if _in_sight(uv, z):
             cv2.fillConvexPoly(mask, cv2.convexHull(np.round(uv).astype(np.int32)), 1)
     if margin:
         mask = cv2.dilate(mask, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))

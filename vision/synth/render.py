@@ -261,8 +261,8 @@ def render(
         for f, (idx, local_n) in enumerate(_FACES):
             normal = axes @ np.asarray(local_n, float)
             centre = pts[list(idx)].mean(axis=0)
-            view = cam.pos - centre
-            cosine = float(normal @ view) / float(np.linalg.norm(view))
+            to_camera = cam.pos - centre
+            cosine = float(normal @ to_camera) / float(np.linalg.norm(to_camera))
             if cosine <= 0.02:
                 continue
             if f == FRONT:
@@ -273,7 +273,7 @@ def render(
                 texture = tex.side
             lambert = ambient + diffuse * max(0.0, float(normal @ light))
             reflect = 2 * float(normal @ light) * normal - light
-            spec = gloss * max(0.0, float(reflect @ view) / float(np.linalg.norm(view))) ** shininess
+            spec = gloss * max(0.0, float(reflect @ to_camera) / float(np.linalg.norm(to_camera))) ** shininess
             area = _draw_quad(image, ids, texture, uv[list(idx)].astype(np.float32), i * 8 + f, lambert, spec)
             faces[f] = (area, cosine)
         drawn[i] = faces

@@ -52,7 +52,7 @@ from engine.tiles import Tile
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS, YoloBox, class_of_tile
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene, Zone
 
 #: The frame drawn unless told otherwise (height, width): a Pi HQ camera's binned mode, non-square.
@@ -71,7 +71,7 @@ MELD_RIGHT = 8.0
 URA_IN, URA_ALONG = 0.45, 0.15
 #: A tile at least this share under the arm is hidden: not labelled.
 HIDDEN = 0.5
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,7 @@ class TableStyle:
     light_at: tuple[float, float] = (0.45, 0.4)
     gain: float = 1.0
     white: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    camera: ViewSide | None = None
+    camera: FrameSide | None = None
     tilt: float = 0.0
     blur: float = 0.0
     noise: float = 1.6
@@ -386,10 +386,20 @@ def compose(pieces: list[Placed], background: np.ndarray) -> np.ndarray:
     return canvas
 
 
+def seed_text(value: object) -> bytes:
+    """``repr(value)`` as a render's random draws are seeded from it, a side spelt as when those seeds were first
+    drawn (``FrameSide`` was named ``ViewSide``), so that a scene renders the same pixels as it always did.
+
+    >>> seed_text((1, FrameSide.TOP))
+    b"(1, <ViewSide.TOP: 'top'>)"
+    """
+    return repr(value).replace("<FrameSide.", "<ViewSide.").encode()
+
+
 @functools.lru_cache(maxsize=4096)  # a game's tile places, asked for again every shot
 def jitter(seed: int, *key: object) -> float:
     """A small tilt in degrees, the same for the same tile place (``key``) in every frame of a game (``seed``)."""
-    return float(np.random.default_rng(zlib.crc32(repr((seed, *key)).encode())).normal(0, 1.2))
+    return float(np.random.default_rng(zlib.crc32(seed_text((seed, *key)))).normal(0, 1.2))
 
 
 # --- where things lie ---------------------------------------------------------------------------------------------
@@ -425,14 +435,14 @@ class Geometry:
     def centre(self) -> tuple[float, float]:
         return self.size[1] / 2, self.size[0] / 2 + 12.7 * self.scale
 
-    def at(self, side: ViewSide, u: float, v: float) -> tuple[float, float]:
+    def at(self, side: FrameSide, u: float, v: float) -> tuple[float, float]:
         """A point in a seat's own frame (``u`` to that player's right, ``v`` from the centre away from them:
         negative towards them) in frame pixels."""
         dx, dy = [(u, -v), (-v, -u), (-u, v), (v, u)][side.turns]
         cx, cy = self.centre
         return cx + dx, cy + dy
 
-    def seat_frame(self, side: ViewSide, x: float, y: float) -> tuple[float, float]:
+    def seat_frame(self, side: FrameSide, x: float, y: float) -> tuple[float, float]:
         """The inverse of :meth:`at`: (u, v) of a frame point in a seat's frame."""
         cx, cy = self.centre
         dx, dy = x - cx, y - cy
@@ -474,10 +484,10 @@ class Geometry:
         return self.hand_u(n) + APART_GAP * self.w
 
 
-def stacks_in_drawing_order(wall_break: tuple[ViewSide, int]) -> list[tuple[ViewSide, int]]:
+def stacks_in_drawing_order(wall_break: tuple[FrameSide, int]) -> list[tuple[FrameSide, int]]:
     """Every wall stack (side, stack from that wall's right end) in drawing order, from the break clockwise (seen
     from above); the last 7 are the dead wall, its last stack the one beside the break."""
-    clockwise = (ViewSide.BOTTOM, ViewSide.LEFT, ViewSide.TOP, ViewSide.RIGHT)
+    clockwise = (FrameSide.BOTTOM, FrameSide.LEFT, FrameSide.TOP, FrameSide.RIGHT)
     order = [(s, i) for s in clockwise for i in range(WALL_STACKS)]
     start = order.index(wall_break)
     return order[start:] + order[:start]
@@ -493,7 +503,7 @@ class _Drawing:
     seed: int
     pieces: list[Placed] = field(default_factory=list)
 
-    def tile(self, name: str, side: ViewSide, u: float, v: float, key: tuple, *, sideways: bool = False,
+    def tile(self, name: str, side: FrameSide, u: float, v: float, key: tuple, *, sideways: bool = False,
              shake: float = 1.0) -> None:  # fmt: skip
         g = self.geo
         x, y = g.at(side, u, v)
@@ -539,7 +549,7 @@ class _Drawing:
             self.pieces[wall_from:] = self.pieces[ura_from:] + self.pieces[wall_from:ura_from]
 
     def ura_beyond_the_break(
-        self, live: list[tuple[ViewSide, int]], standing: set[tuple[ViewSide, int]], shown: dict
+        self, live: list[tuple[FrameSide, int]], standing: set[tuple[FrameSide, int]], shown: dict
     ) -> bool:
         """Whether the ura indicators lie beyond the break: where the first stacks were drawn (gone by a win) in
         the dora indicators' own wall, which stays mostly face down with them (else the reader would not take that
@@ -555,7 +565,7 @@ class _Drawing:
         face_up = sum(slot in shown for slot in row) + n
         return len(row) + n - face_up >= face_up
 
-    def pond(self, side: ViewSide, seat: SeatScene) -> None:
+    def pond(self, side: FrameSide, seat: SeatScene) -> None:
         g = self.geo
         for n, t in enumerate(seat.pond):
             u, v = g.pond_slot(n, seat.riichi)
@@ -565,7 +575,7 @@ class _Drawing:
             stick = riichi_stick(g.px(190), g.px(18))
             self.pieces.append(Placed(stick, x, y, side.turns, jitter(self.seed, "stick", side.value) * 0.5))
 
-    def hand(self, side: ViewSide, seat: SeatScene) -> None:
+    def hand(self, side: FrameSide, seat: SeatScene) -> None:
         g = self.geo
         if isinstance(seat.hand, int):
             n = seat.hand
@@ -593,7 +603,7 @@ class _Drawing:
         total = sum(sum(self.meld_lengths(m)) for m in seat.melds) + BETWEEN_MELDS * g.w * (len(seat.melds) - 1)
         return max(MELD_RIGHT * g.w, hand_end + MELD_GAP * g.w + total)
 
-    def melds(self, side: ViewSide, seat: SeatScene) -> None:
+    def melds(self, side: FrameSide, seat: SeatScene) -> None:
         g = self.geo
         right = self.melds_right(seat)
         for j, meld in enumerate(seat.melds):
@@ -634,7 +644,7 @@ class _Drawing:
         return g.at(wall_side, g.wall_u(i), g.wall_v)
 
 
-def arm_layer(geo: Geometry, side: ViewSide, target: tuple[float, float], seed: int):
+def arm_layer(geo: Geometry, side: FrameSide, target: tuple[float, float], seed: int):
     """A player's forearm and hand reaching from their edge of the frame to ``target``: a function painting it on
     a canvas, and its mask (float 0..1)."""
     u, _v = geo.seat_frame(side, *target)
@@ -707,13 +717,13 @@ def camera_warp(size: tuple[int, int], style: TableStyle) -> np.ndarray | None:
     near, far = 1 + style.tilt / 2, 1 - style.tilt / 2
     # the corners as a camera at the bottom sees them (near: the bottom edge), turned for the other sides
     scaled = {
-        ViewSide.BOTTOM: [(0, far), (1, far), (2, near), (3, near)],
-        ViewSide.TOP: [(0, near), (1, near), (2, far), (3, far)],
-        ViewSide.RIGHT: [(0, far), (1, near), (2, near), (3, far)],
-        ViewSide.LEFT: [(0, near), (1, far), (2, far), (3, near)],
+        FrameSide.BOTTOM: [(0, far), (1, far), (2, near), (3, near)],
+        FrameSide.TOP: [(0, near), (1, near), (2, far), (3, far)],
+        FrameSide.RIGHT: [(0, far), (1, near), (2, near), (3, far)],
+        FrameSide.LEFT: [(0, near), (1, far), (2, far), (3, near)],
     }[style.camera]
     dst = src.copy()
-    horizontal = style.camera in (ViewSide.BOTTOM, ViewSide.TOP)
+    horizontal = style.camera in (FrameSide.BOTTOM, FrameSide.TOP)
     for corner, k in scaled:
         if horizontal:
             dst[corner, 0] = w / 2 + (src[corner, 0] - w / 2) * k
@@ -808,7 +818,7 @@ def render_table(
     warp = camera_warp(geo.size, style)
     noise = None
     if style.noise:
-        noise = SensorNoise(style.noise, np.random.default_rng([seed, zlib.crc32(repr(scene).encode())]), w)
+        noise = SensorNoise(style.noise, np.random.default_rng([seed, zlib.crc32(seed_text(scene))]), w)
     image = np.empty((h, w, 3), np.float32)
     for rows in bands(h):
         image[rows] = light.lit(canvas, rows)

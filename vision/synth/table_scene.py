@@ -2,13 +2,13 @@
 walls, the dead wall's indicators, and an arm reaching in.
 
 These values describe a scene; :func:`vision.synth.table_render.render_table` draws one (lab only: the runtime
-never renders). Seats are named by the frame edge they sit at (:class:`~vision.read.table.ViewSide`), listed in
+never renders). Seats are named by the frame edge they sit at (:class:`~vision.read.table.FrameSide`), listed in
 the order of play: bottom, right, top, left.
 
     >>> from engine.tiles import parse_tiles
     >>> east = SeatScene(pond=parse_tiles("19m4z"), riichi=2)
     >>> scene = TableScene(seats=(east, SeatScene(), SeatScene(), SeatScene()), dora_indicators=parse_tiles("4p"))
-    >>> scene.seat(ViewSide.BOTTOM).pond_text
+    >>> scene.seat(FrameSide.BOTTOM).pond_text
     '19m4z'
 """
 
@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, field
 
 from engine.tiles import Tile, format_tiles
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 
 #: Tiles of the four walls at the deal's start (17 stacks of two per side), the dead wall included.
 WALL_TILES = 136
@@ -115,10 +115,10 @@ class TableScene:
     live_wall: int = WALL_TILES - DEAD_WALL_TILES - 13 * 4
     dora_indicators: tuple[Tile, ...] = ()
     ura_indicators: tuple[Tile, ...] = ()
-    arm: ViewSide | None = None
+    arm: FrameSide | None = None
     arm_zone: Zone = Zone.POND
-    arm_to: ViewSide | None = None
-    wall_break: tuple[ViewSide, int] = (ViewSide.LEFT, 14)
+    arm_to: FrameSide | None = None
+    wall_break: tuple[FrameSide, int] = (FrameSide.LEFT, 14)
 
     def __post_init__(self) -> None:
         if len(self.seats) != 4:
@@ -132,5 +132,5 @@ class TableScene:
         if self.wall_break[1] not in range(WALL_STACKS):
             raise ValueError(f"the wall breaks at a stack 0..{WALL_STACKS - 1}, not {self.wall_break[1]}")
 
-    def seat(self, side: ViewSide) -> SeatScene:
+    def seat(self, side: FrameSide) -> SeatScene:
         return self.seats[side.turns]

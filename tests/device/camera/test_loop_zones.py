@@ -136,6 +136,6 @@ def test_the_loop_reads_a_new_tile_round_its_zone_only():
     observed: list = []
     zone_loop([table(), table(), laid, laid, laid], read, observed).run()
     whole, zoned = observed
-    assert (whole.windows, whole.text) == ((), "123456m 1p")
-    assert len(zoned.windows) == 1 and zoned.text == "123456m 7m 1p"
+    assert (whole.slices, whole.text) == ((), "123456m 1p")
+    assert len(zoned.slices) == 1 and zoned.text == "123456m 7m 1p"
     assert runs == [whole.runs, zoned.runs] and 0 < runs[1] < runs[0]

@@ -1,4 +1,4 @@
-"""``jantaku-lab conformance games``: real Tenhou games replayed in camera view, compared hand by hand."""
+"""``jantaku-lab conformance games``: real Tenhou games replayed as a camera sees them, compared hand by hand."""
 
 from __future__ import annotations
 

@@ -98,7 +98,7 @@ def test_a_hand_with_a_call_and_a_riichi_is_followed(reader: str) -> None:
 def test_a_short_hand_filmed_and_read_with_the_shipped_models() -> None:
     """CI's one filmed hand through the camera as it runs (the shipped detector and classifier, zone reads, frames
     fused): every event recovered, none made up. (The top seat's first discard, a blank White dragon, is found only
-    by a coarser view than the finest windows: a zone read that read those alone missed it, and the riichi after it
+    by a coarser slice than the finest: a zone read that read those alone missed it, and the riichi after it
     came out of turn.)"""
     from device.lab.video import film_game, game_style
 
@@ -192,10 +192,10 @@ def test_a_hand_left_unfinished_is_settled_as_players_would(seen: list, done: st
 @pytest.mark.parametrize("camera", [None, "bottom", "left"])
 def test_a_hand_with_a_call_and_a_riichi_is_seated_as_about_the_true_centre(camera) -> None:
     from device.lab.video import seat_game
-    from vision.read.table import ViewSide
+    from vision.read.table import FrameSide
     from vision.synth.table_render import TableStyle
 
-    style = TableStyle() if camera is None else TableStyle(camera=ViewSide(camera), tilt=0.15)
+    style = TableStyle() if camera is None else TableStyle(camera=FrameSide(camera), tilt=0.15)
     seated = seat_game(_script(*CALL_AND_RIICHI), seed=5, style=style)
     assert seated.shots >= 5 and (seated.misread, seated.first) == (0, [])
 

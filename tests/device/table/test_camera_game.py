@@ -21,7 +21,7 @@ from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import REVEAL_SETTLE, SETTLE
 from vision.read.fusion import QUICK, STEADY
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 SIDE = {"B": B, "R": R, "T": T, "L": L}
 #: Holds after each frame read for a change the game makes to be taken on its own frames (fused, then settled; a
@@ -67,7 +67,7 @@ def show(cam: CameraGame, frames: list[TableObservation | None], holds: int = HO
     return frame_id
 
 
-def script(moves: str, dora: str = "4p", start: dict[ViewSide, str] | None = None) -> list[TableObservation]:
+def script(moves: str, dora: str = "4p", start: dict[FrameSide, str] | None = None) -> list[TableObservation]:
     """The frames of a hand: a fresh deal, then one frame per move (``B:1z`` the bottom seat discards 1z, ``B:^2z``
     sideways: riichi), each showing every pond so far."""
     ponds = dict(start or {})
@@ -79,8 +79,8 @@ def script(moves: str, dora: str = "4p", start: dict[ViewSide, str] | None = Non
     return frames
 
 
-def ponds_of(moves: str) -> dict[ViewSide, str]:
-    ponds: dict[ViewSide, str] = {}
+def ponds_of(moves: str) -> dict[FrameSide, str]:
+    ponds: dict[FrameSide, str] = {}
     for move in moves.split():
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -119,9 +119,9 @@ def test_a_hand_of_discards_in_turn_with_riichi_is_played_into_the_game():
     game = cam.session.game
     assert game.dora_indicators == parse_tiles("4p")
     assert game.riichi(0) and game.sticks == 1 and game.scores[0] == 24000
-    view = cam.view()
-    assert view["status"] == "following" and view["contradictions"] == []
-    kept = view["events"]
+    state = cam.state()
+    assert state["status"] == "following" and state["contradictions"] == []
+    kept = state["events"]
     assert [e["event"]["type"] for e in kept] == ["hand_start"] + ["discard"] * 12
     assert kept[9]["text"] == "Seat 1 (E) discards 2z and declares riichi"
     assert [e["seq"] for e in kept] == [0, *range(2, 25, 2)]  # each discard after the draw the engine inserted
@@ -155,7 +155,7 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
     for _ in range(HOLDS):
         cam.hold()
     assert game_events(cam)[len(before) :] == expected
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_what_hides_or_misreads_a_tile_for_a_while_makes_no_false_event(frames, 
 def test_a_contradiction_is_reported_with_its_frame_and_the_game_is_unchanged(dora, moves, clash, seat, detail):
     cam = camera()
     frames = [table({}, dora=dora)]
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in moves.split():
         side, tile = move.split(":")
         if tile.startswith("="):  # the seat's pond read otherwise
@@ -184,12 +184,12 @@ def test_a_contradiction_is_reported_with_its_frame_and_the_game_is_unchanged(do
     before = game_events(cam)
     frame_id = show(cam, frames[-1:], holds=STEADY_HOLDS)
     assert game_events(cam) == before
-    reported = cam.view()["contradictions"]
+    reported = cam.state()["contradictions"]
     assert [(c["clash"], c["seat"]) for c in reported] == [(clash, seat)]
     assert detail in reported[0]["detail"]
     assert reported[0]["frame_id"] == frame_id
     cam.resync()  # a person says the table is right now: the game was fixed by hand, or is right
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
 
 
 def test_after_a_resync_the_follower_takes_the_table_as_it_is():
@@ -220,7 +220,7 @@ def test_setting_the_camera_seat_mid_hand_names_the_next_discards_by_it():
     show(cam, script("B:1z"))
     cam.set_camera_seat(3)  # seat 3 at the bottom edge: the right edge holds seat 0
     show(cam, [table({B: "1z", R: "9p"}, dora="4p")])  # seat 0 discarding again: out of turn
-    assert cam.view()["contradictions"][-1]["clash"] == "out_of_turn"
+    assert cam.state()["contradictions"][-1]["clash"] == "out_of_turn"
     with pytest.raises(ValueError):
         cam.set_camera_seat(4)
 
@@ -233,7 +233,7 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
     dora = "4p"
     frames = script("B:7s", dora)
     pon = {R: (("7s7s7s", 0),)}  # the called tile leftmost: from the bottom seat, its kamicha
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -257,7 +257,7 @@ def test_a_pon_then_an_added_kan_with_its_dora_flip_and_the_replacement_draw():
     game = cam.session.game
     assert game.dora_indicators == parse_tiles("4p1s")
     assert [m.notation() for m in game.melds(1)] == ["kakan:7s777s/L"]  # the called 7s from the left
-    assert [e["event"]["type"] for e in cam.view()["events"]][-4:] == ["discard", "added_kan", "dora_flip", "discard"]
+    assert [e["event"]["type"] for e in cam.state()["events"]][-4:] == ["discard", "added_kan", "dora_flip", "discard"]
 
 
 def test_a_closed_kan_its_dora_flip_and_the_replacement_draw():
@@ -279,10 +279,10 @@ def test_a_closed_kan_its_dora_flip_and_the_replacement_draw():
 def test_undo_of_a_camera_event_takes_the_game_back_to_before_it():
     cam = camera()
     show(cam, script("B:1z R:9p T:4z"))
-    kept = cam.view()["events"]
+    kept = cam.state()["events"]
     cam.undo(kept[2]["id"])  # the right seat's 9p, and the 4z after it
     assert game_events(cam) == [START, *turns(D(0, "1z"))]
-    assert [e["id"] for e in cam.view()["events"]] == [kept[0]["id"], kept[1]["id"]]
+    assert [e["id"] for e in cam.state()["events"]] == [kept[0]["id"], kept[1]["id"]]
     show(cam, [table({B: "1z", R: "9p", T: "4z"}, dora="4p")] * 2)  # resynced: the table as seen makes no event
     assert game_events(cam) == [START, *turns(D(0, "1z"))]
     with pytest.raises(KeyError):
@@ -303,11 +303,11 @@ def test_a_fix_replaces_the_event_keeps_the_later_ones_and_corrects_the_frame(wh
     cam = camera(correct=lambda frame_id, index, tile: corrected.append((frame_id, index, tile)))
     frames = script("B:1z R:9p T:4z")
     show(cam, frames)
-    kept = cam.view()["events"]
+    kept = cam.state()["events"]
     fixed = cam.fix(kept[which]["id"], Tile.parse(tile))
     assert game_events(cam) == [START, *expected]
     assert fixed.event == expected[2 * which - 1]
-    assert [e["text"] for e in cam.view()["events"]][-2:] == texts
+    assert [e["text"] for e in cam.state()["events"]][-2:] == texts
     frame = frames[which]  # the frame the tile was read in: its detection corrected
     index = detections_of(frame).index(frame.seat(side).pond[-1])
     assert corrected == [(kept[which]["frame_id"], index, Tile.parse(tile))]
@@ -316,11 +316,11 @@ def test_a_fix_replaces_the_event_keeps_the_later_ones_and_corrects_the_frame(wh
 def test_a_fix_the_rules_refuse_leaves_the_game_as_it_was():
     cam = camera()
     show(cam, script("B:1z R:9p T:4z"))
-    before, kept = game_events(cam), cam.view()["events"]
+    before, kept = game_events(cam), cam.state()["events"]
     with pytest.raises(IllegalAction):
         cam.fix(kept[2]["id"], seat=3)  # seat 3 did not have the turn
     assert game_events(cam) == before
-    assert cam.view()["events"] == kept
+    assert cam.state()["events"] == kept
 
 
 # --- the win ------------------------------------------------------------------------------------------------------
@@ -333,7 +333,7 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
     frames = script(FIRST_GO)
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
     show(cam, [*frames, laid])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"], pending["win_tile"]) == ("tsumo", 0, None, "0p")
     assert pending["furiten"] is False and pending["error"] == ""
     yaku = {y["name"] for y in pending["preview"]["wins"][0]["score"]["yaku"]}
@@ -345,7 +345,7 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
     assert game.hand is None and result["deltas"] == pending["preview"]["deltas"]
     assert game.scores == [49000, 17000, 17000, 17000]
     assert game.events[-2:] == [Draw(0), Tsumo(0, parse_tiles(WIN + "0p"), Tile.parse("0p"))]
-    assert cam.view()["pending"] is None
+    assert cam.state()["pending"] is None
     with pytest.raises(NothingPending):
         cam.confirm()
 
@@ -361,7 +361,7 @@ def test_a_tsumo_laid_down_is_scored_by_the_engine_and_settled_on_confirm():
 def test_a_tsumo_s_winning_tile(hand, win_tile):
     cam = camera()
     show(cam, [*script(FIRST_GO), table(ponds_of(FIRST_GO), dora="4p", hands={B: hand})])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert (pending["kind"], pending["win_tile"]) == ("tsumo", win_tile)
     assert pending["preview"]["deltas"] == [25000, -8000, -8000, -8000]
 
@@ -375,7 +375,7 @@ def test_after_a_hand_the_cleared_table_and_a_new_deal_start_the_next_hand():
     game = cam.session.game
     assert (game.round_name, game.honba, game.dora_indicators) == ("East 1", 1, parse_tiles("7z"))  # the dealer won
     assert game.events[-3:] == [HandStart(dora_indicator=Tile.parse("7z")), *turns(D(0, "5s"))]
-    assert [e["event"]["type"] for e in cam.view()["events"]] == ["hand_start", "discard"]
+    assert [e["event"]["type"] for e in cam.state()["events"]] == ["hand_start", "discard"]
 
 
 @pytest.mark.parametrize(
@@ -401,8 +401,8 @@ def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(s
         after = {**seen, L: seen.get(L, "") + "7z"} if len(seen) < 4 else {**seen, R: seen[R] + "7z"}
         show(cam, [table(after, dora="4p")])
         assert game_events(cam)[-1] == (D(3, "7z") if len(seen) < 4 else D(1, "7z"))
-        assert cam.view()["contradictions"] == []
-        assert all("taken in turn" in e["text"] for e in cam.view()["events"][1 : len(expected) // 2 + 1])
+        assert cam.state()["contradictions"] == []
+        assert all("taken in turn" in e["text"] for e in cam.state()["events"][1 : len(expected) // 2 + 1])
 
 
 def test_a_riichi_read_late_corrects_its_discard_and_the_hand_goes_on():
@@ -416,7 +416,7 @@ def test_a_riichi_read_late_corrects_its_discard_and_the_hand_goes_on():
     # the same pond, its last tile now lying sideways (a tile read otherwise: fused over STEADY frames)
     show(cam, [table({**ponds, B: "1z^2z"}, dora="4p")], holds=STEADY_HOLDS + SETTLE)
     assert game_events(cam)[-1] == D(0, "2z", riichi=True)
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
     show(cam, [table({**ponds, B: "1z^2z", R: "9p1s"}, dora="4p")])
     assert game_events(cam)[-2:] == turns(D(1, "1s"))
     game = cam.session.game  # the riichi stands once the next seat has drawn: its stick on the table
@@ -470,7 +470,7 @@ def test_a_ron_on_the_last_discard(moves, hand, furiten, reason):
     if "+" in hand:  # the winner took the tile from the discarder's pond
         ponds[L] = ponds[L][:-2]
     show(cam, [*script(go), table(ponds, dora="4p", hands={B: hand})])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"]) == ("ron", 0, 3)
     assert pending["furiten"] is furiten and reason in pending["furiten_reason"]
     before = game_events(cam)
@@ -493,7 +493,7 @@ def test_a_ron_on_an_added_kan_s_tile_robs_the_kan():
     cam = camera()
     frames = script("B:7s")
     pon, kan = {R: (("7s7s7s", 0),)}, {R: (("7s7s7s7s", 0),)}
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     for move in ["R:9p", "T:4z", "L:6z", "B:1z"]:
         side, tile = move.split(":")
         ponds[SIDE[side]] = ponds.get(SIDE[side], "") + tile
@@ -501,7 +501,7 @@ def test_a_ron_on_an_added_kan_s_tile_robs_the_kan():
     robber = "234m567m345p11z56s"  # waiting on 4s and 7s
     frames += [table(ponds, kan, "4p"), table(ponds, pon, "4p", hands={L: robber + "+7s"})]
     show(cam, [*frames[:2], table({}, pon, "4p"), *frames[2:]])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert (pending["kind"], pending["seat"], pending["discarder"], pending["furiten"]) == ("ron", 3, 1, False)
     assert pending["preview"]["deltas"][1] < 0 < pending["preview"]["deltas"][3]
     assert pending["preview"]["deltas"][0] == pending["preview"]["deltas"][2] == 0
@@ -526,12 +526,12 @@ def test_a_pending_result_confirms_itself_after_auto_confirm_s(auto_confirm_s, w
     cam = camera(auto_confirm_s=auto_confirm_s, clock=clock)
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
     show(cam, [*script(FIRST_GO), laid])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert pending["auto_confirm_at"] == (clock.now + auto_confirm_s if auto_confirm_s else None)
     for wait in waits:
         clock.now += wait
         cam.hold()
-    assert (cam.view()["pending"] is None) == confirmed
+    assert (cam.state()["pending"] is None) == confirmed
     assert len(cam.session.game.history) == int(confirmed)
 
 
@@ -540,12 +540,12 @@ def test_dismiss_drops_the_pending_win_and_the_hand_goes_on():
     laid = table(ponds_of(FIRST_GO), dora="4p", hands={B: WIN + "+0p"})
     show(cam, [*script(FIRST_GO), laid])
     cam.dismiss()
-    assert cam.view()["pending"] is None and cam.session.game.hand is not None
+    assert cam.state()["pending"] is None and cam.session.game.hand is not None
     with pytest.raises(NothingPending):
         cam.dismiss()
 
 
-def wall_emptied(last: str) -> tuple[CameraGame, dict[ViewSide, str]]:
+def wall_emptied(last: str) -> tuple[CameraGame, dict[FrameSide, str]]:
     """A hand joined with its wall nearly drawn (the service restarted mid-hand): the camera takes the table as it
     is, then sees the hand's last discard (``last``, by seat 1, the right side)."""
     session = GameSession(preset("standard"))
@@ -557,15 +557,15 @@ def wall_emptied(last: str) -> tuple[CameraGame, dict[ViewSide, str]]:
     session.apply(Draw(0))
     session.apply(Discard(0, Tile.parse("2z")))  # the 69th: one tile left in the wall
     cam = CameraGame(session)
-    ponds = {s: "" for s in ViewSide}
+    ponds = {s: "" for s in FrameSide}
     for e in session.game.events:
         if isinstance(e, Discard):
-            ponds[tuple(ViewSide)[e.seat]] += str(e.tile)
+            ponds[tuple(FrameSide)[e.seat]] += str(e.tile)
     show(cam, [table(ponds, dora="4p")])  # the first frame: taken as the truth
     ponds[R] += last
     show(cam, [table(ponds, dora="4p")])
     assert session.game.hand.live == 0 and session.game.phase is Phase.REACT
-    assert cam.view()["pending"]["kind"] == "draw"  # nobody tenpai, unless hands are shown
+    assert cam.state()["pending"]["kind"] == "draw"  # nobody tenpai, unless hands are shown
     return cam, ponds
 
 
@@ -583,7 +583,7 @@ def test_with_the_live_wall_empty_a_hand_laid_open_is_tenpai_at_the_draw_or_a_ho
     if kind == "ron":
         ponds[R] = ponds[R][:-2]
     show(cam, [table(ponds, dora="4p", hands={B: shown})])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert pending["kind"] == kind and pending["error"] == ""
     if kind == "draw":
         assert pending["preview"]["tenpai"] == [True, False, False, False]
@@ -609,7 +609,7 @@ def test_with_the_live_wall_empty_a_hand_laid_open_is_tenpai_at_the_draw_or_a_ho
 def test_an_abortive_draw_due_from_what_was_seen_is_pending_and_replays_the_hand(moves, reason):
     cam = camera()
     show(cam, script(moves))
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     if reason is None:
         assert pending is None
         return
@@ -633,7 +633,7 @@ def test_an_abortive_draw_due_from_what_was_seen_is_pending_and_replays_the_hand
 def test_a_first_turn_hand_with_nine_kinds_of_terminals_shown_is_a_nine_terminals_draw(shown, kind):
     cam = camera()
     show(cam, [table({}, dora="4p"), table({}, dora="4p", hands={B: shown})])
-    pending = cam.view()["pending"]
+    pending = cam.state()["pending"]
     assert pending["kind"] == kind
     if kind == "abort":
         assert pending["seat"] == 0 and pending["preview"]["outcome"] == "abortive_draw"

@@ -41,7 +41,7 @@ from tests.device.table.test_camera_game_slips import played
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import RIICHI_SETTLE, SETTLE, VANISH
 from vision.read.fusion import QUICK, STEADY
-from vision.read.table import TableObservation, ViewSide
+from vision.read.table import FrameSide, TableObservation
 
 #: Frames a move takes to be taken once the table shows it: fused over QUICK frames, then settled over SETTLE.
 TAKE = QUICK + SETTLE - 1
@@ -60,7 +60,7 @@ MOVES = FIRST_GO.split()
 DUE = 11
 
 
-def after(n: int, ponds: dict[ViewSide, str] | None = None, dora: str = "4p") -> TableObservation:
+def after(n: int, ponds: dict[FrameSide, str] | None = None, dora: str = "4p") -> TableObservation:
     """The table after FIRST_GO's first ``n`` discards, some of it read otherwise: ``ponds`` (by side), ``dora``."""
     return table({**ponds_of(" ".join(MOVES[:n])), **(ponds or {})}, dora=dora)
 
@@ -74,7 +74,7 @@ def hand_until(moves: str) -> tuple[CameraGame, int]:
 
 
 def texts(cam: CameraGame) -> list[str]:
-    return [e["text"] for e in cam.view()["events"]]
+    return [e["text"] for e in cam.state()["events"]]
 
 
 def the_next_move_is_taken_alone(cam: CameraGame, slipped: set[str], before: int) -> None:
@@ -320,7 +320,7 @@ CONTRADICTIONS = {
 }
 
 
-def _contradicted(what: str) -> tuple[CameraGame, int, dict[ViewSide, str], dict, set[str]]:
+def _contradicted(what: str) -> tuple[CameraGame, int, dict[FrameSide, str], dict, set[str]]:
     """The hand after B:1z R:9p, then the contradiction ``what`` made and held: the camera game, the game's event count
     before it, the ponds and melds the table shows, and the contradictions shown."""
     cam, before = hand_until("B:1z R:9p")
@@ -330,7 +330,7 @@ def _contradicted(what: str) -> tuple[CameraGame, int, dict[ViewSide, str], dict
     return cam, before, ponds, melds, shown
 
 
-def _go_on(cam: CameraGame, ponds: dict[ViewSide, str], melds: dict) -> set[str]:
+def _go_on(cam: CameraGame, ponds: dict[FrameSide, str], melds: dict) -> set[str]:
     """The discards of GO_ON, one table each, each read and held as the loop would; the contradictions shown."""
     shown = set()
     ponds = dict(ponds)
@@ -345,11 +345,11 @@ def _go_on(cam: CameraGame, ponds: dict[ViewSide, str], melds: dict) -> set[str]
 def test_a_real_contradiction_shows_once_and_after_a_resync_the_next_events_are_followed(what):
     cam, before, ponds, melds, shown = _contradicted(what)
     clash, seat = CONTRADICTIONS[what][3:]
-    assert [(c["clash"], c["seat"]) for c in cam.view()["contradictions"]] == [(clash, seat)]
+    assert [(c["clash"], c["seat"]) for c in cam.state()["contradictions"]] == [(clash, seat)]
     assert len(shown) == 1
     assert cam.session.game.events[before:] == []  # the game as it was: nothing guessed
     cam.resync()  # a person looked: the table as it is now is right
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
     assert _go_on(cam, ponds, melds) == set()
     assert cam.session.game.events[before:] == turns(D(2, "4z"), D(3, "6z"), D(0, "2z"), D(1, "3s"))
 
@@ -383,7 +383,7 @@ def test_a_discard_out_of_turn_shows_once_then_the_seat_due_s_discard_puts_both_
     assert cam.session.game.events[before:] == []
     shown |= played(cam, [(table({B: "1z", R: "9p", T: "4z"}, dora="4p"), HOLDS)])
     shown |= played(cam, [(table({B: "1z", R: "9p", T: "4z", L: "6z"}, dora="4p"), AFTER)])
-    assert len(shown) == 1 and cam.view()["contradictions"] == []
+    assert len(shown) == 1 and cam.state()["contradictions"] == []
     assert cam.session.game.events[before:] == turns(D(1, "9p"), D(2, "4z"), D(3, "6z"))
     assert [line.endswith(INFERRED) for line in texts(cam)[-3:]] == [True, True, False]
 
@@ -444,7 +444,7 @@ def test_through_the_loop_a_discard_the_reads_missed_is_taken_in_turn_and_marked
     stats = loop.run()
     assert stats.errors == 0 and (stats.deferred > 0) == bool(inferred)
     assert cam.session.game.events == [START, *turns(D(0, "1z"), D(1, "9p"), D(2, "4z"))]
-    assert cam.view()["contradictions"] == []
+    assert cam.state()["contradictions"] == []
     lines = texts(cam)
     assert [n for n, line in enumerate(lines) if line.endswith(INFERRED)] == inferred
 
@@ -461,7 +461,7 @@ def test_a_riichi_taken_on_the_next_discard_moves_to_the_tile_that_settles_sidew
     shown = played(cam, [(table({**ponds, B: "1z2z^5p"}, dora="4p"), AFTER)])
     assert cam.session.game.events[-1] == D(0, "5p", riichi=True)  # as the camera saw it
     shown |= played(cam, [(table({**ponds, B: "1z^2z5p"}, dora="4p"), AFTER)])
-    assert shown == set() and cam.view()["contradictions"] == []
+    assert shown == set() and cam.state()["contradictions"] == []
     assert cam.session.game.events[before - 8 :] == turns(
         D(0, "2z", riichi=True), D(1, "3s"), D(2, "1p"), D(3, "3m"), D(0, "5p")
     )

@@ -34,7 +34,7 @@ def played(cam: CameraGame, frames: list[tuple[TableObservation | None, int]]) -
             if k:
                 cam.hold()
             cam.session.game.validate()
-            shown |= {f"{c['clash']}: {c['detail']}" for c in cam.view()["contradictions"]}
+            shown |= {f"{c['clash']}: {c['detail']}" for c in cam.state()["contradictions"]}
     return shown
 
 
@@ -71,7 +71,7 @@ def test_a_hand_with_the_readers_slips_is_played_whole():
     shown = played(cam, with_slips(MISREAD, AFTER))
     assert game_events(cam) == FIRST_GO_EVENTS
     assert shown == set()
-    texts = [e["text"] for e in cam.view()["events"]]
+    texts = [e["text"] for e in cam.state()["events"]]
     assert texts[7:9] == [  # the top seat's discard seen only with the left seat's: both taken, in turn
         "Seat 3 (W) discards 8m (seen at once with others: taken in turn)",
         "Seat 4 (N) discards 9s (seen at once with others: taken in turn)",

@@ -150,7 +150,7 @@ def test_pin_lockout_is_per_client_and_expires():
     assert not svc.check_pin(1234, client="c")  # not a string
 
 
-def test_observe_publishes_the_camera_view_and_keeps_the_frame():
+def test_observe_publishes_the_camera_reading_and_keeps_the_frame():
     svc = TableService(pin="123456")
     sub = svc.bus.subscribe()
     frame = np.zeros((480, 640, 3), np.uint8)

@@ -20,7 +20,7 @@ from tests.vision.read.table_frames import B, L, R, T, table
 from tests.web.conftest import reading_of
 from vision.read.detector import Detection
 from vision.read.geometry import Box
-from vision.read.table import SeatObservation, TableObservation, ViewSide
+from vision.read.table import FrameSide, SeatObservation, TableObservation
 from web.contract import UnknownFrame
 
 HEIGHT, WIDTH = 1520, 2028
@@ -54,7 +54,7 @@ def placed(seen: TableObservation) -> TableObservation:
 def frames_of(moves: str, dora: str = "4p") -> list[TableObservation]:
     """A fresh deal, then a frame per move (``T:4z`` the top seat discards 4z; ``R:=8p`` the right seat's pond read
     as 8p), each showing every pond so far."""
-    ponds: dict[ViewSide, str] = {}
+    ponds: dict[FrameSide, str] = {}
     out = [placed(table({}, dora=dora))]
     for move in moves.split():
         side, tile = move.split(":")

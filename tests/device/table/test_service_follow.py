@@ -1,7 +1,7 @@
 """The table service follows the game from the camera: ``observe(reading)`` with a table and ``hold()`` feed its
 camera game, ``set_camera_seat`` and ``camera_action`` answer the phones, ``state()["follow"]`` (and the ``state``
-message, the one place the follow view is published) shows it. Readings are real ``Reading`` s of an 800x600 frame
-whose table is built from mpsz text (``tests/vision/read/table_frames.py``).
+message, the one place the camera game's state is published) shows it. Readings are real ``Reading`` s of an 800x600
+frame whose table is built from mpsz text (``tests/vision/read/table_frames.py``).
 """
 
 from __future__ import annotations

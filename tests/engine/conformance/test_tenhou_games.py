@@ -1,4 +1,4 @@
-"""Tenhou game logs read into events and replayed in camera view (``engine.conformance.tenhou_games``)."""
+"""Tenhou game logs read into events and replayed as a camera sees them (``engine.conformance.tenhou_games``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ GAMES = TENHOU / "games"
 needs_data = pytest.mark.skipif(not GAMES.is_dir(), reason=TENHOU_MISSING)
 
 
-def test_camera_view_hides_concealed_tiles() -> None:
+def test_a_camera_sees_no_concealed_tile() -> None:
     text = (
         '<mjloggm ver="2.3"><GO type="169"/><UN n0="a" n1="b" n2="c" n3="d"/><TAIKYOKU oya="0"/>'
         '<INIT seed="0,0,0,1,1,10" ten="250,250,250,250" oya="0" hai0="0,1,2,3,4,5,6,7,8,9,10,11,12" '

@@ -31,7 +31,7 @@ TSUMO_HAND = "123456789m23455p"  # seat 0 or 1 wins on 4p: menzen tsumo, pinfu, 
 
 
 def _game(rules: str, scores: tuple[int, int, int, int], round_: int = 7, **options: object) -> Game:
-    """South 4 (or ``round_``), no honba, seat 0 deals, every concealed hand unknown (a camera's view)."""
+    """South 4 (or ``round_``), no honba, seat 0 deals, every concealed hand unknown (as a camera sees it)."""
     return deal(rules, hands=("", "", "", ""), start=Position(round_, 0, 0, 0, scores), **options)
 
 

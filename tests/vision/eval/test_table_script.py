@@ -21,7 +21,7 @@ from vision.eval.table_script import (
     script_file,
     script_game,
 )
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 from vision.synth.table_scene import Zone
 
 GAMES = TENHOU / "games"
@@ -40,7 +40,7 @@ def _film(*events: Event, still: int = 3) -> list[Shot]:
 
 
 def _still(shots: list[Shot]) -> Shot:
-    """The last still view."""
+    """The last still frame."""
     return [s for s in shots if s.scene.arm is None][-1]
 
 
@@ -102,7 +102,7 @@ def test_a_called_tile_lies_sideways_towards_the_discarder(caller: int, discarde
     shots = _film(Draw(discarder), Discard(discarder, _t("3m")), Call(caller, kind, parse_tiles(tiles)))
     seat = _still(shots).scene.seats[caller]
     arm = shots[-2].scene
-    assert (arm.arm, arm.arm_zone, arm.arm_to) == (list(ViewSide)[caller], Zone.POND, list(ViewSide)[discarder])
+    assert (arm.arm, arm.arm_zone, arm.arm_to) == (list(FrameSide)[caller], Zone.POND, list(FrameSide)[discarder])
     (meld,) = seat.melds
     assert meld.called == called_index and meld.tiles[called_index] == _t("3m")
     assert _still(shots).scene.seats[discarder].pond == ()
@@ -112,7 +112,7 @@ def test_a_called_tile_lies_sideways_towards_the_discarder(caller: int, discarde
 def test_the_arm_comes_first_over_the_table_as_it_was() -> None:
     shots = _film(Draw(0), Discard(0, _t("9p")))
     arm, still = shots[-2], shots[-1]
-    assert arm.scene.arm is ViewSide.BOTTOM and arm.scene.seats[0].pond == () and arm.frames == 1
+    assert arm.scene.arm is FrameSide.BOTTOM and arm.scene.seats[0].pond == () and arm.frames == 1
     assert still.scene.seats[0].pond == parse_tiles("9p") and still.frames == 3 and still.lands == 2
     assert (arm.scene.live_wall, still.scene.live_wall) == (70, 69)
 

@@ -10,9 +10,9 @@ from engine.tiles import Tile, parse_tiles
 from vision.read.detector import Detection
 from vision.read.geometry import Box
 from vision.read.labels import class_of_tile
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+from vision.read.table import FrameSide, MeldObservation, SeatObservation, TableObservation
 
-B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
+B, R, T, L = FrameSide.BOTTOM, FrameSide.RIGHT, FrameSide.TOP, FrameSide.LEFT
 W, H = 28.0, 38.0  # px: a tile lying upright; a sideways one is H along by W deep
 
 
@@ -29,7 +29,7 @@ def _row(tiles: list[Tile | None], sideways: int | None = None) -> tuple[Detecti
 NONE_SIDEWAYS = -1
 
 
-def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
+def _meld(side: FrameSide, text: str, called: int | None) -> MeldObservation:
     if set(text) == {"?"}:  # tiles face down only ("???"), none sideways
         return MeldObservation(_row([None] * len(text)), None, side)
     tiles: list[Tile | None] = list(parse_tiles(text))
@@ -41,16 +41,16 @@ def _meld(side: ViewSide, text: str, called: int | None) -> MeldObservation:
 
 
 def table(
-    ponds: dict[ViewSide, str] | None = None,
-    melds: dict[ViewSide, tuple[tuple[str, int | None], ...]] | None = None,
+    ponds: dict[FrameSide, str] | None = None,
+    melds: dict[FrameSide, tuple[tuple[str, int | None], ...]] | None = None,
     dora: str = "",
-    hands: dict[ViewSide, str] | None = None,
+    hands: dict[FrameSide, str] | None = None,
 ) -> TableObservation:
     """A table read: each side's pond (``^`` before the sideways tile), melds, the dora indicators (face up in
     the left seat's wall among face-down stacks), and hands laid face up (``+`` before the tile set apart)."""
     ponds, melds, hands = ponds or {}, melds or {}, hands or {}
     seats = []
-    for side in ViewSide:
+    for side in FrameSide:
         before, _, after = ponds.get(side, "").partition("^")
         tiles = list(parse_tiles(before + after))
         riichi = len(parse_tiles(before)) if "^" in ponds.get(side, "") else None

@@ -195,8 +195,8 @@ def test_two_stage_detector_keeps_boxes_and_takes_the_classifiers_tiles(tmp_path
     assert out[1].orientation is Orientation.SIDEWAYS
 
 
-def test_two_stage_names_the_boxes_of_several_windows_in_one_classifier_run(tmp_path):
-    # a non-square frame read in two windows (a camera's zone read): each window's box in frame pixels, named once
+def test_two_stage_names_the_boxes_of_several_slices_in_one_classifier_run(tmp_path):
+    # a non-square frame read in two slices (a camera's zone read): each slice's box in frame pixels, named once
     frame = frame_with(420, 900, [(RED, (100, 40, 160, 120)), (GREEN, (600, 300, 720, 380))])
     one_p = class_of_tile(Tile.parse("1p"))
     inner = FakeDetector(lambda crop: [Detection.of_class(one_p, Box(100.0, 40.0, 160.0, 120.0), 0.5)]
@@ -204,15 +204,15 @@ def test_two_stage_names_the_boxes_of_several_windows_in_one_classifier_run(tmp_
                          [Detection.of_class(one_p, Box(200.0, 0.0, 320.0, 80.0), 0.5)])  # fmt: skip
     classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     two = TwoStageDetector(inner, classifier, red_check=None)
-    out = two.detect_in_windows(frame, [(0, 0, 400, 420), (400, 300, 900, 420)])
+    out = two.detect_in_slices(frame, [(0, 0, 400, 420), (400, 300, 900, 420)])
     assert [(d.label, d.box) for d in out] == [("1m", Box(100.0, 40.0, 160.0, 120.0)), ("6z", Box(600, 300, 720, 380))]
     assert inner.seen == [Size(height=420, width=400), Size(height=120, width=500)]
     assert classifier.runs == 1
 
 
-def test_two_stage_reads_whole_windows_shrunk_in_one_run_each(tmp_path):
-    # a tile too big for the finest window's view (a network misses a tile far larger than it learnt), found in a
-    # coarser window read whole, shrunk to the input, as a whole read's pyramid finds it
+def test_two_stage_reads_whole_slices_shrunk_in_one_run_each(tmp_path):
+    # a tile too big for the finest slice (a network misses a tile far larger than it learnt), found in a
+    # coarser slice read whole, shrunk to the input, as a whole read's pyramid finds it
     from tests.vision.fakes import BlocksNetwork, paint
     from vision.read.detector import SlicedDetector
 
@@ -221,12 +221,12 @@ def test_two_stage_reads_whole_windows_shrunk_in_one_run_each(tmp_path):
     network = BlocksNetwork(max_batch=1, largest=0.3)
     classifier = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     two = TwoStageDetector(SlicedDetector(network), classifier, red_check=None)
-    assert two.detect_in_windows(frame, [(380, 260, 1020, 900)]) == []
+    assert two.detect_in_slices(frame, [(380, 260, 1020, 900)]) == []
     fine = network.runs
-    out = two.detect_in_windows(frame, [(380, 260, 1020, 900)], whole=[(0, 0, 1400, 900)])
+    out = two.detect_in_slices(frame, [(380, 260, 1020, 900)], whole=[(0, 0, 1400, 900)])
     assert len(out) == 1 and out[0].box.iou(Box(500.0, 300.0, 800.0, 500.0)) > 0.95  # (boxed at a third the scale)
-    assert network.runs - fine == fine + 1  # the whole window in one run
-    assert classifier.runs == 1  # the boxes of every window named at once
+    assert network.runs - fine == fine + 1  # the whole slice in one run
+    assert classifier.runs == 1  # the boxes of every slice named at once
 
 
 def test_two_stage_drops_boxes_the_classifier_reads_as_no_tile(tmp_path):

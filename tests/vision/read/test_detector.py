@@ -1,4 +1,4 @@
-"""The detector around the network: images in (EXIF, bad input), views, batching, merging across slices, ONNX files."""
+"""The detector around the network: images in (EXIF, bad input), slices, batching, merging across slices, ONNX files."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from vision.read.detector import (
     Orientation,
     SlicedDetector,
     parse_names,
-    plan_views,
+    plan_slices,
 )
 from vision.read.errors import ModelError, UnreadableImage
 from vision.read.geometry import Box, Size
@@ -112,29 +112,29 @@ def test_fake_detector_answers_from_its_script():
     assert fake.seen == [Size(height=20, width=30)] * 2
 
 
-# --- views and merging ------------------------------------------------------------------------------------------
+# --- slices and merging ------------------------------------------------------------------------------------------
 
 
-def test_views_cover_the_frame_at_every_level():
+def test_slices_cover_the_frame_at_every_level():
     frame, net = Size(height=3000, width=4000), Size(height=640, width=640)
-    views = plan_views(frame, net, scales=(1.0, 0.35), overlap=0.25)
-    assert views[-1].size == frame and views[-1].level == 0
+    slices = plan_slices(frame, net, scales=(1.0, 0.35), overlap=0.25)
+    assert slices[-1].size == frame and slices[-1].level == 0
     for level in (1.0, 0.35):
-        level_views = [v for v in views if v.level == level]
+        level_slices = [v for v in slices if v.level == level]
         covered = np.zeros((frame.height, frame.width), bool)
-        for v in level_views:
+        for v in level_slices:
             covered[v.y0 : v.y1, v.x0 : v.x1] = True
             assert v.size == Size(height=round(640 / level), width=round(640 / level))
         assert covered.all()
-    assert len([v for v in views if v.level == 1.0]) == 8 * 6
+    assert len([v for v in slices if v.level == 1.0]) == 8 * 6
 
 
 def test_small_frames_are_read_whole_and_in_upscaled_slices():
     net = Size(height=416, width=416)
-    assert [v.level for v in plan_views(Size(height=480, width=640), net, small_windows=())] == [0.0]
-    small = plan_views(Size(height=480, width=640), net, small_windows=(400,))  # 400 px slices scaled up to 416
+    assert [v.level for v in plan_slices(Size(height=480, width=640), net, small_slice_sides=())] == [0.0]
+    small = plan_slices(Size(height=480, width=640), net, small_slice_sides=(400,))  # 400 px slices scaled up to 416
     assert [(v.size.width, v.size.height) for v in small] == [(400, 400)] * 4 + [(640, 480)]
-    big = plan_views(Size(height=3000, width=4000), net, small_windows=(400,))  # none in a 12 MP frame
+    big = plan_slices(Size(height=3000, width=4000), net, small_slice_sides=(400,))  # none in a 12 MP frame
     assert min(v.size.width for v in big) == 640
 
 
@@ -159,9 +159,9 @@ def test_tiles_across_slice_borders_are_found_once(short):
     net = BlocksNetwork(Size(height=320, width=416), max_batch=4, short=short)
     detector = SlicedDetector(net, DetectorOptions(scales=(1.0, 0.35), overlap=0.25))
     frame_size = Size(height=1400, width=2000)
-    views = plan_views(frame_size, net.input_size, (1.0, 0.35), 0.25)
-    inner_x = sorted({v.x1 for v in views if v.level == 1.0 and v.x1 < 2000})
-    inner_y = sorted({v.y1 for v in views if v.level == 1.0 and v.y1 < 1400})
+    slices = plan_slices(frame_size, net.input_size, (1.0, 0.35), 0.25)
+    inner_x = sorted({v.x1 for v in slices if v.level == 1.0 and v.x1 < 2000})
+    inner_y = sorted({v.y1 for v in slices if v.level == 1.0 and v.y1 < 1400})
     truth = []
     for i in range(12):  # a row of small tiles (28 x 38 px) crossing several slice borders
         truth.append((i % 34, Box(150.0 + i * 30, 290.0, 178.0 + i * 30, 328.0)))
@@ -172,7 +172,7 @@ def test_tiles_across_slice_borders_are_found_once(short):
     found = detector.detect(_scene(frame_size, truth))
     _assert_found(found, truth)
     assert {d.orientation for d in found if d.class_id == 35} == {Orientation.SIDEWAYS}
-    assert sum(net.calls) == len(views) and max(net.calls) == 4 and len(net.calls) == -(-len(views) // 4)
+    assert sum(net.calls) == len(slices) and max(net.calls) == 4 and len(net.calls) == -(-len(slices) // 4)
 
 
 class _HalfBoxNetwork(BlocksNetwork):

@@ -23,7 +23,7 @@ from tests.vision.read.table_frames import NONE_SIDEWAYS, B, L, R, T, table
 from vision.read.follow import REVEAL_SETTLE, RIICHI_SETTLE, SETTLE, VANISH, Clash, FollowUpdate, Reveal, TableFollower
 from vision.read.fusion import QUICK, STEADY, WINDOW
 from vision.read.table import TableObservation
-from vision.read.table_view import TableView
+from vision.read.table_snapshot import TableSnapshot
 
 #: Frames a change the game makes (a discard, a call, a kan, a dora flip, a hand laid down) takes to be taken: fused
 #: over QUICK frames, then settled over SETTLE.
@@ -150,7 +150,7 @@ def test_a_contradiction_leaves_the_state_as_it_was_until_a_person_resyncs(frame
     assert clashes(updates) == contradictions
     assert events(updates) == []
     if taken_as_read:
-        assert follower.accepted == TableView.of(table({B: frames[0], R: "9p"}))
+        assert follower.accepted == TableSnapshot.of(table({B: frames[0], R: "9p"}))
     else:
         assert follower.accepted == before
     follower.accept(table({B: frames[0], R: "9p"}))  # a person says the table is right
@@ -447,7 +447,7 @@ def test_a_meld_hidden_holds_up_no_discard_of_its_seat():
     updates = [follower.update(table({B: "1z", R: "9p", T: "4z2p"}), i, 2) for i in range(TAKE)]
     assert events(updates) == [D(2, "2p")]
     assert clashes(missed + updates) == []
-    assert follower.accepted.seat(T).melds == TableView.of(table(melds=pon)).seat(T).melds  # the pon is kept
+    assert follower.accepted.seat(T).melds == TableSnapshot.of(table(melds=pon)).seat(T).melds  # the pon is kept
 
 
 @pytest.mark.parametrize(("fuse", "unseen_before"), [(True, 0), (True, STEADY), (False, 0), (False, QUICK)])

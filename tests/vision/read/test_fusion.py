@@ -18,8 +18,8 @@ from engine.tiles import Tile, parse_tiles
 from tests.vision.read.table_frames import B, L, R, T, table
 from vision.read.follow import SETTLE, VANISH, Clash, FollowUpdate, TableFollower
 from vision.read.fusion import QUICK, STEADY, WINDOW, TableFusion
-from vision.read.table import TableObservation, ViewSide
-from vision.read.table_view import TableView
+from vision.read.table import FrameSide, TableObservation
+from vision.read.table_snapshot import TableSnapshot
 
 #: Frames a change the game makes takes to be taken: fused over QUICK frames, then settled over SETTLE.
 TAKE = QUICK + SETTLE - 1
@@ -31,7 +31,7 @@ DORA = "4p"
 NEXT = {**PONDS, L: "3m5s7z"}  # the left seat's discard
 
 
-def seen(ponds: dict[ViewSide, str] = PONDS, melds=MELDS, dora: str = DORA) -> TableObservation:
+def seen(ponds: dict[FrameSide, str] = PONDS, melds=MELDS, dora: str = DORA) -> TableObservation:
     return table(ponds, melds, dora)
 
 
@@ -85,7 +85,7 @@ def test_a_slip_makes_no_event_and_no_contradiction_and_the_next_discard_is_take
     follower = started()
     slipped = follow(follower, frames + [seen()] * TAKE)
     assert events(slipped) == [] and clashes(slipped) == []
-    assert follower.accepted == TableView.of(seen())
+    assert follower.accepted == TableSnapshot.of(seen())
     after = follow(follower, [seen(NEXT)] * TAKE)
     assert events(after) == [D(3, "7z")] and clashes(after) == []
 
@@ -120,7 +120,7 @@ def test_a_call_of_the_discard_with_a_pond_misread_meanwhile():
     assert events(updates) == [Call(0, MeldKind.PON, parse_tiles("777z"))] and clashes(updates) == []
 
 
-def _upright(observation: TableObservation, side: ViewSide) -> TableObservation:
+def _upright(observation: TableObservation, side: FrameSide) -> TableObservation:
     """``observation`` with ``side``'s melds read with no tile sideways."""
     seat = observation.seat(side)
     melds = tuple(replace(m, called=None) for m in seat.melds)
@@ -160,7 +160,7 @@ def test_the_slips_seen_at_a_real_table_are_contradictions_only_frame_by_frame(s
 # --- the fusion's own rules ---------------------------------------------------------------------------------------
 
 
-def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> TableObservation:
+def _doubtful(observation: TableObservation, side: FrameSide, conf: float) -> TableObservation:
     """``observation`` with ``side``'s pond read at confidence ``conf``."""
     seat = observation.seat(side)
     pond = tuple(replace(d, conf=conf) for d in seat.pond)
@@ -197,10 +197,10 @@ def _doubtful(observation: TableObservation, side: ViewSide, conf: float) -> Tab
 )
 def test_a_pond_believed(frames, pond):
     fusion = TableFusion()
-    fusion.reset(TableView.of(seen()))
+    fusion.reset(TableSnapshot.of(seen()))
     for frame in frames:
-        view = fusion.fuse(frame)
-    assert view.seat(T).pond == parse_tiles(pond)
+        snapshot = fusion.fuse(frame)
+    assert snapshot.seat(T).pond == parse_tiles(pond)
 
 
 WIN = "234m567m345p678s5p"  # 13 tiles laid face up by the bottom seat
@@ -224,9 +224,9 @@ WIN = "234m567m345p678s5p"  # 13 tiles laid face up by the bottom seat
 )
 def test_melds_indicators_and_hands_believed(frames, melds, dora, open_hand):
     fusion = TableFusion()
-    fusion.reset(TableView.of(seen()))
+    fusion.reset(TableSnapshot.of(seen()))
     for frame in frames:
-        view = fusion.fuse(frame)
-    assert sum(len(s.melds) for s in view.seats) == melds
-    assert view.indicators == parse_tiles(dora)
-    assert view.open_hand is open_hand
+        snapshot = fusion.fuse(frame)
+    assert sum(len(s.melds) for s in snapshot.seats) == melds
+    assert snapshot.indicators == parse_tiles(dora)
+    assert snapshot.open_hand is open_hand

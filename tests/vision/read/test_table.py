@@ -16,7 +16,7 @@ from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS, class_of_tile
 from vision.read.rows import count_backs
-from vision.read.table import ViewSide, estimate_centre, read_table
+from vision.read.table import FrameSide, estimate_centre, read_table
 
 FRAME = Size(height=900, width=1600)
 CENTRE = (790.0, 455.0)  # off the frame's middle: the reader must find it
@@ -25,14 +25,14 @@ STEP = W + 1.0
 HAND_DEPTH, WALL_DEPTH, POND_DEPTH = 300.0, 190.0, 90.0
 
 
-def _box(side: ViewSide, centre: tuple[float, float], a0: float, a1: float, d0: float, d1: float) -> Box:
+def _box(side: FrameSide, centre: tuple[float, float], a0: float, a1: float, d0: float, d1: float) -> Box:
     """The image box of a span in ``side``'s frame (the inverse of the reader's own transform)."""
     cx, cy = centre
-    if side is ViewSide.BOTTOM:
+    if side is FrameSide.BOTTOM:
         return Box(cx + a0, cy + d0, cx + a1, cy + d1)
-    if side is ViewSide.RIGHT:
+    if side is FrameSide.RIGHT:
         return Box(cx + d0, cy - a1, cx + d1, cy - a0)
-    if side is ViewSide.TOP:
+    if side is FrameSide.TOP:
         return Box(cx - a1, cy - d1, cx - a0, cy - d0)
     return Box(cx - d1, cy + a0, cx - d0, cy + a1)
 
@@ -69,11 +69,11 @@ class Seat:
     hand_depth: float = HAND_DEPTH
 
 
-def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
+def lay(seats: dict[FrameSide, Seat], turns: int = 0, centre=CENTRE) -> list[Detection]:
     """Detections of a table: each seat's spec laid at its side turned ``turns`` quarter turns counter-clockwise."""
     out: list[Detection] = []
     for side, seat in seats.items():
-        at = list(ViewSide)[(side.turns + turns) % 4]
+        at = list(FrameSide)[(side.turns + turns) % 4]
 
         def put(tile: Tile | None, a0: float, along: float, d1: float, deep: float, at=at) -> None:
             out.append(_det(tile, _box(at, centre, a0, a0 + along, d1 - deep, d1)))
@@ -125,14 +125,14 @@ def lay(seats: dict[ViewSide, Seat], turns: int = 0, centre=CENTRE) -> list[Dete
 
 
 FULL = {
-    ViewSide.BOTTOM: Seat(
+    FrameSide.BOTTOM: Seat(
         hand="1234m567p11z", hand_start=-200, melds=(("999s", 1),), pond="19m2z8p7z3s4s", riichi=4, wall=14
     ),
-    ViewSide.RIGHT: Seat(
+    FrameSide.RIGHT: Seat(
         hand=7, melds=(("345p", 0), ("666z", 2)), pond="1z2z3z4z5z6z7z1m9m1p9p1s9s", wall=12, hand_start=-175
     ),
-    ViewSide.TOP: Seat(hand="234s567s", melds=(("5505m", 1), ("2222p", None)), pond="3m4m", wall=13, hand_start=-190),
-    ViewSide.LEFT: Seat(hand=13, pond="5s6s7s8s9s1m2m", riichi=6, wall=15, indicators="3p"),
+    FrameSide.TOP: Seat(hand="234s567s", melds=(("5505m", 1), ("2222p", None)), pond="3m4m", wall=13, hand_start=-190),
+    FrameSide.LEFT: Seat(hand=13, pond="5s6s7s8s9s1m2m", riichi=6, wall=15, indicators="3p"),
 }
 
 
@@ -157,7 +157,7 @@ def expected(seat: Seat) -> dict:
     }
 
 
-def observed(obs, side: ViewSide) -> dict:
+def observed(obs, side: FrameSide) -> dict:
     s = obs.seat(side)
     return {
         "hand": s.hand_text,
@@ -179,16 +179,16 @@ def observed(obs, side: ViewSide) -> dict:
         (1, ()),  # the table turned a quarter: the bottom seat's tiles now lie at the right edge
         (2, ()),
         (3, ()),
-        (0, (ViewSide.TOP,)),  # three players (or one out of view)
-        (1, (ViewSide.BOTTOM,)),
-        (0, (ViewSide.LEFT, ViewSide.RIGHT)),
+        (0, (FrameSide.TOP,)),  # three players (or one out of view)
+        (1, (FrameSide.BOTTOM,)),
+        (0, (FrameSide.LEFT, FrameSide.RIGHT)),
     ],
 )
 def test_full_table_by_seat_and_zone(turns, missing):
     seats = {side: seat for side, seat in FULL.items() if side not in missing}
     obs = read_table(lay(seats, turns), FRAME)
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
+    for side in FrameSide:
+        at = list(FrameSide)[(side.turns + turns) % 4]
         if side in missing:
             assert not obs.seat(at).present, at
             continue
@@ -203,17 +203,17 @@ def test_full_table_by_seat_and_zone(turns, missing):
 def test_dora_indicators_and_the_dead_wall(turns):
     obs = read_table(lay(FULL, turns), FRAME)
     assert format_tiles(obs.dora_indicators) == "3p"
-    assert obs.dead_wall is list(ViewSide)[(ViewSide.LEFT.turns + turns) % 4]
+    assert obs.dead_wall is list(FrameSide)[(FrameSide.LEFT.turns + turns) % 4]
 
 
 @pytest.mark.parametrize(
     ("side", "meld", "called_from"),
     [
-        (ViewSide.RIGHT, 0, ViewSide.BOTTOM),  # leftmost sideways: from the kamicha (bottom plays before right)
-        (ViewSide.RIGHT, 1, ViewSide.TOP),  # rightmost: from the shimocha
-        (ViewSide.TOP, 0, ViewSide.BOTTOM),  # in between: from across
-        (ViewSide.TOP, 1, None),  # closed kan
-        (ViewSide.BOTTOM, 0, ViewSide.TOP),
+        (FrameSide.RIGHT, 0, FrameSide.BOTTOM),  # leftmost sideways: from the kamicha (bottom plays before right)
+        (FrameSide.RIGHT, 1, FrameSide.TOP),  # rightmost: from the shimocha
+        (FrameSide.TOP, 0, FrameSide.BOTTOM),  # in between: from across
+        (FrameSide.TOP, 1, None),  # closed kan
+        (FrameSide.BOTTOM, 0, FrameSide.TOP),
     ],
 )
 def test_called_from(side, meld, called_from):
@@ -225,14 +225,14 @@ def test_called_from(side, meld, called_from):
     ("side", "key"),
     [
         # the top player's tiles are upside down to the camera: its reading order runs right to left in x
-        (ViewSide.TOP, lambda d: -d.box.center[0]),
-        (ViewSide.BOTTOM, lambda d: d.box.center[0]),
-        (ViewSide.RIGHT, lambda d: -d.box.center[1]),  # the right player's left hand end is at the frame's bottom
-        (ViewSide.LEFT, lambda d: d.box.center[1]),
+        (FrameSide.TOP, lambda d: -d.box.center[0]),
+        (FrameSide.BOTTOM, lambda d: d.box.center[0]),
+        (FrameSide.RIGHT, lambda d: -d.box.center[1]),  # the right player's left hand end is at the frame's bottom
+        (FrameSide.LEFT, lambda d: d.box.center[1]),
     ],
 )
 def test_reading_order_follows_each_player(side, key):
-    hands = {s: Seat(hand="123456789m1234z", melds=()) for s in ViewSide}
+    hands = {s: Seat(hand="123456789m1234z", melds=()) for s in FrameSide}
     obs = read_table(lay(hands), FRAME)
     seat = obs.seat(side)
     assert seat.hand_text == "123456789m1234z"
@@ -254,8 +254,8 @@ def test_reading_order_follows_each_player(side, key):
     ],
 )
 def test_melds_without_clear_gaps(seat):
-    obs = read_table(lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
-    assert observed(obs, ViewSide.BOTTOM) == expected(seat)
+    obs = read_table(lay({FrameSide.BOTTOM: seat, FrameSide.TOP: FULL[FrameSide.TOP]}), FRAME)
+    assert observed(obs, FrameSide.BOTTOM) == expected(seat)
 
 
 @pytest.mark.parametrize(
@@ -269,8 +269,8 @@ def test_melds_without_clear_gaps(seat):
     ],
 )
 def test_the_drawn_tile_set_apart(seat):
-    obs = read_table(lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
-    assert observed(obs, ViewSide.BOTTOM) == expected(seat)
+    obs = read_table(lay({FrameSide.BOTTOM: seat, FrameSide.TOP: FULL[FrameSide.TOP]}), FRAME)
+    assert observed(obs, FrameSide.BOTTOM) == expected(seat)
     assert obs.unassigned == ()
 
 
@@ -289,23 +289,23 @@ def test_the_drawn_tile_set_apart(seat):
 def test_no_meld_of_fewer_than_three(extra, drawn, unassigned):
     """Tiles right of the bottom hand (``extra``: tile, along from 10 px past the hand, along, deep)."""
     seat = Seat(hand="234567m345p678s")
-    dets = lay({ViewSide.BOTTOM: seat, ViewSide.TOP: FULL[ViewSide.TOP]})
+    dets = lay({FrameSide.BOTTOM: seat, FrameSide.TOP: FULL[FrameSide.TOP]})
     start = seat.hand_start + 12 * STEP + 10.0
     outer = HAND_DEPTH + H
     for text, a0, along, deep in extra:
         tile = None if text is None else Tile.parse(text)
-        dets.append(_det(tile, _box(ViewSide.BOTTOM, CENTRE, start + a0, start + a0 + along, outer - deep, outer)))
+        dets.append(_det(tile, _box(FrameSide.BOTTOM, CENTRE, start + a0, start + a0 + along, outer - deep, outer)))
     obs = read_table(dets, FRAME)
-    bottom = obs.seat(ViewSide.BOTTOM)
+    bottom = obs.seat(FrameSide.BOTTOM)
     assert bottom.hand_text == "234567m345p678s" and bottom.melds == ()
     assert ("" if bottom.drawn_tile is None else format_tiles([bottom.drawn_tile])) == drawn
     assert [d.label for d in obs.unassigned] == unassigned
 
 
 WALLS = {  # before the first discard: hands standing, seen edge on (no boxes), one wall out of view or taken
-    ViewSide.BOTTOM: Seat(hand=0, wall=15),
-    ViewSide.RIGHT: Seat(hand=0, wall=15, wall_drawn=6),  # drawn from: its middle lies three stacks off the axis
-    ViewSide.LEFT: Seat(hand=0, wall=15, indicators="4p"),
+    FrameSide.BOTTOM: Seat(hand=0, wall=15),
+    FrameSide.RIGHT: Seat(hand=0, wall=15, wall_drawn=6),  # drawn from: its middle lies three stacks off the axis
+    FrameSide.LEFT: Seat(hand=0, wall=15, indicators="4p"),
 }
 
 
@@ -316,17 +316,17 @@ WALLS = {  # before the first discard: hands standing, seen edge on (no boxes), 
         (1, WALLS),
         (2, WALLS),
         (3, WALLS),
-        (0, {**WALLS, ViewSide.LEFT: Seat(hand=0, wall=15, wall_drawn=8, indicators="4p")}),
-        (1, {**WALLS, ViewSide.BOTTOM: Seat(hand=0, wall=12, wall_drawn=4)}),
-        (0, {**WALLS, ViewSide.TOP: Seat(hand=0, wall=15, wall_drawn=10)}),  # five stacks across
+        (0, {**WALLS, FrameSide.LEFT: Seat(hand=0, wall=15, wall_drawn=8, indicators="4p")}),
+        (1, {**WALLS, FrameSide.BOTTOM: Seat(hand=0, wall=12, wall_drawn=4)}),
+        (0, {**WALLS, FrameSide.TOP: Seat(hand=0, wall=15, wall_drawn=10)}),  # five stacks across
     ],
 )
 def test_walls_only(turns, seats):
     """Only walls in view, some shrunk from one end: the centre lies as far in from a lone wall as the walls beside
     it lie from their middle (their own middles are off the table's axis)."""
     obs = read_table(lay(seats, turns), FRAME)
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
+    for side in FrameSide:
+        at = list(FrameSide)[(side.turns + turns) % 4]
         if side not in seats:
             assert not obs.seat(at).present, at
             continue
@@ -335,25 +335,25 @@ def test_walls_only(turns, seats):
     assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
 
 
-def assert_read_as_laid(obs, seats: dict[ViewSide, Seat], turns: int) -> None:
+def assert_read_as_laid(obs, seats: dict[FrameSide, Seat], turns: int) -> None:
     """Every seat of a table laid by :func:`lay` (all four present) reads back as its spec."""
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
+    for side in FrameSide:
+        at = list(FrameSide)[(side.turns + turns) % 4]
         assert observed(obs, at) == expected(seats[side]), (side, at)
 
 
-def _late(kan: str = "9999s", indicators: str = "9m4s3z") -> dict[ViewSide, Seat]:
+def _late(kan: str = "9999s", indicators: str = "9m4s3z") -> dict[FrameSide, Seat]:
     """Late in a hand, hands standing unseen: the bottom seat's closed kan lies where its hand stands (face down at
     both ends, like a wall's stacks), the top seat's pond has filled its third row towards its dead wall (five stacks,
     kan dora turned) and its pon lies beyond, and the one live wall left is down to three stacks."""
     late = {"hand": 0, "pond_depth": 80.0, "hand_depth": 260.0}
     return {
-        ViewSide.BOTTOM: Seat(melds=((kan, None),), pond="3z2z6z3s4p7s1z2p1m1m5p4z6z", **late),
-        ViewSide.RIGHT: Seat(pond="2p3p9p9p6z1p3s2s7s3z5p1m1m", **late),
-        ViewSide.TOP: Seat(
+        FrameSide.BOTTOM: Seat(melds=((kan, None),), pond="3z2z6z3s4p7s1z2p1m1m5p4z6z", **late),
+        FrameSide.RIGHT: Seat(pond="2p3p9p9p6z1p3s2s7s3z5p1m1m", **late),
+        FrameSide.TOP: Seat(
             melds=(("777z", 1),), pond="9m2m1p5z6z1s6p4z4z1z2z1s0p7s2s1s4s2z", wall=5, indicators=indicators, **late
         ),
-        ViewSide.LEFT: Seat(pond="3z1p2p3p4z6p3s5z3s4p5z4s7s", wall=3, **late),
+        FrameSide.LEFT: Seat(pond="3z1p2p3p4z6p3s5z3s4p5z4s7s", wall=3, **late),
     }
 
 
@@ -365,7 +365,7 @@ def test_a_closed_kan_is_no_wall_to_measure_the_dead_wall_by(turns, seats):
     wall, it put the dead wall inside the walls' square, read into the top seat's pond (mjx_2017031200 E3-2)."""
     obs = read_table(lay(seats, turns), FRAME)
     assert_read_as_laid(obs, seats, turns)
-    assert obs.dead_wall is list(ViewSide)[(ViewSide.TOP.turns + turns) % 4]
+    assert obs.dead_wall is list(FrameSide)[(FrameSide.TOP.turns + turns) % 4]
 
 
 @pytest.mark.parametrize(
@@ -380,8 +380,8 @@ def test_a_dead_wall_s_indicators_alone_across_a_corner(turns, top, left):
     from the top wall's left end and the left wall's right end, and the indicators left in each."""
     seats = _late()
     corner = {"wall": 17, "wall_shift": -STEP, "indicators_from": 0}
-    seats[ViewSide.TOP] = replace(seats[ViewSide.TOP], wall_drawn=top[0], indicators=top[1], **corner)
-    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], wall_drawn_right=left[0], indicators=left[1], **corner)
+    seats[FrameSide.TOP] = replace(seats[FrameSide.TOP], wall_drawn=top[0], indicators=top[1], **corner)
+    seats[FrameSide.LEFT] = replace(seats[FrameSide.LEFT], wall_drawn_right=left[0], indicators=left[1], **corner)
     obs = read_table(lay(seats, turns), FRAME)
     assert_read_as_laid(obs, seats, turns)
 
@@ -392,21 +392,21 @@ def test_a_face_up_tile_alone_at_a_wall_s_depth_off_the_corner_is_no_indicator(t
     is no dead wall's indicator across a corner: those lie at the wall's end."""
     seats = _late()
     alone = {"wall": 1, "indicators": "7m", "indicators_from": 0, "melds": (("222p", 1),)}
-    seats[ViewSide.LEFT] = replace(seats[ViewSide.LEFT], **alone)
-    seats[ViewSide.RIGHT] = replace(seats[ViewSide.RIGHT], wall=4)
+    seats[FrameSide.LEFT] = replace(seats[FrameSide.LEFT], **alone)
+    seats[FrameSide.RIGHT] = replace(seats[FrameSide.RIGHT], wall=4)
     obs = read_table(lay(seats, turns), FRAME)
     assert format_tiles(obs.dora_indicators) == "9m4s3z"
 
 
-def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[ViewSide, Seat]:
+def _still(right_left: int = 5, top: str = "4z8m2p", pond_depth: float = 70.0) -> dict[FrameSide, Seat]:
     """Mid-hand, hands standing (no boxes), walls of 17 laid as a pinwheel: the top wall drawn away, the right
     one down to ``right_left`` stacks at its left end, past the bottom wall's outer face (near the diagonal)."""
     wall = {"wall": 17, "wall_shift": -STEP, "pond_depth": pond_depth}
     return {
-        ViewSide.BOTTOM: Seat(hand=0, pond="1z9m2z", riichi=2, **wall),
-        ViewSide.RIGHT: Seat(hand=0, pond="9p1s7z", wall_drawn_right=17 - right_left, **wall),
-        ViewSide.TOP: Seat(hand=0, pond=top, pond_depth=pond_depth),
-        ViewSide.LEFT: Seat(hand=0, pond="6z9s3m", indicators="4p", **wall),
+        FrameSide.BOTTOM: Seat(hand=0, pond="1z9m2z", riichi=2, **wall),
+        FrameSide.RIGHT: Seat(hand=0, pond="9p1s7z", wall_drawn_right=17 - right_left, **wall),
+        FrameSide.TOP: Seat(hand=0, pond=top, pond_depth=pond_depth),
+        FrameSide.LEFT: Seat(hand=0, pond="6z9s3m", indicators="4p", **wall),
     }
 
 
@@ -430,8 +430,8 @@ def test_a_wall_drawn_down_to_the_corner(turns, seats):
     wall (the pinwheel's corners), so walls are checked in all."""
     obs = read_table(lay(seats, turns), FRAME)
     assert abs(obs.centre[0] - CENTRE[0]) < 0.5 * W and abs(obs.centre[1] - CENTRE[1]) < 0.5 * W
-    for side in ViewSide:
-        at = list(ViewSide)[(side.turns + turns) % 4]
+    for side in FrameSide:
+        at = list(FrameSide)[(side.turns + turns) % 4]
         got, want = observed(obs, at), expected(seats[side])
         assert {**got, "wall_backs": 0} == {**want, "wall_backs": 0}, (side, at)
     assert sum(s.wall_backs for s in obs.seats) + count_backs(obs.unassigned) == sum(
@@ -440,7 +440,7 @@ def test_a_wall_drawn_down_to_the_corner(turns, seats):
 
 
 def test_centre_is_estimated_without_a_seat():
-    seats = {side: seat for side, seat in FULL.items() if side is not ViewSide.TOP}
+    seats = {side: seat for side, seat in FULL.items() if side is not FrameSide.TOP}
     cx, cy = estimate_centre(lay(seats, centre=(700.0, 500.0)))
     assert abs(cx - 700) < W and abs(cy - 500) < W
 
@@ -455,7 +455,7 @@ def test_centre_is_estimated_without_a_seat():
 def test_what_fits_nowhere_is_unassigned(extra, unassigned):
     obs = read_table(lay(FULL) + extra, FRAME)
     assert [d.label for d in obs.unassigned] == unassigned
-    assert observed(obs, ViewSide.BOTTOM) == expected(FULL[ViewSide.BOTTOM])
+    assert observed(obs, FrameSide.BOTTOM) == expected(FULL[FrameSide.BOTTOM])
 
 
 @pytest.mark.parametrize(
@@ -471,7 +471,7 @@ def test_odd_input_never_raises(detections):
     obs = read_table(detections, FRAME)
     placed = sum(len(s.hand) + len(s.pond) + len(s.wall) + sum(len(m.detections) for m in s.melds) for s in obs.seats)
     assert placed + len(obs.unassigned) == len(detections)
-    assert len(obs.seats) == 4 and [s.side for s in obs.seats] == list(ViewSide)
+    assert len(obs.seats) == 4 and [s.side for s in obs.seats] == list(FrameSide)
 
 
 def test_json_is_per_seat():
@@ -482,7 +482,9 @@ def test_json_is_per_seat():
     assert data["dora_indicators"] == "3p" and data["dead_wall"] == "left"
     assert data["seats"][1]["melds"][0] == {"tiles": "345p", "backs": 0, "called": 0, "from": "bottom"}
     assert [s["drawn"] for s in data["seats"]] == [None] * 4
-    drawn = read_table(lay({ViewSide.BOTTOM: Seat(hand="1234m", drawn="0p"), ViewSide.TOP: FULL[ViewSide.TOP]}), FRAME)
+    drawn = read_table(
+        lay({FrameSide.BOTTOM: Seat(hand="1234m", drawn="0p"), FrameSide.TOP: FULL[FrameSide.TOP]}), FRAME
+    )
     assert drawn.as_json()["seats"][0]["drawn"] == "0p" and "drawn 0p" in drawn.describe()[0]
 
 
@@ -531,9 +533,9 @@ def _rendered_table(seed: int, size: Size = FRAME, bottom: int = 0):
         lo, hi = uv.min(axis=0), uv.max(axis=0)
         if tag.hidden or lo[0] < 0 or lo[1] < 0 or hi[0] > size.width or hi[1] > size.height:
             continue
-        axes, view = np.asarray(body.axes), cam.pos - np.asarray(body.centre)
+        axes, to_camera = np.asarray(body.axes), cam.pos - np.asarray(body.centre)
         for sign, class_id in ((1.0, body.class_id), (-1.0, BACK_CLASS)):  # the face first, as the renderer
-            if axes @ np.array([0.0, 0.0, sign]) @ view / np.linalg.norm(view) >= MIN_COSINE:
+            if axes @ np.array([0.0, 0.0, sign]) @ to_camera / np.linalg.norm(to_camera) >= MIN_COSINE:
                 dets.append(Detection.of_class(class_id, Box(*map(float, lo), *map(float, hi)), 0.9))
                 truth.append(tag)
                 break

@@ -24,7 +24,7 @@ from tests.vision.synth.test_table_render import table as scene_table
 from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.pipeline import Reader, ReaderConfig, TableMode
-from vision.read.table import ViewSide, read_table
+from vision.read.table import FrameSide, read_table
 from vision.read.table import geometry as geometry_module
 from vision.read.table.geometry import (
     AGREE,
@@ -252,7 +252,7 @@ def test_an_estimate_most_of_a_tile_off_is_not_read_about(monkeypatch):
     assert geometry.observe(dragged, size) == kept
     at_truth = read_table(dragged, size, centre=tuple(truth))
     assert seats_json(read_table(dragged, size, centre=kept)) == seats_json(at_truth)
-    assert [m.text for m in at_truth.seat(ViewSide.RIGHT).melds] == ["768p"]
+    assert [m.text for m in at_truth.seat(FrameSide.RIGHT).melds] == ["768p"]
 
 
 def test_frames_with_no_tile_leave_it_as_it_was():
@@ -284,7 +284,7 @@ class Replay:
 #: ponds with a riichi and a pon, then a kan and a hand laid open with its tile set apart.
 ANGLED_HAND = [
     scene_table(scene_seat(), scene_seat(), scene_seat(), scene_seat(), live=70),
-    replace(scene_table(scene_seat(), scene_seat(), scene_seat(), scene_seat(), live=69), arm=ViewSide.BOTTOM),
+    replace(scene_table(scene_seat(), scene_seat(), scene_seat(), scene_seat(), live=69), arm=FrameSide.BOTTOM),
     scene_table(scene_seat("1z"), scene_seat(), scene_seat(), scene_seat(), live=69),
     scene_table(scene_seat("19m4z2p", riichi=3), scene_seat("9p1s7z", melds="666z^"), scene_seat("4z8m2p"),
                 scene_seat("9s3m6z"), live=50),
@@ -295,15 +295,15 @@ ANGLED_HAND = [
 
 
 #: The melds of :data:`ANGLED_HAND`'s frames, by frame and seat (as its scenes write them).
-ANGLED_MELDS = {3: {ViewSide.RIGHT: "666z^"}, 4: {ViewSide.RIGHT: "666z^ 3333m<"}}
+ANGLED_MELDS = {3: {FrameSide.RIGHT: "666z^"}, 4: {FrameSide.RIGHT: "666z^ 3333m<"}}
 
 
-def misplaced(table, scene, melds: dict[ViewSide, str]) -> list[str]:
+def misplaced(table, scene, melds: dict[FrameSide, str]) -> list[str]:
     """What a table read puts in another seat or zone than ``scene`` has it: each seat's pond (in order, and its
     riichi tile), melds (tiles, and whence the called tile came), hand laid open and tile set apart, a face-up tile
     read in a standing hand (seen from above it shows none), and the dora indicators."""
     out = []
-    for side in ViewSide:
+    for side in FrameSide:
         read, truth = table.seat(side), scene.seat(side)
         if (read.pond_tiles, read.riichi) != (truth.pond, truth.riichi):
             out.append(f"{side.value} pond {read.pond_text} (riichi {read.riichi})")
@@ -318,7 +318,7 @@ def misplaced(table, scene, melds: dict[ViewSide, str]) -> list[str]:
 
 
 @functools.cache
-def angled(camera: ViewSide, tilt: float, size: tuple[int, int], wall_break=None, seed: int = 3) -> tuple:
+def angled(camera: FrameSide, tilt: float, size: tuple[int, int], wall_break=None, seed: int = 3) -> tuple:
     """:data:`ANGLED_HAND` (its walls broken at ``wall_break``, else the left seat's 14th stack) drawn by the
     renderer with its camera at an angle from ``camera``'s side."""
     style = TableStyle(camera=camera, tilt=tilt, noise=0.0)
@@ -327,18 +327,18 @@ def angled(camera: ViewSide, tilt: float, size: tuple[int, int], wall_break=None
 
 
 @pytest.mark.parametrize(("camera", "tilt", "size", "wall_break"), [
-    (ViewSide.BOTTOM, 0.15, (1520, 2028), None),
-    (ViewSide.RIGHT, 0.3, (900, 1600), None),
-    (ViewSide.TOP, 0.3, (1440, 1080), None),  # a frame standing on its end
-    (ViewSide.LEFT, 0.3, (1520, 2028), None),
-    (ViewSide.BOTTOM, 0.45, (900, 1600), None),
-    (ViewSide.LEFT, 0.45, (1520, 2028), (ViewSide.BOTTOM, 9)),
+    (FrameSide.BOTTOM, 0.15, (1520, 2028), None),
+    (FrameSide.RIGHT, 0.3, (900, 1600), None),
+    (FrameSide.TOP, 0.3, (1440, 1080), None),  # a frame standing on its end
+    (FrameSide.LEFT, 0.3, (1520, 2028), None),
+    (FrameSide.BOTTOM, 0.45, (900, 1600), None),
+    (FrameSide.LEFT, 0.45, (1520, 2028), (FrameSide.BOTTOM, 9)),
     # the far edge 0.45 shorter than the near one: the midpoint between the near rows and the far ones in the frame
     # lay a tile off the table's middle, and the first discard was read in the next seat's pond
-    (ViewSide.RIGHT, 0.45, (1520, 2028), None),
-    (ViewSide.RIGHT, 0.45, (1440, 1080), None),
-    (ViewSide.TOP, 0.45, (1520, 2028), None),
-    (ViewSide.BOTTOM, 0.45, (1520, 2028), (ViewSide.TOP, 14)),
+    (FrameSide.RIGHT, 0.45, (1520, 2028), None),
+    (FrameSide.RIGHT, 0.45, (1440, 1080), None),
+    (FrameSide.TOP, 0.45, (1520, 2028), None),
+    (FrameSide.BOTTOM, 0.45, (1520, 2028), (FrameSide.TOP, 14)),
     # the deal's three walls, the far one missing, placed the centre a tile off (the view from above keeps the
     # table's foreshortening, now measured by the walls' stack pitch); the hand laid open at the left was then read
     # about it, into the pond
@@ -363,14 +363,14 @@ def test_a_camera_at_an_angle_reads_every_tile_in_its_seat_and_zone(camera, tilt
     assert wrong == {}
 
 
-@pytest.mark.parametrize("camera", list(ViewSide))
+@pytest.mark.parametrize("camera", list(FrameSide))
 @pytest.mark.parametrize("tilt", [0.15, 0.25, 0.35, 0.45])
 def test_a_deals_walls_place_the_centre_for_a_camera_at_an_angle(camera, tilt):
     """A fresh deal (no pond, hands standing unseen) broken at each seat's wall in three places, seen at an angle:
     its walls alone place the centre within 0.9 of a tile, and for two breaks in three within half a tile (the
     square of the walls was taken with the table's depth as foreshortened as its width: up to 1.9 tiles off)."""
     off = []
-    for side in ViewSide:
+    for side in FrameSide:
         for stack in (3, 9, 14):
             scene = replace(ANGLED_HAND[0], wall_break=(side, stack))
             frame = table_boxes(scene, size=(1520, 2028), seed=3, style=TableStyle(camera=camera, tilt=tilt))
@@ -380,7 +380,7 @@ def test_a_deals_walls_place_the_centre_for_a_camera_at_an_angle(camera, tilt):
     assert max(off) <= 0.9 and sum(o > 0.5 for o in off) <= len(off) / 3, [round(o, 2) for o in off]
 
 
-@pytest.mark.parametrize(("camera", "tilt"), [(None, 0.0), (ViewSide.RIGHT, 0.03)])
+@pytest.mark.parametrize(("camera", "tilt"), [(None, 0.0), (FrameSide.RIGHT, 0.03)])
 def test_a_camera_straight_above_or_nearly_shows_no_perspective(camera, tilt):
     """Tiles of one size across the frame (within :data:`~vision.read.table.geometry.TILT`): the frame's centre is
     :func:`~vision.read.table.read_table` 's own."""
@@ -388,7 +388,7 @@ def test_a_camera_straight_above_or_nearly_shows_no_perspective(camera, tilt):
     assert Perspective.of(frame.detections()) is None
 
 
-@pytest.mark.parametrize("camera", list(ViewSide))
+@pytest.mark.parametrize("camera", list(FrameSide))
 def test_the_perspective_is_read_from_the_tiles_sizes(camera):
     """The far side's tiles look smaller: the view from above (:meth:`Perspective.unwarped`) shows them all at about
     one size, and a point taken there and back lies where it was."""
@@ -440,7 +440,7 @@ def test_a_wall_drawn_down_to_a_corner_still_squares_the_table():
         assert apart(obs.centre, truth) <= 0.5 * unit_of(entry), entry["shows"]
         assert seats_json(obs) == seats_json(read_table(dets, size, centre=truth)), entry["shows"]
     last = read_table(detections(SHORT_WALL[-1]), size_of(SHORT_WALL[-1]))
-    assert [last.seat(side).pond_text for side in ViewSide] == ["2z", "8m", "3z", ""]
+    assert [last.seat(side).pond_text for side in FrameSide] == ["2z", "8m", "3z", ""]
 
 
 STANDING_HANDS = json.loads((Path(__file__).parent / "data" / "standing_hands_estimate.json").read_text())["frames"]
@@ -458,7 +458,7 @@ def test_walls_square_the_table_when_standing_hands_are_boxed_beyond_them():
         assert apart(geometry.observe(dets, size), truth) <= 0.5 * unit_of(entry), entry["shows"]
     last = STANDING_HANDS[-1]
     obs = read_table(detections(last), size_of(last), centre=geometry.centre)
-    assert [obs.seat(side).pond_text for side in ViewSide] == ["9p", "1s", "9s", ""]
+    assert [obs.seat(side).pond_text for side in FrameSide] == ["9p", "1s", "9s", ""]
 
 
 RIM = json.loads((Path(__file__).parent / "data" / "rim_estimate.json").read_text())["frames"]

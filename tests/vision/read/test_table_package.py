@@ -45,7 +45,7 @@ PUBLIC = (
     "TableObservation",
     "SeatObservation",
     "MeldObservation",
-    "ViewSide",
+    "FrameSide",
     "TABLE_MIN_TILES",
     "estimate_centre",
     "tiles_middle",

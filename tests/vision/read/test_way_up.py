@@ -120,8 +120,8 @@ def _turned_hand(degrees: float) -> tuple[np.ndarray, list[Detection]]:
     """:func:`hand` upside down, turned ``degrees`` about its centre, each box bounding its turned tile."""
     image, found = hand(["1m", "2m", "7z", "9m"], True)
     turn = cv2.getRotationMatrix2D((WIDTH / 2, HEIGHT / 2), degrees, 1.0)
-    view = cv2.warpAffine(image, turn, (WIDTH, HEIGHT), borderValue=(90, 90, 90))
-    return view, [Detection.of_class(d.class_id, d.box.moved(turn), d.conf) for d in found]
+    turned = cv2.warpAffine(image, turn, (WIDTH, HEIGHT), borderValue=(90, 90, 90))
+    return turned, [Detection.of_class(d.class_id, d.box.moved(turn), d.conf) for d in found]
 
 
 @pytest.mark.parametrize(("degrees", "votes"), [(0, True), (5, True), (-8, True), (22, False), (-22, False)])

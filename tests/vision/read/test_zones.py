@@ -1,5 +1,5 @@
-"""Reading only what changed (:mod:`vision.read.zones`): the windows read round the changed zones (non-square
-frames), the merge into the last reading (a tile added, removed, kept outside, cut by a window's edge), when a frame
+"""Reading only what changed (:mod:`vision.read.zones`): the slices read round the changed zones (non-square
+frames), the merge into the last reading (a tile added, removed, kept outside, cut by a slice's edge), when a frame
 is read whole instead, and the camera's reader reading a frame round a zone through a network that reads pixels."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
 from vision.read.labels import class_of_tile
 from vision.read.pipeline import IncrementalReader, Models, Reader, ReaderConfig, Reading
-from vision.read.zones import ZonePolicy, coarse_windows, grid_windows, inner_part, merge_windows, read_windows
+from vision.read.zones import ZonePolicy, coarse_slices, grid_slices, inner_part, merge_slices, read_slices
 
 FRAME = Size(height=1520, width=2028)  # the demo camera's 4:3 frame
 
@@ -28,7 +28,7 @@ def named(detections) -> list[tuple[str, tuple[float, float]]]:
     return [(d.label, d.box.center) for d in detections]
 
 
-# the demo camera's frame is read in 4 x 3 windows of 640 px (the detector's finest slices): columns from x 0, 463,
+# the demo camera's frame is read in 4 x 3 slices of 640 px (the detector's finest slices): columns from x 0, 463,
 # 925 and 1388, rows from y 0, 440 and 880; with 60 px tiles each speaks for what lies 36 px inside its inner edges
 COL = {0: (0, 640), 1: (463, 1103), 2: (925, 1565), 3: (1388, 2028)}
 ROW = {0: (0, 640), 1: (440, 1080), 2: (880, 1520)}
@@ -41,20 +41,20 @@ def at(row: int, col: int) -> Box:
 @pytest.mark.parametrize(
     ("zones", "frame", "tile_px", "expected"),
     [
-        ([Box(700, 600, 760, 680)], FRAME, 60, [at(1, 1)]),  # a discard inside one window's inner part
+        ([Box(700, 600, 760, 680)], FRAME, 60, [at(1, 1)]),  # a discard inside one slice's inner part
         ([Box(1020, 700, 1080, 780)], FRAME, 60, [at(1, 2)]),  # where two overlap: the one that holds it
         ([Box(900, 850, 1120, 1100)], FRAME, 60, [at(1, 1), at(1, 2), at(2, 1), at(2, 2)]),  # across both: four
         ([Box(10, 10, 50, 60)], FRAME, 60, [at(0, 0)]),  # at the top left corner
         ([Box(1900, 1400, 1940, 1460)], FRAME, 60, [at(2, 3)]),  # at the bottom right corner
-        ([Box(300, 300, 1300, 500)], FRAME, 60, [at(0, 0), at(0, 1), at(0, 2)]),  # a long zone: a row of windows
+        ([Box(300, 300, 1300, 500)], FRAME, 60, [at(0, 0), at(0, 1), at(0, 2)]),  # a long zone: a row of slices
         ([Box(1900, 1400, 1940, 1460), Box(10, 10, 50, 60)], FRAME, 60, [at(0, 0), at(2, 3)]),  # two far apart
-        ([Box(600, 600, 640, 660), Box(800, 700, 840, 760)], FRAME, 60, [at(1, 1)]),  # two in one window
-        # a frame lower than a window: one row of two windows the frame's height
+        ([Box(600, 600, 640, 660), Box(800, 700, 840, 760)], FRAME, 60, [at(1, 1)]),  # two in one slice
+        # a frame lower than a slice: one row of two slices the frame's height
         ([Box(500, 200, 540, 260)], Size(height=480, width=1000), 40, [Box(360, 0, 1000, 480)]),
     ],
 )
-def test_the_windows_round_the_changed_zones(zones, frame, tile_px, expected):
-    assert list(read_windows(zones, frame, tile_px, ZonePolicy())) == expected
+def test_the_slices_round_the_changed_zones(zones, frame, tile_px, expected):
+    assert list(read_slices(zones, frame, tile_px, ZonePolicy())) == expected
 
 
 @pytest.mark.parametrize(
@@ -62,14 +62,14 @@ def test_the_windows_round_the_changed_zones(zones, frame, tile_px, expected):
     [
         (FRAME, 12),
         (Size(height=900, width=1400), 6),
-        (Size(height=480, width=1000), 2),  # lower than a window: one row
-        (Size(height=600, width=600), 0),  # smaller than a window: read whole
+        (Size(height=480, width=1000), 2),  # lower than a slice: one row
+        (Size(height=600, width=600), 0),  # smaller than a slice: read whole
     ],
 )
-@pytest.mark.parametrize("tile_px", [40.0, 60.0, 200.0])  # the margin never passes half the windows' overlap
-def test_the_windows_speak_for_the_whole_frame(frame, count, tile_px):
+@pytest.mark.parametrize("tile_px", [40.0, 60.0, 200.0])  # the margin never passes half the slices' overlap
+def test_the_slices_speak_for_the_whole_frame(frame, count, tile_px):
     policy = ZonePolicy()
-    grid = grid_windows(frame, policy)
+    grid = grid_slices(frame, policy)
     assert len(grid) == count
     covered = np.zeros((frame.height, frame.width), bool)
     for w in grid:
@@ -82,92 +82,92 @@ def test_the_windows_speak_for_the_whole_frame(frame, count, tile_px):
 @pytest.mark.parametrize(
     ("zone", "frame", "expected"),
     [
-        # the camera's frame: two 1600 px windows across it; the one whose inner part holds the zone
+        # the camera's frame: two 1600 px slices across it; the one whose inner part holds the zone
         (Box(900.0, 850.0, 1120.0, 1100.0), Size(height=1520, width=2028), [Box(428.0, 0.0, 2028.0, 1520.0)]),
         (Box(100.0, 100.0, 160.0, 160.0), Size(height=1520, width=2028), [Box(0.0, 0.0, 1600.0, 1520.0)]),
-        # a frame one coarse window covers: the frame itself
+        # a frame one coarse slice covers: the frame itself
         (Box(100.0, 100.0, 160.0, 160.0), Size(height=900, width=1400), [Box(0.0, 0.0, 1400.0, 900.0)]),
     ],
 )
-def test_the_zones_are_read_in_a_coarser_window_too(zone, frame, expected):
-    assert list(coarse_windows([zone], frame, 60.0, ZonePolicy())) == expected
-    assert coarse_windows([zone], frame, 60.0, ZonePolicy(coarse_window=None)) == ()
+def test_the_zones_are_read_in_a_coarser_slice_too(zone, frame, expected):
+    assert list(coarse_slices([zone], frame, 60.0, ZonePolicy())) == expected
+    assert coarse_slices([zone], frame, 60.0, ZonePolicy(coarse_slice_side=None)) == ()
 
 
 @pytest.mark.parametrize(
-    ("window", "expected"),
+    ("frame_slice", "expected"),
     [
         (Box(400, 200, 1040, 840), Box(460, 260, 980, 780)),  # inside the frame: the margin all round
         (Box(0, 880, 640, 1520), Box(0, 940, 580, 1520)),  # at the left and bottom edges: no margin there
         (Box(0, 0, 2028, 1520), Box(0, 0, 2028, 1520)),  # the whole frame
     ],
 )
-def test_a_window_speaks_for_its_inner_part(window, expected):
-    assert inner_part(window, FRAME, 60.0) == expected
+def test_a_slice_speaks_for_its_inner_part(frame_slice, expected):
+    assert inner_part(frame_slice, FRAME, 60.0) == expected
 
 
-WINDOW = Box(400, 200, 1040, 840)  # inner part (60 px margin): 460..980 x 260..780
-OUTSIDE = tile("1z", 100, 100)  # far from the window
+SLICE = Box(400, 200, 1040, 840)  # inner part (60 px margin): 460..980 x 260..780
+OUTSIDE = tile("1z", 100, 100)  # far from the slice
 
 
 @pytest.mark.parametrize(
     ("previous", "fresh", "expected"),
     [
-        # a tile discarded in the window: added, the tile outside kept
+        # a tile discarded in the slice: added, the tile outside kept
         ([OUTSIDE], [tile("1m", 700, 500)], [("1z", (100, 100)), ("1m", (700, 500))]),
-        # a tile gone from the window: removed, the tile outside kept
+        # a tile gone from the slice: removed, the tile outside kept
         ([OUTSIDE, tile("1m", 700, 500)], [], [("1z", (100, 100))]),
-        # a tile read otherwise in the window: the new reading
+        # a tile read otherwise in the slice: the new reading
         ([tile("1m", 700, 500)], [tile("2m", 701, 500)], [("2m", (701, 500))]),
-        # the window's reading never speaks outside it: an old tile there stays even when the window saw it otherwise
+        # the slice's reading never speaks outside it: an old tile there stays even when the slice saw it otherwise
         ([tile("3m", 1200, 500)], [tile("4m", 1200, 500)], [("3m", (1200, 500))]),
-        # a tile cut by the window's right edge (centre within the margin): the old whole one is kept
+        # a tile cut by the slice's right edge (centre within the margin): the old whole one is kept
         ([tile("5m", 1030, 500)], [tile("6m", 1025, 500, w=30)], [("5m", (1030, 500))]),
         # a tile across the inner part's edge read a few pixels over: one tile, the new reading
         ([tile("7m", 985, 400)], [tile("7m", 975, 400)], [("7m", (975, 400))]),
-        # a tile the window reads near its edge but outside its inner part, not there before: not taken
+        # a tile the slice reads near its edge but outside its inner part, not there before: not taken
         ([], [tile("8m", 1020, 300)], []),
         # rows come out top to bottom, left to right
         ([tile("9p", 1500, 900), OUTSIDE], [tile("1p", 600, 300), tile("2p", 500, 300)],
          [("1z", (100, 100)), ("2p", (500, 300)), ("1p", (600, 300)), ("9p", (1500, 900))]),
     ],
 )  # fmt: skip
-def test_the_windows_reading_merged_into_the_last(previous, fresh, expected):
-    assert named(merge_windows(previous, [fresh], [WINDOW], FRAME, 60.0)) == expected
+def test_the_slices_reading_merged_into_the_last(previous, fresh, expected):
+    assert named(merge_slices(previous, [fresh], [SLICE], FRAME, 60.0)) == expected
 
 
 @pytest.mark.parametrize(
     ("changed", "expected"),
     [
-        ([], ["1m"]),  # nothing changed there: a tile near the window's edge not found again is the window's miss
+        ([], ["1m"]),  # nothing changed there: a tile near the slice's edge not found again is the slice's miss
         ([Box(940, 460, 1000, 540)], []),  # the gate saw it change: gone
-        ([Box(600, 460, 660, 540)], ["1m"]),  # a change elsewhere in the window says nothing of it
+        ([Box(600, 460, 660, 540)], ["1m"]),  # a change elsewhere in the slice says nothing of it
     ],
 )
-def test_a_tile_near_the_windows_edge_goes_only_where_the_table_changed(changed, expected):
+def test_a_tile_near_the_slices_edge_goes_only_where_the_table_changed(changed, expected):
     near_edge = tile("1m", 970, 500)  # in the inner part (up to 980), not in the core (up to 920)
-    merged = merge_windows([near_edge], [[]], [WINDOW], FRAME, 60.0, changed)
+    merged = merge_slices([near_edge], [[]], [SLICE], FRAME, 60.0, changed)
     assert [d.label for d in merged] == expected
 
 
-def test_a_window_at_the_frames_edge_speaks_up_to_it():
-    window = Box(0, 880, 640, 1520)
+def test_a_slice_at_the_frames_edge_speaks_up_to_it():
+    frame_slice = Box(0, 880, 640, 1520)
     edge = tile("5z", 300, 1500)  # lying over the frame's bottom edge
-    assert named(merge_windows([], [[edge]], [window], FRAME, 60.0)) == [("5z", (300, 1500))]
+    assert named(merge_slices([], [[edge]], [frame_slice], FRAME, 60.0)) == [("5z", (300, 1500))]
 
 
-def test_two_windows_each_speak_for_their_own():
+def test_two_slices_each_speak_for_their_own():
     left, right = Box(0, 0, 640, 640), Box(1388, 880, 2028, 1520)
     previous = [tile("1s", 300, 300), tile("2s", 1700, 1200), tile("3s", 1000, 700)]
     fresh = [[tile("4s", 300, 300)], [tile("5s", 1700, 1200), tile("6s", 1900, 1400)]]
-    merged = merge_windows(previous, fresh, [left, right], FRAME, 60.0)
+    merged = merge_slices(previous, fresh, [left, right], FRAME, 60.0)
     assert named(merged) == [("4s", (300, 300)), ("3s", (1000, 700)), ("5s", (1700, 1200)), ("6s", (1900, 1400))]
 
 
-def test_where_two_windows_overlap_a_tile_is_taken_once():
+def test_where_two_slices_overlap_a_tile_is_taken_once():
     upper, lower = Box(210, 20, 850, 660), Box(710, 520, 1350, 1160)
     fresh = [[tile("3p", 780, 590, conf=0.8)], [tile("3p", 781, 591, conf=0.9)]]  # inside both inner parts
-    merged = merge_windows([tile("3p", 780, 590)], fresh, [upper, lower], FRAME, 60.0)
+    merged = merge_slices([tile("3p", 780, 590)], fresh, [upper, lower], FRAME, 60.0)
     assert [(d.label, d.box.center, d.conf) for d in merged] == [("3p", (781, 591), 0.9)]
 
 
@@ -186,24 +186,24 @@ TILES = [tile("1m", 100, 100), tile("2m", 400, 300)]
         (ZONE, reading(TILES), ""),  # read round the zone
         (None, reading(TILES), "no zones or no reading before"),  # the loop asks for the whole frame
         (ZONE, None, "no zones or no reading before"),  # the first frame
-        ((), reading(TILES), "no tile read before to size the windows"),
-        (ZONE, reading([]), "no tile read before to size the windows"),
+        ((), reading(TILES), "no tile read before to size the slices"),
+        (ZONE, reading([]), "no tile read before to size the slices"),
         (ZONE, reading(TILES, since_whole=6), ""),
         (ZONE, reading(TILES, since_whole=7), "every 8th read is whole"),  # a misread outside lasts 8 reads at most
         (ZONE, reading(TILES, size=Size(height=1520, width=2000)), "the frame's size changed"),
-        ((Box(0, 0, 1200, 900),), reading(TILES), "the zones touch 6 of the 12 windows"),  # over a third
+        ((Box(0, 0, 1200, 900),), reading(TILES), "the zones touch 6 of the 12 slices"),  # over a third
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460)), reading(TILES), ""),
         ((Box(100, 100, 140, 160), Box(1900, 100, 1940, 160), Box(100, 1400, 140, 1460), Box(1900, 1400, 1940, 1460),
-          Box(1020, 100, 1060, 160)), reading(TILES), "the zones touch 5 of the 12 windows"),
+          Box(1020, 100, 1060, 160)), reading(TILES), "the zones touch 5 of the 12 slices"),
         (ZONE, reading(TILES, size=Size(height=600, width=600)), "the frame's size changed"),
-        ((Box(10, 10, 50, 60),), reading(TILES, size=Size(height=600, width=600)), "the frame is one window"),
+        ((Box(10, 10, 50, 60),), reading(TILES, size=Size(height=600, width=600)), "the frame is one slice"),
     ],
 )  # fmt: skip
 def test_when_a_frame_is_read_whole(zones, previous, why):
-    frame = Size.of(previous.image) if why == "the frame is one window" else FRAME
-    got, windows = ZonePolicy(whole_every=8).whole_read_why(zones, previous, frame)
+    frame = Size.of(previous.image) if why == "the frame is one slice" else FRAME
+    got, slices = ZonePolicy(whole_every=8).whole_read_why(zones, previous, frame)
     assert got == why
-    assert bool(windows) == (why == "")
+    assert bool(slices) == (why == "")
 
 
 @pytest.mark.parametrize(
@@ -219,7 +219,7 @@ def test_a_bad_policy_is_refused_by_name(kwargs, message):
         ZonePolicy(**kwargs)
 
 
-# --- the reader: the blocks network reads what each window shows ------------------------------------------------
+# --- the reader: the blocks network reads what each slice shows ------------------------------------------------
 
 BLOCK_H, BLOCK_W = 56, 40
 TABLE = Size(height=900, width=1400)  # non-square
@@ -243,7 +243,7 @@ def table(extra: dict[str, tuple[int, int]] | None = None) -> np.ndarray:
 
 
 def blocks_reader(policy: ZonePolicy = ZonePolicy(refresh=False)) -> tuple[Reader, BlocksNetwork]:  # noqa: B008
-    network = BlocksNetwork(max_batch=1)  # one run per view: runs count the views read
+    network = BlocksNetwork(max_batch=1)  # one run per slice: runs count the slices read
     config = ReaderConfig(classifier=None, zones=policy)
     return Reader.from_config(config, models=Models(network)), network
 
@@ -251,13 +251,13 @@ def blocks_reader(policy: ZonePolicy = ZonePolicy(refresh=False)) -> tuple[Reade
 def test_the_reader_reads_only_round_the_zone_and_keeps_the_rest():
     reader, _ = blocks_reader()
     first = reader.read(table())
-    assert first.windows == () and first.since_whole == 0
+    assert first.slices == () and first.since_whole == 0
     assert first.text == "123456m 1p"
     # a 7m laid down in the middle; the 1p far off repainted 9p, outside the zone the gate saw change
     image = table({"7m": (700, 600)})
     block(image, "9p", 1200, 700)
     second = reader.read(image, zones=[Box(700, 600, 740, 656)], previous=first)
-    assert second.windows == (Box(380, 260, 1020, 900),) and second.since_whole == 1
+    assert second.slices == (Box(380, 260, 1020, 900),) and second.since_whole == 1
     assert second.text == "123456m 7m 1p"  # the 1p kept: not read again
     assert 0 < second.runs < first.runs
     # the 7m taken back up
@@ -265,16 +265,16 @@ def test_the_reader_reads_only_round_the_zone_and_keeps_the_rest():
     assert third.text == "123456m 1p" and third.since_whole == 2
     # no zones: the frame read whole again, the 1p now seen as 9p
     whole = reader.read(image, previous=third)
-    assert whole.windows == () and whole.since_whole == 0 and whole.text == "123456m 7m 9p"
+    assert whole.slices == () and whole.since_whole == 0 and whole.text == "123456m 7m 9p"
 
 
-def test_a_tile_cut_by_the_window_keeps_its_last_reading():
+def test_a_tile_cut_by_the_slice_keeps_its_last_reading():
     reader, _ = blocks_reader()
-    across = {"2p": (1000, 600)}  # across the right edge (x 1020) of the window round the zone below
+    across = {"2p": (1000, 600)}  # across the right edge (x 1020) of the slice round the zone below
     first = reader.read(table(across))
     assert first.text == "123456m 2p 1p"
     second = reader.read(table({**across, "7m": (700, 600)}), zones=[Box(700, 600, 740, 656)], previous=first)
-    assert second.windows == (Box(380, 260, 1020, 900),)  # it sees the 2p's left half only
+    assert second.slices == (Box(380, 260, 1020, 900),)  # it sees the 2p's left half only
     assert second.text == "123456m 7m2p 1p"
     assert [d.box for d in second.detections if d.label == "2p"] == [d.box for d in first.detections if d.label == "2p"]
 
@@ -283,12 +283,12 @@ def test_the_incremental_reader_remembers_its_last_reading():
     reader, network = blocks_reader()
     incremental = IncrementalReader(reader)
     zone = [Box(700, 600, 740, 656)]
-    assert incremental.read(table(), zone).windows == ()  # nothing read before: whole
+    assert incremental.read(table(), zone).slices == ()  # nothing read before: whole
     assert incremental.read(table({"7m": (700, 600)}), zone).text == "123456m 7m 1p"
-    assert incremental.last is not None and incremental.last.windows
+    assert incremental.last is not None and incremental.last.slices
     incremental.forget()
     runs = network.runs
-    assert incremental.read(table({"7m": (700, 600)}), zone).windows == ()
+    assert incremental.read(table({"7m": (700, 600)}), zone).slices == ()
     assert network.runs - runs == reader.read(table()).runs  # a whole read's runs
 
 
@@ -298,27 +298,27 @@ def test_a_reader_around_a_detector_reads_whole_unless_it_reads_pixels():
     fake = FakeDetector([tile("1m", 100, 100)])
     zone = [Box(700, 600, 740, 656)]
     image = np.zeros((TABLE.height, TABLE.width, 3), np.uint8)
-    for reads_pixels, windows in ((False, 0), (True, 2)):  # the zone's window and a refresh window
+    for reads_pixels, slices in ((False, 0), (True, 2)):  # the zone's slice and a refresh slice
         reader = Reader.around(fake, ReaderConfig.for_camera(), reads_pixels=reads_pixels)
         first = reader.read(image)
-        assert len(reader.read(image, zones=zone, previous=first).windows) == windows
+        assert len(reader.read(image, zones=zone, previous=first).slices) == slices
 
 
-def test_each_zone_read_reads_the_next_refresh_window_too():
+def test_each_zone_read_reads_the_next_refresh_slice_too():
     policy = ZonePolicy()
-    grid = grid_windows(TABLE, policy)
+    grid = grid_slices(TABLE, policy)
     reader, _ = blocks_reader(policy)
     reading = reader.read(table())
     zone = [Box(700, 600, 740, 656)]
     for k in range(len(grid) + 1):
         reading = reader.read(table({"7m": (700, 600)}), zones=zone, previous=reading)
         due = grid[k % len(grid)]
-        assert any(w.intersection(due) == due.area for w in reading.windows), (k, reading.windows)
+        assert any(w.intersection(due) == due.area for w in reading.slices), (k, reading.slices)
 
 
 def test_a_misread_outside_the_zones_lasts_no_longer_than_the_refresh_grid():
     policy = ZonePolicy()
-    grid = grid_windows(TABLE, policy)
+    grid = grid_slices(TABLE, policy)
     reader, _ = blocks_reader(policy)
     reading = reader.read(table())
     image = table({"7m": (700, 600)})

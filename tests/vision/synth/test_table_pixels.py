@@ -22,12 +22,12 @@ import pytest
 
 from engine.tiles import parse_tiles
 from tests.vision.synth.test_table_render import seat, table
-from vision.read.table import ViewSide
+from vision.read.table import FrameSide
 from vision.synth.table_render import FRAME, RenderedTable, TableStyle, blurred_within, render_table
 from vision.synth.table_scene import TableScene, Zone
 
 PINNED = Path(__file__).parent / "data" / "table_pixels.json"
-B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
+B, R, T, L = FrameSide.BOTTOM, FrameSide.RIGHT, FrameSide.TOP, FrameSide.LEFT
 QUIET = TableStyle(noise=0.0)
 #: An angled camera from the right (a perspective warp), light, white balance, blur and noise.
 ANGLED = TableStyle.seeded(4)

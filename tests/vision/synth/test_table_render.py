@@ -22,11 +22,11 @@ import pytest
 
 from engine.tiles import Tile, parse_tiles
 from vision.read.geometry import Size
-from vision.read.table import ViewSide, read_table
+from vision.read.table import FrameSide, read_table
 from vision.synth.table_render import RenderedTable, TableStyle, render_table, table_boxes
 from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene
 
-B, R, T, L = ViewSide.BOTTOM, ViewSide.RIGHT, ViewSide.TOP, ViewSide.LEFT
+B, R, T, L = FrameSide.BOTTOM, FrameSide.RIGHT, FrameSide.TOP, FrameSide.LEFT
 CALLED = {"<": 0, "^": 1, ">": 2}
 WHENCE = {"<": "kamicha", "^": "toimen", ">": "shimocha"}
 
@@ -66,7 +66,7 @@ def seen(scene: TableScene, *, size=(1520, 2028), seed: int = 7, style: TableSty
     return read(render_table(scene, size=size, seed=seed, style=style), estimate=estimate)
 
 
-def melds_of(obs, side: ViewSide) -> list[tuple[str, str | None]]:
+def melds_of(obs, side: FrameSide) -> list[tuple[str, str | None]]:
     """A seat's melds as read: tiles (``?`` face down) and whence the called tile came (kamicha, toimen, ...)."""
     out = []
     for m in obs.seat(side).melds:
@@ -103,7 +103,7 @@ PONDS = table(
 MID_HAND = table(seat("19m4z2p", riichi=3), seat("9p1s7z", melds="666z^"), seat("4z8m2p"), seat("9s3m6z"), live=50)
 
 
-@pytest.mark.parametrize("side", list(ViewSide))
+@pytest.mark.parametrize("side", list(FrameSide))
 def test_ponds_read_in_order_with_the_riichi_tile(side):
     obs = seen(PONDS)
     want = PONDS.seat(side)
@@ -129,7 +129,7 @@ MELD_TABLES = [
 def test_melds_read_with_the_called_tile_pointing_at_its_source(kind, melds, wall_break):
     scene = table(*(seat("19m", melds=m) for m in melds), wall_break=wall_break)
     obs = seen(scene)
-    for side, m in zip(ViewSide, melds, strict=True):
+    for side, m in zip(FrameSide, melds, strict=True):
         assert melds_of(obs, side) == wanted_melds(m), (kind, side)
         assert obs.seat(side).pond_text == "19m"
 
@@ -146,14 +146,14 @@ def test_melds_read_with_the_called_tile_pointing_at_its_source(kind, melds, wal
 def test_an_added_kan_reads_as_four_with_the_called_tile_in_its_place(side, melds, estimate, style):
     """The fourth tile lies sideways against the called one, towards the pond, as players lay it: the reader joins
     it to the meld (the row's tile width and the called tile's place, which tells its source, stay as they were)."""
-    seats = [seat("19m") for _ in ViewSide]
+    seats = [seat("19m") for _ in FrameSide]
     seats[side.turns] = seat("19m", melds=melds)
     obs = seen(table(*seats, wall_break=(T, 14) if side in (B, T) else (L, 14)), estimate=estimate, style=style)
     assert melds_of(obs, side) == wanted_melds(melds)
     added = [m.detections[m.added].tile if m.added is not None else None for m in obs.seat(side).melds]
     assert added == [meld(m).added for m in reversed(melds.split())]  # read left to right: the first made last
-    assert all(melds_of(obs, s) == [] for s in ViewSide if s is not side)
-    assert all(obs.seat(s).pond_text == "19m" for s in ViewSide) and obs.unassigned == ()
+    assert all(melds_of(obs, s) == [] for s in FrameSide if s is not side)
+    assert all(obs.seat(s).pond_text == "19m" for s in FrameSide) and obs.unassigned == ()
 
 
 @pytest.mark.parametrize("wall_break", [(R, 10), (R, 6), (R, 14), (T, 10), (B, 10), (L, 10)])
@@ -187,7 +187,7 @@ def test_a_revealed_hand_reads_with_the_tile_set_apart_and_its_melds(hand, apart
     assert bottom.pond_text == "19m4z" and bottom.riichi == 1
 
 
-@pytest.mark.parametrize("side", list(ViewSide))
+@pytest.mark.parametrize("side", list(FrameSide))
 @pytest.mark.parametrize(("melds", "live"), [
     ("5555s=", 60),
     ("5555s= 7777z=", 60),  # two kans laid side by side: one row of eight, four face down
@@ -199,7 +199,7 @@ def test_a_revealed_hand_reads_with_the_tile_set_apart_and_its_melds(hand, apart
 def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):
     """The standing hand shows no boxes: the kan, face down at its ends, is the seat's outermost row and looks
     like a wall's stacks; it lies beyond the walls, as hands do, and reads as a closed kan, not the hand or wall."""
-    seats = [seat("19m") for _ in ViewSide]
+    seats = [seat("19m") for _ in FrameSide]
     seats[side.turns] = seat("19m", melds=melds)
     obs = seen(table(*seats, live=live, wall_break=(L, 14) if side in (B, T) else (T, 14)))
     assert melds_of(obs, side) == wanted_melds(melds)
@@ -225,7 +225,7 @@ def test_a_closed_kan_beside_a_standing_hand_reads_as_a_meld(side, melds, live):
 def test_the_reader_estimates_the_centre_of_tables(scene):
     """What read_table reads without being told the centre: each seat's pond and melds, as about the true centre."""
     obs = seen(scene, estimate=True)
-    for side in ViewSide:
+    for side in FrameSide:
         assert obs.seat(side).pond_tiles == scene.seat(side).pond
         assert len(obs.seat(side).melds) == len(scene.seat(side).melds)
 
@@ -246,7 +246,7 @@ def test_dora_kan_dora_and_ura_indicators_read_in_order(dora, ura, wall_break, r
     assert seen(riichi_win(dora, ura, 30, wall_break)).dora_indicators == parse_tiles(read)
 
 
-def riichi_win(dora: str, ura: str, live: int, wall_break: tuple[ViewSide, int]) -> TableScene:
+def riichi_win(dora: str, ura: str, live: int, wall_break: tuple[FrameSide, int]) -> TableScene:
     """The bottom seat's riichi hand laid open with its winning tile apart, the others standing."""
     return table(seat("19m4z", riichi=2, hand="234567m345p678s5p", apart="0p"), seat("1z2z"), seat("3z4z"),
                  seat("5z6z"), dora=dora, ura=ura, live=live, wall_break=wall_break)  # fmt: skip
@@ -277,7 +277,7 @@ def test_dora_and_ura_indicators_read_where_the_dead_wall_lies_by_itself(dora, u
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("wall_break", [(side, stack) for side in ViewSide for stack in range(WALL_STACKS)],
+@pytest.mark.parametrize("wall_break", [(side, stack) for side in FrameSide for stack in range(WALL_STACKS)],
                          ids=lambda b: f"{b[0].value}-{b[1]}")  # fmt: skip
 def test_dora_and_ura_indicators_read_at_every_wall_break(wall_break):
     """A riichi win at every break of the wall (a game's dice break it at stacks 2 to 12), with one, two and three
@@ -304,7 +304,7 @@ def test_other_frame_sizes_read_the_same(size):
     rendered = render_table(MID_HAND, size=size, seed=3)
     assert rendered.image.shape == (*size, 3)
     obs = read(rendered)
-    for side in ViewSide:
+    for side in FrameSide:
         assert obs.seat(side).pond_tiles == MID_HAND.seat(side).pond
     assert melds_of(obs, R) == wanted_melds("666z^")
 
@@ -313,7 +313,7 @@ def test_other_frame_sizes_read_the_same(size):
 def test_seeded_styles_keep_the_labels_exact(style):
     """Light, white balance, blur, noise and a camera at an angle (the labels follow the warp): the same table."""
     obs = seen(MID_HAND, style=TableStyle.seeded(style))
-    for side in ViewSide:
+    for side in FrameSide:
         assert obs.seat(side).pond_tiles == MID_HAND.seat(side).pond
     assert melds_of(obs, R) == wanted_melds("666z^")
 
@@ -403,7 +403,7 @@ def test_the_camera_reader_reads_rendered_tables_as_the_labels_do(camera_reader,
     rendered = render_table(scene, seed=2026)
     table_read = camera_reader.read(rendered.image).table
     labels_read = read(rendered)
-    for side in ViewSide:
+    for side in FrameSide:
         assert table_read.seat(side).pond_tiles == labels_read.seat(side).pond_tiles == scene.seat(side).pond
         assert melds_of(table_read, side) == melds_of(labels_read, side)
 
@@ -418,4 +418,4 @@ def test_a_dead_wall_alone_by_a_corner_keeps_its_indicators(wall_break, live):
                   dora="5z", live=live, wall_break=wall_break)  # fmt: skip
     obs = seen(scene)
     assert obs.dora_indicators == parse_tiles("5z")
-    assert [obs.seat(side).pond_tiles for side in ViewSide] == [scene.seat(side).pond for side in ViewSide]
+    assert [obs.seat(side).pond_tiles for side in FrameSide] == [scene.seat(side).pond for side in FrameSide]

@@ -1,6 +1,6 @@
 """Reading a whole table from above: each seat's hand, open melds and discard pond, and the dora indicators.
 
-The camera does not know who is East, so seats are named by the frame edge they sit at (:class:`ViewSide`):
+The camera does not know who is East, so seats are named by the frame edge they sit at (:class:`FrameSide`):
 ``BOTTOM`` (the camera's own side), then ``RIGHT``, ``TOP``, ``LEFT``, which is also the order of play (turns go
 counter-clockwise seen from above). Every seat is read in its own frame: *along* runs left to right as that player
 sees it (image x for the bottom seat, -x for the top seat, -y for the right seat, +y for the left seat) and
@@ -32,19 +32,19 @@ together). A camera's frames add two: :mod:`~vision.read.table.geometry` (the ce
 from vision.read.table.centre import estimate_centre, tiles_middle, within_tiles
 from vision.read.table.observation import (
     TABLE_MIN_TILES,
+    FrameSide,
     MeldObservation,
     SeatObservation,
     TableObservation,
-    ViewSide,
 )
 from vision.read.table.read import read_table
 
 __all__ = [
     "TABLE_MIN_TILES",
+    "FrameSide",
     "MeldObservation",
     "SeatObservation",
     "TableObservation",
-    "ViewSide",
     "estimate_centre",
     "read_table",
     "tiles_middle",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from vision.read.detector import Detection
 from vision.read.table.frame import CONTESTED, _depths, _joins, _span
 from vision.read.table.kinds import WALL_BACKS
-from vision.read.table.observation import _SIDES, ViewSide
+from vision.read.table.observation import _SIDES, FrameSide
 
 #: Walls along x and along y whose stack pitches differ by less than this share are as long (an overhead camera, its
 #: boxes a pixel or two off).
@@ -64,12 +64,12 @@ class _Axis:
     """An image axis and the seats across it (the one at its low end, then the one at its high end)."""
 
     index: int
-    low: ViewSide
-    high: ViewSide
+    low: FrameSide
+    high: FrameSide
 
 
-_X = _Axis(0, ViewSide.LEFT, ViewSide.RIGHT)
-_Y = _Axis(1, ViewSide.TOP, ViewSide.BOTTOM)
+_X = _Axis(0, FrameSide.LEFT, FrameSide.RIGHT)
+_Y = _Axis(1, FrameSide.TOP, FrameSide.BOTTOM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +77,13 @@ class _Seen:
     """The tiles about a centre, seat by seat: each one's centre point, those surely that seat's
     (:func:`_settled`), and the detections."""
 
-    points: dict[ViewSide, list[tuple[float, float]]]
-    sure: dict[ViewSide, list[tuple[float, float]]]
-    dets: dict[ViewSide, list[Detection]]
+    points: dict[FrameSide, list[tuple[float, float]]]
+    sure: dict[FrameSide, list[tuple[float, float]]]
+    dets: dict[FrameSide, list[Detection]]
 
     @classmethod
     def about(cls, detections: Sequence[Detection], centre: tuple[float, float]) -> _Seen:
-        seen = cls({s: [] for s in ViewSide}, {s: [] for s in ViewSide}, {s: [] for s in ViewSide})
+        seen = cls({s: [] for s in FrameSide}, {s: [] for s in FrameSide}, {s: [] for s in FrameSide})
         for d, (k, certain) in zip(detections, _settled(detections, centre), strict=True):
             seen.points[_SIDES[k]].append(d.box.center)
             seen.dets[_SIDES[k]].append(d)
@@ -107,12 +107,12 @@ def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], 
     # row: two hands, or two walls), and at the middle of the seats beside it (within about a tile) (two opposite
     # walls lie as far out as each other however short one is: a wall drawn down to a few stacks by a corner is no
     # neighbour's row end, which lies across this seat's axis)
-    walled = {s for s in ViewSide if len(seen.sure[s]) >= 3 and _outer_is_wall(seen.dets[s], s, centre, unit)}
+    walled = {s for s in FrameSide if len(seen.sure[s]) >= 3 and _outer_is_wall(seen.dets[s], s, centre, unit)}
     across = {axis: _across(seen, axis, walled) for axis in (_X, _Y)}
     beside = {axis: _beside(seen, axis, other, centre) for axis, other in ((_X, _Y), (_Y, _X))}
     # the walls' square, from the lines the walls lie on (the rows of stacks, whatever lies beyond them: a standing
     # hand's top edges read as tiles, a hand laid open)
-    walls = {s: row for s in ViewSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
+    walls = {s: row for s in FrameSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
     line = {s: _line(row, s) for s, row in walls.items()}
     for axis, other in ((_Y, _X), (_X, _Y)):
         if across[axis] is None and across[other] is not None and {other.low, other.high} <= walls.keys():
@@ -140,7 +140,7 @@ def _off_square(seen: _Seen, centre: tuple[float, float], unit: float) -> set[in
     opposite walls (:func:`_wall_row`) lying nearer or farther apart than :data:`WALLS_APART` stack pitches, the one
     whose line lies farther from where a wall belongs, as far out from the middle of the seats beside as half the
     square (both, without seats beside to place that middle)."""
-    walls = {s: row for s in ViewSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
+    walls = {s: row for s in FrameSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
     off: set[int] = set()
     for axis, other in ((_X, _Y), (_Y, _X)):
         if not {axis.low, axis.high} <= walls.keys():
@@ -161,7 +161,7 @@ def _off_square(seen: _Seen, centre: tuple[float, float], unit: float) -> set[in
     return off
 
 
-def _across(seen: _Seen, axis: _Axis, walled: set[ViewSide]) -> float | None:
+def _across(seen: _Seen, axis: _Axis, walled: set[FrameSide]) -> float | None:
     """The centre along ``axis`` midway between the outer rows of the seats across it, when both show enough tiles
     or both show a wall outermost; None otherwise."""
     if not (seen.both(axis) or {axis.low, axis.high} <= walled):
@@ -199,7 +199,7 @@ def _settled(dets: Sequence[Detection], centre: tuple[float, float]) -> list[tup
     return list(zip(seat, sure, strict=True))
 
 
-def _outer_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> list[Detection]:
+def _outer_row(dets: Sequence[Detection], side: FrameSide, centre: tuple[float, float], unit: float) -> list[Detection]:
     """A seat's outer row: its tiles within a tile of its farthest."""
     if not dets:
         return []
@@ -208,7 +208,7 @@ def _outer_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, f
     return [d for d, x in zip(dets, depth, strict=True) if x >= far - unit]
 
 
-def _is_wall(row: Sequence[Detection], side: ViewSide, centre: tuple[float, float]) -> bool:
+def _is_wall(row: Sequence[Detection], side: FrameSide, centre: tuple[float, float]) -> bool:
     """Whether a row of a seat's tiles is a wall: three or more, mostly face down (:data:`WALL_BACKS`) and lying
     (deeper than wide in that seat's frame; a hand standing seen from behind shows shallow boxes)."""
     if len(row) < 3:
@@ -218,12 +218,12 @@ def _is_wall(row: Sequence[Detection], side: ViewSide, centre: tuple[float, floa
     return backs >= WALL_BACKS * len(row) and statistics.median(1 / s.ratio for s in spans) >= 1.1
 
 
-def _outer_is_wall(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> bool:
+def _outer_is_wall(dets: Sequence[Detection], side: FrameSide, centre: tuple[float, float], unit: float) -> bool:
     """Whether a seat's outer row (:func:`_outer_row`) is a wall (:func:`_is_wall`)."""
     return len(dets) >= 3 and _is_wall(_outer_row(dets, side, centre, unit), side, centre)
 
 
-def _wall_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, float], unit: float) -> list[Detection]:
+def _wall_row(dets: Sequence[Detection], side: FrameSide, centre: tuple[float, float], unit: float) -> list[Detection]:
     """A seat's wall: its outermost row (tiles within a tile's width in depth) that is a wall (:func:`_is_wall`); []
     when it shows none. Rows beyond it are passed over (a standing hand's top edges boxed as tiles,
     a hand laid open)."""
@@ -238,32 +238,32 @@ def _wall_row(dets: Sequence[Detection], side: ViewSide, centre: tuple[float, fl
     return []
 
 
-def _line(row: Sequence[Detection], side: ViewSide) -> float:
+def _line(row: Sequence[Detection], side: FrameSide) -> float:
     """Where a seat's row lies across its axis: the median of its tiles' y (bottom, top) or x (left, right)."""
-    axis = 0 if side in (ViewSide.LEFT, ViewSide.RIGHT) else 1
+    axis = 0 if side in (FrameSide.LEFT, FrameSide.RIGHT) else 1
     return statistics.median(d.box.center[axis] for d in row)
 
 
-def _stack_pitch(wall: Sequence[Detection], side: ViewSide, unit: float) -> float | None:
+def _stack_pitch(wall: Sequence[Detection], side: FrameSide, unit: float) -> float | None:
     """The spacing of a seat's wall stacks along its row (the median gap, a face-up indicator on its stack counted
     once); None for a wall of fewer than four stacks."""
-    axis = 1 if side in (ViewSide.LEFT, ViewSide.RIGHT) else 0
+    axis = 1 if side in (FrameSide.LEFT, FrameSide.RIGHT) else 0
     along = sorted(d.box.center[axis] for d in wall)
     gaps = [b - a for a, b in itertools.pairwise(along) if b - a > 0.3 * unit]
     return statistics.median(gaps) if len(gaps) >= 3 else None
 
 
-def _depth_per_width(walls: dict[ViewSide, list[Detection]], centre: tuple[float, float], unit: float) -> float:
+def _depth_per_width(walls: dict[FrameSide, list[Detection]], centre: tuple[float, float], unit: float) -> float:
     """How long a length along y looks against the same along x: the stack pitch of the walls lying along y over
     that of those along x (1 without a wall each way). A camera at an angle foreshortens the table's depth, and the
     view from straight above the tiles' sizes give (:class:`vision.read.table.geometry.Perspective`) keeps that;
     within :data:`SAME_PITCH` of 1, 1."""
 
-    def pitch(sides: tuple[ViewSide, ViewSide]) -> float | None:
+    def pitch(sides: tuple[FrameSide, FrameSide]) -> float | None:
         found = [p for s in sides if s in walls and (p := _stack_pitch(walls[s], s, unit)) is not None]
         return statistics.mean(found) if found else None
 
-    along_y, along_x = pitch((ViewSide.LEFT, ViewSide.RIGHT)), pitch((ViewSide.TOP, ViewSide.BOTTOM))
+    along_y, along_x = pitch((FrameSide.LEFT, FrameSide.RIGHT)), pitch((FrameSide.TOP, FrameSide.BOTTOM))
     ratio = along_y / along_x if along_y and along_x else 1.0
     return 1.0 if abs(ratio - 1) < SAME_PITCH else ratio
 
@@ -283,7 +283,7 @@ def _both(a: list, b: list) -> bool:
 
 
 def _outer(
-    by_side: dict[ViewSide, list[tuple[float, float]]], sides: tuple[ViewSide, ...], centre: tuple[float, float]
+    by_side: dict[FrameSide, list[tuple[float, float]]], sides: tuple[FrameSide, ...], centre: tuple[float, float]
 ) -> list[tuple[float, float]]:
     """The points of these seats lying at least half as far out as their outer rows: hands and walls, which are
     centred on the table's axis (a neighbour's pond tiles taken for a seat's own lie nearer the centre)."""

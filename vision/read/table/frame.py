@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from vision.read.detector import Detection
 from vision.read.geometry import linked_groups
-from vision.read.table.observation import ViewSide
+from vision.read.table.observation import FrameSide
 
 #: A tile is sideways when its along/depth ratio is at least 1 and this many times its row neighbours' ratio.
 SIDEWAYS_RATIO = 1.3
@@ -45,14 +45,14 @@ class _Span:
         return self.along / self.deep
 
 
-def _span(index: int, det: Detection, side: ViewSide, centre: tuple[float, float]) -> _Span:
+def _span(index: int, det: Detection, side: FrameSide, centre: tuple[float, float]) -> _Span:
     b, (cx, cy) = det.box, centre
     x0, x1, y0, y1 = b.x1 - cx, b.x2 - cx, b.y1 - cy, b.y2 - cy
-    if side is ViewSide.BOTTOM:
+    if side is FrameSide.BOTTOM:
         return _Span(index, x0, x1, y0, y1)
-    if side is ViewSide.RIGHT:
+    if side is FrameSide.RIGHT:
         return _Span(index, -y1, -y0, x0, x1)
-    if side is ViewSide.TOP:
+    if side is FrameSide.TOP:
         return _Span(index, -x1, -x0, -y1, -y0)
     return _Span(index, y0, y1, -x1, -x0)
 

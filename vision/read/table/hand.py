@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from vision.read.detector import Detection
 from vision.read.table.frame import _gaps, _sideways, _Span
 from vision.read.table.kinds import MELD_GAP, _closed_kan
-from vision.read.table.observation import MeldObservation, ViewSide
+from vision.read.table.observation import FrameSide, MeldObservation
 
 #: A gap of this many tile widths along a row splits the concealed hand from the melds (or a meld from the next).
 HAND_GAP = 0.6
@@ -151,7 +151,7 @@ def _meld_score(piece: list[_Span], side: list[bool], dets: Sequence[Detection])
     return score
 
 
-def _meld(row: list[_Span], stacked: dict[int, _Span], dets: Sequence[Detection], side: ViewSide) -> MeldObservation:
+def _meld(row: list[_Span], stacked: dict[int, _Span], dets: Sequence[Detection], side: FrameSide) -> MeldObservation:
     """A meld from its row, with an added kan's fourth tile (in ``stacked``, by its called tile) read in beside the
     called tile (see :class:`MeldObservation`)."""
     flags = _sideways(row)

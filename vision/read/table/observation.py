@@ -1,4 +1,4 @@
-"""What a whole table reads as: :class:`TableObservation`, one :class:`SeatObservation` per :class:`ViewSide`
+"""What a whole table reads as: :class:`TableObservation`, one :class:`SeatObservation` per :class:`FrameSide`
 (hand, drawn tile, melds, pond, wall), each open meld a :class:`MeldObservation`.
 
 These are the values :func:`~vision.read.table.read_table` returns and the follower compares; they hold detections
@@ -20,7 +20,7 @@ from vision.read.rows import TileRun, count_backs, face_up
 TABLE_MIN_TILES = 30
 
 
-class ViewSide(enum.Enum):
+class FrameSide(enum.Enum):
     """A seat, named by the edge of the camera's frame it sits at; listed in the order of play."""
 
     BOTTOM = "bottom"
@@ -34,22 +34,22 @@ class ViewSide(enum.Enum):
         return _SIDES.index(self)
 
     @property
-    def shimocha(self) -> ViewSide:
+    def shimocha(self) -> FrameSide:
         """下家: the next player, to this player's right."""
         return _SIDES[(self.turns + 1) % 4]
 
     @property
-    def toimen(self) -> ViewSide:
+    def toimen(self) -> FrameSide:
         """対面: the player across."""
         return _SIDES[(self.turns + 2) % 4]
 
     @property
-    def kamicha(self) -> ViewSide:
+    def kamicha(self) -> FrameSide:
         """上家: the previous player, to this player's left."""
         return _SIDES[(self.turns + 3) % 4]
 
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +62,11 @@ class MeldObservation(TileRun):
 
     detections: tuple[Detection, ...]
     called: int | None
-    owner: ViewSide
+    owner: FrameSide
     added: int | None = None
 
     @property
-    def called_from(self) -> ViewSide | None:
+    def called_from(self) -> FrameSide | None:
         """Whose discard was called, from where the sideways tile lies: leftmost from the kamicha, rightmost from
         the shimocha, between from the toimen. None for a meld with no sideways tile (a closed kan)."""
         if self.called is None:
@@ -82,7 +82,7 @@ class MeldObservation(TileRun):
 class SeatObservation:
     """What lies in front of one seat, each part in that player's reading order."""
 
-    side: ViewSide
+    side: FrameSide
     #: 手牌: the concealed hand, left to right as its player sees it; face-down tiles included.
     hand: tuple[Detection, ...] = ()
     #: 副露: open melds, left to right.
@@ -165,7 +165,7 @@ class TableObservation:
     centre: tuple[float, float]
     unassigned: tuple[Detection, ...] = ()
 
-    def seat(self, side: ViewSide) -> SeatObservation:
+    def seat(self, side: FrameSide) -> SeatObservation:
         return self.seats[side.turns]
 
     @property
@@ -174,7 +174,7 @@ class TableObservation:
         return tuple(t for s in self.seats for t in s.indicators)
 
     @property
-    def dead_wall(self) -> ViewSide | None:
+    def dead_wall(self) -> FrameSide | None:
         """The seat whose wall shows the dora indicators (the dead wall), if any does."""
         for s in self.seats:
             if s.indicators:

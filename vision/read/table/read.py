@@ -15,7 +15,7 @@ from vision.read.table.centre import WALLS_APART, WHOLE_TABLE, estimate_centre, 
 from vision.read.table.frame import _depth, _unit
 from vision.read.table.kinds import _full_wall, _wall_like
 from vision.read.table.naming import _inside_and_reach, _seat_observation
-from vision.read.table.observation import SeatObservation, TableObservation, ViewSide
+from vision.read.table.observation import FrameSide, SeatObservation, TableObservation
 from vision.read.table.seats import _seat_rows, _SeatRows
 
 
@@ -34,8 +34,8 @@ def _matched_centre(
     # turn it into an image shift (bottom: +x, top: -x, right: -y, left: +y)
     shift = []
     for (a, b), beside in (
-        ((ViewSide.LEFT, ViewSide.RIGHT), ((ViewSide.BOTTOM, 1.0), (ViewSide.TOP, -1.0))),
-        ((ViewSide.TOP, ViewSide.BOTTOM), ((ViewSide.LEFT, 1.0), (ViewSide.RIGHT, -1.0))),
+        ((FrameSide.LEFT, FrameSide.RIGHT), ((FrameSide.BOTTOM, 1.0), (FrameSide.TOP, -1.0))),
+        ((FrameSide.TOP, FrameSide.BOTTOM), ((FrameSide.LEFT, 1.0), (FrameSide.RIGHT, -1.0))),
     ):
         if a in walls and b in walls and _square(walls[a] + walls[b], dets):
             shift.append((walls[b] - walls[a]) / 2)
@@ -58,11 +58,11 @@ def _square(apart: float, dets: Sequence[Detection]) -> bool:
 
 def _wall_and_pond_depths(
     per_seat: list[_SeatRows], dets: Sequence[Detection]
-) -> tuple[dict[ViewSide, float], dict[ViewSide, float]]:
+) -> tuple[dict[FrameSide, float], dict[FrameSide, float]]:
     """How far out (pixels) each seat's innermost wall (:func:`_full_wall`) lies, and its pond's first row where that
     lies inside its wall (the innermost row of two or more inside the outermost that is not wall-like)."""
-    walls: dict[ViewSide, float] = {}
-    ponds: dict[ViewSide, float] = {}
+    walls: dict[FrameSide, float] = {}
+    ponds: dict[FrameSide, float] = {}
     for s in per_seat:
         found = [r for r in s.rows if _full_wall(r, dets)]
         if found:  # the innermost: a hand laid face down lies beyond its wall
@@ -73,11 +73,11 @@ def _wall_and_pond_depths(
     return walls, ponds
 
 
-def _pond_starts(per_seat: list[_SeatRows], dets: Sequence[Detection]) -> dict[ViewSide, float]:
+def _pond_starts(per_seat: list[_SeatRows], dets: Sequence[Detection]) -> dict[FrameSide, float]:
     """Where each seat's player's middle lies along that seat's axis (pixels from the centre), from its pond's first
     row (the innermost of two or more tiles that is not wall-like): it starts three tiles left of that middle (six to
     a row, centred)."""
-    starts: dict[ViewSide, float] = {}
+    starts: dict[FrameSide, float] = {}
     for s in per_seat:
         inner = [r for r in s.rows[:-1] if len(r) >= 2 and not _wall_like(r, dets)]
         if inner:
@@ -156,15 +156,15 @@ def read_table(
     ...             for i, t in enumerate(parse_tiles(text))]
     >>> backs = [Detection.of_class(BACK_CLASS, Box(300 + 31 * i, 100, 330 + 31 * i, 130), 0.9) for i in range(13)]
     >>> obs = read_table(row("123m456p789s11z", 300, 700) + row("19p", 470, 560) + backs + row("2z", 600, 260))
-    >>> bottom, top = obs.seat(ViewSide.BOTTOM), obs.seat(ViewSide.TOP)
-    >>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(ViewSide.LEFT).present
+    >>> bottom, top = obs.seat(FrameSide.BOTTOM), obs.seat(FrameSide.TOP)
+    >>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(FrameSide.LEFT).present
     ('123m456p789s11z', '19p', 13, '2z', False)
     """
     good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
     bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
     if not good:
         mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
-        return TableObservation(tuple(SeatObservation(s) for s in ViewSide), centre or mid, tuple(bad))
+        return TableObservation(tuple(SeatObservation(s) for s in FrameSide), centre or mid, tuple(bad))
     if centre is None:
         centre = _estimated(good, size)
     per_seat, unassigned = _seat_rows(good, centre)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from vision.read.detector import Detection
 from vision.read.table.frame import CONTESTED, _depth, _depths, _joins, _overlap, _rows, _Span, _span, _unit
 from vision.read.table.kinds import _wall_like
-from vision.read.table.observation import _SIDES, ViewSide
+from vision.read.table.observation import _SIDES, FrameSide
 
 #: Tiles lying across the seat's axis (along/depth) that may be an added kan's stacked pair (a flat tile lying
 #: across is about 1.4).
@@ -135,7 +135,7 @@ def _give_corner_stacks(
 
 @dataclass
 class _SeatRows:
-    side: ViewSide
+    side: FrameSide
     rows: list[list[_Span]]
     #: Added kans' fourth tiles, kept out of the rows: by the index of the called tile each lies against.
     stacked: dict[int, _Span] = field(default_factory=dict)

@@ -122,12 +122,12 @@ class TableTurn:
         """``image`` read squared to the table by ``detect`` (an image in, detections out): (the straightened image,
         its detections). The turn left in that reading is measured (:meth:`update`); when it moved the table's
         turn, the image is straightened anew and read again."""
-        view = self.straightened(image)
-        found = list(detect(view))
+        straight = self.straightened(image)
+        found = list(detect(straight))
         if self.update(found):
-            view = self.straightened(image)
-            found = list(detect(view))
-        return view, found
+            straight = self.straightened(image)
+            found = list(detect(straight))
+        return straight, found
 
     def _squaring(self, height: int, width: int) -> np.ndarray:
         """The affine (2 x 3) that turns a frame back by the table's turn about its centre."""

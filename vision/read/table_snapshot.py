@@ -1,8 +1,8 @@
 """What the follower compares between frames: the table's public tiles place by place (each seat's pond and melds,
 the dora indicators, the hands laid face up), read from one :class:`~vision.read.table.TableObservation`
-(:meth:`TableView.of`) or fused over many (:mod:`vision.read.fusion`).
+(:meth:`TableSnapshot.of`) or fused over many (:mod:`vision.read.fusion`).
 
-Zones, by index (:meth:`TableView.zone`): 0..3 the seats by side, :data:`DORA` the dora indicators, :data:`HAND`
+Zones, by index (:meth:`TableSnapshot.zone`): 0..3 the seats by side, :data:`DORA` the dora indicators, :data:`HAND`
 .. :data:`HAND` + 3 the seats' hands laid face up, by side.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.tiles import Tile
-from vision.read.table import MeldObservation, SeatObservation, TableObservation, ViewSide
+from vision.read.table import FrameSide, MeldObservation, SeatObservation, TableObservation
 
-_SIDES = tuple(ViewSide)
+_SIDES = tuple(FrameSide)
 #: The zone index of the dora indicators (zones 0..3 are the seats, by side).
 DORA = 4
 #: The zone index of the bottom seat's concealed hand, when it lies face up (5..8: the seats' hands, by side).
@@ -22,15 +22,15 @@ HAND = 5
 
 
 @dataclass(frozen=True, slots=True)
-class MeldView:
+class MeldSnapshot:
     """A meld as compared between frames: its tiles (None: face down), which lies sideways, whence it came."""
 
     tiles: tuple[Tile | None, ...]
     called: int | None = None
-    source: ViewSide | None = None
+    source: FrameSide | None = None
 
     @classmethod
-    def of(cls, meld: MeldObservation) -> MeldView:
+    def of(cls, meld: MeldObservation) -> MeldSnapshot:
         return cls(tuple(d.tile for d in meld.detections), meld.called, meld.called_from)
 
     @property
@@ -43,20 +43,20 @@ class MeldView:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatSnapshot:
     """One seat's public tiles: its pond in order, the index of the sideways pond tile, its melds."""
 
     pond: tuple[Tile, ...] = ()
     riichi: int | None = None
-    melds: tuple[MeldView, ...] = ()
+    melds: tuple[MeldSnapshot, ...] = ()
 
     @classmethod
-    def of(cls, seat: SeatObservation) -> SeatView:
+    def of(cls, seat: SeatObservation) -> SeatSnapshot:
         tiles = seat.pond_tiles  # the reader leaves face-down tiles out of ponds: the riichi index holds
         riichi = seat.riichi if len(tiles) == len(seat.pond) else None
         # a row of face-down tiles alone is no meld a move makes (a closed kan shows two faces): a standing hand's
         # tops boxed as backs beside the walls
-        melds = tuple(v for m in seat.melds if (v := MeldView.of(m)).face_up)
+        melds = tuple(v for m in seat.melds if (v := MeldSnapshot.of(m)).face_up)
         return cls(tiles, riichi, melds)
 
 
@@ -79,23 +79,25 @@ class OpenHand:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class TableSnapshot:
     """The whole table as compared between frames: four seats (by side), the dora indicators, and the hands that
     lie face up (by side; None where a hand is not open)."""
 
-    seats: tuple[SeatView, ...] = (SeatView(),) * 4
+    seats: tuple[SeatSnapshot, ...] = (SeatSnapshot(),) * 4
     indicators: tuple[Tile, ...] = ()
     hands: tuple[OpenHand | None, ...] = (None,) * 4
 
     @classmethod
-    def of(cls, table: TableObservation) -> TableView:
+    def of(cls, table: TableObservation) -> TableSnapshot:
         seats = [table.seat(s) for s in _SIDES]
-        return cls(tuple(SeatView.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats))
+        return cls(
+            tuple(SeatSnapshot.of(s) for s in seats), table.dora_indicators, tuple(OpenHand.of(s) for s in seats)
+        )
 
-    def seat(self, side: ViewSide) -> SeatView:
+    def seat(self, side: FrameSide) -> SeatSnapshot:
         return self.seats[side.turns]
 
-    def zone(self, index: int) -> SeatView | tuple[Tile, ...] | OpenHand | None:
+    def zone(self, index: int) -> SeatSnapshot | tuple[Tile, ...] | OpenHand | None:
         if index >= HAND:
             return self.hands[index - HAND]
         return self.indicators if index == DORA else self.seats[index]

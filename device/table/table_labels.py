@@ -5,7 +5,7 @@ indicators as laid. The phones need the seats by the game's names (when the serv
 sits at the camera's bottom edge) and the dora each indicator gives: both made here, on the server, so the
 page computes no rule of the game.
 
->>> v = table_view({"dora_indicators": "9m0p7z"}, None, None)
+>>> v = table_labels({"dora_indicators": "9m0p7z"}, None, None)
 >>> [(d["indicator"], d["dora"]) for d in v["dora"]], v["named_by"]
 ([('9m', '1m'), ('0p', '6p'), ('7z', '5z')], 'camera')
 >>> [s["label"] for s in v["seats"]]
@@ -35,12 +35,12 @@ def check_camera_seat(seat: Any) -> int | None:
     return int(seat)
 
 
-def table_view(
+def table_labels(
     table: dict[str, Any] | None, seats: Sequence[dict[str, Any]] | None, camera_seat: int | None
 ) -> dict[str, Any] | None:
     """Seat names and dora for ``table`` (``TableObservation.as_json()``); None without a table.
 
-    With the game's ``seats`` (each with ``wind`` and ``name``, by seat number, as in the game view) and
+    With the game's ``seats`` (each with ``wind`` and ``name``, by seat number, as in ``state()["game"]``) and
     ``camera_seat`` (the game seat at the frame's bottom edge) each side is named by that seat's wind and player;
     the sides follow the order of play, so the right edge holds the next seat. Otherwise the sides are named as
     seen from the camera (``named_by: "camera"``). Each dora indicator comes with the dora it gives (9m -> 1m,

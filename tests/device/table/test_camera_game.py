@@ -436,7 +436,7 @@ def test_a_riichi_read_on_an_older_discard_is_no_riichi():
     assert not any(isinstance(e, Discard) and e.riichi for e in game_events(cam))
     assert not cam.session.game.riichi(0)
     show(cam, [table({**ponds, B: "1z2z5m"}, dora="4p")])  # read upright again, and the seat's next discard
-    assert game_events(cam)[-1] == D(0, "5m") and cam.view()["contradictions"] == []
+    assert game_events(cam)[-1] == D(0, "5m") and cam.state()["contradictions"] == []
 
 
 def test_the_table_of_a_hand_just_ended_is_never_joined_but_a_new_deal_is():

@@ -203,8 +203,8 @@ class _Melds:
 
 def _misread_meld(now: MeldSnapshot, old: MeldSnapshot) -> bool:
     """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, or with one tile
-    read otherwise where it lies, its sideways tile where it was. No move makes either (an added kan keeps its called
-    tile sideways, a closed kan shows its ends face down; no move changes a tile of a meld)."""
+    read otherwise (:func:`~vision.read.fusion.one_tile_otherwise`). No move makes either (an added kan keeps its
+    called tile sideways, a closed kan shows its ends face down; no move changes a tile of a meld)."""
     if one_tile_otherwise(now, old):
         return True
     return (

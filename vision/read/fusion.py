@@ -35,7 +35,7 @@ while; what the follower still sees missing it waits out as hidden.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -309,11 +309,12 @@ def _as_believed(read: tuple[MeldSnapshot, ...], believed: object) -> tuple[Meld
 
 
 def one_tile_otherwise(now: MeldSnapshot, believed: MeldSnapshot) -> bool:
-    """Whether ``now`` is the ``believed`` meld with one tile read otherwise where it lies, its sideways tile where it
-    was: a misreading, for no move changes a tile of a meld."""
-    if len(now.tiles) != len(believed.tiles) or len(now.tiles) < 3 or now.called != believed.called:
+    """Whether ``now`` is the ``believed`` meld with one tile read otherwise (its sideways tile wherever it is read):
+    a misreading, for no move changes a tile of a meld (a call lays a new one, a kan adds a fourth)."""
+    if len(now.tiles) != len(believed.tiles) or len(now.tiles) < 3:
         return False
-    return sum(_kind(a) != _kind(b) for a, b in zip(now.tiles, believed.tiles, strict=True)) == 1
+    read, held = Counter(_kind(t) for t in now.tiles), Counter(_kind(t) for t in believed.tiles)
+    return sum((read - held).values()) == 1
 
 
 def _kind(tile: Tile | None) -> Tile | None:

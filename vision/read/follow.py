@@ -700,6 +700,9 @@ class _Step:
             if change.new is None:
                 continue
             zone, meld, old = side.turns, change.new, seats[side.turns]
+            if change.grown is None and (pon := self._pon_boxed_twice(side, meld, ponds)) is not None:
+                self._call(side, pon, seats, ponds)
+                continue
             kan = change.grown is not None or meld.called is None
             if kan and self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
                 # a kan is made on its seat's own turn: one seen out of turn is a misread (a blank 5z boxed twice)
@@ -726,6 +729,28 @@ class _Step:
                 seats[zone] = SeatSnapshot(old.pond, old.riichi, (*old.melds, meld))
                 continue
             self._call(side, meld, seats, ponds)
+
+    def _pon_boxed_twice(
+        self, side: FrameSide, meld: MeldSnapshot, ponds: dict[FrameSide, _Pond]
+    ) -> MeldSnapshot | None:
+        """A new meld of four alike, all face up and none sideways, of the last discard's tile, which has left another
+        seat's pond: no meld a move makes (a closed kan shows its ends face down, an added kan keeps its called tile
+        sideways) but a pon of that discard with a blank tile boxed twice (a White dragon's face is plain). The pon,
+        its called tile where whence it came puts it; None for any other meld."""
+        f, last = self.follower, self.follower.last_discard
+        if last is None or meld.called is not None or len(meld.tiles) != 4 or None in meld.tiles:
+            return None
+        source, tile = last
+        if (
+            source is side
+            or ponds.get(source) is not _Pond.TAKEN
+            or {t.deaka() for t in meld.face_up} != {tile.deaka()}
+        ):
+            return None
+        # whence: the seat before the caller (kamicha) lays it leftmost, the one across in the middle, the one after
+        # (shimocha) rightmost
+        called = {3: 0, 2: 1, 1: 2}[(f.seat_of(source) - f.seat_of(side)) % 4]
+        return MeldSnapshot((tile, tile, tile), called, source)
 
     def _call(
         self, side: FrameSide, meld: MeldSnapshot, seats: list[SeatSnapshot], ponds: dict[FrameSide, _Pond]

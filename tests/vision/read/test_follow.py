@@ -396,6 +396,22 @@ def test_kans_from_the_hand(before, after, expected):
     assert clashes(updates) == []
 
 
+@pytest.mark.parametrize(("caller", "called"), [(L, 1), (B, 2), (T, 0)])
+def test_a_pon_of_a_blank_5z_boxed_as_four_is_the_pon(caller, called):
+    """Filmed with the models (``mjx_upd-bef-chankan-twice`` E2): the left seat pons the right seat's 5z, and the blank
+    tiles are boxed as four, none sideways: no meld a move makes, but the pon of the discard that left the pond (it
+    was held as a kan out of turn, the left seat's next discard was out of turn, and the hand was lost)."""
+    seat = {B: 0, R: 1, T: 2, L: 3}[caller]
+    follower = started(table({R: "9p", T: "4z"}))
+    follow([table({R: "9p5z", T: "4z"})] * TAKE, follower)
+    ponds = {R: "9p", T: "4z", caller: ("4z" if caller is T else "") + "2s"}
+    shown = table(ponds, {caller: (("5z5z5z5z", NONE_SIDEWAYS),)})
+    updates = [follower.update(shown, TAKE + i, expected_seat=2) for i in range(TAKE)]
+    assert events(updates) == [Call(seat, MeldKind.PON, parse_tiles("555z")), D(seat, "2s")]
+    assert clashes(updates) == []
+    assert follower.accepted.seat(caller).melds[0].called == called
+
+
 def test_a_pon_read_as_four_with_none_sideways_is_no_added_kan():
     follower = started(table({R: "9p"}, {R: (("5z5z5z", 1),)}))
     misread = table({R: "9p"}, {R: (("5z5z5z5z", NONE_SIDEWAYS),)})  # a blank 5z of the pon boxed twice

@@ -43,11 +43,15 @@ REVEAL_SETTLE = 2
 #: ... and a pond whose new sideways tile declares riichi (a tile read sideways for a frame or two, a neighbour's edge
 #: beside it, would declare a riichi nobody made).
 RIICHI_SETTLE = 2
-#: The contradictions of a seat's own tiles after which the follower goes on by itself: once the seat's reading has held
-#: a frame past the one that showed it, that reading is taken as the seat's (no event; the contradiction stays shown
-#: for a person), so its next moves are followed. Not tiles gone missing (an arm may still be over them: their return
-#: would read as many discards), nor the turn's contradictions (the engine's turn decides those).
-RESYNCED_CLASHES = frozenset({"pond_changed", "tile_inserted", "meld_changed", "call_mismatch"})
+#: The contradictions of a seat's tiles after which the follower goes on by itself: once the seat's reading has held a
+#: frame past the one that showed it, that reading is taken as the seat's (no event; the contradiction stays shown for
+#: a person), so its next moves are followed. A discard out of turn (a call missed before it, a discard never seen) is
+#: one of them: the engine's turn then goes on from the seat due, and the seats come back into turn, one discard lost
+#: each, instead of every later discard out of turn. Not tiles gone missing (an arm may still be over them: their
+#: return would read as many discards).
+RESYNCED_CLASHES = frozenset(
+    {"pond_changed", "tile_inserted", "meld_changed", "call_mismatch", "out_of_turn", "two_discarders", "many_discards"}
+)
 #: Consecutive frames tiles may be missing (hidden by an arm) before their loss is a contradiction.
 VANISH = 8
 
@@ -378,6 +382,9 @@ class TableFollower:
     _updates: int = field(default=0, repr=False)
     #: Seats (by zone) taken as read after a contradiction: the seat as accepted before, and as taken then.
     _resynced: dict[int, tuple[SeatSnapshot, SeatSnapshot]] = field(default_factory=dict, repr=False)
+    #: Seats (by zone) whose one new pond tile came out of turn: the seat as accepted before it. Once the seat due has
+    #: discarded, that tile is the next seat's discard in turn (a discard read late), taken then.
+    _early: dict[int, SeatSnapshot] = field(default_factory=dict, repr=False)
     _last: TableObservation | None = field(default=None, repr=False)
     _seen: bool = field(default=False, repr=False)
     _fusion: TableFusion = field(default_factory=TableFusion, repr=False)
@@ -406,6 +413,7 @@ class TableFollower:
         self._reported = {}
         self._refused = {}
         self._resynced = {}
+        self._early = {}
         self._landed = {}
         self._last, self._seen = observation, True
 
@@ -638,6 +646,7 @@ class _Step:
                 seats[zone] = before
                 f.accepted = TableSnapshot(tuple(seats), f.accepted.indicators, f.accepted.hands)
                 del f._resynced[zone]
+                f._early.pop(zone, None)
                 self.resolved.append(_SIDES[zone])
 
     def settle_zone(self, zone: int) -> None:
@@ -831,12 +840,22 @@ class _Step:
             if in_turn is None and self._still_changing():  # a pond still changing may yet put them in turn
                 return
             if in_turn is None:
+                due = next((s for s in grown if f.seat_of(s) == self.expected_seat and new[s] == 1), None)
+                if due is not None:  # the seat due discarded: taken; the others' new tiles are out of turn
+                    self._discard(due, seats)
+                    for side in grown:
+                        if side is not due and new[side] == 1:
+                            tile = self.snapshot.seat(side).pond[-1]
+                            why = f"{tile} by seat {f.seat_of(side)} with seat {f.seat_of(due)}'s discard"
+                            self.clash(side.turns, Clash.OUT_OF_TURN, why)
+                            f._early.setdefault(side.turns, seats[side.turns])
+                    grown = [s for s in grown if s is not due and new[s] > 1]
                 for side in grown:
                     pond = self.snapshot.seat(side).pond
                     if new[side] > 1:
                         shown = f"{format_tiles(seats[side.turns].pond) or '-'} -> {format_tiles(pond)}"
                         self.clash(side.turns, Clash.MANY_DISCARDS, f"{new[side]} new tiles: {shown}")
-                if sum(n == 1 for n in new.values()) > 1 or len(grown) > 1:
+                if due is None and (sum(n == 1 for n in new.values()) > 1 or len(grown) > 1):
                     names = ", ".join(f"{s.value} {format_tiles(self.snapshot.seat(s).pond[-new[s] :])}" for s in grown)
                     for side in grown:
                         if new[side] == 1:
@@ -845,6 +864,7 @@ class _Step:
             for side in in_turn:  # the reads fell behind: each new tile a discard, in turn from the seat due
                 self._discard(side, seats)
                 self.inferred.append(self.events[-1])
+            self._early_in_turn(in_turn[-1], seats)
             return
         if not grown:
             return
@@ -855,8 +875,32 @@ class _Step:
                 return  # the seat due's pond is still changing: its discard may come in before this one
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
+            f._early.setdefault(side.turns, seats[side.turns])
             return
         self._discard(side, seats)
+        self._early_in_turn(side, seats)
+
+    def _early_in_turn(self, after: FrameSide, seats: list[SeatSnapshot]) -> None:
+        """After ``after``'s discard: the next seat's one tile that came out of turn and was taken as read since
+        (:attr:`TableFollower._early`) is its discard in turn (read before the seat due's was seen): taken now,
+        both marked inferred, its contradiction resolved; and so on round the table."""
+        f = self.follower
+        side = after
+        while True:
+            nxt = next(s for s in _SIDES if f.seat_of(s) == (f.seat_of(side) + 1) % 4)
+            early = f._early.get(nxt.turns)
+            held = seats[nxt.turns]
+            if early is None or held.pond[:-1] != early.pond or held.melds != early.melds:
+                return
+            del f._early[nxt.turns]
+            f._resynced.pop(nxt.turns, None)
+            f._reported.pop(nxt.turns, None)
+            seats[nxt.turns] = early
+            taken = self.events[-1]
+            self._discard_of(nxt, held, seats)
+            self.inferred += [e for e in (taken, self.events[-1]) if not any(e is i for i in self.inferred)]
+            self.resolved.append(nxt)
+            side = nxt
 
     def _still_changing(self) -> bool:
         """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""
@@ -877,8 +921,13 @@ class _Step:
 
     def _discard(self, side: FrameSide, seats: list[SeatSnapshot]) -> None:
         """Take the next tile of ``side``'s pond (the first not taken yet) as its discard."""
+        self._discard_of(side, self.snapshot.seat(side), seats)
+
+    def _discard_of(self, side: FrameSide, now: SeatSnapshot, seats: list[SeatSnapshot]) -> None:
+        """Take the next tile of ``side``'s pond as ``now`` shows it (the first not taken yet) as its discard."""
         f = self.follower
-        now, old = self.snapshot.seat(side), seats[side.turns]
+        f._early.pop(side.turns, None)
+        old = seats[side.turns]
         at = len(old.pond)
         tile = now.pond[at]
         sideways = now.riichi == at

@@ -535,6 +535,8 @@ class _Step:
                 isinstance(meld, _Melds) and meld.hidden
             ):
                 self.hidden(zone, "pond tiles missing" if pond in (_Pond.TAKEN, _Pond.HIDDEN) else "meld tiles missing")
+                if pond in (_Pond.TAKEN, _Pond.HIDDEN):  # a tile read in its slot later is another one (a call took
+                    f._landed.pop(zone, None)  # it, an arm hid it), not the last discard read wrong
             else:
                 f._hidden[zone] = 0
             if not self.settled(zone):
@@ -848,7 +850,7 @@ class _Step:
                             tile = self.snapshot.seat(side).pond[-1]
                             why = f"{tile} by seat {f.seat_of(side)} with seat {f.seat_of(due)}'s discard"
                             self.clash(side.turns, Clash.OUT_OF_TURN, why)
-                            f._early.setdefault(side.turns, seats[side.turns])
+                            self._held_early(side, seats)
                     grown = [s for s in grown if s is not due and new[s] > 1]
                 for side in grown:
                     pond = self.snapshot.seat(side).pond
@@ -875,10 +877,20 @@ class _Step:
                 return  # the seat due's pond is still changing: its discard may come in before this one
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
-            f._early.setdefault(side.turns, seats[side.turns])
+            self._held_early(side, seats)
             return
         self._discard(side, seats)
         self._early_in_turn(side, seats)
+
+    def _held_early(self, side: FrameSide, seats: list[SeatSnapshot]) -> None:
+        """Keep ``side``'s seat as accepted before its discard out of turn (:attr:`TableFollower._early`), unless the
+        last discard has left its pond: then a call was missed (the seat out of turn its caller), and the tile is no
+        discard read before the seat due's."""
+        f = self.follower
+        last = f.last_discard
+        if last is not None and f._hidden[last[0].turns] > 0:
+            return
+        f._early.setdefault(side.turns, seats[side.turns])
 
     def _early_in_turn(self, after: FrameSide, seats: list[SeatSnapshot]) -> None:
         """After ``after``'s discard: the next seat's one tile that came out of turn and was taken as read since

@@ -257,6 +257,30 @@ def test_a_discard_out_of_turn_beside_the_seat_dues_is_shown_then_put_in_turn():
     assert events(left) == [D(3, "3p")] and clashes(left) == []
 
 
+def test_a_discard_out_of_turn_after_a_call_unseen_is_never_put_in_turn():
+    """Filmed with the models (``mjx_upd-bef-chankan-twice`` E2): the right seat's 5z left its pond for a pon the
+    reader never saw (blank tiles), and the left seat, its caller, discarded out of turn. That tile is no discard read
+    before the seat due's: when the top seat discards, it is not taken in turn (filmed, it and the next were, out of
+    order: false events). And the right seat's next discard, landing in the 5z's slot, is its next discard, not the
+    5z read wrong (filmed, the 5z was taken back as 3z)."""
+    follower = started(table({B: "1z", R: "9p", T: "4z", L: "6z"}))
+    frame = iter(range(1000))
+    assert events(follow_from(follower, frame, [table({B: "1z", R: "9p5z", T: "4z", L: "6z"})] * TAKE, 1)) == [
+        D(1, "5z")
+    ]
+    called = follow_from(follower, frame, [table({B: "1z", R: "9p", T: "4z", L: "6z"})] * STEADY, 2)
+    early = follow_from(follower, frame, [table({B: "1z", R: "9p", T: "4z", L: "6z2s"})] * REPORT, 2)
+    assert events(called + early) == [] and Clash.OUT_OF_TURN in clashes(early)
+    due = follow_from(follower, frame, [table({B: "1z", R: "9p", T: "4z8m", L: "6z2s"})] * TAKE, 2)
+    assert events(due) == [D(2, "8m")]  # the left seat's 2s stays a contradiction, never a discard in turn
+    slot = follow_from(follower, frame, [table({B: "1z", R: "9p3z", T: "4z8m", L: "6z2s"})] * REPORT, 3)
+    assert not any(u.misread for u in slot)
+
+
+def follow_from(follower: TableFollower, frames, tables: list, expected_seat: int) -> list[FollowUpdate]:
+    return [follower.update(t, next(frames), expected_seat) for t in tables]
+
+
 @pytest.mark.parametrize(
     ("expected_seat", "expected", "contradictions"), [(0, [D(0, "9m")], []), (1, [], [Clash.OUT_OF_TURN])]
 )

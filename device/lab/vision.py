@@ -130,9 +130,28 @@ def register(commands) -> None:
     real.add_argument("--sets", help="comma list of leo-held-out, alanchoi00-valid, alanchoi00-test (default all)")
     real.add_argument("--views", help="the photo reader's views: none, or a comma list (default every view)")
     real.add_argument("--limit", type=int, default=None, help="at most this many photos of each set")
+    real.add_argument(
+        "--every", type=int, default=1, help="every Nth photo of each set, from the first (default 1: all of them)"
+    )
     real.add_argument("--misses", action="store_true", help="also list the photos not read exactly")
     real.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     real.set_defaults(func=cmd_eval_real)
+
+    ghosts = commands.eval.add_parser(
+        "phantoms", help="boxes read over no labelled tile on rendered scenes (jantaku-lab synth --distractors 1)"
+    )
+    model_args(ghosts)
+    ghosts.add_argument("--data", required=True, metavar="DIR", help="a YOLO folder (jantaku-lab synth --out DIR)")
+    ghosts.add_argument(
+        "--reader",
+        choices=PHANTOM_READERS,
+        default="photo",
+        help="photo: as jantaku read reads a photo (default); table: as jantaku read --table; pyramid: the slice "
+        "pyramid, no views",
+    )
+    ghosts.add_argument("--limit", type=int, default=None, help="at most this many images")
+    ghosts.add_argument("--json", action="store_true", help="print one JSON object instead of a line")
+    ghosts.set_defaults(func=cmd_eval_phantoms)
 
     dup = commands.eval.add_parser(
         "duplicates", help="every evaluation photo against every training photo: no copy of one in the other"
@@ -740,6 +759,8 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
         raise UserError(f"--sets: one or more of {', '.join(SETS)}, comma separated{named}")
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit is a count of photos: at least 1")
+    if args.every < 1:
+        raise UserError(f"--every N reads every Nth photo: N at least 1, not {args.every}")
     config = replace(reader_config(args), views=parse_views(args.views))
     if args.classifier:
         if not Path(args.classifier).is_file():
@@ -747,7 +768,7 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
         config = replace(config, classifier=Path(args.classifier))
     reader = make_reader(config)
     try:
-        results = evaluate_sets({"read": reader}, names, args.limit)
+        results = evaluate_sets({"read": reader}, names, args.limit, every=args.every)
     except (VisionError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
     report = {name: by_reader["read"].as_json() for name, by_reader in results.items()}
@@ -765,6 +786,39 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
         )
         for miss in r.get("misses", ()):
             print(f"    {miss[0]}: {miss[1]} right of {miss[2]} read, {miss[3]} there")
+    return 0
+
+
+#: ``jantaku-lab eval phantoms --reader``: the photo reader as each of these reads.
+PHANTOM_READERS = ("photo", "table", "pyramid")
+
+
+def cmd_eval_phantoms(args: argparse.Namespace) -> int:
+    from vision.eval.phantoms import count_phantoms, labelled_scenes
+
+    if args.limit is not None and args.limit < 1:
+        raise UserError("--limit is a count of images: at least 1")
+    data = Path(args.data)
+    if not (data / "images").is_dir():
+        raise UserError(f"--data {data}: no images/ folder (jantaku-lab synth --out DIR writes one)")
+    config = reader_config(args, table=args.reader == "table", pyramid=args.reader == "pyramid")
+    reader = make_reader(config)
+    try:
+        report = count_phantoms(reader, labelled_scenes(data, args.limit)).as_json()
+    except (VisionError, FileNotFoundError, ValueError) as exc:
+        raise UserError(f"--data {data}: {exc}") from exc
+    report = {"data": str(data), "reader": args.reader} | report
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"{report['shots']} images, {report['tiles']} tiles: {report['phantoms']} phantom boxes "
+        f"({report['phantoms_per_image']} an image, in {report['images_with_phantoms']} images, at most "
+        f"{report['most_in_one_image']}); P {report['precision']:.3f}  R {report['recall']:.3f}  "
+        f"F1 {report['f1']:.3f}  exact {report['exact']}/{report['shots']}"
+    )
+    if report["read_as"]:
+        print("  read as: " + ", ".join(f"{tile} {n}" for tile, n in report["read_as"].items()))
     return 0
 
 

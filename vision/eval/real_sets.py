@@ -57,11 +57,14 @@ def shot_of(photo: RealPhoto) -> Shot:
     return Shot(photo.image.name, image, truth, unlabelled=tuple(Box(*r) for r in photo.unlabelled_xyxy(width, height)))
 
 
-def shots(name: str, limit: int | None = None) -> Iterator[Shot]:
-    """The shots of one set of :data:`SETS`, in its order (the first ``limit`` only, when given)."""
+def shots(name: str, limit: int | None = None, every: int = 1) -> Iterator[Shot]:
+    """The shots of one set of :data:`SETS`, in its order: every ``every``-th photo from the first (the first
+    ``limit`` of those only, when given)."""
     if name not in SETS:
         raise ValueError(f"no real set {name!r}: the sets are {', '.join(SETS)}")
-    for photo in SETS[name]()[:limit]:
+    if every < 1:
+        raise ValueError(f"every {every}th photo: at least 1")
+    for photo in SETS[name]()[::every][:limit]:
         yield shot_of(photo)
 
 
@@ -83,13 +86,14 @@ class SetResult:
 
 
 def evaluate_sets(
-    readers: dict[str, Reader], names: Sequence[str], limit: int | None = None
+    readers: dict[str, Reader], names: Sequence[str], limit: int | None = None, every: int = 1
 ) -> dict[str, dict[str, SetResult]]:
-    """Per set, per reader: what it read of each photo whole (:func:`~vision.eval.phone_evaluation.score`)."""
+    """Per set, per reader: what it read of each photo whole (:func:`~vision.eval.phone_evaluation.score`); every
+    ``every``-th photo of each set only, when given."""
     out: dict[str, dict[str, SetResult]] = {}
     for name in names:
         results = out.setdefault(name, {r: SetResult() for r in readers})
-        for shot in shots(name, limit):
+        for shot in shots(name, limit, every):
             for label, reader in readers.items():
                 started = time.perf_counter()
                 reading = reader.read(shot.image)

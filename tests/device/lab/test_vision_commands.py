@@ -52,6 +52,9 @@ def photo(tmp_path) -> Path:
         (["eval", "phone", "--model", "{model}", "--readers", "read,eyes"], "--readers: one or more of pyramid"),
         (["eval", "phone", "--model", "{model}", "--readers", ","], "--readers: one or more of pyramid"),
         (["bench", "detector", "--model", "{model}", "--runs", "5"], "--runs must be at least 20"),
+        (["eval", "real", "--model", "{model}", "--every", "0"], "--every N reads every Nth photo: N at least 1"),
+        (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}/nowhere"], "no images/ folder"),
+        (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--limit", "0"], "--limit is a count"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
@@ -204,3 +207,41 @@ def test_eval_phone_red_reads_the_photos_and_hands_that_show_a_five_with_their_f
     red = report["camerash_hands_red"]["jantaku read"]
     assert set(red) <= {"all"} | {f"other set {z:g} red fives" for z in (0.06, 0.1, 0.16)}
     assert red["all"]["shots"] <= report["camerash_hands"]["jantaku read"]["all"]["shots"]
+
+
+#: Where the model's boxes land on a 128 x 160 frame (tests.vision.fakes.ROW_AND_A_BACK at half its input
+#: coordinates): class, x1, y1, x2, y2.
+ROW_ON_THE_PHOTO = {"1m": (0, 42.5, 40, 57.5, 60), "2m": (1, 58.5, 40, 73.5, 60), "5z": (31, 74.5, 40, 89.5, 60),
+                    "back": (37, 42.5, 62, 57.5, 82)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("labelled", "phantoms", "read_as"),
+    [
+        (["1m", "2m", "5z", "back"], 0, {}),  # every box the model reads is a labelled tile
+        (["1m", "2m"], 2, {"5z": 1, "back": 1}),  # the 5z and the back lie where no tile is
+        ([], 4, {"1m": 1, "2m": 1, "5z": 1, "back": 1}),  # a scene of no tile: every box is a phantom
+    ],
+)
+def test_eval_phantoms_counts_boxes_over_no_labelled_tile(model, tmp_path, capsys, labelled, phantoms, read_as):
+    from vision.read.labels import YoloBox, labels_text
+
+    folder = tmp_path / "set"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    grey_photo(folder / "images" / "s0.jpg")
+    boxes = [
+        YoloBox.of_pixels(ROW_ON_THE_PHOTO[t][0], ROW_ON_THE_PHOTO[t][1:], width=160, height=128) for t in labelled
+    ]
+    (folder / "labels" / "s0.txt").write_text(labels_text(boxes), encoding="utf-8")
+    argv = ["eval", "phantoms", "--model", str(model), "--data", str(folder), "--reader", "pyramid"]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["shots"], report["tiles"], report["recall"]) == (1, len(labelled), 1.0 if labelled else 0.0)
+    assert (report["phantoms"], report["images_with_phantoms"], report["read_as"]) == (
+        phantoms,
+        min(phantoms, 1),
+        read_as,
+    )
+    assert main(argv) == 0
+    assert f"{phantoms} phantom boxes" in capsys.readouterr().out

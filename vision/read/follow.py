@@ -206,10 +206,14 @@ class _Melds:
 
 
 def _misread_meld(now: MeldSnapshot, old: MeldSnapshot) -> bool:
-    """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, or with one tile
-    read otherwise (:func:`~vision.read.fusion.one_tile_otherwise`). No move makes either (an added kan keeps its
-    called tile sideways, a closed kan shows its ends face down; no move changes a tile of a meld)."""
+    """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, with one tile
+    read otherwise (:func:`~vision.read.fusion.one_tile_otherwise`), or with one tile more of another kind (a tile
+    beside it read into its row). No move makes any of them (an added kan keeps its called tile sideways and adds
+    the meld's own kind, a closed kan shows its ends face down; no move changes a tile of a meld)."""
     if one_tile_otherwise(now, old):
+        return True
+    extra = minus(now.face_up, old.face_up) if len(now.tiles) == len(old.tiles) + 1 else None
+    if extra is not None and len(extra) == 1 and extra[0].deaka() not in {t.deaka() for t in old.face_up}:
         return True
     return (
         now.called is None
@@ -275,6 +279,24 @@ def _meld_change(now: SeatSnapshot, was: SeatSnapshot) -> _Melds | tuple[Clash, 
         return _Melds(new=new[0], hidden=True)
     shown = f"{' '.join(m.text for m in was.melds) or '-'} -> {' '.join(m.text for m in now.melds) or '-'}"
     return Clash.MELD_CHANGED, shown
+
+
+def _less_one_tile(meld: MeldSnapshot) -> tuple[MeldSnapshot, MeldKind | None]:
+    """A new meld of four read with a tile beside it in its row (``2m4s2m2m``): the one call its tiles make less one
+    tile other than the sideways one, as that meld; else ``meld`` and None (none, or two ways: a guess)."""
+    ways = []
+    if len(meld.tiles) == 4 and meld.called is not None and None not in meld.tiles:
+        for k in range(4):
+            if k == meld.called:
+                continue
+            tiles = meld.tiles[:k] + meld.tiles[k + 1 :]
+            kind = _call_kind(tiles)  # type: ignore[arg-type]
+            if kind in (MeldKind.PON, MeldKind.CHI):
+                called = meld.called - (k < meld.called)
+                ways.append((MeldSnapshot(tiles, called, meld.source), kind))
+    if len({(w.tiles, k) for w, k in ways}) == 1:
+        return ways[0]
+    return meld, None
 
 
 def _call_kind(tiles: Sequence[Tile]) -> MeldKind | None:
@@ -775,6 +797,8 @@ class _Step:
             return
         source, tile = last
         kind = _call_kind(meld.face_up)
+        if kind is None and called.deaka() == tile.deaka():
+            meld, kind = _less_one_tile(meld)
         if source is side or meld.source is not source or called.deaka() != tile.deaka() or kind is None:
             self.clash(
                 zone,

@@ -458,6 +458,22 @@ def test_a_pon_of_a_blank_5z_boxed_as_four_is_the_pon(caller, called):
     assert follower.accepted.seat(caller).melds[0].called == called
 
 
+def test_a_pon_read_with_a_tile_beside_it_is_the_pon():
+    """Filmed with the models (``mjx_pao-tsumo`` E1): the bottom seat's pon of the top seat's 2m read ``2m4s2m2m``
+    (a tile beside it read into its row) for a while: no meld of four a call makes (call_mismatch), so the pon was
+    never taken, and every later discard was out of turn. The one call its tiles make less one tile is taken, and the
+    meld read right again, or with the tile beside it, is that pon."""
+    follower = started(table({B: "1z", R: "9p", T: "4z"}))
+    frame = iter(range(1000))
+    assert events(follow_from(follower, frame, [table({B: "1z", R: "9p", T: "4z2m"})] * TAKE, 2)) == [D(2, "2m")]
+    misread = (("2m4s2m2m", 2),)
+    called = follow_from(follower, frame, [table({B: "1z", R: "9p", T: "4z"}, {B: misread})] * TAKE, 3)
+    assert events(called) == [Call(0, MeldKind.PON, parse_tiles("222m"))] and clashes(called) == []
+    after = follow_from(follower, frame, [table({B: "1z7m", R: "9p", T: "4z"}, {B: misread})] * TAKE, 0)
+    after += follow_from(follower, frame, [table({B: "1z7m", R: "9p", T: "4z"}, {B: (("2m2m2m", 1),)})] * TAKE, 1)
+    assert events(after) == [D(0, "7m")] and clashes(after) == []
+
+
 def test_a_pon_read_as_four_with_none_sideways_is_no_added_kan():
     follower = started(table({R: "9p"}, {R: (("5z5z5z", 1),)}))
     misread = table({R: "9p"}, {R: (("5z5z5z5z", NONE_SIDEWAYS),)})  # a blank 5z of the pon boxed twice

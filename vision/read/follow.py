@@ -923,7 +923,7 @@ class _Step:
         f = self.follower
         side = after
         while True:
-            nxt = next(s for s in _SIDES if f.seat_of(s) == (f.seat_of(side) + 1) % 4)
+            nxt = _SIDES[(side.turns + 1) % 4]  # the seat after (a side's seat is its turns, rotated)
             early = f._early.get(nxt.turns)
             held = seats[nxt.turns]
             if early is None or held.pond[:-1] != early.pond or held.melds != early.melds:

@@ -95,14 +95,22 @@ class _Seen:
         """Whether both seats across ``axis`` surely show enough tiles (:func:`_both`)."""
         return _both(self.sure[axis.low], self.sure[axis.high])
 
+    def walls(self, centre: tuple[float, float], unit: float) -> dict[FrameSide, list[Detection]]:
+        """Each seat's wall (:func:`_wall_row`), for the seats that surely show three tiles or more and a wall."""
+        return {
+            s: row for s in FrameSide if len(self.sure[s]) >= 3 and (row := _wall_row(self.dets[s], s, centre, unit))
+        }
+
 
 def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], unit: float) -> tuple[float, float]:
     """One round of :func:`estimate_centre`: the centre placed anew from the tiles' seats about ``centre``."""
     seen = _Seen.about(detections, centre)
-    off = _off_square(seen, centre, unit)
+    walls = seen.walls(centre, unit)
+    off = _off_square(seen, walls, centre, unit)
     if off:
         detections = [d for d in detections if id(d) not in off]
         seen = _Seen.about(detections, centre)
+        walls = seen.walls(centre, unit)
     # each axis two ways: between the outer rows of the seats across it (precise when both show the same kind of
     # row: two hands, or two walls), and at the middle of the seats beside it (within about a tile) (two opposite
     # walls lie as far out as each other however short one is: a wall drawn down to a few stacks by a corner is no
@@ -112,7 +120,6 @@ def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], 
     beside = {axis: _beside(seen, axis, other, centre) for axis, other in ((_X, _Y), (_Y, _X))}
     # the walls' square, from the lines the walls lie on (the rows of stacks, whatever lies beyond them: a standing
     # hand's top edges read as tiles, a hand laid open)
-    walls = {s: row for s in FrameSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
     line = {s: _line(row, s) for s, row in walls.items()}
     for axis, other in ((_Y, _X), (_X, _Y)):
         if across[axis] is None and across[other] is not None and {other.low, other.high} <= walls.keys():
@@ -135,12 +142,13 @@ def _centre_round(detections: Sequence[Detection], centre: tuple[float, float], 
     )
 
 
-def _off_square(seen: _Seen, centre: tuple[float, float], unit: float) -> set[int]:
+def _off_square(
+    seen: _Seen, walls: dict[FrameSide, list[Detection]], centre: tuple[float, float], unit: float
+) -> set[int]:
     """The ids of the detections in a row of backs that lies where no wall can (a table's rim, a slot's edge): of two
     opposite walls (:func:`_wall_row`) lying nearer or farther apart than :data:`WALLS_APART` stack pitches, the one
     whose line lies farther from where a wall belongs, as far out from the middle of the seats beside as half the
-    square (both, without seats beside to place that middle)."""
-    walls = {s: row for s in FrameSide if len(seen.sure[s]) >= 3 and (row := _wall_row(seen.dets[s], s, centre, unit))}
+    square (both, without seats beside to place that middle). ``walls``: the seats' walls (:meth:`_Seen.walls`)."""
     off: set[int] = set()
     for axis, other in ((_X, _Y), (_Y, _X)):
         if not {axis.low, axis.high} <= walls.keys():

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from engine.game.events import AddedKan, Call, ClosedKan, Discard, DoraFlip, Event
 from engine.melds import MeldKind
 from engine.tiles import Tile, format_tiles
-from vision.read.fusion import STEADY, WINDOW, TableFusion, one_tile_otherwise
+from vision.read.fusion import STEADY, WINDOW, TableFusion, one_meld_tile_otherwise
 from vision.read.table import FrameSide, TableObservation
 from vision.read.table_snapshot import DORA, HAND, MeldSnapshot, OpenHand, SeatSnapshot, TableSnapshot, minus
 
@@ -147,7 +147,7 @@ class FollowUpdate:
     moved_riichi: tuple[tuple[int, Tile, Tile], ...] = ()
 
 
-def _one_tile_otherwise(now: SeatSnapshot, was: SeatSnapshot) -> int | None:
+def _one_pond_tile_otherwise(now: SeatSnapshot, was: SeatSnapshot) -> int | None:
     """The index of the one pond tile that reads otherwise than accepted, the pond and its riichi tile else alike;
     None when the change is any other."""
     if len(now.pond) != len(was.pond) or now.riichi != was.riichi or now.melds != was.melds:
@@ -207,10 +207,10 @@ class _Melds:
 
 def _misread_meld(now: MeldSnapshot, old: MeldSnapshot) -> bool:
     """Whether ``now`` is ``old`` misread: with one tile more of its own kinds and no tile sideways, with one tile
-    read otherwise (:func:`~vision.read.fusion.one_tile_otherwise`), or with one tile more of another kind (a tile
+    read otherwise (:func:`~vision.read.fusion.one_meld_tile_otherwise`), or with one tile more of another kind (a tile
     beside it read into its row). No move makes any of them (an added kan keeps its called tile sideways and adds
     the meld's own kind, a closed kan shows its ends face down; no move changes a tile of a meld)."""
-    if one_tile_otherwise(now, old):
+    if one_meld_tile_otherwise(now, old):
         return True
     extra = minus(now.face_up, old.face_up) if len(now.tiles) == len(old.tiles) + 1 else None
     if extra is not None and len(extra) == 1 and extra[0].deaka() not in {t.deaka() for t in old.face_up}:
@@ -565,7 +565,7 @@ class _Step:
                 self.pending.append(Pending(side, f"changed, seen for {f._runs[zone].frames} frame(s)"))
                 continue
             # a discard read wrong as it landed, read right since (the fusion's steady reading): corrected, no clash
-            slot = _one_tile_otherwise(now, was.seat(side)) if f.fuse and isinstance(pond, tuple) else None
+            slot = _one_pond_tile_otherwise(now, was.seat(side)) if f.fuse and isinstance(pond, tuple) else None
             if slot is not None and self._read_wrong_as_it_landed(zone, slot):
                 old = seats[zone]
                 self.misread.append((f.seat_of(side), slot, old.pond[slot], now.pond[slot]))

@@ -297,7 +297,7 @@ def _as_believed(read: tuple[MeldSnapshot, ...], believed: object) -> tuple[Meld
     out, new = [], []
     for meld in read:
         same = next((m for m in rest if len(m.tiles) == len(meld.tiles) and sorted(m.face_up) == sorted(meld.face_up)),
-                    None) or next((m for m in rest if one_tile_otherwise(meld, m)), None)  # fmt: skip
+                    None) or next((m for m in rest if one_meld_tile_otherwise(meld, m)), None)  # fmt: skip
         if same is not None:
             rest.remove(same)
         else:
@@ -308,7 +308,7 @@ def _as_believed(read: tuple[MeldSnapshot, ...], believed: object) -> tuple[Meld
     return tuple(out + rest) if new and not changed else tuple(out)
 
 
-def one_tile_otherwise(now: MeldSnapshot, believed: MeldSnapshot) -> bool:
+def one_meld_tile_otherwise(now: MeldSnapshot, believed: MeldSnapshot) -> bool:
     """Whether ``now`` is the ``believed`` meld with one tile read otherwise (its sideways tile wherever it is read):
     a misreading, for no move changes a tile of a meld (a call lays a new one, a kan adds a fourth)."""
     if len(now.tiles) != len(believed.tiles) or len(now.tiles) < 3:

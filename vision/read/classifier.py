@@ -44,7 +44,7 @@ from vision.read.geometry import Box, Size
 from vision.read.labels import CLASS_NAMES, tile_of_class
 from vision.read.postprocess import Raw, nms
 from vision.read.red_fives import DEFAULT_OPTIONS, RedFiveCheck, RedFiveOptions, Verdict, check_red_five, is_five
-from vision.read.zones import shifted
+from vision.read.zones import shifted, whole_over_cut
 
 #: The classifier's input: (height, width) of an upright tile crop.
 CROP_SIZE = Size(height=64, width=48)
@@ -482,14 +482,15 @@ class TwoStageDetector(DetectorLayer):
         round it)."""
         with_weak = self.weak_tile_prob is not None and callable(getattr(type(self.detector), "detect_with_weak", None))
         shrunk = _read_whole(self.detector) if whole else self.detector
-        found: list[Detection] = []
+        found: list[list[Detection]] = []
         weak: list[Detection] = []
         for detector, (x1, y1, x2, y2) in [*((self.detector, w) for w in slices), *((shrunk, w) for w in whole)]:
             crop = image[y1:y2, x1:x2]
             strong, faint = detector.detect_with_weak(crop) if with_weak else (detector.detect(crop), [])
-            found += shifted(strong, x1, y1)
+            found.append(shifted(strong, x1, y1))
             weak += shifted(faint, x1, y1)
-        return self.classify_detections(image, found, weak)
+        read = [Box(float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in [*slices, *whole]]
+        return self.classify_detections(image, whole_over_cut(found, read, Size.of(image)), weak)
 
     def classify_detections(
         self, image: np.ndarray, found: Sequence[Detection], weak: Sequence[Detection] = ()

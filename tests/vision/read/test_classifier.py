@@ -210,6 +210,27 @@ def test_two_stage_names_the_boxes_of_several_slices_in_one_classifier_run(tmp_p
     assert classifier.runs == 1
 
 
+@pytest.mark.parametrize("cut_conf", [0.9, 0.5])  # the cut box more confident than the whole one, and less
+def test_a_tile_cut_by_one_slice_is_read_whole_from_the_slice_beside(tmp_path, cut_conf):
+    # a sideways tile across the border two slices share: the left slice boxes it short at its border (upright, as
+    # a riichi tile read upright), the right one whole; the whole box speaks for the tile, whatever the confidences
+    frame = frame_with(420, 900, [(RED, (100, 40, 160, 120)), (GREEN, (440, 200, 560, 260))])
+    one_p = class_of_tile(Tile.parse("1p"))
+
+    def found(crop):
+        if crop[80, 130].tolist() == list(RED):  # the left slice, x 0..500
+            return [Detection.of_class(one_p, Box(100.0, 40.0, 160.0, 120.0), 0.8),
+                    Detection.of_class(one_p, Box(440.0, 200.0, 500.0, 260.0), cut_conf)]  # fmt: skip
+        return [Detection.of_class(one_p, Box(40.0, 200.0, 160.0, 260.0), 0.7)]  # the right slice, x 400..900
+
+    two = TwoStageDetector(FakeDetector(found), OnnxTileClassifier(colour_model(tmp_path / "c.onnx")), red_check=None)
+    out = two.detect_in_slices(frame, [(0, 0, 500, 420), (400, 0, 900, 420)])
+    assert [(d.label, d.box, d.orientation) for d in out] == [
+        ("1m", Box(100.0, 40.0, 160.0, 120.0), Orientation.UPRIGHT),
+        ("6z", Box(440.0, 200.0, 560.0, 260.0), Orientation.SIDEWAYS),
+    ]
+
+
 def test_two_stage_reads_whole_slices_shrunk_in_one_run_each(tmp_path):
     # a tile too big for the finest slice (a network misses a tile far larger than it learnt), found in a
     # coarser slice read whole, shrunk to the input, as a whole read's pyramid finds it

@@ -4,10 +4,11 @@ The detector and the crop classifier learnt tiles upright or sideways. :class:`U
 (``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's
 tile lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn),
 groups the tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn
-(:class:`TurnedView`), and takes each tile from the view in which it stands straightest. A photo of upright tiles is
-read once. A detection read from a turned view carries its ``turn`` (degrees counter-clockwise as the photo shows it)
-and the upright bounds of the turned tile; :func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn
-is told by :mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
+(:class:`TurnedView`), and takes each tile from the view in which it stands straightest, as sure as the surest view
+that named it alike. A photo of upright tiles is read once. A detection read from a turned view carries its ``turn``
+(degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
+:func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn is told by
+:mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations
@@ -328,7 +329,16 @@ class UprightDetector(DetectorLayer):
                 if not (abs(turn) < self.min_turn and missed and c.detection.conf >= self.sure):
                     continue
             kept.append(c)
-        return sorted((c.detection for c in kept), key=lambda d: (d.box.y1, d.box.x1))
+        return sorted((_surest(c, candidates) for c in kept), key=lambda d: (d.box.y1, d.box.x1))
+
+
+def _surest(chosen: _Candidate, candidates: Sequence[_Candidate]) -> Detection:
+    """``chosen``'s detection, as sure as the surest view that read its tile and named it alike: each view says
+    there is a tile there with its own confidence, and the view a tile stands straightest in is not always the surest
+    of it (a tile the photo's edge cuts shows there cut slantwise, into the view's grey)."""
+    alike = [c for c in candidates if c.view != chosen.view and c.detection.tile == chosen.detection.tile]
+    conf = max((c.detection.conf for c in alike if _same_tile(c, chosen)), default=0.0)
+    return replace(chosen.detection, conf=conf) if conf > chosen.detection.conf else chosen.detection
 
 
 def _over(view: TurnedView, read: Sequence[Detection], members: Sequence[Detection]) -> list[Detection]:

@@ -4,7 +4,9 @@ The camera loop's tables were pinned again in issue 32: the right wall's end sta
 lying across the bottom seat's axis, had been counted in the bottom wall (18 stacks of 17). The photos were pinned
 again in issue 42, read with the photos' own classifier (models/tile_classifier_photo.onnx): the same tiles in each,
 but for one frame of the sou session, which now reads the 1p standing cut by its right edge (a tile the set leaves
-unlabelled), with the boxes and confidences as it reads them."""
+unlabelled), with the boxes and confidences as it reads them. The photo 04 turned 30 degrees in its frame was pinned
+again when a tile the photo's edge cuts took the photo's own confidence, not its turned view's
+(:func:`vision.read.views.turned_tiles._sure_as_the_photo`): the same tiles and boxes, one tile surer."""
 
 from __future__ import annotations
 

@@ -4,10 +4,11 @@ The detector and the crop classifier learnt tiles upright or sideways. :class:`U
 (``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's
 tile lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn),
 groups the tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn
-(:class:`TurnedView`), and takes each tile from the view in which it stands straightest. A photo of upright tiles is
-read once. A detection read from a turned view carries its ``turn`` (degrees counter-clockwise as the photo shows it)
-and the upright bounds of the turned tile; :func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn
-is told by :mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
+(:class:`TurnedView`), and takes each tile from the view in which it stands straightest (a tile the photo's edge cuts
+as sure as the photo's own reading of it). A photo of upright tiles is read once. A detection read from a turned view
+carries its ``turn`` (degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
+:func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn is told by
+:mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
 
 from __future__ import annotations
@@ -263,7 +264,7 @@ class UprightDetector(DetectorLayer):
         for k, (view, read, members) in enumerate(views, start=1):
             own = {id(d) for d in _over(view, read, members)}
             again += [c for d in read if (c := self._from_view(view, d, id(d) in own, shape, k)) is not None]
-        return self._merged([view for view, _, _ in views], first + again)
+        return self._merged([view for view, _, _ in views], first + again, shape)
 
     def _sure(self, detections: list[Detection]) -> list[Detection]:
         """The detections read with ``sure`` confidence or more; all of them when none is."""
@@ -293,10 +294,11 @@ class UprightDetector(DetectorLayer):
         turned = replace(d, box=box, orientation=Orientation.of_box(d.box), turn=round(along, 1))
         return _Candidate(turned, corners.astype(np.float32), turn, off, k, turned.orientation is Orientation.SIDEWAYS)
 
-    def _merged(self, views: list[TurnedView], candidates: list[_Candidate]) -> list[Detection]:
+    def _merged(self, views: list[TurnedView], candidates: list[_Candidate], shape: tuple[int, int]) -> list[Detection]:
         """Each tile as read in the view where it stands straightest (the photo's own reading only when straighter
         by ``prefer_margin``, or standing straight in it and read surer); tiles read in one view only are kept, but for
-        the photo's own unsure or turned ones."""
+        the photo's own unsure or turned ones. A tile the photo's edge cuts is as sure as the photo's own reading
+        of it (:func:`_sure_as_the_photo`)."""
         kept: list[_Candidate] = []
 
         def rank(c: _Candidate) -> tuple[float, float]:
@@ -328,7 +330,30 @@ class UprightDetector(DetectorLayer):
                 if not (abs(turn) < self.min_turn and missed and c.detection.conf >= self.sure):
                     continue
             kept.append(c)
-        return sorted((c.detection for c in kept), key=lambda d: (d.box.y1, d.box.x1))
+        first = [c for c in candidates if c.view == 0]
+        out = (_sure_as_the_photo(c, first, shape) for c in kept)
+        return sorted(out, key=lambda d: (d.box.y1, d.box.x1))
+
+
+def _sure_as_the_photo(chosen: _Candidate, first: Sequence[_Candidate], shape: tuple[int, int]) -> Detection:
+    """``chosen``'s detection; for a tile of a turned view that the photo's edge cuts, as sure as the photo's own
+    reading of it when that named it alike. The edge cuts it square in the photo, as the network's training images
+    cut tiles, but slantwise into the grey in a turned view, which no training image shows; the edge rule
+    (:mod:`vision.read.views.photo_edge`) keeps a cut tile by how sure it is. Only cut tiles: a tile's confidence
+    is otherwise its view's, as the views' comparisons (:mod:`vision.read.views.compare`) read it."""
+    if chosen.view == 0 or not _cut_by_frame(chosen.outline, shape):
+        return chosen.detection
+    alike = [c for c in first if c.detection.tile == chosen.detection.tile and _same_tile(c, chosen)]
+    conf = max((c.detection.conf for c in alike), default=0.0)
+    return replace(chosen.detection, conf=conf) if conf > chosen.detection.conf else chosen.detection
+
+
+def _cut_by_frame(outline: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether the tile of ``outline`` (photo pixels) runs out of a photo of ``shape`` (height, width) by more than a
+    pixel."""
+    h, w = shape
+    lo, hi = outline.min(axis=0), outline.max(axis=0)
+    return bool(lo[0] < -1.0 or lo[1] < -1.0 or hi[0] > w + 1.0 or hi[1] > h + 1.0)
 
 
 def _over(view: TurnedView, read: Sequence[Detection], members: Sequence[Detection]) -> list[Detection]:

@@ -274,6 +274,26 @@ def test_the_drawn_tile_set_apart(seat):
     assert obs.unassigned == ()
 
 
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+@pytest.mark.parametrize(
+    ("hand", "pair"),
+    [
+        ("2340556668899p", 11),  # a ron's hand laid down, its last two 9p boxed once (as long as a tile across)
+        ("1122m345p678s55z", 0),  # the first two
+        ("1122m345p678s55z", 2),
+    ],
+)
+def test_two_alike_tiles_boxed_once_are_two_tiles(turns, hand, pair):
+    seat = Seat(hand=hand, drawn="9p")
+    laid = lay({FrameSide.BOTTOM: seat, FrameSide.TOP: FULL[FrameSide.TOP]}, turns)
+    a, b = laid[pair], laid[pair + 1]
+    both = Box(min(a.box.x1, b.box.x1), min(a.box.y1, b.box.y1), max(a.box.x2, b.box.x2), max(a.box.y2, b.box.y2))
+    merged = [*laid[:pair], replace(a, box=both), *laid[pair + 2 :]]
+    obs = read_table(merged, FRAME)
+    assert observed(obs, list(FrameSide)[turns]) == expected(seat)
+    assert obs.unassigned == ()
+
+
 @pytest.mark.parametrize(
     ("extra", "drawn", "unassigned"),
     [

@@ -8,9 +8,12 @@ from __future__ import annotations
 import itertools
 import statistics
 from collections.abc import Sequence
+from dataclasses import replace
 
-from vision.read.detector import Detection
-from vision.read.geometry import Size
+import numpy as np
+
+from vision.read.detector import Detection, Orientation
+from vision.read.geometry import Box, Size
 from vision.read.table.centre import WALLS_APART, WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
 from vision.read.table.frame import _depth, _unit
 from vision.read.table.kinds import _full_wall, _wall_like
@@ -118,6 +121,57 @@ def _estimated(good: Sequence[Detection], size: Size | None) -> tuple[float, flo
     )
 
 
+#: The face-up tiles nearest a box whose size it is judged by (a camera at an angle sees near tiles bigger).
+PAIR_NEIGHBOURS = 8
+#: A box as deep as a tile lying is long (this share of its neighbours' median long side, or more; a sideways tile is
+#: only a tile's width deep) ...
+PAIR_DEPTH = 0.85
+#: ... and this many of their tile widths long (a sideways tile is about 1.45) is two tiles boxed once.
+PAIR_LENGTH = (1.65, 2.4)
+
+
+def _pairs_split(dets: Sequence[Detection]) -> list[Detection]:
+    """``dets`` with each box that holds two face-up tiles side by side (a detector boxes two alike touching tiles of a
+    laid-down hand as one: too deep for a tile lying across, too long for one lying along, against the face-up tiles
+    nearest it) split into two of its tile.
+
+    >>> from engine.tiles import parse_tiles
+    >>> from vision.read.labels import class_of_tile
+    >>> row = [Detection.of_class(class_of_tile(t), Box(30.0 * i, 0.0, 30.0 * i + 29, 42.0), 0.9)
+    ...        for i, t in enumerate(parse_tiles("12345678m"))]
+    >>> pair = Detection.of_class(class_of_tile(parse_tiles("9m")[0]), Box(240.0, 0.0, 299.0, 42.0), 0.9)
+    >>> [(str(d.tile), d.box.x1, d.box.x2) for d in _pairs_split([*row, pair])[-2:]]
+    [('9m', 240.0, 269.5), ('9m', 269.5, 299.0)]
+    """
+    up = [d for d in dets if d.tile is not None]
+    if len(up) <= PAIR_NEIGHBOURS:
+        return list(dets)
+    centres = np.array([d.box.center for d in up])
+    shorts = np.array([min(d.box.width, d.box.height) for d in up])
+    longs = np.array([max(d.box.width, d.box.height) for d in up])
+    out: list[Detection] = []
+    for d in dets:
+        b = d.box
+        short, long = min(b.width, b.height), max(b.width, b.height)
+        if d.tile is None:
+            out.append(d)
+            continue
+        far = np.hypot(*(centres - np.array(b.center)).T)
+        near = np.argsort(far)[1 : PAIR_NEIGHBOURS + 1]  # itself first
+        width, length = float(np.median(shorts[near])), float(np.median(longs[near]))
+        if short < PAIR_DEPTH * length or not PAIR_LENGTH[0] * width <= long <= PAIR_LENGTH[1] * width:
+            out.append(d)
+            continue
+        if b.width >= b.height:
+            mid = (b.x1 + b.x2) / 2
+            halves = (Box(b.x1, b.y1, mid, b.y2), Box(mid, b.y1, b.x2, b.y2))
+        else:
+            mid = (b.y1 + b.y2) / 2
+            halves = (Box(b.x1, b.y1, b.x2, mid), Box(b.x1, mid, b.x2, b.y2))
+        out += [replace(d, box=h, orientation=Orientation.of_box(h)) for h in halves]
+    return out
+
+
 def read_table(
     detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
 ) -> TableObservation:
@@ -160,7 +214,7 @@ def read_table(
     >>> bottom.hand_text, bottom.pond_text, top.hand_backs, top.pond_text, obs.seat(FrameSide.LEFT).present
     ('123m456p789s11z', '19p', 13, '2z', False)
     """
-    good = [d for d in detections if d.box.width > 0 and d.box.height > 0]
+    good = _pairs_split([d for d in detections if d.box.width > 0 and d.box.height > 0])
     bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
     if not good:
         mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)

@@ -36,6 +36,11 @@ SIDEWAYS_PHOTO = 2 / 3
 #: What lying sideways in a view counts for, in degrees from straight, when the merge ranks readings: the network
 #: reads sideways tiles less well.
 SIDEWAYS_OFF = 10.0
+#: A group of tiles standing straight but mostly sideways is read again upright when one of its boxes was read under
+#: this confidence, for the upright reading to confirm or drop it: the demo recording's whole tables showed sideways
+#: 5z phantoms at 0.52 and 0.53 that the upright reading drops, while the walls of backs of ``jantaku-lab bench
+#: read``'s 640 frame are all read at 0.68 or more.
+CONFIRM_BELOW = 0.6
 #: How far from straight a tile counts when its turn cannot be told (the most a turn modulo a quarter can be).
 UNKNOWN_TURN = 45.0
 #: The side (px) a box's inside is resized to before its gradients are taken: enough for a tile's edges and strokes.
@@ -218,6 +223,8 @@ class UprightDetector(DetectorLayer):
     prefer_margin: float = PREFER_MARGIN
     #: Confidence from which a detection speaks for how tiles lie, and a tile only the first reading found is kept.
     sure: float = 0.5
+    #: A sideways group with a box read under this confidence is read again upright (:meth:`calls_for_upright`).
+    confirm_below: float = CONFIRM_BELOW
     #: The most views read turned besides the photo itself (one per group of tiles turned alike).
     most_views: int = 3
     #: The short side (px) the tiles are shown at in a turned view, at most (the crop classifier reads 64 x 48, the
@@ -241,6 +248,8 @@ class UprightDetector(DetectorLayer):
                 # sideways tiles (a photo taken from the side) are read better upright
                 if not _mostly_sideways(self._sure(list(group.members))):
                     continue  # the photo's own reading reads these
+                if not self.calls_for_upright(group):
+                    continue  # read surely sideways: the upright reading would be a second run of the same
                 turn += 90.0
             view, read = self._read_turned(image, turn, scale)
             # the turn stood them sideways (near 45 degrees, or past it): a quarter turn more; a group that lies
@@ -265,6 +274,17 @@ class UprightDetector(DetectorLayer):
             own = {id(d) for d in _over(view, read, members)}
             again += [c for d in read if (c := self._from_view(view, d, id(d) in own, shape, k)) is not None]
         return self._merged([view for view, _, _ in views], first + again, shape)
+
+    def calls_for_upright(self, group: TurnGroup) -> bool:
+        """Whether a group of tiles standing straight but mostly sideways is worth reading again a quarter turn
+        further (about three more model runs): one of its boxes was read unsurely (under ``confirm_below``), for the
+        upright reading to confirm or drop, or most of its sideways tiles show faces (a photo taken from the side),
+        which the network reads better upright. A group read surely whose sideways tiles are mostly backs (a whole
+        table's walls; the 640 frame of ``jantaku-lab bench read``) has nothing to read better upright."""
+        if any(d.conf < self.confirm_below for d in group.members):
+            return True
+        sideways = [d for d in group.members if d.orientation is Orientation.SIDEWAYS]
+        return 2 * sum(not d.is_back for d in sideways) > len(sideways)
 
     def _sure(self, detections: list[Detection]) -> list[Detection]:
         """The detections read with ``sure`` confidence or more; all of them when none is."""

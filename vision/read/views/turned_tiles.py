@@ -1,12 +1,13 @@
 """Reading tiles that lie turned in the photo: a hand photographed at a slant, loose tiles askew on the cloth.
 
 The detector and the crop classifier learnt tiles upright or sideways. :class:`UprightDetector`
-(``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's
-tile lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn),
-groups the tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn
-(:class:`TurnedView`), and takes each tile from the view in which it stands straightest (a tile the photo's edge cuts
-as sure as the photo's own reading of it). A photo of upright tiles is read once. A detection read from a turned view
-carries its ``turn`` (degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
+(``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's tile
+lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn), groups the
+tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn (:class:`TurnedView`),
+and takes each tile from the view in which it stands straightest (a tile the photo's edge cuts as sure as the photo's
+own reading of it). A photo of upright tiles is read once, and so is one whose sideways tiles stand straight, read
+surely, mostly backs (a whole table's walls: :meth:`UprightDetector.calls_for_upright`). A detection read from a turned
+view carries its ``turn`` (degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
 :func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn is told by
 :mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """

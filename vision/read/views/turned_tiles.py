@@ -1,12 +1,13 @@
 """Reading tiles that lie turned in the photo: a hand photographed at a slant, loose tiles askew on the cloth.
 
 The detector and the crop classifier learnt tiles upright or sideways. :class:`UprightDetector`
-(``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's
-tile lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn),
-groups the tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn
-(:class:`TurnedView`), and takes each tile from the view in which it stands straightest (a tile the photo's edge cuts
-as sure as the photo's own reading of it). A photo of upright tiles is read once. A detection read from a turned view
-carries its ``turn`` (degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
+(``UprightDetector(inner)``; the reader's ``turned_tiles`` view) reads the photo as it is, measures how each box's tile
+lies (:func:`tile_turn`: the 4-fold mean of the gradient directions inside the box, modulo a quarter turn), groups the
+tiles turned alike (:func:`turn_groups`), reads the photo again turned back by each group's turn (:class:`TurnedView`),
+and takes each tile from the view in which it stands straightest (a tile the photo's edge cuts as sure as the photo's
+own reading of it). A photo of upright tiles is read once, and so is one whose sideways tiles stand straight, read
+surely, mostly backs (a whole table's walls: :meth:`UprightDetector.calls_for_upright`). A detection read from a turned
+view carries its ``turn`` (degrees counter-clockwise as the photo shows it) and the upright bounds of the turned tile;
 :func:`vision.read.rows.read_tiles` reads rows along that turn. A half turn is told by
 :mod:`vision.read.views.upside_down`. What was measured when: docs/experiments/2026-12-04-reading-history.md.
 """
@@ -36,6 +37,11 @@ SIDEWAYS_PHOTO = 2 / 3
 #: What lying sideways in a view counts for, in degrees from straight, when the merge ranks readings: the network
 #: reads sideways tiles less well.
 SIDEWAYS_OFF = 10.0
+#: A group of tiles standing straight but mostly sideways is read again upright when one of its boxes was read under
+#: this confidence, for the upright reading to confirm or drop it: the demo recording's whole tables showed sideways
+#: 5z phantoms at 0.52 and 0.53 that the upright reading drops, while the walls of backs of ``jantaku-lab bench
+#: read``'s 640 frame are all read at 0.68 or more.
+CONFIRM_BELOW = 0.6
 #: How far from straight a tile counts when its turn cannot be told (the most a turn modulo a quarter can be).
 UNKNOWN_TURN = 45.0
 #: The side (px) a box's inside is resized to before its gradients are taken: enough for a tile's edges and strokes.
@@ -218,6 +224,8 @@ class UprightDetector(DetectorLayer):
     prefer_margin: float = PREFER_MARGIN
     #: Confidence from which a detection speaks for how tiles lie, and a tile only the first reading found is kept.
     sure: float = 0.5
+    #: A sideways group with a box read under this confidence is read again upright (:meth:`calls_for_upright`).
+    confirm_below: float = CONFIRM_BELOW
     #: The most views read turned besides the photo itself (one per group of tiles turned alike).
     most_views: int = 3
     #: The short side (px) the tiles are shown at in a turned view, at most (the crop classifier reads 64 x 48, the
@@ -241,6 +249,8 @@ class UprightDetector(DetectorLayer):
                 # sideways tiles (a photo taken from the side) are read better upright
                 if not _mostly_sideways(self._sure(list(group.members))):
                     continue  # the photo's own reading reads these
+                if not self.calls_for_upright(group):
+                    continue  # read surely sideways: the upright reading would be a second run of the same
                 turn += 90.0
             view, read = self._read_turned(image, turn, scale)
             # the turn stood them sideways (near 45 degrees, or past it): a quarter turn more; a group that lies
@@ -265,6 +275,17 @@ class UprightDetector(DetectorLayer):
             own = {id(d) for d in _over(view, read, members)}
             again += [c for d in read if (c := self._from_view(view, d, id(d) in own, shape, k)) is not None]
         return self._merged([view for view, _, _ in views], first + again, shape)
+
+    def calls_for_upright(self, group: TurnGroup) -> bool:
+        """Whether a group of tiles standing straight but mostly sideways is worth reading again a quarter turn
+        further (about three more model runs): one of its boxes was read unsurely (under ``confirm_below``), for the
+        upright reading to confirm or drop, or most of its sideways tiles show faces (a photo taken from the side),
+        which the network reads better upright. A group read surely whose sideways tiles are mostly backs (a whole
+        table's walls; the 640 frame of ``jantaku-lab bench read``) has nothing to read better upright."""
+        if any(d.conf < self.confirm_below for d in group.members):
+            return True
+        sideways = [d for d in group.members if d.orientation is Orientation.SIDEWAYS]
+        return 2 * sum(not d.is_back for d in sideways) > len(sideways)
 
     def _sure(self, detections: list[Detection]) -> list[Detection]:
         """The detections read with ``sure`` confidence or more; all of them when none is."""

@@ -12,7 +12,7 @@ import pytest
 from engine.tiles import Tile
 from vision.read.detector import Detection, FakeDetector, Orientation
 from vision.read.geometry import Box
-from vision.read.labels import class_of_tile
+from vision.read.labels import CLASS_NAMES, class_of_tile
 from vision.read.rows import read_tiles
 from vision.read.views.turned_tiles import TurnedView, UprightDetector, measured_turn, tile_turn, turn_groups
 
@@ -329,3 +329,52 @@ def test_read_tiles_reads_a_column_read_a_quarter_turn_back_as_one_row():
     ]
     assert read_tiles(dets).text == "12345p"
     assert read_tiles([Detection(d.tile, d.box, d.conf, d.orientation) for d in dets]).text == "5p 4p 3p 2p 1p"
+
+
+def _sideways_column(names: list[str]) -> np.ndarray:
+    """A 640 frame with a column of sideways tiles (a table's side wall), blocks the blocks network reads by their
+    colour (named ``back`` or in mpsz), each with a cross of dark glyph bars along its axes for its turn to be
+    measured by."""
+    from tests.vision.fakes import paint
+
+    image = np.full((640, 640, 3), CLOTH, np.uint8)
+    w, h = 48, 34
+    for k, name in enumerate(names):
+        x, y = 200, 100 + 36 * k
+        paint(image, CLASS_NAMES.index(name), Box(x, y, x + w, y + h))
+        cv2.rectangle(image, (x + w // 2 - 2, y + 8), (x + w // 2 + 2, y + h - 8), (0, 0, 0), -1)
+        cv2.rectangle(image, (x + 10, y + h // 2 - 2), (x + w - 10, y + h // 2 + 2), (0, 0, 0), -1)
+    return image
+
+
+@pytest.mark.parametrize(
+    ("column", "unsure", "view_runs"),
+    [
+        (["back"] * 10, {}, 0),  # a table's wall of backs read surely: nothing to read better upright
+        (["back"] * 9 + ["5z"], {"5z": 0.4}, 1),  # one box read unsurely: the upright reading confirms or drops it
+        (["back"] * 9 + ["5z"], {"5z": 0.55}, 1),  # the demo tables' sideways 5z phantoms: 0.52, 0.53
+        (["back"] * 9 + ["5z"], {"5z": 0.7}, 0),
+        (["1m"] * 10, {}, 1),  # faces lying sideways (a photo taken from the side): read better upright
+        (["1m"] * 9 + ["back"], {}, 1),
+        (["back"] * 6 + ["1m"] * 4, {}, 0),  # mostly backs, every box sure
+    ],
+)
+def test_a_sideways_group_is_read_upright_only_when_it_calls_for_it(column, unsure, view_runs):
+    """The reader of ``jantaku read`` (:meth:`ReaderConfig.for_photo`, its ``turned_tiles`` view alone: the blocks
+    network reads colours, which the white balance view changes) on a fake network counting its runs: the view
+    costs runs only when a group of tiles standing straight but sideways holds an unsure box or mostly faces."""
+    from dataclasses import replace
+
+    from tests.vision.fakes import BlocksNetwork
+    from vision.read.pipeline import Models, Reader, ReaderConfig
+
+    image = _sideways_column(column)
+    scores = {CLASS_NAMES.index(name): conf for name, conf in unsure.items()}
+    runs = {}
+    for views in ((), ("turned_tiles",)):
+        config = replace(ReaderConfig.for_photo(), views=views)
+        reading = Reader.from_config(config, models=Models(BlocksNetwork(scores=scores))).read(image)
+        assert [d.label for d in sorted(reading.detections, key=lambda d: d.box.y1)] == column
+        runs[views] = reading.runs
+    assert runs[()] == 1  # the photo read once, whole
+    assert runs[("turned_tiles",)] - runs[()] == view_runs

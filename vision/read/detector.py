@@ -504,16 +504,8 @@ class SlicedDetector:
         boxes = raw.boxes + np.array([frame_slice.x0, frame_slice.y0, frame_slice.x0, frame_slice.y0], dtype=np.float64)
         # a tile cut by the border may be boxed a few pixels short of it: within CUT_MARGIN network pixels counts
         margin = CUT_MARGIN / (frame_slice.level or 1.0)
-        cut = np.zeros(len(raw), dtype=bool)
-        if frame_slice.level:
-            if frame_slice.x0 > 0:
-                cut |= boxes[:, 0] <= frame_slice.x0 + margin
-            if frame_slice.y0 > 0:
-                cut |= boxes[:, 1] <= frame_slice.y0 + margin
-            if frame_slice.x1 < frame.width:
-                cut |= boxes[:, 2] >= frame_slice.x1 - margin
-            if frame_slice.y1 < frame.height:
-                cut |= boxes[:, 3] >= frame_slice.y1 - margin
+        bounds = (frame_slice.x0, frame_slice.y0, frame_slice.x1, frame_slice.y1)
+        cut = cut_by_border(boxes, bounds, frame, margin) if frame_slice.level else np.zeros(len(raw), dtype=bool)
         return Candidates(Raw(boxes, raw.scores, raw.classes), cut)
 
     def merge(self, found: Sequence[Candidates], options: DetectorOptions | None = None) -> list[Detection]:
@@ -548,6 +540,29 @@ class SlicedDetector:
             Detection.of_class(int(pool.classes[i]), Box(*(float(v) for v in pool.boxes[i])), float(pool.scores[i]))
             for i in order
         ]
+
+
+def cut_by_border(
+    boxes: np.ndarray, bounds: tuple[float, float, float, float], frame: Size, margin: float
+) -> np.ndarray:
+    """Which ``boxes`` ([N, 4] x1 y1 x2 y2, frame pixels), found in the slice ``bounds`` (x1, y1, x2, y2), reach within
+    ``margin`` of a border of it that lies inside the frame: tiles the slice cut, boxed short.
+
+    >>> cut_by_border(np.array([[1060.0, 998, 1103, 1060], [1000, 998, 1060, 1060]]), (463, 440, 1103, 1080),
+    ...               Size(height=1520, width=2028), 6.0).tolist()
+    [True, False]
+    """
+    x0, y0, x1, y1 = bounds
+    cut = np.zeros(len(boxes), dtype=bool)
+    if x0 > 0:
+        cut |= boxes[:, 0] <= x0 + margin
+    if y0 > 0:
+        cut |= boxes[:, 1] <= y0 + margin
+    if x1 < frame.width:
+        cut |= boxes[:, 2] >= x1 - margin
+    if y1 < frame.height:
+        cut |= boxes[:, 3] >= y1 - margin
+    return cut
 
 
 def overlaps_any(box: Box, others: Sequence[Detection]) -> bool:

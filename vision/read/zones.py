@@ -40,9 +40,10 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.read.detector import CUT_MARGIN, SLICE_SIDES, Detection, DetectorOptions, plan_slices
+from vision.read.detector import CUT_MARGIN, SLICE_SIDES, Detection, DetectorOptions, cut_by_border, plan_slices
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
+from vision.read.postprocess import intersection_matrix
 
 
 class Previous(Protocol):
@@ -263,35 +264,27 @@ def merge_slices(
     return sorted([*(d for d in previous if not gone(d)), *taken], key=lambda d: (d.box.y1, d.box.x1))
 
 
-def _cut_by(box: Box, frame_slice: Box, frame: Size) -> bool:
-    """Whether ``box``, found in ``frame_slice``, has an edge on a border of it inside the frame (a tile the slice
-    cut, boxed short; :data:`~vision.read.detector.CUT_MARGIN` pixels count as on it).
-
-    >>> w, size = Box(463.0, 440.0, 1103.0, 1080.0), Size(height=1520, width=2028)
-    >>> _cut_by(Box(1060.0, 998.0, 1103.0, 1060.0), w, size), _cut_by(Box(1000.0, 998.0, 1060.0, 1060.0), w, size)
-    (True, False)
-    """
-    m = CUT_MARGIN
-    return (
-        (frame_slice.x1 > 0 and box.x1 <= frame_slice.x1 + m)
-        or (frame_slice.y1 > 0 and box.y1 <= frame_slice.y1 + m)
-        or (frame_slice.x2 < frame.width and box.x2 >= frame_slice.x2 - m)
-        or (frame_slice.y2 < frame.height and box.y2 >= frame_slice.y2 - m)
-    )
-
-
 def whole_over_cut(found: Sequence[Sequence[Detection]], slices: Sequence[Box], frame: Size) -> list[Detection]:
     """What each slice found (``found[i]``: ``slices[i]``'s, in frame pixels) together, less each box cut by its own
     slice's border inside the frame that lies half inside a box another slice found whole: the whole one speaks
     for that tile (as :meth:`~vision.read.detector.SlicedDetector.merge` has it; a cut box may be the more
     confident, and a sideways tile boxed short reads upright)."""
-    whole = [d.box for f, w in zip(found, slices, strict=True) for d in f if not _cut_by(d.box, w, frame)]
-    return [
-        d
-        for f, w in zip(found, slices, strict=True)
-        for d in f
-        if not (_cut_by(d.box, w, frame) and any(d.box.share_inside(b) >= 0.5 for b in whole))
-    ]
+    every = [d for f in found for d in f]
+    if not every:
+        return []
+    boxes = np.array([[d.box.x1, d.box.y1, d.box.x2, d.box.y2] for d in every], dtype=np.float64)
+    cut = np.concatenate([
+        cut_by_border(boxes[i : i + len(f)], (w.x1, w.y1, w.x2, w.y2), frame, CUT_MARGIN)
+        for i, f, w in zip(np.cumsum([0, *map(len, found)]), found, slices, strict=False)
+    ])  # fmt: skip
+    if cut.any() and (~cut).any():
+        inside = intersection_matrix(boxes[cut], boxes[~cut])
+        areas = (boxes[cut, 2] - boxes[cut, 0]) * (boxes[cut, 3] - boxes[cut, 1])
+        covered = (inside >= 0.5 * areas[:, None]).any(axis=1) & (areas > 0)
+        cut[np.flatnonzero(cut)[~covered]] = False
+    else:
+        cut[:] = False
+    return [d for d, drop in zip(every, cut, strict=True) if not drop]
 
 
 def shifted(detections: Sequence[Detection], dx: float, dy: float) -> list[Detection]:

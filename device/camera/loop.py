@@ -216,6 +216,8 @@ class LoopStats:
     unchanged: int = 0
     moving: int = 0
     deferred: int = 0
+    #: Still frames counted as seen after the read of the next one (see :class:`ServiceLoop`).
+    held_before: int = 0
     errors: int = 0
     reconnects: int = 0
     last_read_ms: float = 0.0
@@ -228,7 +230,9 @@ class ServiceLoop:
 
     ``read(frame)`` turns a frame into an observation (detector + reader); ``observe(observation)`` hands it
     to the table service. ``hold()`` (optional) is called for each frame the gate finds unchanged once something
-    has been read: the table reads as last read for one frame more. ``poll_fps`` caps how often frames are taken
+    has been read: the table reads as last read for one frame more; and once after a read of a changed frame whose
+    frame before was still but went unread (the gate waits for a change to lie still two frames: the first one
+    showed the table as read, and counts as seen). ``poll_fps`` caps how often frames are taken
     from the source (None: as fast as it delivers); ``on_frame(frame, result)`` sees every frame (a live preview).
     With ``zones``, ``read`` is called ``read(frame, zones)``: the zones the gate saw change since the last frame read
     (frame pixels), or None to read the frame whole (the first frame, a frame after the camera was lost).
@@ -273,6 +277,8 @@ class ServiceLoop:
         self.stats = LoopStats()
         self._last_read_at: float | None = None
         self._last_poll_at: float | None = None
+        #: Whether the last frame taken was neither read nor held (it moved, or a read was deferred).
+        self._last_unseen = False
         self._thread: threading.Thread | None = None
 
     # -- control ---------------------------------------------------------------------------------
@@ -373,6 +379,7 @@ class ServiceLoop:
             self._tell_problem(camera_problem(exc))
             self.source.close()
             self.stop_event.wait(self.backoff.next_delay())
+            self._last_unseen = False
             return None
         self.stats.frames += 1
         if self._problem_told:
@@ -380,12 +387,14 @@ class ServiceLoop:
         result = self.gate.consider(frame)
         if self.on_frame is not None:
             self._guard("on_frame", self.on_frame, frame, result)
+        before_unseen, self._last_unseen = self._last_unseen, True
         if not result.decision.wants_read:
             if result.decision is Decision.MOVING:
                 self.stats.moving += 1
             else:
                 self.stats.unchanged += 1
                 if self.hold is not None and self.stats.reads:
+                    self._last_unseen = False
                     self._guard("hold", self.hold)
             log.debug(
                 "loop: frame %d %s (change %.1f, motion %.1f)",
@@ -420,7 +429,12 @@ class ServiceLoop:
             result.change,
             self.stats.last_read_ms,
         )
+        self._last_unseen = False
         self._guard("observe", self.observe, observation)
+        if before_unseen and result.decision is Decision.CHANGED and self.hold is not None:
+            # still against the frame before (else it would be MOVING): that frame showed this table too
+            self.stats.held_before += 1
+            self._guard("hold", self.hold)
         return result
 
     def _guard(self, what: str, func: Callable[..., Any], *args: Any) -> Any:

@@ -74,8 +74,9 @@ from vision.read.table import FrameSide, TableObservation
 MAX_EVENTS = 200
 #: The most contradictions kept at once (the oldest dropped first).
 MAX_CONTRADICTIONS = 20
-#: A hand under way whose deal the camera missed is joined when its table has been read alike on this many frames
-#: running, with at most this many discards in all (two go-rounds: later, a missed call could hide among them).
+#: A hand under way whose deal the camera missed is joined when its table has been read on this many frames running,
+#: each alike or grown by discards in turn, with at most this many discards in all (two go-rounds: later, a missed
+#: call could hide among them).
 JOIN_FRAMES = 3
 JOIN_MOST_DISCARDS = 8
 #: The phones' name of each abortive draw.
@@ -293,9 +294,9 @@ class CameraGame:
         self._synced = False  # the first frame seen with a hand in progress is taken as the truth
         #: The game's event count when a pending draw was dismissed (it is not proposed again until the game moves).
         self._dismissed: int | None = None
-        #: A hand under way seen while none is in progress (:meth:`_join_hand_under_way`): what it shows, and on how
-        #: many frames running.
-        self._early: tuple[Any, int] | None = None
+        #: A hand under way seen while none is in progress (:meth:`_join_hand_under_way`): what it shows, on how many
+        #: frames running, and the table read on the frame before (what the frames have shown twice).
+        self._early: tuple[Any, int, TableObservation | None] | None = None
 
     # --- frames ----------------------------------------------------------------------------------------------
 
@@ -339,10 +340,14 @@ class CameraGame:
             if game.over:
                 return changed
             if not _clear(table):
-                return changed | self._join_hand_under_way(table)
-            self._early = None
-            if self.follower.accepted != TableSnapshot():
-                self._new_follower()
+                changed |= self._join_hand_under_way(table)
+                if self.session.game.hand is None:
+                    return changed
+                # joined as the frame before showed it: this frame, which may show more, goes on to the follower
+            else:
+                self._early = None
+                if self.follower.accepted != TableSnapshot():
+                    self._new_follower()
         elif not self._synced:  # a hand in progress when the camera starts: the table as first seen is its state
             if table is None:
                 return self.tick()
@@ -385,8 +390,10 @@ class CameraGame:
 
     def _join_hand_under_way(self, table: TableObservation | None) -> bool:
         """A deal the camera missed (reads fell behind, or it started late) whose first discards lie on the table:
-        once the same early table is seen on :data:`JOIN_FRAMES` frames running, the hand is started from its
-        indicator and those discards taken in turn from the dealer, marked inferred. Returns whether it was."""
+        once an early table has been seen on :data:`JOIN_FRAMES` frames running, each alike or grown by discards in
+        turn (the table moves on while a slow read runs), the hand is started from its indicator and the discards
+        seen on two frames at least taken in turn from the dealer, marked inferred; those seen once are left to the
+        follower. Returns whether it was."""
         early = _early_hand(table, self.session.game.dealer, self.side_of)
         if early is None or self.follower.accepted.indicators[:1] == early[:1]:
             # (the hand that just ended still lies there: its indicator is the same; a new deal shows another, but
@@ -394,11 +401,12 @@ class CameraGame:
             self._early = None
             return False
         seen = self._early
-        self._early = (early, 1 if seen is None or seen[0] != early else seen[1] + 1)
+        grown = seen is not None and seen[0][0] == early[0] and early[1][: len(seen[0][1])] == seen[0][1]
+        self._early = (early, seen[1] + 1 if grown else 1, table)  # type: ignore[index]
         if self._early[1] < JOIN_FRAMES:
             return False
-        assert table is not None
-        indicator, discards = early
+        assert seen is not None and seen[2] is not None
+        indicator, discards = seen[0]
         self._early = None
         self.events, self.contradictions = [], []
         if not self._apply_camera(HandStart(dora_indicator=indicator)):
@@ -407,7 +415,7 @@ class CameraGame:
             if not self._apply_camera(discard, inferred=True):
                 break
         self._new_follower()
-        self.follower.accept(table)
+        self.follower.accept(seen[2])
         if discards:  # (accept took the riichi seats from the sideways tiles; the last discard is open to a call)
             last = discards[-1]
             self.follower.last_discard = (self.side_of(last.seat), last.tile)

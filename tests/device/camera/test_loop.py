@@ -212,8 +212,9 @@ def test_a_failing_service_does_not_stop_the_loop():
 @pytest.mark.parametrize(
     ("frames", "fail_on", "expected"),
     [
-        # read, held twice, an arm (no hold while it moves), the new table read, held once
-        (script_of_a_discard(), frozenset(), ["read 0", "hold", "hold", "read 6", "hold"]),
+        # read, held twice, an arm (no hold while it moves), the new table read and its first still frame (5) held
+        # after it, then held once more
+        (script_of_a_discard(), frozenset(), ["read 0", "hold", "hold", "read 6", "hold", "hold"]),
         # nothing read yet (the first read failed): no hold until a frame is read
         ([felt(0), felt(1), felt(2)], frozenset({0}), ["read 1", "hold"]),
     ],
@@ -226,7 +227,36 @@ def test_each_unchanged_frame_after_a_read_is_a_hold(frames, fail_on, expected):
     loop.observe = lambda obs: calls.append(f"read {obs.split('#')[1]}")
     stats = loop.run()
     assert calls == expected
-    assert stats.unchanged == expected.count("hold")
+    assert stats.unchanged + stats.held_before == expected.count("hold")
+
+
+@pytest.mark.parametrize(
+    ("frames", "read_times", "expected", "held_before"),
+    [
+        # the new table lies still two frames (5, 6) before the next arm: read on the second, the first held after it
+        (
+            [*script_of_a_discard()[:7], with_arm(with_tile(felt(7)), 100)],
+            None,
+            ["read 0", "hold", "hold", "read 6", "hold"],
+            1,
+        ),
+        # the first frame read has no frame before it
+        ([felt(0), with_arm(felt(1), 100)], None, ["read 0"], 0),
+        # a changed frame whose read the rate limit (one a second) deferred, 0.5 s after the last read, showed the
+        # table read on the next frame
+        (script_of_a_discard(), [0.0, 0.5, 1.5], ["read 0", "hold", "hold", "read 7", "hold"], 1),
+    ],
+)
+def test_the_still_frame_before_a_read_is_held_after_it(frames, read_times, expected, held_before):
+    calls: list[str] = []
+    seconds = iter(read_times) if read_times else itertools.count()  # the clock is asked once per frame to read
+    loop = ServiceLoop(
+        FakeSource(frames), lambda f: f.origin, lambda obs: calls.append(f"read {obs.split('#')[1]}"),
+        hold=lambda: calls.append("hold"), max_reads_per_second=1.0, clock=lambda: float(next(seconds)),
+    )  # fmt: skip
+    stats = loop.run()
+    assert calls == expected
+    assert stats.held_before == held_before
 
 
 def test_a_failing_hold_is_counted_and_the_loop_goes_on():
@@ -236,7 +266,8 @@ def test_a_failing_hold_is_counted_and_the_loop_goes_on():
     rec = Recorder()
     stats = make_loop(FakeSource(script_of_a_discard()), rec, hold=hold).run()
     assert rec.observed == ["fake#0", "fake#6"]
-    assert stats.errors == 3 and "hold: ValueError: follower refused" in stats.last_error
+    # frames 1, 2 and 7 held, and frame 5 (still, before frame 6 was read)
+    assert stats.errors == 4 and "hold: ValueError: follower refused" in stats.last_error
 
 
 def test_stop_from_another_thread_is_prompt():

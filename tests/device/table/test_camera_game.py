@@ -405,6 +405,32 @@ def test_a_hand_whose_deal_the_camera_missed_is_joined_from_its_early_discards(s
         assert all("taken in turn" in e["text"] for e in cam.state()["events"][1 : len(expected) // 2 + 1])
 
 
+@pytest.mark.parametrize(
+    ("frames", "joined", "then"),
+    [
+        # reads slower than the table (a Pi's whole read lasts more than a turn): each frame shows a discard more; the
+        # hand is joined on the third with the discards seen twice, and the follower takes the one seen once
+        ([{B: "1z"}, {B: "1z", R: "9p"}, {B: "1z", R: "9p", T: "2s"}], [D(0, "1z"), D(1, "9p")], [D(2, "2s")]),
+        ([{B: "1z"}, {B: "1z"}, {B: "1z", R: "9p"}], [D(0, "1z")], [D(1, "9p")]),
+        # a tile read otherwise on the way (1z then 2z): the frames before it are no ground; joined two frames on
+        ([{B: "1z"}, {B: "2z", R: "9p"}, {B: "2z", R: "9p", T: "2s"}, {B: "2z", R: "9p", T: "2s", L: "3m"}],
+         [D(0, "2z"), D(1, "9p"), D(2, "2s")], [D(3, "3m")]),
+        # a pond grown out of turn (the top seat before the right one) is no hand under way
+        ([{B: "1z"}, {B: "1z", T: "2s"}, {B: "1z", T: "2s", R: "9p"}], None, None),
+    ],
+)  # fmt: skip
+def test_a_hand_whose_reads_fell_behind_the_table_is_joined_from_frames_grown_in_turn(frames, joined, then):
+    cam = camera()
+    show(cam, [table(ponds, dora="4p") for ponds in frames], holds=0)
+    if joined is None:
+        assert game_events(cam) == []
+        return
+    assert game_events(cam) == [START, *turns(*joined)]
+    cam.hold()  # the last frame seen again
+    assert game_events(cam) == [START, *turns(*joined, *then)]
+    assert cam.state()["contradictions"] == []
+
+
 def test_a_riichi_read_late_corrects_its_discard_and_the_hand_goes_on():
     """Filmed with the models: a riichi tile read upright while its discard settled, sideways only after; the
     discard was taken without its riichi, and the hand's win was scored without it."""

@@ -46,7 +46,15 @@ import numpy as np
 from device.camera.sources import EndOfStream, Frame
 from device.cli import UserError
 from device.lab.games import _files
-from vision.eval.record_comparison import GameFilmed, Landing, arrival, compare, discard_latencies, wins_scored
+from vision.eval.record_comparison import (
+    GameFilmed,
+    Landing,
+    arrival,
+    compare,
+    discard_latencies,
+    made_up,
+    wins_scored,
+)
 
 #: The table's size in the frames, (height, width), as the renderer draws by default.
 FRAME_SIZE = (1520, 2028)
@@ -784,6 +792,8 @@ class CameraBench:
     #: The engine events received, and the camera game's contradictions, for a run that saw fewer discards than shown.
     received: list[str] = field(default_factory=list)
     clashes: list[str] = field(default_factory=list)
+    #: The events received that the hand's record, as far as it was shown, does not have.
+    false: list[str] = field(default_factory=list)
 
     def pi5_latency(self, latency: float, landed: float, gmacs: float) -> float:
         """A discard's seconds to the bus with the read of its landing (the first read begun after it) taking its
@@ -835,6 +845,7 @@ class CameraBench:
             "macs_per_read": round(macs),
             "received": self.received,
             "contradictions": self.clashes,
+            "false_events": self.false,
             "pi5": {
                 "gmacs_per_s": gmacs,
                 "read_ms": round(pi5_read, 1),
@@ -906,6 +917,7 @@ def bench_camera(
         landings,
         [str(e) for _, e in watch.arrived],
         [f"{c['clash']} seat {c['seat']}: {c['detail']}" for c in watch.clashes],
+        made_up(hand.events[: max((s.lands for s in shots if s.lands is not None), default=-1) + 1], watch.arrived),
     )
 
 
@@ -940,7 +952,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     print(
         f"  here:  {report['changed_frames_per_s']} changed frames/s (read median {report['read_ms_median']} ms, "
         f"{report['reads']} reads); discard to the bus: median {lat['median']} s, worst {lat['worst']} s "
-        f"({report['discards_seen']}/{report['discards']} discards seen)"
+        f"({report['discards_seen']}/{report['discards']} discards seen; {len(bench.false)} false events, "
+        f"{len(bench.clashes)} contradictions)"
     )
     for name, k in report["by_kind"].items():
         if k["reads"]:

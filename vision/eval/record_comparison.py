@@ -121,6 +121,16 @@ def compare(script: Any, arrived: Sequence[tuple[float, Any]]) -> tuple[int, int
     return len(expected), len(pairs), len(got) - len(pairs), missed, made_up
 
 
+def made_up(expected: Sequence[Any], arrived: Sequence[tuple[float, Any]]) -> list[str]:
+    """The events received (of the kinds compared with a record) that no event of ``expected`` recovers, in order:
+    the false events of a run that played ``expected``."""
+    from vision.eval.table_script import compared, event_key
+
+    want, got = compared(expected), compared(e for _, e in arrived)
+    matched = {j for _, j in align([event_key(e) for e in want], [event_key(e) for e in got])}
+    return [str(e) for j, e in enumerate(got) if j not in matched]
+
+
 def discard_latencies(
     script: Any, landings: dict[int, Landing], taken: dict[int, float], arrived: Sequence[tuple[float, Any]]
 ) -> list[float]:

@@ -10,7 +10,7 @@ from engine.game.events import Call, Discard, DoraFlip, Draw, HandStart, Tsumo
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import Tile, parse_tiles
-from vision.eval.record_comparison import align, compare, wins_scored
+from vision.eval.record_comparison import align, compare, made_up, wins_scored
 from vision.eval.table_script import script_game
 
 
@@ -60,6 +60,7 @@ def _script(*events, end=None):
 def test_compare_counts_recovered_and_false(got: list, recovered: int, false: int, missed: list) -> None:
     arrived = [(float(i), e) for i, e in enumerate(got)]
     assert compare(_script(*HAND), arrived)[:4] == (5, recovered, false, missed)
+    assert len(made_up(HAND, arrived)) == false  # a hand's events alone (bench camera's first hand)
 
 
 class _Result:

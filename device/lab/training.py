@@ -63,6 +63,13 @@ def register(commands) -> None:
         help="copies of alanchoi00's training photos, other physical sets (default 0: none)",
     )
     train.add_argument(
+        "--other-sets-box-scale",
+        default="1,1",
+        metavar="W,H",
+        help="grow alanchoi00's training labels (faces only) by these width and height factors about their centres, "
+        "clipped to the photo, towards our whole-tile boxes (e.g. 1.25,1.20; default 1,1: as labelled)",
+    )
+    train.add_argument(
         "--model",
         default="peer",
         help="yolo11n.yaml / yolov8n.yaml (from scratch), a local .pt checkpoint, an exported detector .onnx of ours "
@@ -139,6 +146,18 @@ def _size(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _box_scale(text: str) -> tuple[float, float]:
+    from vision.train.unlabelled import BOX_SCALE_RANGE, check_box_scale
+
+    low, high = BOX_SCALE_RANGE
+    wrong = f"--other-sets-box-scale must be WIDTH,HEIGHT factors within {low:g}..{high:g} (e.g. 1.25,1.20)"
+    try:
+        width, height = (float(v) for v in text.split(","))
+        return check_box_scale((width, height))
+    except ValueError:
+        raise UserError(f"{wrong}, not {text!r}") from None
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from vision.synth import write_dataset
 
@@ -185,6 +204,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise UserError(f"training needs the [train] extras: {exc}") from None
     project, name = Path(args.project), args.name
+    box_scale = _box_scale(args.other_sets_box_scale)
+    if box_scale != (1.0, 1.0) and args.other_sets_repeats <= 0:
+        raise UserError("--other-sets-box-scale grows alanchoi00's labels: give --other-sets-repeats 1 or more too")
     if args.resume:
         try:
             run = training.train(Path(), "", training.Recipe(), project, name, resume=True)
@@ -212,6 +234,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         tuple(Path(d) for d in args.val),
         args.real_repeats,
         args.other_sets_repeats,
+        box_scale,
     )
     try:
         data_yaml = training.assemble(spec, project / name / "data")

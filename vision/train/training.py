@@ -144,6 +144,9 @@ class DataSpec:
     real_repeats: int = 0
     #: Copies of alanchoi00's training photos (other sets, :mod:`vision.eval.other_sets`; 0: none).
     other_sets_repeats: int = 0
+    #: Width and height factors alanchoi00's training labels are grown by about their centres, clipped to the photo
+    #: (:func:`vision.train.unlabelled.grown`): its labels box a tile's face, ours the whole tile. 1, 1: as labelled.
+    other_sets_box_scale: tuple[float, float] = (1.0, 1.0)
 
 
 def write_data_yaml(path: Path, train: Sequence[Path], val: Sequence[Path]) -> Path:
@@ -177,7 +180,13 @@ def assemble(spec: DataSpec, out: Path) -> Path:
         from vision.train.unlabelled import shipped_finder, write_painted_yolo
 
         other_dir = out / "other_sets_train"  # its unlabelled tiles painted out: vision.train.unlabelled
-        write_painted_yolo(other_sets.load_split("train"), other_dir, shipped_finder(), spec.other_sets_repeats)
+        write_painted_yolo(
+            other_sets.load_split("train"),
+            other_dir,
+            shipped_finder(),
+            spec.other_sets_repeats,
+            box_scale=spec.other_sets_box_scale,
+        )
         train.append(other_dir)
     return write_data_yaml(out / "data.yaml", train, spec.val_dirs)
 

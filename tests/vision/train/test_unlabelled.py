@@ -1,6 +1,7 @@
 """Photos whose labels leave tiles out: what a detector finds there that no label names is painted out."""
 
 import numpy as np
+import pytest
 
 from vision.eval.real_photos import RealBox, RealPhoto
 from vision.read.detector import Detection
@@ -8,6 +9,9 @@ from vision.read.geometry import Box
 from vision.read.labels import CLASS_NAMES
 from vision.read.postprocess import PAD_VALUE
 from vision.train.unlabelled import painted_out, painted_photos, unlabelled_finds, write_painted_yolo
+
+#: A test photo's size: 300 wide, 200 high (not square).
+WIDTH, HEIGHT = 300, 200
 
 TILE = CLASS_NAMES.index("3p")
 
@@ -60,3 +64,49 @@ def test_a_find_far_bigger_than_the_labelled_tiles_is_no_tile_left_out():
     group = Box(0, 0, 120, 150)  # a box round a whole group, read from afar
     assert unlabelled_finds([label], [group, Box(40, 60, 70, 100)]) == [Box(40, 60, 70, 100)]
     assert unlabelled_finds([], [group]) == [group]
+
+
+def _grey_photo(tmp_path, boxes: tuple[RealBox, ...]) -> RealPhoto:
+    import cv2
+
+    path = tmp_path / "a.jpg"
+    cv2.imwrite(str(path), np.full((HEIGHT, WIDTH, 3), 30, np.uint8))
+    return RealPhoto(path, "alanchoi00", "train", "a", boxes)
+
+
+@pytest.mark.parametrize(
+    ("label", "scale", "written"),
+    [
+        # a face-only label grown about its centre to the whole tile's extent
+        ((0.5, 0.5, 0.1, 0.2), (1.25, 1.2), "0.500000 0.500000 0.125000 0.240000"),
+        # a 3p at the bottom-left corner grows inwards only: its box stays within the photo
+        ((0.04, 0.95, 0.08, 0.1), (1.25, 1.2), "0.045000 0.945000 0.090000 0.110000"),
+        # 1, 1: the label as it is
+        ((0.5, 0.5, 0.1, 0.2), (1.0, 1.0), "0.500000 0.500000 0.100000 0.200000"),
+    ],
+)
+def test_a_photos_labels_are_written_grown_by_the_box_scale_and_clipped_to_the_photo(tmp_path, label, scale, written):
+    photo = _grey_photo(tmp_path, (RealBox(TILE, *label),))
+    assert write_painted_yolo([photo], tmp_path / "out", _Found([]), repeats=2, box_scale=scale) == (2, 0)
+    for path in sorted((tmp_path / "out" / "labels").glob("*.txt")):
+        assert path.read_text() == f"{TILE} {written}\n"
+    assert photo.boxes == (RealBox(TILE, *label),)  # the photo itself (and so any validation copy) is untouched
+
+
+def test_paint_next_to_a_grown_label_leaves_the_rim_it_took_in(tmp_path):
+    """The labelled face runs 135..165 across; grown 1.25 x, 131..169. A find of the unlabelled tile beside it
+    (160..200) is painted, but not over 165..169, which the grown label now calls tile."""
+    import cv2
+
+    photo = _grey_photo(tmp_path, (RealBox(TILE, 0.5, 0.5, 0.1, 0.2),))
+    out = tmp_path / "out"
+    write_painted_yolo([photo], out, _Found([Box(160, 76, 200, 124)]), box_scale=(1.25, 1.2))
+    row = cv2.imread(str(out / "images" / "real_alanchoi00_a_0.jpg"))[100, :, 0].astype(int)
+    assert abs(row[185] - PAD_VALUE) <= 6  # the neighbour, painted
+    assert abs(row[167] - 30) <= 6 and abs(row[150] - 30) <= 6  # the grown label's rim and face, put back
+
+
+def test_a_box_scale_out_of_range_is_refused(tmp_path):
+    photo = _grey_photo(tmp_path, (RealBox(TILE, 0.5, 0.5, 0.1, 0.2),))
+    with pytest.raises(ValueError, match="two factors"):
+        write_painted_yolo([photo], tmp_path / "out", _Found([]), box_scale=(0.0, 1.2))

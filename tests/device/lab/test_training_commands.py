@@ -1,0 +1,60 @@
+"""``jantaku-lab train``'s options for alanchoi00's photos: bad values refused in one line, good ones passed on."""
+
+from __future__ import annotations
+
+import pytest
+
+from device.lab.cli import main
+
+
+def _train(tmp_path, *extra: str) -> list[str]:
+    data = tmp_path / "data"
+    (data / "images").mkdir(parents=True, exist_ok=True)
+    return ["train", "--data", str(data), "--val", str(data), "--model", "yolo11n.yaml", *extra]
+
+
+@pytest.mark.parametrize(
+    ("scale", "message"),
+    [
+        ("1.25", "--other-sets-box-scale must be WIDTH,HEIGHT factors within 0.5..2"),  # one factor
+        ("1.25,1.20,1", "--other-sets-box-scale must be WIDTH,HEIGHT"),  # three
+        ("1.25,tall", "--other-sets-box-scale must be WIDTH,HEIGHT"),
+        ("0,1.2", "--other-sets-box-scale must be WIDTH,HEIGHT"),  # no box left
+        ("1.25,3", "--other-sets-box-scale must be WIDTH,HEIGHT"),  # three tiles tall
+        ("nan,1.2", "--other-sets-box-scale must be WIDTH,HEIGHT"),
+    ],
+)
+def test_a_bad_box_scale_is_one_line_and_exit_2(tmp_path, capsys, scale, message):
+    argv = _train(tmp_path, "--other-sets-repeats", "1", "--other-sets-box-scale", scale, "--project", str(tmp_path))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err and repr(scale) in err
+    assert not (tmp_path / "tiles").exists()  # refused before anything was written
+
+
+def test_a_box_scale_without_alanchoi00s_photos_is_refused(tmp_path, capsys):
+    assert main(_train(tmp_path, "--other-sets-box-scale", "1.25,1.20", "--project", str(tmp_path))) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "give --other-sets-repeats 1 or more" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "scale"),
+    [
+        ([], (1.0, 1.0)),  # as labelled unless asked
+        (["--other-sets-box-scale", "1.25,1.20"], (1.25, 1.2)),
+    ],
+)
+def test_the_box_scale_reaches_the_training_data(tmp_path, capsys, monkeypatch, argv, scale):
+    from vision.train import training
+
+    specs = []
+
+    def assemble(spec, out):  # stands in for writing the data: the spec is what is checked
+        specs.append(spec)
+        raise FileNotFoundError("stopped before writing")
+
+    monkeypatch.setattr(training, "assemble", assemble)
+    assert main(_train(tmp_path, "--other-sets-repeats", "1", *argv, "--project", str(tmp_path))) == 2
+    [spec] = specs
+    assert spec.other_sets_repeats == 1 and spec.other_sets_box_scale == scale

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -78,17 +78,49 @@ class FaceStyle:
     weight: int = 0  # < 0 thinner strokes, > 0 bolder (pixels at 2x)
     blur: float = 0.0
     wear: float = 0.0  # 0..1: fraction of ink faded in patches
-    haku_frame: str = "blank"  # "blank", "frame", "double"
+    haku_frame: str = "blank"  # "blank", "frame", "double", "mark" (a frame round a small red maker's mark)
     haku_rgb: tuple[float, float, float] = (0.15, 0.35, 0.75)
     dark_face: bool = False  # the Black artwork as drawn: dark faces, coloured glyphs
 
 
+def side_stream(rng: np.random.Generator, salt: int) -> np.random.Generator:
+    """A generator seeded from ``rng``'s present state and ``salt`` that leaves ``rng`` as it was: for draws added
+    to a renderer later, so that the draws after them, and so every seed's images but what they add, stay the same.
+
+    >>> rng = np.random.default_rng(7)
+    >>> bool(side_stream(rng, 1).random() == side_stream(rng, 1).random() != side_stream(rng, 2).random())
+    True
+    >>> bool(rng.random() == np.random.default_rng(7).random())
+    True
+    """
+    words = [salt]
+
+    def collect(value) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, np.ndarray):
+            words.extend(int(v) for v in value.ravel())
+        elif isinstance(value, int):
+            words.append(value)
+
+    collect(rng.bit_generator.state)
+    return np.random.default_rng(np.random.SeedSequence(words))
+
+
+#: Salts of :func:`side_stream` for the White dragon's maker's mark: whether a style draws one, and its shape.
+HAKU_MARK_SALT, HAKU_MARK_SHAPE_SALT = 55, 56
+#: The maker's mark's red (RGB 0..1).
+MARK_RED = (0.80, 0.12, 0.10)
+
+
 def random_style(rng: np.random.Generator) -> FaceStyle:
-    """A random tile set's face style."""
+    """A random tile set's face style (White dragons: a quarter each blank, framed, double framed, and framed round
+    a maker's mark)."""
     variant = "Black" if rng.random() < 0.35 else "Regular"
     ivory = rng.uniform(0.86, 1.0)
     face = (ivory, ivory * rng.uniform(0.96, 1.0), ivory * rng.uniform(0.86, 1.0))
-    return FaceStyle(
+    style = FaceStyle(
         variant=variant,
         face_rgb=tuple(float(c) for c in face),
         ink_gain=tuple(float(g) for g in rng.uniform(0.75, 1.2, 3)),
@@ -101,6 +133,10 @@ def random_style(rng: np.random.Generator) -> FaceStyle:
         haku_rgb=tuple(float(c) for c in rng.choice([(0.15, 0.35, 0.75), (0.1, 0.1, 0.12), (0.1, 0.45, 0.25)])),
         dark_face=variant == "Black" and rng.random() < 0.08,
     )
+    if style.haku_frame == "frame" and side_stream(rng, HAKU_MARK_SALT).random() < 0.5:
+        # half the single frames get a mark, decided aside: the draws of every other face stay as they were
+        style = replace(style, haku_frame="mark")
+    return style
 
 
 def _shift_hue(rgb: np.ndarray, degrees: float) -> np.ndarray:
@@ -150,6 +186,28 @@ def _draw_haku_frame(base: np.ndarray, style: FaceStyle, rng: np.random.Generato
         cv2.rectangle(
             base, (mx + inset, my + inset), (w - mx - inset, h - my - inset), style.haku_rgb, max(1, thick // 2)
         )
+    elif style.haku_frame == "mark":
+        _draw_maker_mark(base, side_stream(rng, HAKU_MARK_SHAPE_SALT))
+
+
+def _draw_maker_mark(base: np.ndarray, rng: np.random.Generator) -> None:
+    """A small red maker's mark at the face's centre, 15-30 % of its width: a disc, a seal, or a few strokes (one
+    through the centre), as camerash's White dragon prints one inside its blue frame."""
+    h, w = base.shape[:2]
+    size = w * rng.uniform(0.15, 0.30)
+    red = tuple(float(v) for v in np.clip(np.asarray(MARK_RED) * rng.uniform(0.85, 1.15, 3), 0, 1))
+    cx, cy, half = w / 2, h / 2, size / 2
+    shape = str(rng.choice(["disc", "seal", "strokes"]))
+    if shape == "disc":
+        cv2.circle(base, (round(cx), round(cy)), round(half), red, -1, lineType=cv2.LINE_AA)
+    elif shape == "seal":
+        cv2.rectangle(base, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)), red, -1)
+    else:
+        thick = max(2, round(size / 6))
+        cv2.line(base, (round(cx), round(cy - half)), (round(cx), round(cy + half)), red, thick, cv2.LINE_AA)
+        for y in rng.uniform(cy - half, cy + half, int(rng.integers(1, 4))):
+            reach = half * rng.uniform(0.6, 1.0)
+            cv2.line(base, (round(cx - reach), round(y)), (round(cx + reach), round(y)), red, thick, cv2.LINE_AA)
 
 
 #: Back colours of real sets (RGB 0..1): yellow, orange, blue, green, navy, red, pink, black, grey, white-ish.

@@ -32,7 +32,7 @@ from vision.read.classifier import CROP_MARGIN, CROP_SIZE, extract_crop
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS, CLASS_NAMES, NUM_CLASSES
 from vision.synth import art, distractors
-from vision.synth.glyphs import _PIN_LAYOUT, _SOU_LAYOUT, cjk_fonts
+from vision.synth.glyphs import _PIN_LAYOUT, _SOU_LAYOUT, cjk_fonts, draw_maker_mark
 
 #: Drawing size of a face (width, height): twice the artwork's face texture, shrunk once at the end.
 _DRAW = (art.FACE_SIZE[0] * 2, art.FACE_SIZE[1] * 2)
@@ -661,8 +661,9 @@ def drawn_face(
 
 
 def _haku(draw, at, w: int, fonts: tuple[str, ...], rng: np.random.Generator) -> None:
-    """The White dragon: blank, a frame, a double or ornate frame, or a frame round a character."""
-    kind = str(rng.choice(["blank", "frame", "double", "ornate", "inner"], p=[0.15, 0.25, 0.2, 0.15, 0.25]))
+    """The White dragon: blank, a frame, a double or ornate frame, a frame round a character, or round a small
+    maker's mark (:func:`_haku_kind`)."""
+    kind = _haku_kind(rng)
     if kind == "blank":
         return
     colour = _ink(rng, {"blue": 5, "black": 3, "green": 1, "red": 1})
@@ -693,6 +694,18 @@ def _haku(draw, at, w: int, fonts: tuple[str, ...], rng: np.random.Generator) ->
         inner = _ink(rng, {"red": 3, "blue": 2, "black": 1})
         font = _sized(fonts[int(rng.integers(len(fonts)))], min(x1 - x0, y1 - y0) * rng.uniform(0.3, 0.55))
         _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), str(rng.choice(list(_HAKU_INNER))), font, inner)
+    if kind == "mark":  # drawn aside, as the kind was: the frame's draws are a plain frame's
+        draw_maker_mark(draw, ((x0 + x1) / 2, (y0 + y1) / 2), w, art.side_stream(rng, art.HAKU_MARK_SHAPE_SALT))
+
+
+def _haku_kind(rng: np.random.Generator) -> str:
+    """How a White dragon card is drawn: "blank" 15 %, "frame" 10 %, "mark" (a frame round a small red maker's
+    mark) 15 %, "double" 20 %, "ornate" 15 %, "inner" (round a character) 25 %. The draws of ``rng`` are those
+    before the mark: which frames get one is drawn aside (:func:`~vision.synth.art.side_stream`)."""
+    kind = str(rng.choice(["blank", "frame", "double", "ornate", "inner"], p=[0.15, 0.25, 0.2, 0.15, 0.25]))
+    if kind == "frame" and art.side_stream(rng, art.HAKU_MARK_SALT).random() < 0.6:
+        kind = "mark"
+    return kind
 
 
 def can_draw(class_id: int, fonts: tuple[str, ...]) -> bool:

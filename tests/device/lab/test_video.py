@@ -10,6 +10,7 @@ from engine.game.events import Call, Discard, Draw, HandStart, Tsumo
 from engine.melds import MeldKind
 from engine.rules import preset
 from engine.tiles import parse_tiles
+from tests.shared_data import TENHOU, TENHOU_MISSING
 from tests.vision.eval.test_record_comparison import HAND, _script, _t
 
 
@@ -104,6 +105,21 @@ def test_a_short_hand_filmed_and_read_with_the_shipped_models() -> None:
 
     filmed = film_game(_script(*CALL_AND_RIICHI), reader="models", style=game_style(5))
     assert (filmed.recovered, filmed.false) == (filmed.events, 0), (filmed.missed, filmed.made_up, filmed.clashes)
+
+
+@pytest.mark.skipif(not (TENHOU / "games").is_dir(), reason=TENHOU_MISSING)
+def test_a_logged_game_filmed_and_read_with_the_shipped_models() -> None:
+    """CI's one logged game through the camera as it runs, as the 20-game list films it (its 2nd game: render seed
+    1007, style 8): a Tenhou hand of 28 events with a riichi, every one recovered and none made up."""
+    from device.lab.video import film_game, game_style, scripts_of
+
+    (script,) = scripts_of([str(TENHOU / "games" / "mjx_upd-sutehai-furiten.mjlog")], None)
+    filmed = film_game(script, reader="models", seed=1007, style=game_style(8))
+    assert (filmed.events, filmed.recovered, filmed.false) == (28, 28, 0), (
+        filmed.missed,
+        filmed.made_up,
+        filmed.clashes,
+    )
 
 
 def test_the_camera_clock_shows_what_is_in_front_of_the_lens_now() -> None:

@@ -79,13 +79,24 @@ def test_random_styles_draw_each_make_about_a_quarter_of_the_time_and_the_same_f
 
 
 @pytest.mark.parametrize(
-    ("make", "marked", "framed"),
-    [("mark", True, True), ("frame", False, True), ("blank", False, False)],
+    ("module", "chooser", "draw", "make", "marked", "framed"),
+    [
+        # faces drawn with fonts (the detector's renders with --drawn-faces)
+        (glyphs, "_haku_make", "procedural_face", "mark", True, True),
+        (glyphs, "_haku_make", "procedural_face", "frame", False, True),
+        (glyphs, "_haku_make", "procedural_face", "blank", False, False),
+        # the classifier's cards
+        (cards, "_haku_kind", "drawn_face", "mark", True, True),
+        (cards, "_haku_kind", "drawn_face", "frame", False, True),
+        (cards, "_haku_kind", "drawn_face", "double", False, True),
+        (cards, "_haku_kind", "drawn_face", "ornate", False, True),
+    ],
 )
-def test_a_white_dragon_drawn_with_fonts_has_a_red_mark_only_in_the_mark_make(monkeypatch, make, marked, framed):
-    monkeypatch.setattr(glyphs, "_haku_make", lambda rng: make)
+def test_a_drawn_white_dragon_has_a_red_mark_only_in_the_mark_make(monkeypatch, module, chooser, draw, make, marked,
+                                                                    framed):  # fmt: skip
+    monkeypatch.setattr(module, chooser, lambda rng: make)
     for seed in range(8):
-        face = glyphs.procedural_face(HAKU, FACE_RGB, np.random.default_rng(seed), NO_FONT_NEEDED)
+        face = getattr(module, draw)(HAKU, FACE_RGB, np.random.default_rng(seed), NO_FONT_NEEDED)
         assert _red(_centre(face)).any() == marked, seed
         assert (~_near(_rim(face), FACE_RGB, 0.3)).any() == framed, seed
 
@@ -93,18 +104,6 @@ def test_a_white_dragon_drawn_with_fonts_has_a_red_mark_only_in_the_mark_make(mo
 def test_white_dragons_drawn_with_fonts_are_marked_about_a_quarter_of_the_time():
     makes = Counter(glyphs._haku_make(np.random.default_rng(seed)) for seed in range(2000))
     assert 0.35 < makes["blank"] / 2000 < 0.45 and 0.19 < makes["mark"] / 2000 < 0.29, makes
-
-
-@pytest.mark.parametrize(
-    ("kind", "marked", "framed"),
-    [("mark", True, True), ("frame", False, True), ("double", False, True), ("ornate", False, True)],
-)
-def test_a_white_dragon_card_has_a_red_mark_only_in_the_mark_make(monkeypatch, kind, marked, framed):
-    monkeypatch.setattr(cards, "_haku_kind", lambda rng: kind)
-    for seed in range(8):
-        face = cards.drawn_face(HAKU, FACE_RGB, np.random.default_rng(seed), NO_FONT_NEEDED)
-        assert _red(_centre(face)).any() == marked, seed
-        assert (~_near(_rim(face), FACE_RGB, 0.3)).any() == framed, seed
 
 
 def test_white_dragon_cards_are_marked_about_as_often_as_double_framed():

@@ -187,27 +187,51 @@ def _draw_haku_frame(base: np.ndarray, style: FaceStyle, rng: np.random.Generato
             base, (mx + inset, my + inset), (w - mx - inset, h - my - inset), style.haku_rgb, max(1, thick // 2)
         )
     elif style.haku_frame == "mark":
-        _draw_maker_mark(base, side_stream(rng, HAKU_MARK_SHAPE_SALT))
+        _draw_maker_mark(base, maker_mark(rng, w))
 
 
-def _draw_maker_mark(base: np.ndarray, rng: np.random.Generator) -> None:
-    """A small red maker's mark at the face's centre, 15-30 % of its width: a disc, a seal, or a few strokes (one
-    through the centre), as camerash's White dragon prints one inside its blue frame."""
+@dataclass(frozen=True)
+class MakerMark:
+    """A White dragon's small red maker's mark about its face's centre: its red (RGB 0..1), its ``shape`` ("disc",
+    "seal", or "strokes": one down through the centre and a few across, each ``(offset down, half reach)``), its half
+    size and the strokes' thickness (pixels of the face it was drawn for)."""
+
+    red: tuple[float, float, float]
+    shape: str
+    half: float
+    thick: int
+    across: tuple[tuple[float, float], ...] = ()
+
+
+def maker_mark(rng: np.random.Generator, width: float) -> MakerMark:
+    """The maker's mark of a White dragon face ``width`` pixels wide, 15-30 % of it, as camerash's White dragon prints
+    one inside its blue frame; drawn from a side stream of ``rng`` (:func:`side_stream`), so that the face's own draws
+    stay as they were."""
+    side = side_stream(rng, HAKU_MARK_SHAPE_SALT)
+    size = width * side.uniform(0.15, 0.30)
+    red = tuple(float(v) for v in np.clip(np.asarray(MARK_RED) * side.uniform(0.85, 1.15, 3), 0, 1))
+    shape, half = str(side.choice(["disc", "seal", "strokes"])), size / 2
+    across = ()
+    if shape == "strokes":
+        across = tuple(
+            (float(dy), float(half * side.uniform(0.6, 1.0))) for dy in side.uniform(-half, half, side.integers(1, 4))
+        )
+    return MakerMark(red, shape, half, max(2, round(size / 6)), across)  # type: ignore[arg-type]
+
+
+def _draw_maker_mark(base: np.ndarray, mark: MakerMark) -> None:
+    """``mark`` drawn at the centre of the face ``base`` (RGB 0..1)."""
     h, w = base.shape[:2]
-    size = w * rng.uniform(0.15, 0.30)
-    red = tuple(float(v) for v in np.clip(np.asarray(MARK_RED) * rng.uniform(0.85, 1.15, 3), 0, 1))
-    cx, cy, half = w / 2, h / 2, size / 2
-    shape = str(rng.choice(["disc", "seal", "strokes"]))
-    if shape == "disc":
+    cx, cy, half, red = w / 2, h / 2, mark.half, mark.red
+    if mark.shape == "disc":
         cv2.circle(base, (round(cx), round(cy)), round(half), red, -1, lineType=cv2.LINE_AA)
-    elif shape == "seal":
+    elif mark.shape == "seal":
         cv2.rectangle(base, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)), red, -1)
     else:
-        thick = max(2, round(size / 6))
-        cv2.line(base, (round(cx), round(cy - half)), (round(cx), round(cy + half)), red, thick, cv2.LINE_AA)
-        for y in rng.uniform(cy - half, cy + half, int(rng.integers(1, 4))):
-            reach = half * rng.uniform(0.6, 1.0)
-            cv2.line(base, (round(cx - reach), round(y)), (round(cx + reach), round(y)), red, thick, cv2.LINE_AA)
+        cv2.line(base, (round(cx), round(cy - half)), (round(cx), round(cy + half)), red, mark.thick, cv2.LINE_AA)
+        for dy, reach in mark.across:
+            y = round(cy + dy)
+            cv2.line(base, (round(cx - reach), y), (round(cx + reach), y), red, mark.thick, cv2.LINE_AA)
 
 
 #: Back colours of real sets (RGB 0..1): yellow, orange, blue, green, navy, red, pink, black, grey, white-ish.

@@ -695,7 +695,7 @@ def _haku(draw, at, w: int, fonts: tuple[str, ...], rng: np.random.Generator) ->
         font = _sized(fonts[int(rng.integers(len(fonts)))], min(x1 - x0, y1 - y0) * rng.uniform(0.3, 0.55))
         _text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), str(rng.choice(list(_HAKU_INNER))), font, inner)
     if kind == "mark":  # drawn aside, as the kind was: the frame's draws are a plain frame's
-        draw_maker_mark(draw, ((x0 + x1) / 2, (y0 + y1) / 2), w, art.side_stream(rng, art.HAKU_MARK_SHAPE_SALT))
+        draw_maker_mark(draw, ((x0 + x1) / 2, (y0 + y1) / 2), art.maker_mark(rng, w))
 
 
 def _haku_kind(rng: np.random.Generator) -> str:

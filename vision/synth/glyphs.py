@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from vision.read.labels import CLASS_NAMES
-from vision.synth.art import FACE_SIZE, HAKU_MARK_SALT, HAKU_MARK_SHAPE_SALT, MARK_RED, side_stream
+from vision.synth.art import FACE_SIZE, HAKU_MARK_SALT, MakerMark, maker_mark, side_stream
 
 _NUMBERS = "一二三四五六七八九"
 _HONOURS = "東南西北白發中"
@@ -157,7 +157,7 @@ def procedural_face(class_id: int, face_rgb, rng: np.random.Generator, fonts: tu
                 x1, y1 = at(0.92, 0.9)
                 draw.rectangle((x0, y0, x1, y1), outline=_rgb(frame), width=max(3, int(w * rng.uniform(0.03, 0.07))))
             if make == "mark":
-                draw_maker_mark(draw, at(0.5, 0.5), w, side_stream(rng, HAKU_MARK_SHAPE_SALT))
+                draw_maker_mark(draw, at(0.5, 0.5), maker_mark(rng, w))
         else:
             colour = {6: pal["green"], 7: pal["red"]}.get(number, pal["ink"])
             size = int((w - 2 * mx) * rng.uniform(0.85, 1.05))
@@ -174,24 +174,17 @@ def _haku_make(rng: np.random.Generator) -> str:
     return "mark" if side_stream(rng, HAKU_MARK_SALT).random() < 0.4 else "frame"
 
 
-def draw_maker_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], width: float, rng) -> None:
-    """A small red maker's mark at ``centre``, 15-30 % of ``width`` (the face's): a disc, a seal, or a few strokes
-    (one through the centre), as some sets print inside the White dragon's frame. ``rng``: a side stream
-    (:func:`~vision.synth.art.side_stream`), so that the face's own draws stay as they were."""
-    size = width * rng.uniform(0.15, 0.30)
-    red = _rgb(np.clip(np.asarray(MARK_RED) * rng.uniform(0.85, 1.15, 3), 0, 1))
-    (cx, cy), half = centre, size / 2
-    shape = str(rng.choice(["disc", "seal", "strokes"]))
-    if shape == "disc":
+def draw_maker_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], mark: MakerMark) -> None:
+    """``mark`` (:func:`~vision.synth.art.maker_mark`) drawn about ``centre``."""
+    (cx, cy), half, red = centre, mark.half, _rgb(mark.red)
+    if mark.shape == "disc":
         draw.ellipse((cx - half, cy - half, cx + half, cy + half), fill=red)
-    elif shape == "seal":
+    elif mark.shape == "seal":
         draw.rectangle((cx - half, cy - half, cx + half, cy + half), fill=red)
     else:
-        thick = max(2, round(size / 6))
-        draw.line((cx, cy - half, cx, cy + half), fill=red, width=thick)
-        for y in rng.uniform(cy - half, cy + half, int(rng.integers(1, 4))):
-            reach = half * rng.uniform(0.6, 1.0)
-            draw.line((cx - reach, y, cx + reach, y), fill=red, width=thick)
+        draw.line((cx, cy - half, cx, cy + half), fill=red, width=mark.thick)
+        for dy, reach in mark.across:
+            draw.line((cx - reach, cy + dy, cx + reach, cy + dy), fill=red, width=mark.thick)
 
 
 def _text(draw: ImageDraw.ImageDraw, centre, text: str, font, colour, stroke: int = 0) -> None:

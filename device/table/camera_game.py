@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from device.table.game_session import GameSession, applied_to_copy
 from engine.errors import EngineError, IllegalAction
@@ -224,6 +224,16 @@ def _early_hand(table: TableObservation | None, dealer: int, side_of: Callable[[
     return snapshot.indicators[0], tuple(discards)
 
 
+class _EarlyTable(NamedTuple):
+    """An early hand under way read on ``frames`` frames running, each alike or grown by discards in turn: its
+    indicator and discards (:func:`_early_hand`) and the table of the last of them."""
+
+    indicator: Tile
+    discards: tuple[Discard, ...]
+    frames: int
+    table: TableObservation
+
+
 def _clear(table: TableObservation | None) -> bool:
     """Whether a table read shows a fresh deal (or a cleared table): no pond tile, no meld, no hand laid open."""
     if table is None:
@@ -294,9 +304,8 @@ class CameraGame:
         self._synced = False  # the first frame seen with a hand in progress is taken as the truth
         #: The game's event count when a pending draw was dismissed (it is not proposed again until the game moves).
         self._dismissed: int | None = None
-        #: A hand under way seen while none is in progress (:meth:`_join_hand_under_way`): what it shows, on how many
-        #: frames running, and the table read on the frame before (what the frames have shown twice).
-        self._early: tuple[Any, int, TableObservation | None] | None = None
+        #: A hand under way seen while none is in progress (:meth:`_join_hand_under_way`).
+        self._early: _EarlyTable | None = None
 
     # --- frames ----------------------------------------------------------------------------------------------
 
@@ -400,13 +409,14 @@ class CameraGame:
             # for one in 34 deals, which wait for the table to be cleared as before)
             self._early = None
             return False
+        indicator, discards = early
         seen = self._early
-        grown = seen is not None and seen[0][0] == early[0] and early[1][: len(seen[0][1])] == seen[0][1]
-        self._early = (early, seen[1] + 1 if grown else 1, table)  # type: ignore[index]
-        if self._early[1] < JOIN_FRAMES:
+        grown = seen is not None and seen.indicator == indicator and discards[: len(seen.discards)] == seen.discards
+        self._early = _EarlyTable(indicator, discards, seen.frames + 1 if seen and grown else 1, table)
+        if self._early.frames < JOIN_FRAMES:
             return False
-        assert seen is not None and seen[2] is not None
-        indicator, discards = seen[0]
+        assert seen is not None  # joined on the table of the frame before: its discards were seen twice
+        indicator, discards, table = seen.indicator, seen.discards, seen.table
         self._early = None
         self.events, self.contradictions = [], []
         if not self._apply_camera(HandStart(dora_indicator=indicator)):
@@ -415,7 +425,7 @@ class CameraGame:
             if not self._apply_camera(discard, inferred=True):
                 break
         self._new_follower()
-        self.follower.accept(seen[2])
+        self.follower.accept(table)
         if discards:  # (accept took the riichi seats from the sideways tiles; the last discard is open to a call)
             last = discards[-1]
             self.follower.last_discard = (self.side_of(last.seat), last.tile)

@@ -215,7 +215,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
         raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a crop 64 high, 48 wide)")
     if args.cards_brush:  # before any crop set is built
-        from vision.synth.cards import cjk_fonts
+        from vision.synth.glyphs import cjk_fonts
 
         if not cjk_fonts():
             raise UserError("--cards-brush needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")

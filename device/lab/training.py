@@ -169,6 +169,12 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--drawn-faces must be within 0..1")
     if not 0.0 <= args.distractors <= 1.0:
         raise UserError("--distractors must be within 0..1")
+    if args.drawn_faces > 0:
+        from vision.synth.glyphs import cjk_fonts
+
+        # without one the character faces fall back to the artwork: the same seed would render other images
+        if not cjk_fonts():
+            raise UserError("--drawn-faces needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise UserError("--max-seconds must be positive")
     try:

@@ -42,7 +42,7 @@ def _log(text: str) -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     if args.cards < 1 or args.epochs < 1 or args.width < 2 or args.width % 2:
         raise UserError("--cards and --epochs must be at least 1, --width an even number of at least 2")
-    from vision.synth.cards import cjk_fonts
+    from vision.synth.glyphs import cjk_fonts
 
     if not cjk_fonts():
         raise UserError("train-way-up needs a CJK font for its drawn faces (Debian: fonts-arphic-ukai ...)")

@@ -93,6 +93,25 @@ def test_synth_takes_a_share_of_images_with_distractors(argv, distractors):
     assert build_parser().parse_args(["synth", "--n", "1", "--out", "x", *argv]).distractors == distractors
 
 
+@pytest.mark.parametrize(
+    ("command", "option", "message"),
+    [
+        (["synth", "--n", "1", "--out", "{tmp}/synth"], "--drawn-faces", "--drawn-faces needs a CJK font"),
+        (["train-classifier", "--crops", "{tmp}/crops"], "--cards-brush", "--cards-brush needs a CJK font"),
+    ],
+)
+def test_drawn_characters_without_a_cjk_font_are_refused_before_anything_is_written(
+    tmp_path, capsys, monkeypatch, command, option, message
+):
+    from vision.synth import glyphs
+
+    # without a font the faces would fall back to the artwork: the same seed would give other images
+    monkeypatch.setattr(glyphs, "cjk_fonts", lambda: ())
+    assert main([a.format(tmp=tmp_path) for a in command] + [option, "0.5" if option == "--drawn-faces" else "10"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "synth").exists() and not (tmp_path / "crops").exists()
+
+
 def test_synth_renders_distractors_when_asked(tmp_path, capsys):
     import json
 

@@ -6,7 +6,10 @@ again in issue 42, read with the photos' own classifier (models/tile_classifier_
 but for one frame of the sou session, which now reads the 1p standing cut by its right edge (a tile the set leaves
 unlabelled), with the boxes and confidences as it reads them. The photo 04 turned 30 degrees in its frame was pinned
 again when a tile the photo's edge cuts took the photo's own confidence, not its turned view's
-(:func:`vision.read.views.turned_tiles._sure_as_the_photo`): the same tiles and boxes, one tile surer."""
+(:func:`vision.read.views.turned_tiles._sure_as_the_photo`): the same tiles and boxes, one tile surer. The photos were
+pinned again when the photos' classifier became run e (models/tile_classifier_photo.md): a second frame of the sou
+session reads the 1p its right edge cuts (a tile the set leaves unlabelled); two photos read as taken otherwise keep
+their tiles and texts, with boxes and confidences as it reads them."""
 
 from __future__ import annotations
 

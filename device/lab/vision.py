@@ -153,6 +153,15 @@ def register(commands) -> None:
     ghosts.add_argument("--json", action="store_true", help="print one JSON object instead of a line")
     ghosts.set_defaults(func=cmd_eval_phantoms)
 
+    moves = commands.eval.add_parser(
+        "moves", help="how often a crop classifier renames a tile of camerash's hands when its box moves a little"
+    )
+    moves.add_argument("--model", metavar="PATH", help="crop classifier ONNX (default: the photos' classifier)")
+    moves.add_argument("--share", type=float, default=None, help="each move, a share of the box's side (default 0.05)")
+    moves.add_argument("--hands", type=int, default=16, help="hands of camerash's tiles per zoom (default 16)")
+    moves.add_argument("--json", action="store_true", help="print one JSON object instead of a line")
+    moves.set_defaults(func=cmd_eval_moves)
+
     dup = commands.eval.add_parser(
         "duplicates", help="every evaluation photo against every training photo: no copy of one in the other"
     )
@@ -819,6 +828,34 @@ def cmd_eval_phantoms(args: argparse.Namespace) -> int:
     )
     if report["read_as"]:
         print("  read as: " + ", ".join(f"{tile} {n}" for tile, n in report["read_as"].items()))
+    return 0
+
+
+def cmd_eval_moves(args: argparse.Namespace) -> int:
+    from vision.eval.box_moves import MOVE_SHARE, name_changes
+    from vision.eval.phone_evaluation import camerash_hands
+    from vision.read.classifier import SHIPPED_PHOTO_CLASSIFIER, OnnxTileClassifier
+
+    share = MOVE_SHARE if args.share is None else args.share
+    if not 0 < share <= 0.5:
+        raise UserError("--share is a share of the box's side: above 0 and at most 0.5")
+    if args.hands < 1:
+        raise UserError("--hands is a count: at least 1")
+    path = Path(args.model) if args.model else SHIPPED_PHOTO_CLASSIFIER
+    try:
+        classifier = OnnxTileClassifier(path)
+        report = name_changes(classifier, camerash_hands(args.hands), share).as_json()
+    except (VisionError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from exc
+    report = {"model": str(path), "share": share} | report
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(
+        f"{report['tiles']} tiles of camerash's hands, {report['right']} read right as boxed; moved {share:g} of a "
+        f"side, {report['unsteady']} read otherwise at least once ({report['changed']} of {report['readings']} "
+        "readings)"
+    )
     return 0
 
 

@@ -41,7 +41,7 @@ def moved(box: Box, share: float = MOVE_SHARE) -> list[Box]:
 
 def reading(guess: TileGuess) -> str:
     """The tile a guess names (mpsz or ``back``), or :data:`NO_TILE` where a two-stage reader would drop its box."""
-    return CLASS_NAMES[guess.class_id] if guess.is_tile and guess.prob >= MIN_TILE_PROB else NO_TILE
+    return guess.label if guess.names_a_tile(MIN_TILE_PROB) else NO_TILE
 
 
 @dataclass
@@ -76,11 +76,11 @@ def name_changes(
         if not boxes:
             continue
         base = [reading(g) for g in classifier.classify(shot.image, boxes, max_batch=max_batch)]
-        copies = [moved(b, share) for b in boxes]
-        flat = [c for cs in copies for c in cs]
+        flat = [copy for b in boxes for copy in moved(b, share)]
         read = [reading(g) for g in classifier.classify(shot.image, flat, max_batch=max_batch)]
+        k = len(flat) // len(boxes)  # copies a box
         for i, (class_id, _) in enumerate(shot.truth):
-            mine = read[i * len(copies[i]) : (i + 1) * len(copies[i])]
+            mine = read[i * k : (i + 1) * k]
             changes = sum(r != base[i] for r in mine)
             tally.tiles += 1
             tally.right += base[i] == CLASS_NAMES[class_id]

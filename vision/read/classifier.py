@@ -254,6 +254,10 @@ class TileGuess:
         """Whether some tile class is likelier than "no tile"."""
         return self.prob >= self.none_prob
 
+    def names_a_tile(self, at_least: float) -> bool:
+        """Whether it names its tile with ``at_least`` this probability, and likelier than "no tile"."""
+        return self.is_tile and self.prob >= at_least
+
     @classmethod
     def of_probs(cls, probs: np.ndarray, none_prob: float = 0.0) -> TileGuess:
         order = np.argsort(-probs, kind="stable")
@@ -505,18 +509,18 @@ class TwoStageDetector(DetectorLayer):
         else:
             if weak:
                 first = self.classifier.classify(image, [d.box for d in weak], views=False, max_batch=self.batch)
-                weak = [d for d, g in zip(weak, first, strict=True) if g.is_tile and g.prob >= WEAK_SCREEN_PROB]
+                weak = [d for d, g in zip(weak, first, strict=True) if g.names_a_tile(WEAK_SCREEN_PROB)]
             boxes = [*found, *weak]
             guesses = self.classifier.classify(image, [d.box for d in boxes], max_batch=self.batch)
         out = []
         for k, (det, guess) in enumerate(zip(boxes, guesses, strict=True)):
             if k >= len(found):  # a weak box: only a tile the classifier is sure of
-                if not guess.is_tile or guess.prob < self.weak_tile_prob:
+                if not guess.names_a_tile(self.weak_tile_prob):
                     continue
             elif self.keep_detector_above is not None and det.conf >= self.keep_detector_above:
                 out.append(det)
                 continue
-            elif self.drop_non_tiles and (not guess.is_tile or guess.prob < self.min_tile_prob):
+            elif self.drop_non_tiles and not guess.names_a_tile(self.min_tile_prob):
                 continue
             out.append(replace(det, tile=tile_of_class(guess.class_id), orientation=Orientation.of_box(det.box)))
         if self.duplicate_iou is not None:
@@ -543,7 +547,7 @@ class TwoStageDetector(DetectorLayer):
         # cut, and the views' mean leaves a tile no more than the rest); a weak box is screened as cut, as before
         unsure = [g.none_prob <= 0.5 and g.prob < self.views_below for g in first[: len(found)]]
         as_cut = [TileGuess.of_probs(p, n) for p, n in zip(probs[0][len(found) :], nones[0][len(found) :], strict=True)]
-        screened = [g.is_tile and g.prob >= WEAK_SCREEN_PROB for g in as_cut]
+        screened = [g.names_a_tile(WEAK_SCREEN_PROB) for g in as_cut]
         again = np.flatnonzero([*unsure, *screened])
         guesses = list(first)
         if len(again):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from device.cli import UserError
+from device.lab.training import require_cjk_font
 from vision.read.errors import VisionError
 
 if TYPE_CHECKING:
@@ -215,10 +216,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
         raise UserError("--blur-sigma LO HI: 0 < LO <= HI <= 8 (pixels of a crop 64 high, 48 wide)")
     if args.cards_brush:  # before any crop set is built
-        from vision.synth.glyphs import cjk_fonts
-
-        if not cjk_fonts():
-            raise UserError("--cards-brush needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
+        require_cjk_font("--cards-brush")
     try:  # after the arguments: a wrong option is named whether or not torch is here
         import torch  # noqa: F401
     except ImportError as exc:

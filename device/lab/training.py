@@ -158,6 +158,14 @@ def _box_scale(text: str) -> tuple[float, float]:
         raise UserError(f"{wrong}, not {text!r}") from None
 
 
+def require_cjk_font(what: str) -> None:
+    """Refuse ``what`` (a command or option that draws tile characters) where no CJK font is installed."""
+    from vision.synth.glyphs import cjk_fonts
+
+    if not cjk_fonts():
+        raise UserError(f"{what} needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from vision.synth import write_dataset
 
@@ -170,11 +178,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if not 0.0 <= args.distractors <= 1.0:
         raise UserError("--distractors must be within 0..1")
     if args.drawn_faces > 0:
-        from vision.synth.glyphs import cjk_fonts
-
         # without one the character faces fall back to the artwork: the same seed would render other images
-        if not cjk_fonts():
-            raise UserError("--drawn-faces needs a CJK font (Debian: fonts-arphic-ukai, fonts-ipafont-mincho ...)")
+        require_cjk_font("--drawn-faces")
     if args.max_seconds is not None and args.max_seconds <= 0:
         raise UserError("--max-seconds must be positive")
     try:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from device.cli import UserError
+from device.lab.training import require_cjk_font
 
 
 def register(commands) -> None:
@@ -42,10 +43,7 @@ def _log(text: str) -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     if args.cards < 1 or args.epochs < 1 or args.width < 2 or args.width % 2:
         raise UserError("--cards and --epochs must be at least 1, --width an even number of at least 2")
-    from vision.synth.glyphs import cjk_fonts
-
-    if not cjk_fonts():
-        raise UserError("train-way-up needs a CJK font for its drawn faces (Debian: fonts-arphic-ukai ...)")
+    require_cjk_font("train-way-up (its drawn faces)")
     try:
         import torch  # noqa: F401
     except ImportError as exc:

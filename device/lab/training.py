@@ -2,6 +2,7 @@
 
     jantaku-lab synth --n 2400 --out datasets/synth1/train --seed 1 --workers 2
     jantaku-lab synth --n 2400 --out datasets/synth2/train --seed 2 --distractors 0.3   # and things that are not tiles
+    jantaku-lab synth --n 360 --out datasets/close/train --seed 3 --close-ups 1   # single tiles filling the frame
     jantaku-lab train --data datasets/synth1/train --val datasets/synth1/val --real-repeats 8 \\
         --model peer --epochs 12 --imgsz 416 --name tiles416
     jantaku-lab train --name tiles416 --resume
@@ -43,6 +44,14 @@ def register(commands) -> None:
         metavar="SHARE",
         help="share of images that also show things that are not tiles, unlabelled: keyboards, white boxes and cups, "
         "phones, an automatic table's panel, rim and slots, sticks, chips, dice, hands (default 0)",
+    )
+    synth.add_argument(
+        "--close-ups",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of images taken close up, the camera aimed at one tile that spans 25-70%% of the frame's short "
+        "side, as a phone photo of a single tile (default 0)",
     )
     synth.add_argument(
         "--max-seconds",
@@ -177,6 +186,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError("--drawn-faces must be within 0..1")
     if not 0.0 <= args.distractors <= 1.0:
         raise UserError("--distractors must be within 0..1")
+    if not 0.0 <= args.close_ups <= 1.0:
+        raise UserError("--close-ups must be within 0..1")
     if args.drawn_faces > 0:
         # without one the character faces fall back to the artwork: the same seed would render other images
         require_cjk_font("--drawn-faces")
@@ -200,6 +211,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             drawn_faces=args.drawn_faces,
             max_seconds=args.max_seconds,
             distractors=args.distractors,
+            close_ups=args.close_ups,
         )
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None

@@ -33,9 +33,9 @@ __all__ = ["DATA_VERSION", "Label", "Sample", "render", "write_dataset"]
 DATA_VERSION = "synth-1"
 
 
-def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float, float]) -> int:
-    out, seed, index, size, drawn_faces, distractors = args
-    sample = render(seed, index, size, drawn_faces, distractors)
+def _write_one(args: tuple[Path, int, int, tuple[int, int] | None, float, float, float]) -> int:
+    out, seed, index, size, drawn_faces, distractors, close_ups = args
+    sample = render(seed, index, size, drawn_faces, distractors, close_ups)
     stem = f"s{seed}_{index:06d}"
     # label first, then the image under a temporary name renamed into place: a render stopped at any moment
     # leaves no image without its labels (a trainer would read it as a frame with no tiles in it)
@@ -57,12 +57,14 @@ def write_dataset(
     drawn_faces: float = 0.0,
     max_seconds: float | None = None,
     distractors: float = 0.0,
+    close_ups: float = 0.0,
 ) -> int:
     """Render images ``start .. start+n-1`` of set ``seed`` into ``out/images`` and ``out/labels`` (YOLO format).
 
     Returns the number of labelled tiles. Files already there are overwritten; the result does not depend on
     ``workers``. ``synth.json`` records what was rendered (data version, seed, range, drawn-face share, fonts, the
-    share of images with unlabelled things that are not tiles: ``distractors``, see :func:`render`).
+    share of images with unlabelled things that are not tiles: ``distractors``, and of close-ups: ``close_ups``, see
+    :func:`render`).
     With ``max_seconds`` (a lent machine's time budget), no new batch of images starts after that many seconds:
     the set is then a prefix ``start .. start+k-1``, the same images a full render gives, and ``synth.json``
     says ``n: k``.
@@ -79,10 +81,11 @@ def write_dataset(
         "size": size,
         "drawn_faces": drawn_faces,
         "distractors": distractors,
+        "close_ups": close_ups,
         "fonts": list(glyphs.cjk_fonts()) if drawn_faces > 0 else [],
     }
     (out / "synth.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    jobs = [(out, seed, i, size, drawn_faces, distractors) for i in range(start, start + n)]
+    jobs = [(out, seed, i, size, drawn_faces, distractors, close_ups) for i in range(start, start + n)]
     total = done = 0
     # with a time budget, work goes out in batches and the clock is read between them (one image at a time in
     # this process, a few per worker in a pool); without one, all at once

@@ -23,6 +23,11 @@ from vision.synth.scene import background, cast_shadows, overlays, table_props
 #: Output sizes (width, height): landscape, portrait, square and wide frames.
 SIZES = ((640, 480), (480, 640), (640, 640), (640, 360), (640, 512), (512, 640), (576, 432))
 
+#: A close-up's face width on screen, as a share of the frame's short side (:func:`render`'s ``close_ups``).
+CLOSE_UP_SHARE = (0.25, 0.7)
+#: ... seen from this far, in table units (a tile is 23-28.5 wide; nearer than 20 is clipped).
+CLOSE_UP_DISTANCE = (90.0, 220.0)
+
 #: A tile's face counts as readable when this share of it is in view, unoccluded ...
 MIN_VISIBLE = 0.5
 #: ... and seen at most this far off its normal (cosine).
@@ -155,7 +160,18 @@ def _draw_quad(image, ids, tex, dst, value, shade, spec) -> float:
     return area
 
 
-def _choose_camera(rng: np.random.Generator, width: int, height: int, bodies, kind: str, tile_w: float):
+def _choose_camera(
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    bodies,
+    kind: str,
+    tile_w: float,
+    close: tuple[float, float] | None = None,
+):
+    """The camera, and the point on the table it looks at. ``close``: a close-up, the camera aimed at one tile from
+    (the face's width on screen as a share of the frame's short side, the distance in table units), its field of
+    view narrowed to fit, as a phone zooms; None: a face 20-80 px wide."""
     if kind in ("hand", "loose") and rng.random() < 0.5:  # from the seat the tiles face, as a phone shot
         elevation = math.radians(rng.uniform(10, 50))
         azimuth = -math.pi / 2 + rng.normal(0, 0.4)
@@ -179,12 +195,23 @@ def _choose_camera(rng: np.random.Generator, width: int, height: int, bodies, ki
     aspect = rng.uniform(0.78, 1.28) if rng.random() < 0.3 else 1.0  # frames stretched by an export
     k1 = rng.uniform(-0.15, 0.06) if rng.random() < 0.5 else 0.0
     offset = tuple(rng.normal(0, 0.15, 2) * (width, height))
+    if close is not None and bodies:  # after the scene's own draws, which stay as they were
+        share, distance = close
+        # as near as the wide lens would need clips the tile at the camera's near plane: a longer lens instead
+        fov = 2 * math.atan((width / 2) / (distance * share * min(width, height) / tile_w))
+        target = anchor.copy()
+        offset = (offset[0] * 0.3, offset[1] * 0.3)
     cam = Camera.looking_at(width, height, target, distance, elevation, azimuth, roll, fov, aspect, k1, 0.0, offset)
     return cam, target
 
 
 def render(
-    seed: int, index: int = 0, size: tuple[int, int] | None = None, drawn_faces: float = 0.0, distractors: float = 0.0
+    seed: int,
+    index: int = 0,
+    size: tuple[int, int] | None = None,
+    drawn_faces: float = 0.0,
+    distractors: float = 0.0,
+    close_ups: float = 0.0,
 ) -> Sample:
     """Render image ``index`` of the set seeded ``seed``: a pure function of its arguments (and installed fonts).
 
@@ -193,6 +220,9 @@ def render(
     ``distractors`` is the share of images that also show things that are not tiles, unlabelled
     (:mod:`vision.synth.distractors`: keyboards, white boxes and cups, phones, an automatic table's panel, rim and
     slots, sticks, chips, dice, hands); 0 (the default) leaves every image as it was.
+    ``close_ups`` is the share of images taken close up: the camera aimed at one tile whose face then spans 25-70 %
+    of the frame's short side, as a phone photo of a single tile (:data:`CLOSE_UP_SHARE`); 0 (the default) leaves
+    every image as it was.
     """
     rng = np.random.default_rng([seed, index])
     side = np.random.default_rng([seed, index, 1])
@@ -200,6 +230,10 @@ def render(
     # a stream of its own, as the drawn faces have: the scene's own draws are the same with or without them
     clutter = np.random.default_rng([seed, index, 2])
     clutter = clutter if distractors > 0 and clutter.random() < distractors else None
+    near_stream = np.random.default_rng([seed, index, 3])
+    close = None
+    if close_ups > 0 and near_stream.random() < close_ups:
+        close = float(near_stream.uniform(*CLOSE_UP_SHARE)), float(near_stream.uniform(*CLOSE_UP_DISTANCE))
     width, height = size if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     kind = str(rng.choice(["table", "table", "loose", "loose", "hand"]))
     tw = float(rng.uniform(23, 28.5))
@@ -208,7 +242,7 @@ def render(
     )
     builders = {"table": table_layout, "loose": loose_layout, "hand": hand_layout}
     bodies = builders[kind](rng, tsize)
-    cam, cam_target = _choose_camera(rng, width, height, bodies, kind, tw)
+    cam, cam_target = _choose_camera(rng, width, height, bodies, kind, tw, close)
     half = float(rng.uniform(480, 800))
     # nothing on screen more than about twice the chosen tile size: drop bodies much nearer than the target
     near = 0.5 * float(np.linalg.norm(cam.pos - cam_target))

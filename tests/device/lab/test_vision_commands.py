@@ -60,6 +60,7 @@ def photo(tmp_path) -> Path:
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-distractors", "-5"], "are counts: 0 or more"),
         (["synth", "--n", "1", "--out", "{tmp}/synth", "--distractors", "1.5"], "--distractors must be within 0..1"),
+        (["synth", "--n", "1", "--out", "{tmp}/synth", "--close-ups", "-0.1"], "--close-ups must be within 0..1"),
         (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
@@ -112,12 +113,13 @@ def test_drawn_characters_without_a_cjk_font_are_refused_before_anything_is_writ
     assert not (tmp_path / "synth").exists() and not (tmp_path / "crops").exists()
 
 
-def test_synth_renders_distractors_when_asked(tmp_path, capsys):
+@pytest.mark.parametrize(("option", "key"), [("--distractors", "distractors"), ("--close-ups", "close_ups")])
+def test_synth_renders_distractors_and_close_ups_when_asked(tmp_path, capsys, option, key):
     import json
 
     out = tmp_path / "synth"
-    assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", "--distractors", "1", "--seed", "4"]) == 0
-    assert json.loads((out / "synth.json").read_text())["distractors"] == 1.0
+    assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", option, "1", "--seed", "4"]) == 0
+    assert json.loads((out / "synth.json").read_text())[key] == 1.0
     assert len(list((out / "images").glob("*.jpg"))) == 2
 
 

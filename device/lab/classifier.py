@@ -102,6 +102,14 @@ def register(commands) -> None:
     )
     tr.add_argument("--warmup", type=float, default=0.15, help="share of the run warming up to --lr (default 0.15)")
     tr.add_argument(
+        "--box-noise",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="standard deviation of each box edge's shift in the crops of labelled boxes (rendered, real, other sets), "
+        "as a share of the box's size: the detector's boxes stray so (default: Jitter's, 0.06)",
+    )
+    tr.add_argument(
         "--blur",
         type=float,
         default=0.0,
@@ -180,6 +188,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from vision.train.classifier_training import (
         EVAL_SEED,
         CropSet,
+        Jitter,
         TrainOptions,
         crops_bonus_cards,
         crops_brush_cards,
@@ -211,6 +220,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("--warmup is a share of the run: at least 0, under 1")
     if not 0.0 <= args.blur <= 1.0:
         raise UserError("--blur is a share of each batch: 0 to 1")
+    if args.box_noise is not None and not 0.0 <= args.box_noise <= 0.3:
+        raise UserError("--box-noise is a share of a box's size: 0 to 0.3")
     if not 0.0 <= args.glare <= 1.0:
         raise UserError("--glare is a share of each batch: 0 to 1")
     if not 0.0 < args.blur_sigma[0] <= args.blur_sigma[1] <= 8.0:
@@ -231,32 +242,39 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise UserError(f"--init {args.init}: {exc}") from exc
     crops = Path(args.crops)
     parts = []
+    jitter = Jitter() if args.box_noise is None else Jitter(box_noise=args.box_noise)
+    # crops cut with another box noise are another set: cached under their own name
+    noise = "" if jitter.box_noise == Jitter().box_noise else f"_bn{jitter.box_noise:g}"
     for i, folder in enumerate(args.data):
         folder = Path(folder)
         if not (folder / "images").is_dir():
             raise UserError(f"{folder}: no images/ folder (a YOLO folder as jantaku-lab synth writes)")
-        name = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}_bg{args.background}_s{args.seed + i}.npz"
+        stem = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}"
+        name = f"{stem}_bg{args.background}_s{args.seed + i}{noise}.npz"
         parts.append(
             _cached(
                 crops / name,
                 lambda f=folder, s=args.seed + i: crops_of(
-                    yolo_scenes(f, args.limit), background=args.background, seed=s
+                    yolo_scenes(f, args.limit), background=args.background, jitter=jitter, seed=s
                 ),
             )
         )
     if args.render:
-        name = f"render_{args.render_seed}_{args.render}_bg{args.background}_s{args.seed}.npz"
+        name = f"render_{args.render_seed}_{args.render}_bg{args.background}_s{args.seed}{noise}.npz"
         parts.append(
             _cached(
                 crops / name,
                 lambda: crops_of(
-                    rendered_scenes(args.render_seed, args.render), background=args.background, seed=args.seed + 100
+                    rendered_scenes(args.render_seed, args.render),
+                    background=args.background,
+                    jitter=jitter,
+                    seed=args.seed + 100,
                 ),
             )
         )
     if args.real_repeats:
         try:
-            name = f"real_train_x{args.real_repeats}_bg{args.real_background}_s{args.seed}.npz"
+            name = f"real_train_x{args.real_repeats}_bg{args.real_background}_s{args.seed}{noise}.npz"
             parts.append(
                 _cached(
                     crops / name,
@@ -264,6 +282,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                         real_scenes(held_out=False),
                         per_box=args.real_repeats,
                         background=args.real_background,
+                        jitter=jitter,
                         seed=args.seed + 200,
                     ),
                 )
@@ -272,7 +291,9 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from exc
     if args.other_sets_repeats:
         try:
-            name = f"other_sets_painted_train_x{args.other_sets_repeats}_bg{args.real_background}_s{args.seed}.npz"
+            name = (
+                f"other_sets_painted_train_x{args.other_sets_repeats}_bg{args.real_background}_s{args.seed}{noise}.npz"
+            )
             parts.append(
                 _cached(
                     crops / name,
@@ -280,6 +301,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                         other_set_scenes("train"),
                         per_box=args.other_sets_repeats,
                         background=args.real_background,
+                        jitter=jitter,
                         seed=args.seed + 300,
                     ),
                 )
@@ -334,6 +356,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     meta["sources"] = [str(p) for p in args.data] + rendered
     meta["real_repeats"] = args.real_repeats
     meta["other_sets_repeats"] = args.other_sets_repeats
+    meta["box_noise"] = jitter.box_noise
     if args.cards:
         meta["cards"] = {"n": args.cards, "seed": args.cards_seed, "none_share": args.cards_none}
     if args.cards_bonus:

@@ -63,6 +63,7 @@ def photo(tmp_path) -> Path:
         (["synth", "--n", "1", "--out", "{tmp}/synth", "--close-ups", "-0.1"], "--close-ups must be within 0..1"),
         (["train-classifier", "--crops", "{tmp}/crops", "--warmup", "1"], "--warmup is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur", "1.5"], "--blur is a share"),
+        (["train-classifier", "--crops", "{tmp}/crops", "--box-noise", "0.5"], "--box-noise is a share"),
         (["train-classifier", "--crops", "{tmp}/crops", "--blur-sigma", "2", "1"], "--blur-sigma LO HI"),
     ],
 )
@@ -121,6 +122,11 @@ def test_synth_renders_distractors_and_close_ups_when_asked(tmp_path, capsys, op
     assert main(["synth", "--n", "2", "--out", str(out), "--size", "200x120", option, "1", "--seed", "4"]) == 0
     assert json.loads((out / "synth.json").read_text())[key] == 1.0
     assert len(list((out / "images").glob("*.jpg"))) == 2
+
+
+@pytest.mark.parametrize(("argv", "box_noise"), [([], None), (["--box-noise", "0.1"], 0.1)])  # None: Jitter's own
+def test_train_classifier_takes_a_box_noise(argv, box_noise):
+    assert build_parser().parse_args(["train-classifier", *argv]).box_noise == box_noise
 
 
 @pytest.mark.parametrize(("argv", "cards_brush"), [([], 0), (["--cards-brush", "30000"], 30000)])

@@ -9,7 +9,10 @@ again when a tile the photo's edge cuts took the photo's own confidence, not its
 (:func:`vision.read.views.turned_tiles._sure_as_the_photo`): the same tiles and boxes, one tile surer. The photos were
 pinned again when the photos' classifier became run e (models/tile_classifier_photo.md): a second frame of the sou
 session reads the 1p its right edge cuts (a tile the set leaves unlabelled); two photos read as taken otherwise keep
-their tiles and texts, with boxes and confidences as it reads them."""
+their tiles and texts, with boxes and confidences as it reads them. All were pinned again when the detector became
+`hardneg_e` (models/tiles.md): each photo reads the same tiles (one sou frame no longer reads the 1p its right edge
+cuts, and one variant of it does; a photo of nine pins reads them in one row, where it read two), the 8-tile photo read
+with --table groups its 7z in another seat's pond, and the camera's fourth frame reads 35 of its 36 backs."""
 
 from __future__ import annotations
 

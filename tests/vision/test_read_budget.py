@@ -24,12 +24,22 @@ def models() -> Models:
     return Models.load(ReaderConfig.for_camera())
 
 
+#: Frames a new reader reads at most before its table's turn stops moving.
+SETTLING_FRAMES = 4
+
+
 def settled_read(config: ReaderConfig, models: Models, image):
-    """The second reading of ``image`` by a new reader: the first measures the table's turn (and may read the frame
-    again, squared), the second is a frame of a camera whose turn is kept."""
+    """The reading of ``image`` by a new reader once its table's turn stopped moving: the first frames measure the
+    turn (each may read the frame again, squared, while the turn left in it is a degree or more), the last is a frame
+    of a camera whose turn is kept, as the camera loop reads frame after frame."""
     reader = Reader.from_config(config, models=models)
-    reader.read(image)
-    return reader.read(image)
+    last = reader.read(image)
+    for _ in range(SETTLING_FRAMES - 1):
+        reading = reader.read(image)
+        if reading.turn == last.turn:
+            return reading
+        last = reading
+    raise AssertionError(f"the table's turn still moved after {SETTLING_FRAMES} frames: {last.turn}")
 
 
 def demo_table_640():

@@ -1,8 +1,9 @@
 """Subcommands of the way-up network (:mod:`vision.read.way_up`): ``train-way-up`` and ``eval way-up``.
 
 ``jantaku-lab train-way-up`` builds its upright crops once into ``datasets/crops/``
-(:func:`vision.train.way_up_training.way_up_crops`), trains on the CPU and exports ``models/tile_way_up.onnx``;
-torch is needed for training only.
+(:func:`vision.train.way_up_training.way_up_crops`), with ``--real`` beside them the real training photos' tiles whose
+way up their photo's characters, winds and dragons tell (:func:`vision.train.way_up_training.real_way_up_crops`), trains
+on the CPU and exports ``models/tile_way_up.onnx``; torch is needed for training only.
 ``jantaku-lab eval way-up`` reads real tiles upright and turned a half turn: the real held-out split's crops and
 camerash's single-tile photos (another set), by suit.
 """
@@ -17,6 +18,9 @@ from pathlib import Path
 from device.cli import UserError
 from device.lab.training import require_cjk_font
 
+#: alanchoi00 and leo-miura (:data:`vision.train.way_up_training.REAL_SOURCES`), without importing torch's side
+REAL_SOURCES = ("leo", "alanchoi00")
+
 
 def register(commands) -> None:
     tr = commands.top.add_parser("train-way-up", help="train the network that tells a tile upright from upside down")
@@ -26,6 +30,17 @@ def register(commands) -> None:
     tr.add_argument("--width", type=int, default=24, help="network width (default 24)")
     tr.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     tr.add_argument("--train-seed", type=int, default=0, help="seed of the training order and turns (default 0)")
+    tr.add_argument(
+        "--real",
+        action="append",
+        choices=REAL_SOURCES,
+        default=[],
+        help="also the training photos of this real source (repeat for more); their way up told by their telling tiles",
+    )
+    tr.add_argument("--real-per-box", type=int, default=4, help="jittered crops of each real tile (default 4)")
+    tr.add_argument(
+        "--judge", metavar="PATH", help="way-up ONNX that tells the real photos' way up (default: the shipped one)"
+    )
     tr.add_argument("--crops", default="datasets/crops", help="where built crop sets are cached")
     tr.add_argument("--out", default="models/tile_way_up.onnx", help="ONNX file to write")
     tr.set_defaults(func=cmd_train)
@@ -41,8 +56,8 @@ def _log(text: str) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    if args.cards < 1 or args.epochs < 1 or args.width < 2 or args.width % 2:
-        raise UserError("--cards and --epochs must be at least 1, --width an even number of at least 2")
+    if args.cards < 1 or args.epochs < 1 or args.width < 2 or args.width % 2 or args.real_per_box < 1:
+        raise UserError("--cards, --epochs and --real-per-box must be at least 1, --width an even number of at least 2")
     require_cjk_font("train-way-up (its drawn faces)")
     try:
         import torch  # noqa: F401
@@ -54,16 +69,66 @@ def cmd_train(args: argparse.Namespace) -> int:
     from vision.train.classifier_training import CropSet
     from vision.train.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 
+    judge = _judge(args) if args.real else None  # a bad judge is refused before the cards are drawn
     name = f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
     progress = lambda k, n: _log(f"cards {k} / {n}")  # noqa: E731
     x = _cached(Path(args.crops) / name, lambda: CropSet(*way_up_crops(args.cards, args.seed, progress=progress))).x
+    real = {}
+    if args.real:
+        x, real = _with_real(x, judge, args)
     options = replace(WAY_UP_OPTIONS, epochs=args.epochs, width=args.width, seed=args.train_seed, threads=args.threads)
     model, history = train_way_up(x, options, log=_log)
     keep = ("epochs", "batch", "lr", "weight_decay", "width", "seed", "threads", "warmup")
-    recipe = {"cards": args.cards, "cards_seed": args.seed, **{k: asdict(options)[k] for k in keep}, "history": history}
+    recipe = {"cards": args.cards, "cards_seed": args.seed, **real}
+    recipe |= {**{k: asdict(options)[k] for k in keep}, "history": history}
     out = export_way_up(model, args.out, {"training": json.dumps(recipe)})
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, **recipe}))
     return 0
+
+
+def _judge(args: argparse.Namespace):
+    """The way-up model that tells the real photos' way up: ``--judge``, or the shipped one."""
+    from vision.read.errors import ModelError
+    from vision.read.way_up import OnnxWayUp, way_up_for
+
+    try:
+        judge = OnnxWayUp(args.judge) if args.judge else way_up_for()
+    except ModelError as exc:
+        raise UserError(str(exc)) from exc
+    if judge is None:
+        raise UserError("--real needs a way-up model to tell the photos' way up: pass --judge")
+    return judge
+
+
+def _with_real(cards, judge, args: argparse.Namespace):
+    """``cards`` and the real sources' upright crops (cached by source, crops per box and ``judge``), and what to
+    record of them."""
+    import hashlib
+
+    import numpy as np
+
+    from device.lab.classifier import _cached
+    from vision.train.classifier_training import CropSet
+    from vision.train.way_up_training import real_way_up_crops, real_way_up_scenes
+
+    judge_id = hashlib.sha256(judge.path.read_bytes()).hexdigest()[:12]
+    sources = sorted(set(args.real))
+    kept: dict[str, dict] = {}
+    crops = [cards]
+    for source in sources:
+
+        def build(source=source):
+            got = real_way_up_crops(real_way_up_scenes([source]), judge, per_box=args.real_per_box, seed=args.seed)
+            kept[source] = {"upright": got.upright, "upside_down": got.upside_down, "untold": got.untold}
+            _log(f"{source}: {kept[source]}")
+            return CropSet(got.crops, np.zeros(len(got.crops), np.int64))
+
+        name = f"way_up_real1_{source}_x{args.real_per_box}_{judge_id}_s{args.seed}.npz"
+        crops.append(_cached(Path(args.crops) / name, build).x)
+    x = np.concatenate(crops)
+    real = {"real": sources, "real_per_box": args.real_per_box, "judge_sha256": judge_id}
+    real["real_crops"] = len(x) - len(cards)
+    return x, real | ({"real_photos": kept} if kept else {})
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

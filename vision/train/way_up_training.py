@@ -14,20 +14,24 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.read.classifier import CROP_SIZE
-from vision.read.way_up import MODEL_KIND, NAMES
+from vision.read.geometry import Box, Size
+from vision.read.way_up import MAX_TURN, MODEL_KIND, NAMES, UPRIGHT_BOX
 from vision.train.classifier_training import (
     Jitter,
+    Scene,
     TrainOptions,
     _as_tensor,
     appearance,
     build_network,
     export_onnx,
+    jittered_crop,
     train_step,
 )
 
@@ -50,6 +54,140 @@ def way_up_crops(n: int, seed: int, progress: Progress = None) -> tuple[np.ndarr
     if not xs:
         return np.zeros((0, CROP_SIZE.height, CROP_SIZE.width, 3), np.uint8), np.zeros(0, np.int64)
     return np.concatenate(xs), np.concatenate(ys)
+
+
+#: Tile classes whose faces have a way up in any set: the characters, the winds, and the green and red dragons. A
+#: white dragon is blank or a frame, and pins and bamboo (with another set's corner indices) often look alike both
+#: ways: those are what real photos teach.
+TELLING_CLASSES = frozenset((*range(9), 27, 28, 29, 30, 32, 33))
+#: Boxes with a shorter side under this many pixels give no crop.
+MIN_SIDE = 8
+#: A photo's way up is told when at least this many of its telling tiles vote ...
+MIN_TELLING = 2
+#: ... their mean ``2 p - 1`` is past this either way ...
+TELLING_VOTE = 0.5
+#: ... and at least this share of them stand on that side (a grid of tiles laid every way is left out).
+TELLING_AGREE = 0.8
+#: Real crops stray further from their boxes than the cards' (the detector's boxes move by a few pixels from one
+#: model to the next, and the vote must not flip with them).
+REAL_JITTER = Jitter(box_noise=0.1)
+
+
+@dataclass(frozen=True, slots=True)
+class RealWayUp:
+    """Upright crops of real photos (:func:`real_way_up_crops`) and what was kept."""
+
+    crops: np.ndarray
+    #: Photos whose tiles' way up was told upright, told upside down (their crops turned back), and not told.
+    upright: int
+    upside_down: int
+    untold: int
+
+
+def voting_boxes(scene: Scene, turn_of=None) -> list[tuple[int, Box]]:
+    """The labelled boxes of ``scene`` whose crops stand upright or upside down: tall ones, and sideways ones, which
+    the crop turns a quarter clockwise (:func:`vision.read.classifier.extract_crop`); none cut by the photo's edge,
+    in a photo lying square (its tiles' median turn, ``turn_of(image, box)``, by default
+    :func:`vision.read.views.turned_tiles.tile_turn`, within :data:`~vision.read.way_up.MAX_TURN`, and so each
+    tile's where measured). Empty where the photo does not lie square."""
+    from vision.read.views.photo_edge import cut_by_edge
+    from vision.read.views.turned_tiles import tile_turn
+
+    turn_of = turn_of or (lambda image, box: tile_turn(image, box, 0.6))
+    size = Size.of(scene.image)
+    standing = [
+        (c, b)
+        for c, b in scene.boxes
+        if min(b.width, b.height) >= MIN_SIDE
+        and max(b.height / b.width, b.width / b.height) >= UPRIGHT_BOX
+        and not cut_by_edge(b, size)
+    ]
+    turns = [turn_of(scene.image, b) for _, b in standing]
+    measured = [t for t in turns if t is not None]
+    if not measured or abs(float(np.median(measured))) > MAX_TURN:
+        return []
+    return [cb for cb, t in zip(standing, turns, strict=True) if t is None or abs(t) <= MAX_TURN]
+
+
+def told_way(classes: Sequence[int], upside_down: np.ndarray) -> bool | None:
+    """Whether a photo's tiles lie upside down, told by its :data:`TELLING_CLASSES` alone (``upside_down``: each
+    tile's probability of lying upside down); None when too few tell (:data:`MIN_TELLING`), or they do not agree
+    (:data:`TELLING_VOTE`, :data:`TELLING_AGREE`).
+
+    >>> told_way([0, 1, 2, 10], np.array([0.1, 0.2, 0.05, 0.9])), told_way([0, 1, 2], np.array([0.9, 0.8, 0.95]))
+    (False, True)
+    >>> told_way([0, 1, 10, 11], np.array([0.1, 0.1, 0.9, 0.9])), told_way([0, 1, 2], np.array([0.1, 0.9, 0.1]))
+    (None, None)
+    """
+    telling = np.array([c in TELLING_CLASSES for c in classes], bool)
+    p = np.asarray(upside_down, np.float64)[telling]
+    if len(p) < MIN_TELLING:
+        return None
+    vote = float(np.mean(2 * p - 1))
+    if abs(vote) < TELLING_VOTE or np.mean((p > 0.5) == (vote > 0)) < TELLING_AGREE:
+        return None
+    return vote > 0
+
+
+def real_way_up_crops(
+    scenes: Iterable[Scene],
+    judge,
+    *,
+    per_box: int = 2,
+    jitter: Jitter = REAL_JITTER,
+    seed: int = 0,
+    progress: Progress = None,
+    total: int = 0,
+) -> RealWayUp:
+    """Upright crops of every voting box (:func:`voting_boxes`) of the real photos whose way up their telling tiles
+    agree on (:func:`told_way`, each read by ``judge``, a :class:`~vision.read.way_up.OnnxWayUp`): ``per_box``
+    jittered crops of each, those of a photo told upside down turned a half turn. A real photo's labels say which
+    tile it shows, not which way it stands; its characters, winds and dragons say that for its pins, bamboo, white
+    dragons and flowers, which the cards alone teach badly."""
+    rng = np.random.default_rng(seed)
+    crops, counts = [], {True: 0, False: 0, None: 0}
+    for n, scene in enumerate(scenes, 1):
+        boxes = voting_boxes(scene)
+        way = None
+        if boxes:
+            way = told_way([c for c, _ in boxes], judge.upside_down(judge.crops(scene.image, [b for _, b in boxes])))
+        counts[way] += 1
+        if way is not None:
+            for _, box in boxes:
+                for _ in range(per_box):
+                    crop = jittered_crop(scene.image, box, rng, jitter, judge.input_size)
+                    crops.append(crop[::-1, ::-1] if way else crop)
+        if progress:
+            progress(n, total)
+    size = judge.input_size
+    x = np.ascontiguousarray(np.stack(crops)) if crops else np.zeros((0, size.height, size.width, 3), np.uint8)
+    return RealWayUp(x, upright=counts[False], upside_down=counts[True], untold=counts[None])
+
+
+#: The real photos :func:`real_way_up_scenes` can give: the one real set's training split, and alanchoi00's.
+REAL_SOURCES = ("leo", "alanchoi00")
+
+
+def real_way_up_scenes(sources: Sequence[str] = REAL_SOURCES, root=None) -> Iterator[Scene]:
+    """The training photos of ``sources`` (:data:`REAL_SOURCES`) as scenes: leo-miura's training split
+    (:func:`vision.train.classifier_training.real_scenes`), and alanchoi00's ``train`` split, its flowers as
+    :data:`~vision.train.classifier_training.NONE_CLASS` (a flower has a way up too). Never a validation photo."""
+    from vision.eval.other_sets import load_split
+    from vision.read.images import load_image
+    from vision.train.classifier_training import NONE_CLASS, real_scenes
+
+    unknown = set(sources) - set(REAL_SOURCES)
+    if unknown:
+        raise ValueError(f"no real source {sorted(unknown)}; there are {list(REAL_SOURCES)}")
+    if "leo" in sources:
+        yield from real_scenes(held_out=False, root=root)
+    if "alanchoi00" in sources:
+        for photo in load_split("train"):
+            image = load_image(photo.image)
+            h, w = image.shape[:2]
+            tiles = [(b.class_id, Box(*b.xyxy(w, h))) for b in photo.boxes]
+            flowers = [(NONE_CLASS, Box(*r)) for r in photo.unlabelled_xyxy(w, h)]
+            yield Scene(image, (*tiles, *flowers), str(photo.image))
 
 
 #: How :func:`train_way_up` runs by default (the classifier's options; ``init`` and ``max_seconds`` are not used).

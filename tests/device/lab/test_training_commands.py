@@ -58,3 +58,31 @@ def test_the_box_scale_reaches_the_training_data(tmp_path, capsys, monkeypatch, 
     assert main(_train(tmp_path, "--other-sets-repeats", "1", *argv, "--project", str(tmp_path))) == 2
     [spec] = specs
     assert spec.other_sets_repeats == 1 and spec.other_sets_box_scale == scale
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--real-per-box", "0"], "--real-per-box must be at least 1"),
+        (["--real", "leo", "--judge", "{tmp}/none.onnx"], "no way-up model at"),
+    ],
+)
+def test_train_way_up_refuses_bad_real_options_in_one_line(tmp_path, capsys, monkeypatch, extra, message):
+    import device.lab.way_up as way_up
+
+    monkeypatch.setattr(way_up, "require_cjk_font", lambda what: None)
+    built = []
+    monkeypatch.setattr("vision.train.way_up_training.way_up_crops", lambda *a, **k: built.append(a))
+    crops = tmp_path / "crops"
+    argv = ["train-way-up", "--crops", str(crops), "--out", str(tmp_path / "w.onnx"), *extra]
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert not built and not crops.exists() and not (tmp_path / "w.onnx").exists()  # refused before any work
+
+
+def test_train_way_up_names_the_real_sources_the_trainer_knows():
+    from device.lab.way_up import REAL_SOURCES
+    from vision.train.way_up_training import REAL_SOURCES as KNOWN
+
+    assert REAL_SOURCES == KNOWN

@@ -43,6 +43,32 @@ def _camerash_crops(model: OnnxWayUp, root: str | os.PathLike[str] | None) -> tu
     return np.stack(crops), np.asarray(classes)
 
 
+def _told_crops(model: OnnxWayUp, split: str) -> tuple[np.ndarray, np.ndarray]:
+    """alanchoi00's ``split`` photos (other sets): the standing tiles that do not tell their own way up (pins, bamboo,
+    white dragons) of each photo whose characters, winds and dragons do, as ``model`` reads those
+    (:func:`vision.train.way_up_training.told_way`), cut upright. The photos' labels say no way up, so the photo's own
+    telling tiles stand for it: the crops score what the network reads of the faces it cannot learn from glyphs."""
+    from vision.read.labels import CLASS_NAMES
+    from vision.train.way_up_training import TELLING_CLASSES, real_way_up_scenes, told_way, voting_boxes
+
+    crops, classes = [], []
+    for scene in real_way_up_scenes(["alanchoi00"], split=split):
+        boxes = voting_boxes(scene)
+        if not boxes:
+            continue
+        cut = model.crops(scene.image, [b for _, b in boxes])
+        way = told_way([c for c, _ in boxes], model.upside_down(cut))
+        if way is None:
+            continue
+        for (c, _), crop in zip(boxes, cut, strict=True):
+            if c < len(CLASS_NAMES) and CLASS_NAMES[c][1] in "mpsz" and c not in TELLING_CLASSES:
+                crops.append(crop[::-1, ::-1] if way else crop)
+                classes.append(c)
+    if not crops:
+        raise FileNotFoundError(f"no told photo in alanchoi00 {split}")
+    return np.ascontiguousarray(np.stack(crops)), np.asarray(classes)
+
+
 def _scores(model: OnnxWayUp, crops: np.ndarray, classes: np.ndarray) -> dict:
     up = model.upside_down(crops)
     down = model.upside_down(np.ascontiguousarray(crops[:, ::-1, ::-1]))
@@ -64,7 +90,8 @@ def _scores(model: OnnxWayUp, crops: np.ndarray, classes: np.ndarray) -> dict:
 def evaluate_way_up(
     model: OnnxWayUp, camerash_root: str | os.PathLike[str] | None = None, progress: Callable[[str], None] | None = None
 ) -> dict:
-    """Per set (``real held-out``, ``camerash``; a set not installed is left out): :func:`_scores`."""
+    """Per set (``real held-out``, ``camerash``, ``alanchoi00 valid, told``; a set not installed is left out):
+    :func:`_scores`."""
     from vision.train.classifier_training import crops_real_held_out
 
     results = {}
@@ -79,4 +106,9 @@ def evaluate_way_up(
     except FileNotFoundError as exc:
         if progress:
             progress(f"camerash left out: {exc}")
+    try:
+        results["alanchoi00 valid, told"] = _scores(model, *_told_crops(model, "valid"))
+    except FileNotFoundError as exc:
+        if progress:
+            progress(f"alanchoi00 left out: {exc}")
     return results

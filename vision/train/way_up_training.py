@@ -168,10 +168,11 @@ def real_way_up_crops(
 REAL_SOURCES = ("leo", "alanchoi00")
 
 
-def real_way_up_scenes(sources: Sequence[str] = REAL_SOURCES, root=None) -> Iterator[Scene]:
+def real_way_up_scenes(sources: Sequence[str] = REAL_SOURCES, *, split: str = "train") -> Iterator[Scene]:
     """The training photos of ``sources`` (:data:`REAL_SOURCES`) as scenes: leo-miura's training split
     (:func:`vision.train.classifier_training.real_scenes`), and alanchoi00's ``train`` split, its flowers as
-    :data:`~vision.train.classifier_training.NONE_CLASS` (a flower has a way up too). Never a validation photo."""
+    :data:`~vision.train.classifier_training.NONE_CLASS` (a flower has a way up too). ``split`` names another of
+    alanchoi00's splits, for evaluation only."""
     from vision.eval.other_sets import load_split
     from vision.read.images import load_image
     from vision.train.classifier_training import NONE_CLASS, real_scenes
@@ -180,9 +181,9 @@ def real_way_up_scenes(sources: Sequence[str] = REAL_SOURCES, root=None) -> Iter
     if unknown:
         raise ValueError(f"no real source {sorted(unknown)}; there are {list(REAL_SOURCES)}")
     if "leo" in sources:
-        yield from real_scenes(held_out=False, root=root)
+        yield from real_scenes(held_out=False)
     if "alanchoi00" in sources:
-        for photo in load_split("train"):
+        for photo in load_split(split):
             image = load_image(photo.image)
             h, w = image.shape[:2]
             tiles = [(b.class_id, Box(*b.xyxy(w, h))) for b in photo.boxes]

@@ -86,3 +86,28 @@ def test_train_way_up_names_the_real_sources_the_trainer_knows():
     from vision.train.way_up_training import REAL_SOURCES as KNOWN
 
     assert REAL_SOURCES == KNOWN
+
+
+def test_train_way_ups_real_crops_are_cached_with_the_photos_they_kept(tmp_path, monkeypatch):
+    import argparse
+
+    import numpy as np
+
+    import vision.train.way_up_training as training
+    from device.lab.way_up import _with_real
+    from tests.vision.read.test_way_up import band_model
+    from tests.vision.train.test_way_up_training import scene
+    from vision.read.way_up import OnnxWayUp
+
+    judge = OnnxWayUp(band_model(tmp_path / "judge.onnx"))
+    shots = [scene(["1m", "2m", "8p"], True), scene(["2p", "8p", "5z"], False)]
+    monkeypatch.setattr(training, "real_way_up_scenes", lambda sources: iter(shots))
+    args = argparse.Namespace(real=["leo"], real_per_box=2, seed=3, crops=str(tmp_path / "crops"))
+    cards = np.zeros((5, *judge.crops(shots[0].image, []).shape[1:]), np.uint8)
+    first = _with_real(cards, judge, args)
+    monkeypatch.setattr(training, "real_way_up_scenes", lambda sources: pytest.fail("read again"))
+    again = _with_real(cards, judge, args)
+    assert first[1] == again[1]
+    assert first[1]["real_photos"] == {"leo": {"upright": 0, "upside_down": 1, "untold": 1}}
+    assert first[1]["real_crops"] == 6 and len(first[0]) == len(again[0]) == 11
+    assert np.array_equal(first[0], again[0])

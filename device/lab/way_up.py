@@ -86,18 +86,24 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _judge(args: argparse.Namespace):
-    """The way-up model that tells the real photos' way up: ``--judge``, or the shipped one."""
+def _way_up(path: str | None, missing: str):
+    """The way-up model at ``path``, or the shipped one; a bad file, or none at all (``missing`` says what to do), is
+    a :class:`~device.cli.UserError`."""
     from vision.read.errors import ModelError
     from vision.read.way_up import OnnxWayUp, way_up_for
 
     try:
-        judge = OnnxWayUp(args.judge) if args.judge else way_up_for()
+        model = OnnxWayUp(path) if path else way_up_for()
     except ModelError as exc:
         raise UserError(str(exc)) from exc
-    if judge is None:
-        raise UserError("--real needs a way-up model to tell the photos' way up: pass --judge")
-    return judge
+    if model is None:
+        raise UserError(missing)
+    return model
+
+
+def _judge(args: argparse.Namespace):
+    """The way-up model that tells the real photos' way up: ``--judge``, or the shipped one."""
+    return _way_up(args.judge, "--real needs a way-up model to tell the photos' way up: pass --judge")
 
 
 def _with_real(cards, judge, args: argparse.Namespace):
@@ -134,15 +140,8 @@ def _with_real(cards, judge, args: argparse.Namespace):
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from vision.eval.way_up_evaluation import evaluate_way_up
-    from vision.read.errors import ModelError
-    from vision.read.way_up import OnnxWayUp, way_up_for
 
-    try:
-        model = OnnxWayUp(args.model) if args.model else way_up_for()
-    except ModelError as exc:
-        raise UserError(str(exc)) from exc
-    if model is None:
-        raise UserError("no way-up model: pass --model or train one (jantaku-lab train-way-up)")
+    model = _way_up(args.model, "no way-up model: pass --model or train one (jantaku-lab train-way-up)")
     results = evaluate_way_up(model, progress=None if args.json else _log)
     if args.json:
         print(json.dumps(results))

@@ -111,3 +111,9 @@ def test_train_way_ups_real_crops_are_cached_with_the_photos_they_kept(tmp_path,
     assert first[1]["real_photos"] == {"leo": {"upright": 0, "upside_down": 1, "untold": 1}}
     assert first[1]["real_crops"] == 6 and len(first[0]) == len(again[0]) == 11
     assert np.array_equal(first[0], again[0])
+
+
+def test_eval_way_up_refuses_a_missing_model_in_one_line(tmp_path, capsys):
+    assert main(["eval", "way-up", "--model", str(tmp_path / "none.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "no way-up model at" in err

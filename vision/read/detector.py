@@ -160,14 +160,23 @@ class Network(Protocol):
     def __call__(self, batch: np.ndarray) -> np.ndarray: ...
 
 
+#: Whether a session's threads spin, waiting for work, after each run (onnxruntime's default). Off: every session of a
+#: reader sleeps between its runs, so that the session running has the cores.
+SPIN_BETWEEN_RUNS = False
+
+
 def session_options(threads: int | None = None):
-    """onnxruntime session options: ``threads`` intra-op threads (None: onnxruntime's default), sequential graph."""
+    """onnxruntime session options: ``threads`` intra-op threads (None: onnxruntime's default), sequential graph, and
+    threads that sleep between runs (:data:`SPIN_BETWEEN_RUNS`)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.inter_op_num_threads = 1
+    # a reader runs several sessions in turn (detector, classifier, way-up) with Python between them: a pool left
+    # spinning after its run takes the cores from the next session's run
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if SPIN_BETWEEN_RUNS else "0")
     if threads:
         opts.intra_op_num_threads = threads
     opts.log_severity_level = 3

@@ -372,3 +372,14 @@ def test_a_layer_answers_with_its_inner_detector_what_it_lacks():
         _ = unnamed.classifier
     with pytest.raises(AttributeError, match="no_such"):
         _ = stacked.no_such
+
+
+@pytest.mark.parametrize("threads", [None, 1, 2])
+def test_sessions_sleep_between_runs_and_take_the_threads_asked(threads):
+    """A reader's sessions run in turn: one left spinning after its run would take the cores from the next."""
+    from vision.read.detector import SPIN_BETWEEN_RUNS, session_options
+
+    opts = session_options(threads)
+    assert not SPIN_BETWEEN_RUNS
+    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert opts.intra_op_num_threads == (threads or 0) and opts.inter_op_num_threads == 1

@@ -41,7 +41,7 @@ TABLE_COMMANDS = {"run", "serve", "score", "waits", "read", "token", "card"}
 #: What ``jantaku-lab --help`` lists, and ``jantaku`` never does.
 LAB_COMMANDS = {
     "bench", "conformance", "eval", "synth", "train", "export", "val-model", "train-classifier", "blend-classifier",
-    "train-way-up",
+    "train-way-up", "quantize-classifier",
 }  # fmt: skip
 
 #: Packages only the lab needs; the runtime must import without them.

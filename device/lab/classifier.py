@@ -146,6 +146,14 @@ def register(commands) -> None:
     bl.add_argument("--out", required=True, help="ONNX file to write")
     bl.set_defaults(func=cmd_blend)
 
+    qu = commands.top.add_parser(
+        "quantize-classifier", help="a crop classifier in 8 bits (int8), calibrated on real crops: read 3 times as fast"
+    )
+    qu.add_argument("model", help="classifier ONNX exported by train-classifier (float)")
+    qu.add_argument("--out", required=True, help="ONNX file to write")
+    qu.add_argument("--seed", type=int, default=0, help="seed of the calibration crops (default 0)")
+    qu.set_defaults(func=cmd_quantize)
+
     ev = commands.eval.add_parser("classifier", help="top-1 of the crop classifier: rendered, real, camerash")
     ev.add_argument("--model", metavar="PATH", help="classifier ONNX (default: models/tile_classifier.onnx)")
     ev.add_argument("--only", default="rendered,real,crops", help="comma list of rendered, real, crops")
@@ -392,6 +400,31 @@ def cmd_blend(args: argparse.Namespace) -> int:
     except VisionError as exc:
         raise UserError(str(exc)) from exc
     print(json.dumps({"out": str(out), "bytes": out.stat().st_size, "share": args.share}))
+    return 0
+
+
+def cmd_quantize(args: argparse.Namespace) -> int:
+    from vision.read.classifier import OnnxTileClassifier
+
+    try:
+        source = OnnxTileClassifier(args.model)  # a classifier, or the error says why
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    if "quantized" in source.metadata:
+        raise UserError(f"{args.model}: already quantized; quantize the float file it came from")
+    try:
+        from vision.train.quantize import calibration_crops, quantize_crop_model
+    except ImportError as exc:
+        raise UserError("quantizing needs the onnx package (pip install onnx); reading does not") from exc
+    started = time.perf_counter()
+    crops = calibration_crops(seed=args.seed)
+    out = quantize_crop_model(args.model, args.out, crops)
+    try:
+        OnnxTileClassifier(out)
+    except VisionError as exc:
+        raise UserError(str(exc)) from exc
+    seconds = round(time.perf_counter() - started, 1)
+    print(json.dumps({"out": str(out), "bytes": out.stat().st_size, "calibration": len(crops), "seconds": seconds}))
     return 0
 
 

@@ -425,6 +425,25 @@ def build_network(num_classes: int = NUM_CLASSES, width: int = 32):
     return TileNet()
 
 
+def dequantized_weights(proto, initializers: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The float values of a quantized (QDQ) graph's stored weights: each ``DequantizeLinear`` of an initializer, by
+    its output's name, ``(q - zero point) * scale`` along its axis. Empty for a float graph."""
+    out = {}
+    for node in proto.graph.node:
+        if node.op_type != "DequantizeLinear" or node.input[0] not in initializers:
+            continue
+        q = initializers[node.input[0]].astype(np.float32)
+        scale = initializers[node.input[1]].astype(np.float32)
+        zero = initializers[node.input[2]].astype(np.float32) if len(node.input) > 2 else np.zeros_like(scale)
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+        if scale.ndim == 1 and q.ndim > 1:  # per channel along ``axis``
+            shape = [1] * q.ndim
+            shape[axis] = -1
+            scale, zero = scale.reshape(shape), zero.reshape(shape)
+        out[node.output[0]] = ((q - zero) * scale).astype(np.float32)
+    return out
+
+
 def network_from_onnx(path: str | os.PathLike[str]):
     """:class:`TileNet` holding the weights of a classifier this module exported (:func:`export_onnx`), to train
     on from there. The export folds each batch norm into its convolution, so the norms come back as the identity
@@ -437,6 +456,7 @@ def network_from_onnx(path: str | os.PathLike[str]):
 
     proto = onnx.load(str(path))
     weights = {i.name: numpy_helper.to_array(i).copy() for i in proto.graph.initializer}  # writable, for torch
+    weights |= dequantized_weights(proto, weights)  # an int8 file (quantize-classifier): its weights as it reads them
     convs = [n for n in proto.graph.node if n.op_type == "Conv"]
     gemms = [n for n in proto.graph.node if n.op_type == "Gemm"]
     meta = {m.key: m.value for m in proto.metadata_props}

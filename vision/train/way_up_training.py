@@ -116,7 +116,7 @@ def told_way(classes: Sequence[int], upside_down: np.ndarray) -> bool | None:
 
     >>> told_way([0, 1, 2, 10], np.array([0.1, 0.2, 0.05, 0.9])), told_way([0, 1, 2], np.array([0.9, 0.8, 0.95]))
     (False, True)
-    >>> told_way([0, 1, 10, 11], np.array([0.1, 0.1, 0.9, 0.9])), told_way([0, 1, 2], np.array([0.1, 0.9, 0.1]))
+    >>> told_way([0, 10, 11], np.array([0.1, 0.9, 0.9])), told_way([0, 1, 2], np.array([0.1, 0.9, 0.1]))
     (None, None)
     """
     telling = np.array([c in TELLING_CLASSES for c in classes], bool)

@@ -46,18 +46,14 @@ def _camerash_crops(model: OnnxWayUp, root: str | os.PathLike[str] | None) -> tu
 def _told_crops(model: OnnxWayUp, split: str) -> tuple[np.ndarray, np.ndarray]:
     """alanchoi00's ``split`` photos (other sets): the standing tiles that do not tell their own way up (pins, bamboo,
     white dragons) of each photo whose characters, winds and dragons do, as ``model`` reads those
-    (:func:`vision.train.way_up_training.told_way`), cut upright. The photos' labels say no way up, so the photo's own
+    (:func:`vision.train.way_up_training.scene_way`), cut upright. The photos' labels say no way up, so the photo's own
     telling tiles stand for it: the crops score what the network reads of the faces it cannot learn from glyphs."""
     from vision.read.labels import CLASS_NAMES
-    from vision.train.way_up_training import TELLING_CLASSES, real_way_up_scenes, told_way, voting_boxes
+    from vision.train.way_up_training import TELLING_CLASSES, real_way_up_scenes, scene_way
 
     crops, classes = [], []
     for scene in real_way_up_scenes(["alanchoi00"], split=split):
-        boxes = voting_boxes(scene)
-        if not boxes:
-            continue
-        cut = model.crops(scene.image, [b for _, b in boxes])
-        way = told_way([c for c, _ in boxes], model.upside_down(cut))
+        boxes, cut, way = scene_way(scene, model)
         if way is None:
             continue
         for (c, _), crop in zip(boxes, cut, strict=True):

@@ -129,36 +129,36 @@ def told_way(classes: Sequence[int], upside_down: np.ndarray) -> bool | None:
     return vote > 0
 
 
+def scene_way(scene: Scene, model) -> tuple[list[tuple[int, Box]], np.ndarray, bool | None]:
+    """A scene's voting boxes (:func:`voting_boxes`), their crops as ``model`` (a
+    :class:`~vision.read.way_up.OnnxWayUp`) cuts them, and whether its tiles lie upside down as its telling tiles
+    read by ``model`` tell (:func:`told_way`; None: not told, or no box votes)."""
+    boxes = voting_boxes(scene)
+    if not boxes:
+        size = model.input_size
+        return [], np.zeros((0, size.height, size.width, 3), np.uint8), None
+    cut = model.crops(scene.image, [b for _, b in boxes])
+    return boxes, cut, told_way([c for c, _ in boxes], model.upside_down(cut))
+
+
 def real_way_up_crops(
-    scenes: Iterable[Scene],
-    judge,
-    *,
-    per_box: int = 2,
-    jitter: Jitter = REAL_JITTER,
-    seed: int = 0,
-    progress: Progress = None,
-    total: int = 0,
+    scenes: Iterable[Scene], judge, *, per_box: int = 2, jitter: Jitter = REAL_JITTER, seed: int = 0
 ) -> RealWayUp:
-    """Upright crops of every voting box (:func:`voting_boxes`) of the real photos whose way up their telling tiles
-    agree on (:func:`told_way`, each read by ``judge``, a :class:`~vision.read.way_up.OnnxWayUp`): ``per_box``
-    jittered crops of each, those of a photo told upside down turned a half turn. A real photo's labels say which
-    tile it shows, not which way it stands; its characters, winds and dragons say that for its pins, bamboo, white
-    dragons and flowers, which the cards alone teach badly."""
+    """Upright crops of every voting box of the real photos whose way up their telling tiles agree on
+    (:func:`scene_way`, read by ``judge``, a :class:`~vision.read.way_up.OnnxWayUp`): ``per_box`` jittered crops of
+    each, those of a photo told upside down turned a half turn. A real photo's labels say which tile it shows, not
+    which way it stands; its characters, winds and dragons say that for its pins, bamboo, white dragons and flowers,
+    which the cards alone teach badly."""
     rng = np.random.default_rng(seed)
     crops, counts = [], {True: 0, False: 0, None: 0}
-    for n, scene in enumerate(scenes, 1):
-        boxes = voting_boxes(scene)
-        way = None
-        if boxes:
-            way = told_way([c for c, _ in boxes], judge.upside_down(judge.crops(scene.image, [b for _, b in boxes])))
+    for scene in scenes:
+        boxes, _, way = scene_way(scene, judge)
         counts[way] += 1
         if way is not None:
             for _, box in boxes:
                 for _ in range(per_box):
                     crop = jittered_crop(scene.image, box, rng, jitter, judge.input_size)
                     crops.append(crop[::-1, ::-1] if way else crop)
-        if progress:
-            progress(n, total)
     size = judge.input_size
     x = np.ascontiguousarray(np.stack(crops)) if crops else np.zeros((0, size.height, size.width, 3), np.uint8)
     return RealWayUp(x, upright=counts[False], upside_down=counts[True], untold=counts[None])

@@ -20,7 +20,7 @@ from vision.train.classifier_training import (  # noqa: E402
     network_from_onnx,
     train,
 )
-from vision.train.quantize import quantize_crop_model  # noqa: E402
+from vision.train.quantize import WIDEST_WEIGHT, quantize_crop_model, widest_int8_weight  # noqa: E402
 
 
 def two_colour_crops():
@@ -49,6 +49,24 @@ def test_the_int8_file_reads_the_crops_as_the_float_one_and_keeps_its_metadata(f
     assert {k: v for k, v in b.metadata.items() if k != "quantized"} == a.metadata
     assert json.loads(b.metadata["quantized"])["calibration"] == len(data.x)
     assert int8.stat().st_size < first.stat().st_size
+
+
+def test_the_int8_weights_lie_in_seven_bits_so_every_cpu_sums_them_exactly(float_and_int8):
+    _, first, int8 = float_and_int8
+    assert 0 < widest_int8_weight(int8) <= WIDEST_WEIGHT
+    assert widest_int8_weight(first) == 0  # the float file holds no int8 weight
+
+
+def test_the_first_convolution_and_the_class_scores_stay_float(float_and_int8):
+    import onnx
+
+    _, _, int8 = float_and_int8
+    graph = onnx.load(str(int8)).graph
+    kept = json.loads(OnnxTileClassifier(int8, views=False).metadata["quantized"])["float"]
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    assert kept == [convs[0].name, next(n.name for n in graph.node if n.op_type == "Gemm")]
+    made = {o: n for n in graph.node for o in n.output}  # a quantized layer's weight comes out of a DequantizeLinear
+    assert [made.get(c.input[1]) is None for c in convs] == [True, False, False, False, False]
 
 
 def test_an_int8_file_trains_on_from_its_weights_dequantized(float_and_int8):

@@ -113,6 +113,7 @@ def _with_real(cards, judge, args: argparse.Namespace):
 
     import numpy as np
 
+    from device.lab.classifier import _cached
     from vision.train.classifier_training import CropSet
     from vision.train.way_up_training import real_way_up_crops, real_way_up_scenes
 
@@ -121,18 +122,17 @@ def _with_real(cards, judge, args: argparse.Namespace):
     kept: dict[str, dict] = {}
     crops = [cards]
     for source in sources:
-        path = Path(args.crops) / f"way_up_real1_{source}_x{args.real_per_box}_{judge_id}_s{args.seed}.npz"
-        if path.is_file():
-            with np.load(path) as data:
-                crops.append(data["x"])
-                kept[source] = json.loads(str(data["meta"])).get("photos")
-            _log(f"{path}: {len(crops[-1])} crops (cached)")
-            continue
-        got = real_way_up_crops(real_way_up_scenes([source]), judge, per_box=args.real_per_box, seed=args.seed)
-        kept[source] = {"upright": got.upright, "upside_down": got.upside_down, "untold": got.untold}
-        CropSet(got.crops, np.zeros(len(got.crops), np.int64)).save(path, photos=kept[source])
-        _log(f"{path}: {len(got.crops)} crops of photos {kept[source]}")
-        crops.append(got.crops)
+
+        def build(source=source):
+            got = real_way_up_crops(real_way_up_scenes([source]), judge, per_box=args.real_per_box, seed=args.seed)
+            photos = {"upright": got.upright, "upside_down": got.upside_down, "untold": got.untold}
+            return CropSet(got.crops, np.zeros(len(got.crops), np.int64), {"photos": photos})
+
+        name = f"way_up_real1_{source}_x{args.real_per_box}_{judge_id}_s{args.seed}.npz"
+        got = _cached(Path(args.crops) / name, build)
+        kept[source] = got.meta.get("photos")
+        _log(f"{source}: photos {kept[source]}")
+        crops.append(got.x)
     x = np.concatenate(crops)
     real = {"real": sources, "real_per_box": args.real_per_box, "judge_sha256": judge_id}
     return x, real | {"real_crops": len(x) - len(cards), "real_photos": kept}

@@ -26,7 +26,7 @@ import os
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import cv2
@@ -215,10 +215,11 @@ def appearance(crop: np.ndarray, rng: np.random.Generator, jitter: Jitter = Jitt
 
 @dataclass(frozen=True)
 class CropSet:
-    """Crops (N, h, w, 3) BGR uint8 and their class ids."""
+    """Crops (N, h, w, 3) BGR uint8 and their class ids; ``meta``: what a cache keeps beside them (JSON)."""
 
     x: np.ndarray
     y: np.ndarray
+    meta: dict = field(default_factory=dict, compare=False)
 
     def __len__(self) -> int:
         return len(self.y)
@@ -226,13 +227,14 @@ class CropSet:
     def save(self, path: str | os.PathLike[str], **meta) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, x=self.x, y=self.y, meta=json.dumps(meta))
+        np.savez(path, x=self.x, y=self.y, meta=json.dumps(self.meta | meta))
         return path
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> CropSet:
         with np.load(path) as data:
-            return cls(data["x"], data["y"].astype(np.int64))
+            meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+            return cls(data["x"], data["y"].astype(np.int64), meta)
 
     @classmethod
     def concat(cls, sets: Iterable[CropSet]) -> CropSet:

@@ -120,6 +120,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "detections": [d.as_json() for d in reading.detections],
                 "ms": round(reading.ms, 1),
                 "runs": reading.runs,
+                "left_out": list(reading.left_out),  # extra readings the reading budget left out
             }
             if reading.table is not None:
                 record["table"] = reading.table.as_json()

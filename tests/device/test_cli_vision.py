@@ -36,14 +36,14 @@ def test_read_json(model, photo, capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1
     record = json.loads(out[0])
-    assert set(record) == {"file", "tiles", "detections", "ms", "runs"}
+    assert set(record) == {"file", "tiles", "detections", "ms", "runs", "left_out"}
     assert record["file"] == str(photo) and record["tiles"] == "12m5z"
     assert record["detections"][0] == {"tile": "1m", "box": [42.5, 40.0, 57.5, 60.0], "conf": 0.9}
     assert {d["tile"] for d in record["detections"]} == {"1m", "2m", "5z", "back"}
     assert isinstance(record["ms"], float) and record["ms"] >= 0
     # the photo read whole, its half turn probed (three face-up tiles are too few for the way-up vote), and read
     # again balanced (its faces are a dim grey)
-    assert record["runs"] == 3
+    assert record["runs"] == 3 and record["left_out"] == []  # within the photo reader's budget
 
 
 def test_read_honours_exif_before_detecting(model, tmp_path, capsys):
@@ -104,7 +104,7 @@ def test_read_table_groups_by_seat(model, photo, capsys):
     """``--table`` adds the per-seat grouping (vision.read.table); without it the JSON line keeps its four keys."""
     assert main(["read", str(photo), "--model", str(model), "--json", "--table"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record) == {"file", "tiles", "detections", "ms", "runs", "table"}
+    assert set(record) == {"file", "tiles", "detections", "ms", "runs", "left_out", "table"}
     table = record["table"]
     assert [s["side"] for s in table["seats"]] == ["bottom", "right", "top", "left"]
     from engine.tiles import parse_tiles

@@ -1,7 +1,8 @@
-"""The camera's reader on the shipped models keeps its budget (:data:`vision.read.pipeline.CAMERA_MAX_RUNS` model
-runs a 640 frame, its table's turn already kept, as the camera loop reads frame after frame) and reads the tiles it
-read when every crop was read in every view: a whole table of the demo recording, and real held-out photos against
-the readings pinned in ``tests/vision/data/read_golden.json``."""
+"""The readers on the shipped models keep their budgets. The camera's reader reads a 640 frame in
+:data:`vision.read.pipeline.CAMERA_MAX_RUNS` model runs (its table's turn already kept, as the camera loop reads
+frame after frame) and reads the tiles it read when every crop was read in every view: a whole table of the demo
+recording, and real held-out photos against the readings pinned in ``tests/vision/data/read_golden.json``. The photo
+reader reads a 640 frame that calls for every view in :data:`vision.read.pipeline.PHOTO_MAX_RUNS`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from tests.vision import golden_reading as golden
 from tests.vision.test_read_golden import GOLDEN, needs_photos
 from vision.read.detector import default_model_path
-from vision.read.pipeline import CAMERA_MAX_RUNS, Models, Reader, ReaderConfig
+from vision.read.pipeline import CAMERA_MAX_RUNS, PHOTO_MAX_RUNS, Models, Reader, ReaderConfig
 
 pytestmark = pytest.mark.skipif(not default_model_path().is_file(), reason="no shipped model")
 
@@ -81,3 +82,25 @@ def test_a_read_over_the_budget_is_told_once(models, caplog):
     assert min(runs) > 1
     told = [r.getMessage() for r in caplog.records if "over the reader's budget of 1" in r.getMessage()]
     assert told == [f"a 640x640 image took {runs[0]} model runs, over the reader's budget of 1 (told once)"]
+
+
+@pytest.fixture(scope="module")
+def photo_models() -> Models:
+    return Models.load(ReaderConfig.for_photo(threads=1))
+
+
+#: Rendered whole tables with keys, cups and a phone on them (``jantaku-lab synth --seed 4242 --distractors 1``):
+#: each calls for many extra readings (turned groups, white balance, holes, unsure crops).
+CLUTTERED_TABLES = (60, 87)
+
+
+@pytest.mark.parametrize("index", CLUTTERED_TABLES)
+def test_the_photo_reader_keeps_its_budget_on_a_frame_that_calls_for_every_view(photo_models, index):
+    from vision.synth import render
+
+    image = render(4242, index, distractors=1.0).image
+    assert max(image.shape[:2]) <= 640  # a frame read whole in one pass
+    budget = Reader.from_config(ReaderConfig.for_photo(threads=1), models=photo_models).read(image)
+    unbounded = Reader.from_config(replace(ReaderConfig.for_photo(threads=1), max_runs=None), models=photo_models)
+    assert unbounded.read(image).runs > PHOTO_MAX_RUNS  # what it calls for
+    assert budget.runs <= PHOTO_MAX_RUNS and budget.left_out  # what the budget made of it

@@ -30,6 +30,7 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
+from vision.read.budget import RunBudget
 from vision.read.detector import (
     Detection,
     Detector,
@@ -301,6 +302,11 @@ class OnnxCropModel:
             raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
         return batch
 
+    def runs_for(self, crops: int, max_batch: int | None = None) -> int:
+        """The runs :meth:`logits` takes to read ``crops`` model inputs in chunks of ``max_batch``."""
+        step = self.max_batch if self._fixed or max_batch is None else max_batch
+        return math.ceil(crops / max(step, 1))
+
     def logits(self, batch: np.ndarray, outputs: int, max_batch: int | None = None) -> np.ndarray:
         """The network's logits (N, ``outputs``) for a batch of model input (:func:`to_input`), read in chunks of
         ``max_batch`` (None: the model's own :attr:`max_batch`; a model with a fixed batch always reads its own)."""
@@ -461,6 +467,9 @@ class TwoStageDetector(DetectorLayer):
     views_below: float | None = None
     #: Most crops one classifier run reads (None: the classifier's own ``max_batch``).
     batch: int | None = None
+    #: The read's model runs (:class:`~vision.read.budget.RunBudget`): the unsure crops are read in their other views
+    #: only while that fits (else each is named by its first two); None: always.
+    budget: RunBudget | None = None
     #: Milliseconds of the last call spent in the classifier (crops, network and the red-five check).
     last_classifier_ms: float = field(default=0.0, init=False)
     #: The red-five check of each detection of the last call (None for a tile that is no five, or with no check).
@@ -550,8 +559,11 @@ class TwoStageDetector(DetectorLayer):
         screened = [g.names_a_tile(WEAK_SCREEN_PROB) for g in as_cut]
         again = np.flatnonzero([*unsure, *screened])
         guesses = list(first)
-        if len(again):
-            rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
+        rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
+        runs = classifier.runs_for(len(again) * len(rest), self.batch)
+        # the first reading's unsure crops come before the readings kept back for views
+        first = self.budget is not None and not self.budget.first_reading_done
+        if len(again) and (self.budget is None or self.budget.affords(runs, "crop_views", first_reading_part=first)):
             more, _ = classifier.view_probabilities(crops[again], rest, self.batch)  # "no tile" is the crop's as cut
             every = np.concatenate([probs[:, again], more])
             for k, p, n in zip(again, *views_mean(every, nones[0][again]), strict=True):
@@ -638,14 +650,15 @@ def with_classifier(
     *,
     views_below: float | None = None,
     batch: int | None = None,
+    budget: RunBudget | None = None,
 ) -> Detector:
     """``detector`` with ``classifier`` (a model or its path) as its second stage; ``detector`` itself for None.
-    ``views_below`` and ``batch``: as :class:`TwoStageDetector` has them."""
+    ``views_below``, ``batch`` and ``budget``: as :class:`TwoStageDetector` has them."""
     if classifier is None:
         return detector
     if not isinstance(classifier, OnnxTileClassifier):
         classifier = OnnxTileClassifier(classifier)
-    return TwoStageDetector(detector, classifier, views_below=views_below, batch=batch)
+    return TwoStageDetector(detector, classifier, views_below=views_below, batch=batch, budget=budget)
 
 
 def _read_whole(detector: Detector) -> Detector:

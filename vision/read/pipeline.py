@@ -11,7 +11,9 @@ returns, a :class:`Reading`.
 The detector reads the frame (a slice pyramid for the camera, :class:`~vision.read.scale.PhotoDetector` at the
 tiles' scale for photos), the crop classifier names each box, and the extra views named in ``config.views`` wrap it,
 composed in the one order of :data:`VIEWS`. The camera's reader keeps a budget of model runs
-(:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure). The
+(:data:`CAMERA_MAX_RUNS`: its classifier reads every crop in two views, the other two only where it is unsure); the
+photo reader's views read again only while their readings fit in its budget (:data:`PHOTO_MAX_RUNS`,
+:mod:`vision.read.budget`; :attr:`Reading.left_out` names those left out). The
 camera's frames are read squared to the table (:class:`~vision.read.table.square.TableTurn`, kept from frame to
 frame) and, with enough tiles, seat by seat (:func:`~vision.read.table.read_table`, about the centre
 :class:`~vision.read.table.geometry.TableGeometry` keeps from frame to frame). A reader runs one read at a time (its
@@ -33,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import Tile
+from vision.read.budget import ClaimsMetDetector, RunBudget
 from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, classifier_for, with_classifier
 from vision.read.detector import (
     Detection,
@@ -82,8 +85,10 @@ SHIPPED = "shipped"
 #: twice: every crop in its first two views, then the unsure ones in the other two). A bigger frame is read in more
 #: slices.
 CAMERA_MAX_RUNS = 3
-#: The photo reader's budget for a 640 frame (a 12 MP photo of small tiles is read in more slices): the detector on
-#: the photo, the classifier on its crops, and the extra views that its measured signals call for.
+#: The photo reader's budget: the detector on the photo and the classifier on its crops (always, a 12 MP photo of
+#: small tiles in as many slices as it takes), then what its measured signals call for, while it fits
+#: (:mod:`vision.read.budget`): a turned group's view, a cast photo's balance, squat tiles stretched, the way-up
+#: vote and the half turn, unsure crops in more views, holes and passes from afar.
 PHOTO_MAX_RUNS = 6
 #: Most crops one classifier run of the camera's reader reads: a whole table's tiles in two views, and its unsure ones
 #: in the other two, each in one run.
@@ -139,8 +144,9 @@ class ReaderConfig:
     crop_views_below: float | None = None
     #: Most crops one classifier run reads (None: the classifier's own chunk).
     crop_batch: int | None = None
-    #: The reading budget: most onnxruntime runs a read is meant to take (None: no budget). A read over it is logged
-    #: (once a reader), and every :class:`Reading` says how many it took.
+    #: The reading budget: most onnxruntime runs a read is meant to take (None: no budget). The first reading is made
+    #: whatever it takes; the views' extra readings only while they fit (:class:`~vision.read.budget.RunBudget`).
+    #: A read over it is logged (once a reader), and every :class:`Reading` says how many it took.
     max_runs: int | None = None
     #: The way-up network of the ``upside_down`` view: a path, None, or :data:`SHIPPED`.
     way_up: Path | str | None = SHIPPED
@@ -275,6 +281,8 @@ class Reading:
     slices: tuple[Box, ...] = ()
     #: Readings since the last one read whole (0: this one was).
     since_whole: int = 0
+    #: The views whose extra readings the budget left out (:attr:`ReaderConfig.max_runs`), in order.
+    left_out: tuple[str, ...] = ()
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -306,6 +314,8 @@ class Reader:
     detector: Detector
     models: Models | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The model runs of each read, shared by the views (:attr:`ReaderConfig.max_runs`).
+    budget: RunBudget = field(default_factory=RunBudget)
     _table_turn: TableTurn | None = field(default=None, init=False, repr=False)
     _table_geometry: TableGeometry | None = field(default=None, init=False, repr=False)
     _over_budget_told: bool = field(default=False, init=False, repr=False)
@@ -323,20 +333,33 @@ class Reader:
         """The reader ``config`` describes, on ``models`` (loaded from ``config`` when None)."""
         models = models or Models.load(config)
         options = DetectorOptions(conf=config.conf)
+        # a reading at its least: a detector pass, the classifier's run, and the run of its unsure crops' other views
+        # (a view read without them names its unsure tiles worse than the photo's own reading did)
+        unsure_in_views = config.crop_views and config.crop_views_below is not None
+        rest = 0 if models.classifier is None else 2 if unsure_in_views else 1
+        budget = RunBudget(models.runs, least_reading=1 + rest)
         if config.at_tiles_scale:
             if models.classifier is None:  # weak boxes are for a classifier to judge: with none, not worked out
                 options = replace(options, weak_conf=None)
-            core: Detector = PhotoDetector(models.network, options)
+            core: Detector = PhotoDetector(models.network, options, budget=budget)
         else:
             core = SlicedDetector(models.network, options)
         # the upside-down view's probe: the reader inside the classifier when it reads at the tiles' scale, so that
         # its readings serve both
-        probe = core if isinstance(core, PhotoDetector) else PhotoDetector(models.network, options)
-        staged = with_classifier(core, models.classifier, views_below=config.crop_views_below, batch=config.crop_batch)
-        detector = compose_views(staged, config.views, probe, models.way_up)
+        probe = core if isinstance(core, PhotoDetector) else PhotoDetector(models.network, options, budget=budget)
+        staged = with_classifier(
+            core,
+            models.classifier,
+            views_below=config.crop_views_below,
+            batch=config.crop_batch,
+            budget=budget if config.views else None,  # the camera's crops are read as its own budget says
+        )
+        if config.views:  # the first reading's detections meet the views' claims where no probe met them first
+            staged = ClaimsMetDetector(staged, budget)
+        detector = compose_views(staged, config.views, probe, models.way_up, budget)
         if config.drop_implausible:
             detector = PlausibleDetector(detector)
-        return cls(config, detector, models, lock or threading.Lock())
+        return cls(config, detector, models, lock or threading.Lock(), budget)
 
     @classmethod
     def around(
@@ -372,7 +395,7 @@ class Reader:
         (:mod:`vision.read.zones`; :attr:`Reading.slices` says where it read), unless its policy reads it whole."""
         config = self.config
         started = time.perf_counter()
-        with self.lock:
+        with self.lock, self.budget.reading(config.max_runs):
             runs = self.models.runs() if self.models else 0
             mode = config.table_mode
             turn = self._table_turn if mode.keeps else TableTurn() if mode.squares else None
@@ -397,6 +420,7 @@ class Reader:
                             image.shape[1], image.shape[0], runs, config.max_runs)  # fmt: skip
             # the kept turn may change with the next frame read: this reading's turn is taken while it holds
             turned = turn.turn if turn is not None else 0.0
+            left_out = self.budget.left_out
             squared = found
             if turn is not None and not mode.reports_squared:
                 found = turn.in_frame(found, *frame.shape[:2])  # the boxes as the image shows them
@@ -418,6 +442,7 @@ class Reader:
             runs=runs,
             slices=slices,
             since_whole=previous.since_whole + 1 if slices and previous is not None else 0,
+            left_out=left_out,
         )
 
     def _slices(
@@ -490,15 +515,23 @@ def _corners(slices: Sequence[Box]) -> list[tuple[int, int, int, int]]:
     return [(int(w.x1), int(w.y1), int(w.x2), int(w.y2)) for w in slices]
 
 
-def compose_views(detector: Detector, views: Sequence[str], probe: Detector, way_up: OnnxWayUp | None) -> Detector:
+def compose_views(
+    detector: Detector,
+    views: Sequence[str],
+    probe: Detector,
+    way_up: OnnxWayUp | None,
+    budget: RunBudget | None = None,
+) -> Detector:
     """``detector`` wrapped in the ``views`` named, in :data:`VIEWS`' order (its last innermost). ``probe`` and
-    ``way_up`` tell the ``upside_down`` view which way up a photo lies."""
+    ``way_up`` tell the ``upside_down`` view which way up a photo lies; the views read again only while ``budget``
+    affords it (None: always)."""
+    budget = budget or RunBudget()
     makers: dict[str, Callable[[Detector], Detector]] = {
         "photo_edge": SureAtEdgeDetector,
-        "low_angle": SquatDetector,
-        "upside_down": lambda inner: HalfTurnDetector(inner, probe, way_up),
-        "white_balance": BalancedDetector,
-        "turned_tiles": UprightDetector,
+        "low_angle": lambda inner: SquatDetector(inner, budget),
+        "upside_down": lambda inner: HalfTurnDetector(inner, probe, way_up, budget=budget),
+        "white_balance": lambda inner: BalancedDetector(inner, budget=budget),
+        "turned_tiles": lambda inner: UprightDetector(inner, budget=budget),
     }
     for name in reversed(VIEWS):
         if name in views:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.read.budget import RunBudget
 from vision.read.detector import Detection, DetectorOptions, Network, SlicedDetector, overlaps_any
 from vision.read.geometry import Box, Size
 from vision.read.postprocess import PAD_VALUE
@@ -61,8 +62,14 @@ class PhotoDetector:
         max_afar: float = 4.0,
         sure: float = 0.5,
         min_slice_gain: float = 1.5,
+        budget: RunBudget | None = None,
     ) -> None:
         self.network = network
+        #: The read's model runs: a pass from afar is made only while it fits with what its reading still takes once
+        #: the detector is done (:attr:`~vision.read.budget.RunBudget.rest_of_reading`), and past the read's first
+        #: reading or for a hole in a row read again, only while another reading fits after that too; a reading's
+        #: first pass always.
+        self.budget = budget or RunBudget()
         self.options = options or DetectorOptions()
         # with the options' weak_conf, the weak boxes of the pass that read the photo are kept aside
         # (detect_with_weak); every choice of how to read it is made on the tiles found at the options' conf
@@ -134,9 +141,15 @@ class PhotoDetector:
 
     def _read(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
         """The photo's tiles, and the weak boxes of the pass they came from (:meth:`detect_with_weak`)."""
+        # passes from afar leave room for the rest of this reading; past the read's first reading (a probe of the
+        # half turn, a view's), for a reading after it too
+        first = self.budget.spent == 0
+        leaving = self.budget.rest_of_reading + (0 if first else self.budget.least_reading)
         found, weak = self.whole.detect_with_weak(image)
         if not found:  # nothing, or one tile filling the photo: far bigger than any the network learnt
             for factor in self.afar:
+                if not self.budget.affords(1, "afar", leaving=leaving, first_reading_part=first):
+                    break
                 far, far_weak = self.from_afar_weak(image, factor)
                 if far:
                     self.passes.append(f"afar@{factor:.2f}")
@@ -155,6 +168,8 @@ class PhotoDetector:
             factor = min(self.max_afar, max(median / (1.5 * self.target * side), 2.0 if unsure else 1.0))
             # unsure: further still when that finds nothing sure (a face's pips read as tiles at the first factor)
             for tried in [factor, *(f for f in self.afar if unsure and f > factor)]:
+                if not self.budget.affords(1, "afar", leaving=leaving, first_reading_part=first):
+                    break
                 far, far_weak = self.from_afar_weak(image, tried)
                 # tiles too big: any reading from afar; only unsure: one from afar that is sure of something
                 if far and (too_big or any(d.conf >= self.sure for d in far)):
@@ -191,6 +206,9 @@ class PhotoDetector:
             side = round(min(hole.tile_width, hole.tile_height) / self.target)
             if side < 8 or min(net.height, net.width) / side <= whole_scale:  # read as close or closer already
                 continue
+            # a hole's run only while a reading of a view (the photo's pass and the classifier's) still fits after it
+            if not self.budget.affords(1, "holes", leaving=self.budget.rest_of_reading + self.budget.least_reading):
+                break
             gap = hole.box
             cx, cy = (gap.x1 + gap.x2) / 2, (gap.y1 + gap.y2) / 2
             x0 = int(min(max(cx - side / 2, 0), max(w - side, 0)))

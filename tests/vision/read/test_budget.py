@@ -1,6 +1,8 @@
-"""The camera reader's budget: crops read in their first two views and only the unsure ones in the other two
-(:attr:`vision.read.classifier.TwoStageDetector.views_below`), in as few classifier runs as the batch allows, and the
-budget as data in :class:`vision.read.pipeline.ReaderConfig`. Hand-built colour classifiers, fake detectors."""
+"""The reading budget: crops read in their first two views and only the unsure ones in the other two
+(:attr:`vision.read.classifier.TwoStageDetector.views_below`), in as few classifier runs as the batch allows, the
+budget as data in :class:`vision.read.pipeline.ReaderConfig`, and the runs of one read
+(:class:`vision.read.budget.RunBudget`) that the views' extra readings must fit in. Hand-built colour classifiers,
+fake detectors."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import pytest
 
 from tests.vision.fakes import colour_model
 from tests.vision.read.test_classifier import BLUE, GREEN, RED, WeakBoxesDetector, frame_with
+from vision.read.budget import ClaimsMetDetector, RunBudget
 from vision.read.classifier import SURE_IN_TWO_VIEWS, OnnxTileClassifier, TwoStageDetector
-from vision.read.detector import Detection
+from vision.read.detector import Detection, FakeDetector
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
 from vision.read.pipeline import CAMERA_CROP_BATCH, CAMERA_MAX_RUNS, PHOTO_MAX_RUNS, ReaderConfig
@@ -105,3 +108,95 @@ def test_a_batch_of_zero_is_refused(tmp_path):
     clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx"))
     with pytest.raises(ValueError, match="max_batch"):
         clf.logits(np.zeros((1, 3, 64, 48), np.float32), 3, max_batch=0)
+
+
+def counted(answer=(), least_reading=1):
+    """A fake detector whose every reading counts one model run, and a budget counting them."""
+    fake = FakeDetector(answer)
+    return fake, RunBudget(lambda: len(fake.seen), least_reading=least_reading)
+
+
+def test_a_read_affords_parts_and_readings_while_they_fit_and_names_those_left_out():
+    fake, budget = counted(least_reading=2)
+    image = np.zeros((90, 160, 3), np.uint8)
+    assert budget.affords(1000, "turned_tiles")  # outside a read: no limit
+    with budget.reading(5):
+        fake.detect(image)
+        fake.detect(image)
+        assert budget.spent == 2
+        assert budget.affords_read("white_balance")  # 2 + 2 <= 5
+        assert not budget.affords(1, "holes", leaving=3)  # 2 + 1 + 3 > 5
+        fake.detect(image)
+        fake.detect(image)
+        assert not budget.affords_read("turned_tiles")  # 4 + 2 > 5
+        assert budget.affords(1, "afar") and not budget.affords(0, "photo_edge", leaving=2)
+    assert budget.left_out == ("holes", "turned_tiles", "photo_edge")
+    with budget.reading(None):  # a new read: nothing left out, no limit
+        assert budget.affords(1000, "turned_tiles") and budget.left_out == () and budget.spent == 0
+
+
+def test_a_layer_that_does_not_ask_is_not_stopped():
+    # the first reading is the photo's: a budget refuses only what asks for it
+    fake, budget = counted([Detection.of_class(9, Box(1.0, 1.0, 20.0, 30.0), 0.9)])
+    core = ClaimsMetDetector(fake, budget)
+    with budget.reading(1):
+        core.detect(np.zeros((40, 60, 3), np.uint8))
+        core.detect(np.zeros((40, 60, 3), np.uint8))
+        assert budget.spent == 2
+
+
+def test_unsure_crops_keep_their_first_two_views_when_no_run_is_left(tmp_path):
+    frame = frame_with(100, 400, [(COLOURS[n], b) for n, b in BLOCKS.items()])
+    clf = OnnxTileClassifier(colour_model(tmp_path / "c.onnx", names=("1m", "none", "6z")))
+    inner = WeakBoxesDetector(boxes_of(["red", "reddish", "green"], 0.9), [])
+    budget = RunBudget(lambda: clf.runs)
+    two = TwoStageDetector(inner, clf, views_below=SURE_IN_TWO_VIEWS, budget=budget)
+    with budget.reading(1):
+        labels = [d.label for d in two.detect(frame)]
+    assert (clf.runs, budget.left_out) == (1, ("crop_views",))  # the reddish block was not read again
+    assert labels == ["1m", "1m", "6z"]
+    with budget.reading(2):
+        assert [d.label for d in two.detect(frame)] == labels and clf.runs == 3 and budget.left_out == ()
+
+
+@pytest.mark.parametrize(("calls_for", "inner_fits"), [(True, False), (False, True)])
+def test_a_claim_met_by_the_first_detections_keeps_a_reading_back_for_its_view(calls_for, inner_fits):
+    fake, budget = counted()
+    budget.claim("low_angle", lambda image, found: calls_for)
+    core = ClaimsMetDetector(fake, budget)
+    image = np.zeros((90, 160, 3), np.uint8)
+    with budget.reading(3):
+        core.detect(image)  # the first reading: 1 run, and a reading (1) kept back when the claim is met
+        core.detect(image)
+        assert budget.affords_read("turned_tiles") is inner_fits  # 2 + 1 (+ 1 kept) against 3
+        assert budget.affords_read("low_angle")  # what was kept back is its own
+    with budget.reading(3):
+        core.detect(image)
+        budget.release("low_angle")  # its signal no longer calls for it
+        core.detect(image)
+        assert budget.affords_read("turned_tiles")
+
+
+def test_claims_are_kept_lowest_rank_first_while_they_fit():
+    fake, budget = counted(least_reading=2)
+    budget.claim("low_angle", lambda image, found: True, rank=1)
+    budget.claim("turned_tiles", lambda image, found: True, rank=0)
+    image = np.zeros((90, 160, 3), np.uint8)
+    with budget.reading(6):
+        ClaimsMetDetector(fake, budget).detect(image)  # 1 run; its classifier's 1 to come: room for two readings
+        assert budget.kept == 4
+    with budget.reading(5):
+        ClaimsMetDetector(fake, budget).detect(image)  # room for one: the lower rank's
+        assert budget.kept == 2 and budget.affords_read("turned_tiles") and budget.kept == 0
+
+
+def test_the_first_readings_own_parts_come_before_the_readings_kept_back():
+    fake, budget = counted()
+    budget.claim("turned_tiles", lambda image, found: True)
+    image = np.zeros((90, 160, 3), np.uint8)
+    with budget.reading(3):
+        fake.detect(image)
+        budget.meet_claims(image, [])  # a reading kept back: 1 run
+        fake.detect(image)
+        assert budget.affords(1, "crop_views", first_reading_part=True)  # 2 + 1, the reading kept aside
+        assert not budget.affords(1, "holes")  # 2 + 1 + 1 kept

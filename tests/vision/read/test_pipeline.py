@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.fakes import BlocksNetwork, colour_model, paint
+from vision.read.budget import ClaimsMetDetector
 from vision.read.classifier import OnnxTileClassifier, TwoStageDetector
 from vision.read.detector import FakeDetector, SlicedDetector
 from vision.read.errors import ConfigError
@@ -59,7 +60,8 @@ def layers(detector) -> list[type]:
 )
 def test_the_views_named_are_composed_in_one_order(views, expected):
     reader = Reader.from_config(ReaderConfig(at_tiles_scale=True, views=views), models=Models(BlocksNetwork()))
-    assert layers(reader.detector) == [LAYER[v] for v in expected] + [PhotoDetector]
+    priced = [ClaimsMetDetector] if views else []  # the views price another reading by the readings made
+    assert layers(reader.detector) == [LAYER[v] for v in expected] + priced + [PhotoDetector]
 
 
 def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path):
@@ -67,9 +69,9 @@ def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path)
     reader = Reader.from_config(ReaderConfig.for_photo(), models=Models(BlocksNetwork(), classifier))
     # the boxes no tile makes dropped outermost, after every view
     views = [LAYER[v] for v in VIEWS]
-    assert layers(reader.detector) == [PlausibleDetector, *views, TwoStageDetector, PhotoDetector]
+    assert layers(reader.detector) == [PlausibleDetector, *views, ClaimsMetDetector, TwoStageDetector, PhotoDetector]
     half_turn = reader.detector.detector.detector.detector
-    stage = half_turn.detector.detector.detector
+    stage = half_turn.detector.detector.detector.detector  # under the turned view and the pricing layer
     assert half_turn.probe is stage.detector  # its readings of the photo serve the classifier's stage too
     assert stage.classifier is classifier
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.read.budget import RunBudget
 from vision.read.detector import Detection, Detector, DetectorLayer
 from vision.read.geometry import Box
 from vision.read.table import TABLE_MIN_TILES
@@ -33,6 +34,11 @@ SQUAT_SHARE = 0.5
 STRETCHED_TO = 1.8
 #: ... stretching by at most this much.
 MOST_STRETCH = 3.0
+#: A photo is read stretched only when its stretch is more than this (less reads as it is).
+MIN_STRETCH = 1.05
+#: The rank of the reading squat tiles claim from the read's budget (:meth:`vision.read.budget.RunBudget.claim`):
+#: after a turned group's, before sideways tiles read upright (:mod:`vision.read.views.turned_tiles`).
+CLAIM_RANK = 1
 #: A stretched view larger than this (pixels) is shrunk, both ways alike, to it: a 12 MP phone photo.
 MOST_PIXELS = 12_000_000
 #: Confidence from which a box speaks for the photo's tiles (all of them when none is this sure).
@@ -55,6 +61,12 @@ def squat_stretch(found: Sequence[Detection]) -> float | None:
     return float(min(MOST_STRETCH, STRETCHED_TO / float(np.median(tall))))
 
 
+def calls_for_stretch(found: Sequence[Detection]) -> bool:
+    """Whether a photo whose reading is ``found`` is read again stretched (:func:`squat_stretch`)."""
+    stretch = squat_stretch(found)
+    return stretch is not None and stretch > MIN_STRETCH
+
+
 def stretched(image: np.ndarray, stretch: float, most_pixels: int = MOST_PIXELS) -> tuple[np.ndarray, float, float]:
     """``image`` ``stretch`` times taller (shrunk both ways to ``most_pixels`` at most), and its scales (x, y)."""
     h, w = image.shape[:2]
@@ -74,14 +86,20 @@ class SquatDetector(DetectorLayer):
     """A :class:`~vision.read.detector.Detector` that reads squat tiles stretched taller (see the module's docstring).
     ``stretches`` records, per photo read (the last 64), the stretch it was read at (1.0: as it is)."""
 
-    def __init__(self, detector: Detector) -> None:
+    def __init__(self, detector: Detector, budget: RunBudget | None = None) -> None:
         self.detector = detector
+        #: The read's model runs: the stretched photo is read only when another reading fits, kept back for it from
+        #: the first reading that shows squat tiles.
+        self.budget = budget or RunBudget()
+        self.budget.claim("low_angle", lambda image, found: calls_for_stretch(found), CLAIM_RANK)
         self.stretches: deque[float] = deque(maxlen=64)
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.detector.detect(image)
         stretch = squat_stretch(found)
-        if stretch is None or stretch <= 1.05:
+        if stretch is None or stretch <= MIN_STRETCH:
+            self.budget.release("low_angle")
+        if stretch is None or stretch <= MIN_STRETCH or not self.budget.affords_read("low_angle"):
             self.stretches.append(1.0)
             return found
         view, sx, sy = stretched(image, stretch)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.read.budget import RunBudget
 from vision.read.detector import Detection, Detector, DetectorLayer, Orientation
 from vision.read.geometry import Box
 from vision.read.postprocess import PAD_VALUE
@@ -42,6 +43,9 @@ SIDEWAYS_OFF = 10.0
 #: 5z phantoms at 0.52 and 0.53 that the upright reading drops, while the walls of backs of ``jantaku-lab bench
 #: read``'s 640 frame are all read at 0.68 or more.
 CONFIRM_BELOW = 0.6
+#: The rank of the reading a turned group claims from the read's budget (:meth:`vision.read.budget.RunBudget.claim`),
+#: and of the upright reading of a sideways group: before squat tiles' (low_angle's rank, 1), and after.
+TILTED_RANK, UPRIGHT_RANK = 0, 2
 #: How far from straight a tile counts when its turn cannot be told (the most a turn modulo a quarter can be).
 UNKNOWN_TURN = 45.0
 #: The side (px) a box's inside is resized to before its gradients are taken: enough for a tile's edges and strokes.
@@ -231,7 +235,21 @@ class UprightDetector(DetectorLayer):
     #: The short side (px) the tiles are shown at in a turned view, at most (the crop classifier reads 64 x 48, the
     #: red-five check 96 px): a photo with bigger tiles is shrunk before it is turned.
     view_tile: float = 128.0
+    #: The read's model runs: a turned view is read only while another reading fits (the heaviest groups first),
+    #: one kept back for it from the read's first detections when they lie turned.
+    budget: RunBudget = field(default_factory=RunBudget)
     last_turns: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        # a group lying turned claims its reading before squat tiles do; sideways tiles read upright, after them:
+        # squat faces lie wide, and their stretched reading is the one that reads them
+        tilted, upright = TILTED_RANK, UPRIGHT_RANK
+        self.budget.claim("turned_tiles", lambda im, found: self._calls_for(im, found, True), tilted)
+        self.budget.claim("turned_tiles", lambda im, found: self._calls_for(im, found, False), upright)
+
+    def _calls_for(self, image: np.ndarray, found: Sequence[Detection], tilted: bool) -> bool:
+        """Whether ``found`` calls for a turned view of a group lying turned (``tilted``) or of sideways tiles."""
+        return any((abs(g.turn) >= self.min_turn) is tilted for g, _ in self.views_called_for(image, found))
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.detector.detect(image)
@@ -240,22 +258,15 @@ class UprightDetector(DetectorLayer):
         # views need no more pixels than show the tiles at ``view_tile`` px (turning a 12 MP photo costs 0.1 s)
         tile = float(np.median([min(d.box.width, d.box.height) for d in self._sure(found)])) if found else 0.0
         scale = min(1.0, self.view_tile / tile) if tile > 0 else 1.0
-        # turned tiles are often read unsurely: every box speaks for how tiles lie, by its confidence; a group too
-        # light to be one sure tile is clutter (a shelf, a book's edge), and the sure boxes alone say how it lies
-        groups = [g for g in turn_groups(image, found) if sum(d.conf for d in g.members) >= self.sure]
-        for group in groups[: self.most_views]:
-            turn = group.turn
-            if abs(turn) < self.min_turn:
-                # sideways tiles (a photo taken from the side) are read better upright
-                if not _mostly_sideways(self._sure(list(group.members))):
-                    continue  # the photo's own reading reads these
-                if not self.calls_for_upright(group):
-                    continue  # read surely sideways: the upright reading would be a second run of the same
-                turn += 90.0
+        for group, turn in self.views_called_for(image, found):
+            if not self.budget.affords_read("turned_tiles"):
+                break
             view, read = self._read_turned(image, turn, scale)
             # the turn stood them sideways (near 45 degrees, or past it): a quarter turn more; a group that lies
             # both ways (a whole table, a hand with its melds' called tiles) is read as the turn stood it
-            if _mostly_sideways(self._sure(_over(view, read, group.members) or read), SIDEWAYS_PHOTO):
+            if _mostly_sideways(
+                self._sure(_over(view, read, group.members) or read), SIDEWAYS_PHOTO
+            ) and self.budget.affords_read("turned_tiles"):
                 view, read = self._read_turned(image, turn - 90.0 if turn > 0 else turn + 90.0, scale)
             views.append((view, read, group.members))
         if not views:
@@ -275,6 +286,25 @@ class UprightDetector(DetectorLayer):
             own = {id(d) for d in _over(view, read, members)}
             again += [c for d in read if (c := self._from_view(view, d, id(d) in own, shape, k)) is not None]
         return self._merged([view for view, _, _ in views], first + again, shape)
+
+    def views_called_for(self, image: np.ndarray, found: Sequence[Detection]) -> list[tuple[TurnGroup, float]]:
+        """The groups of ``found`` to read in a turned view, heaviest first (at most ``most_views``), each with the
+        turn it is read at; none for a photo whose own reading stands."""
+        out = []
+        # turned tiles are often read unsurely: every box speaks for how tiles lie, by its confidence; a group too
+        # light to be one sure tile is clutter (a shelf, a book's edge), and the sure boxes alone say how it lies
+        groups = [g for g in turn_groups(image, found) if sum(d.conf for d in g.members) >= self.sure]
+        for group in groups[: self.most_views]:
+            turn = group.turn
+            if abs(turn) < self.min_turn:
+                # sideways tiles (a photo taken from the side) are read better upright
+                if not _mostly_sideways(self._sure(list(group.members))):
+                    continue  # the photo's own reading reads these
+                if not self.calls_for_upright(group):
+                    continue  # read surely sideways: the upright reading would be a second run of the same
+                turn += 90.0
+            out.append((group, turn))
+        return out
 
     def calls_for_upright(self, group: TurnGroup) -> bool:
         """Whether a group of tiles standing straight but mostly sideways is worth reading again a quarter turn

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.read.budget import RunBudget
 from vision.read.detector import Detection, Detector, DetectorLayer
 from vision.read.table import TABLE_MIN_TILES
 from vision.read.views.compare import reads_surer
@@ -67,10 +68,21 @@ class HalfTurnDetector(DetectorLayer):
     the order their faces stand. ``turned`` records, per photo read (the last 64), whether its tiles were taken to
     lie upside down, and ``votes`` the way-up vote (None: not asked, or no tile to ask about)."""
 
-    def __init__(self, detector: Detector, probe: Detector, way_up=None, *, vote_first: bool = True) -> None:
+    def __init__(
+        self,
+        detector: Detector,
+        probe: Detector,
+        way_up=None,
+        *,
+        vote_first: bool = True,
+        budget: RunBudget | None = None,
+    ) -> None:
         self.detector = detector
         self.probe = probe
         self.way_up = way_up
+        #: The read's model runs: the way-up vote and the half turn's probe are made only while they fit with what
+        #: reading the chosen view takes beyond the probe's pass (:attr:`.RunBudget.rest_of_reading`).
+        self.budget = budget or RunBudget()
         #: Ask the way-up network before reading the half turn, and read it only when the vote is unsure: a photo's
         #: tiles voted surely upright or upside down cost no second reading.
         self.vote_first = vote_first
@@ -90,17 +102,23 @@ class HalfTurnDetector(DetectorLayer):
         way-up vote past :data:`WAY_UP_VOTE` either way decides alone (the half turn is not read)."""
         h, w = image.shape[:2]
         as_is = self.probe.detect(image)
+        self.budget.meet_claims(image, as_is)  # the read's first detections: what the views outside this one call for
         if len(as_is) >= TABLE_MIN_TILES:  # a whole table: its tiles face every seat, none is upside down
             self.votes.append(None)
             return False, False
         vote = None
-        if self.way_up is not None:
+        # the way-up network: one run
+        if self.way_up is not None and self.budget.affords(1, "upside_down", leaving=self.budget.rest_of_reading):
             from vision.read.way_up import upside_down_vote
 
             vote = upside_down_vote(image, as_is, self.way_up)
         self.votes.append(vote)
         if self.vote_first and vote is not None and abs(vote) > WAY_UP_VOTE:
             return vote > 0, vote > 0
+        # the half turn's pass, then the reading's classifier run, and still a view's reading (the turned or squat
+        # photo's own views come first); else the vote alone, unsure as it is
+        if not self.budget.affords(1, "upside_down", leaving=self.budget.rest_of_reading + self.budget.least_reading):
+            return (vote or 0.0) > WAY_UP_VOTE, (vote or 0.0) > WAY_UP_VOTE
         turned = half_turned(image) if turned is None else turned
         back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
         surer_turned = reads_surer(as_is, back)

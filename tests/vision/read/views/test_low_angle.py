@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.read.budget import ClaimsMetDetector, RunBudget
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS
@@ -87,3 +88,14 @@ def test_a_photo_of_upright_faces_is_read_once():
     reader = SquatDetector(inner)
     assert reader.detect(np.zeros((HEIGHT, WIDTH, 3), np.uint8)) == _row(60, 80)
     assert len(inner.seen) == 1 and list(reader.stretches) == [1.0]
+
+
+@pytest.mark.parametrize(("limit", "readings"), [(1, 1), (2, 2)])
+def test_squat_tiles_are_read_stretched_only_when_the_budget_affords_it(limit, readings):
+    inner = _reads(sure_stretched=True)
+    budget = RunBudget(lambda: len(inner.seen))
+    reader = SquatDetector(ClaimsMetDetector(inner, budget), budget)
+    with budget.reading(limit):
+        reader.detect(np.zeros((HEIGHT, WIDTH, 3), np.uint8))
+    assert len(inner.seen) == readings
+    assert budget.left_out == (("low_angle",) if readings == 1 else ())

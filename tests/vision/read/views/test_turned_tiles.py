@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
+from vision.read.budget import ClaimsMetDetector, RunBudget
 from vision.read.detector import Detection, FakeDetector, Orientation
 from vision.read.geometry import Box
 from vision.read.labels import CLASS_NAMES, class_of_tile
@@ -378,3 +379,29 @@ def test_a_sideways_group_is_read_upright_only_when_it_calls_for_it(column, unsu
         runs[views] = reading.runs
     assert runs[()] == 1  # the photo read once, whole
     assert runs[("turned_tiles",)] - runs[()] == view_runs
+
+
+@pytest.mark.parametrize(("limit", "readings"), [(1, 1), (2, 2), (None, 2)])
+def test_a_turned_view_is_read_only_when_the_budget_affords_it(limit, readings):
+    image, truth = scene(row(6, 30.0))
+    fake = FakeDetector(upright_reader)
+    budget = RunBudget(lambda: len(fake.seen))  # a reading: one run
+    reader = UprightDetector(ClaimsMetDetector(fake, budget), budget=budget)
+    with budget.reading(limit):
+        found = reader.detect(image)
+    assert len(fake.seen) == readings
+    if readings == 1:  # left out: the photo's own reading, its turned tiles misread
+        assert budget.left_out == ("turned_tiles",) and _misread(found) == len(truth)
+    else:
+        assert budget.left_out == () and _matches(found, truth) == len(truth)
+
+
+@pytest.mark.parametrize(("degrees", "kept"), [(30.0, 1), (0.0, 0)])
+def test_a_turned_row_claims_its_view_from_the_first_detections(degrees, kept):
+    image, _ = scene(row(6, degrees))
+    fake = FakeDetector(upright_reader)
+    budget = RunBudget(lambda: len(fake.seen))
+    UprightDetector(fake, budget=budget)  # its claims, on the reader's budget
+    with budget.reading(4):
+        ClaimsMetDetector(fake, budget).detect(image)
+        assert budget.kept == kept

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
+from vision.read.budget import RunBudget
 from vision.read.detector import Detection, FakeDetector, Orientation
 from vision.read.geometry import Box
 from vision.read.labels import class_of_tile
@@ -141,3 +142,16 @@ def test_the_layers_pass_on_what_the_reader_has():
     inner = FakeDetector(())
     inner.options = "options"  # type: ignore[attr-defined]
     assert HalfTurnDetector(inner, FakeDetector(())).options == "options"
+
+
+def test_the_half_turn_is_probed_only_when_the_budget_affords_it():
+    inner, probe = FakeDetector(read), FakeDetector(read)
+    budget = RunBudget(lambda: len(inner.seen) + len(probe.seen))
+    r = HalfTurnDetector(inner, probe, budget=budget)
+    photo = hand(["1m", "2m"], True)  # upside down: the probe reads its half turn surer
+    with budget.reading(1):
+        r.detect(photo)
+    assert len(probe.seen) == 1 and list(r.turned) == [False] and budget.left_out == ("upside_down",)
+    with budget.reading(3):
+        r.detect(photo)
+    assert list(r.turned) == [False, True] and budget.left_out == ()

@@ -7,6 +7,7 @@ import pytest
 
 from engine.tiles import Tile
 from tests.vision.read.views.test_turned_tiles import INKS, row, scene
+from vision.read.budget import ClaimsMetDetector, RunBudget
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box
 from vision.read.labels import BACK_CLASS, class_of_tile
@@ -102,3 +103,14 @@ def test_face_down_tiles_do_not_speak_for_the_light():
     reader = BalancedDetector(fake)
     reader.detect(image)
     assert len(fake.seen) == 1 and reader.last_gains is None
+
+
+def test_a_cast_photo_is_read_once_when_the_budget_is_spent():
+    cast = lit(IMAGE, "warm")
+    fake = FakeDetector(inked_reader)
+    budget = RunBudget(lambda: len(fake.seen))
+    reader = BalancedDetector(ClaimsMetDetector(fake, budget), budget=budget)
+    with budget.reading(1):
+        found = reader.detect(cast)
+    assert len(fake.seen) == 1 and reader.last_gains is None and budget.left_out == ("white_balance",)
+    assert [d.label for d in found] == [d.label for d in inked_reader(cast)]  # as the cast photo reads

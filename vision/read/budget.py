@@ -1,0 +1,161 @@
+"""The model runs one read may take, shared by the parts of a reader that read a photo again.
+
+A reader's first reading of a photo (the detector's pass, the crop classifier's run on its boxes) is always made.
+Everything else a read may do costs runs that the photo may not need: the views' extra readings (turned back,
+white-balanced, stretched taller), the way-up vote and the half turn's probe, holes in rows read close up, passes
+from afar, unsure crops read in more views. A :class:`RunBudget` counts the reader's runs over one read; before such
+a part the reader asks whether it still fits (:meth:`RunBudget.affords`, :meth:`RunBudget.affords_read` for a whole
+extra reading), and the parts that do not fit are left out and named (:attr:`RunBudget.left_out`). An extra reading
+is started only when its least cost fits (a detector pass and the classifier's run), and its own further parts ask
+in turn, so a read keeps to its limit unless its first reading alone goes over it.
+
+A view outside others reads again only after they have read (its signal is in their reading), so it claims its
+reading from the read's first detections (:meth:`RunBudget.claim`): from then on a reading is kept back for it.
+
+    budget = RunBudget(models.runs, least_reading=2)   # counts the reader's networks' runs
+    budget.claim("low_angle", calls_for_stretch)       # a view outside others: its reading kept back when called for
+    with budget.reading(6):                            # one read of at most 6 runs
+        budget.meet_claims(image, first_detections)    # the first detections (a probe's, or the first reading's)
+        if budget.affords(1, "holes", leaving=3):      # a part, leaving room for a reading after it
+            ...
+        if budget.affords_read("turned_tiles"):        # an extra reading, at its least cost
+            ...
+    budget.left_out                                    # ('turned_tiles',): the parts the budget refused
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.read.detector import Detection, Detector, DetectorLayer
+
+#: Whether a photo (the image) whose first detections are these calls for a view's reading.
+Claim = Callable[[np.ndarray, list[Detection]], bool]
+
+
+def _no_runs() -> int:
+    return 0
+
+
+@dataclass
+class RunBudget:
+    """Model runs counted by ``runs`` (the reader's networks together, :meth:`vision.read.pipeline.Models.runs`),
+    and the most one read may take. Outside :meth:`reading`, or with no limit, everything fits."""
+
+    runs: Callable[[], int] = _no_runs
+    #: The runs the cheapest reading of a photo or view makes: the detector's pass, and what follows it (the crop
+    #: classifier's run, its unsure crops' run).
+    least_reading: int = 1
+    _limit: int | None = field(default=None, init=False, repr=False)
+    _start: int = field(default=0, init=False, repr=False)
+    _left_out: list[str] = field(default_factory=list, init=False, repr=False)
+    #: Views that may claim a reading from a read's first detections: (view, whether those call for it).
+    _claims: list[tuple[int, str, Claim]] = field(default_factory=list, init=False, repr=False)
+    #: The views whose claim this read's first detections met, a reading kept back for each.
+    _claimed: set[str] = field(default_factory=set, init=False, repr=False)
+    _claims_met: bool = field(default=False, init=False, repr=False)
+    _first_reading_done: bool = field(default=False, init=False, repr=False)
+
+    @contextmanager
+    def reading(self, limit: int | None) -> Iterator[RunBudget]:
+        """One read of at most ``limit`` runs (None: no limit); :attr:`left_out` is this read's from its start."""
+        self._limit, self._start = limit, self.runs()
+        self._left_out, self._claimed, self._claims_met, self._first_reading_done = [], set(), False, False
+        try:
+            yield self
+        finally:
+            self._limit = None
+
+    @property
+    def spent(self) -> int:
+        """Runs made since the read began."""
+        return self.runs() - self._start
+
+    @property
+    def first_reading_done(self) -> bool:
+        """Whether the read's first reading (the photo's, its classifier's included) is over: its own parts do not
+        yield to the readings kept back for views (:meth:`affords`' ``first_reading_part``)."""
+        return self._first_reading_done
+
+    def end_first_reading(self) -> None:
+        """The read's first reading is over (:attr:`first_reading_done`)."""
+        self._first_reading_done = True
+
+    @property
+    def rest_of_reading(self) -> int:
+        """The runs a reading still makes after its detector's pass (at its least)."""
+        return self.least_reading - 1
+
+    @property
+    def kept(self) -> int:
+        """The runs kept back for the views whose claim was met (a reading each, at :attr:`least_reading`)."""
+        return len(self._claimed) * self.least_reading
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """The parts this read's budget refused, by name, each once, in the order first refused."""
+        return tuple(dict.fromkeys(self._left_out))
+
+    def claim(self, view: str, calls_for: Claim, rank: int = 0) -> None:
+        """``view`` (one that reads again after its inner reading, outside others that may) wants another reading
+        of a photo whose first detections ``calls_for`` it: from those on (:meth:`meet_claims`), a reading is kept
+        back for it, so that what runs before it (the views inside it, a probe) spends only the rest; it is given up
+        when the view asks for it (:meth:`affords_read`) or :meth:`release` s it. Claims are met lowest ``rank``
+        first, while they fit (a view may claim under several ranks: for what its signal says, several ways)."""
+        self._claims.append((rank, view, calls_for))
+        self._claims.sort(key=lambda c: c[0])
+
+    def meet_claims(self, image: np.ndarray, found: list[Detection]) -> None:
+        """The read's first detections of ``image`` (a probe's, or the first reading's): the claims they call for
+        are kept back, lowest rank first, each only while it fits after the rest of the first reading
+        (:attr:`rest_of_reading`). Only the first call of a read with a limit counts."""
+        if self._limit is None or self._claims_met:
+            return
+        self._claims_met = True
+        for _, view, calls_for in self._claims:
+            fits = self.spent + self.rest_of_reading + self.kept + self.least_reading <= self._limit
+            if view not in self._claimed and fits and calls_for(image, found):
+                self._claimed.add(view)
+
+    def release(self, view: str) -> None:
+        """The reading kept back for ``view`` in this read is free again (its signal no longer calls for it)."""
+        self._claimed.discard(view)
+
+    def affords(self, runs: int, part: str, *, leaving: int = 0, first_reading_part: bool = False) -> bool:
+        """Whether ``runs`` more for ``part`` fit in this read with ``leaving`` runs to spare after it (what its
+        reading still takes, a reading to follow), beside the readings kept back for other views (but for a part
+        of the first reading: its passes from afar, its unsure crops, which the claims were met after); if not,
+        ``part`` is noted as left out. A reading kept back for ``part`` is given up either way."""
+        self._claimed.discard(part)
+        kept = 0 if first_reading_part else self.kept
+        if self._limit is None or self.spent + runs + leaving + kept <= self._limit:
+            return True
+        self._left_out.append(part)
+        return False
+
+    def affords_read(self, view: str) -> bool:
+        """Whether one more reading fits at its least cost (:attr:`least_reading`); if not, ``view`` is noted as
+        left out."""
+        return self.affords(self.least_reading, view)
+
+
+class ClaimsMetDetector(DetectorLayer):
+    """``detector`` (the reader's core: the detector and its crop classifier) whose first detections in a read meet
+    ``budget`` 's claims (:meth:`RunBudget.meet_claims`), where no probe met them before, and end its first
+    reading (:meth:`RunBudget.end_first_reading`)."""
+
+    own_attributes = DetectorLayer.own_attributes | {"budget"}
+
+    def __init__(self, detector: Detector, budget: RunBudget) -> None:
+        self.detector = detector
+        self.budget = budget
+
+    def detect(self, image: np.ndarray) -> list[Detection]:
+        found = self.detector.detect(image)
+        self.budget.meet_claims(image, found)
+        self.budget.end_first_reading()
+        return found

@@ -57,6 +57,11 @@ class RunBudget:
     _claims: list[tuple[int, str, Claim]] = field(default_factory=list, init=False, repr=False)
     #: The views whose claim this read's first detections met, a reading kept back for each.
     _claimed: set[str] = field(default_factory=set, init=False, repr=False)
+    #: The views that asked for their reading or released it in this read: their claims are over.
+    _given_up: set[str] = field(default_factory=set, init=False, repr=False)
+    #: The first detections (the image, them, the runs spent then), until the claims are weighed on them: only when
+    #: something asks beside the readings kept back (a claim's signal may cost a pass over the photo's boxes).
+    _pending: tuple[np.ndarray, list[Detection], int] | None = field(default=None, init=False, repr=False)
     _claims_met: bool = field(default=False, init=False, repr=False)
     _first_reading_done: bool = field(default=False, init=False, repr=False)
 
@@ -64,7 +69,8 @@ class RunBudget:
     def reading(self, limit: int | None) -> Iterator[RunBudget]:
         """One read of at most ``limit`` runs (None: no limit); :attr:`left_out` is this read's from its start."""
         self._limit, self._start = limit, self.runs()
-        self._left_out, self._claimed, self._claims_met, self._first_reading_done = [], set(), False, False
+        self._left_out, self._claimed, self._given_up, self._pending = [], set(), set(), None
+        self._claims_met, self._first_reading_done = False, False
         try:
             yield self
         finally:
@@ -93,6 +99,7 @@ class RunBudget:
     @property
     def kept(self) -> int:
         """The runs kept back for the views whose claim was met (a reading each, at :attr:`least_reading`)."""
+        self._weigh_claims()
         return len(self._claimed) * self.least_reading
 
     @property
@@ -116,13 +123,23 @@ class RunBudget:
         if self._limit is None or self._claims_met:
             return
         self._claims_met = True
+        self._pending = (image, found, self.spent)
+
+    def _weigh_claims(self) -> None:
+        if self._pending is None or self._limit is None:
+            return
+        image, found, spent = self._pending
+        self._pending = None
         for _, view, calls_for in self._claims:
-            fits = self.spent + self.rest_of_reading + self.kept + self.least_reading <= self._limit
-            if view not in self._claimed and fits and calls_for(image, found):
+            if view in self._claimed or view in self._given_up:
+                continue
+            kept = len(self._claimed) * self.least_reading
+            if spent + self.rest_of_reading + kept + self.least_reading <= self._limit and calls_for(image, found):
                 self._claimed.add(view)
 
     def release(self, view: str) -> None:
         """The reading kept back for ``view`` in this read is free again (its signal no longer calls for it)."""
+        self._given_up.add(view)
         self._claimed.discard(view)
 
     def affords(self, runs: int, part: str, *, leaving: int = 0, first_reading_part: bool = False) -> bool:
@@ -130,6 +147,7 @@ class RunBudget:
         reading still takes, a reading to follow), beside the readings kept back for other views (but for a part
         of the first reading: its passes from afar, its unsure crops, which the claims were met after); if not,
         ``part`` is noted as left out. A reading kept back for ``part`` is given up either way."""
+        self._given_up.add(part)
         self._claimed.discard(part)
         kept = 0 if first_reading_part else self.kept
         if self._limit is None or self.spent + runs + leaving + kept <= self._limit:

@@ -474,6 +474,12 @@ class SlicedDetector:
         """The tiles among candidates decoded down to the floor: those scoring ``conf`` and up, merged anew."""
         return self.merge(found, self.options if self.floor < self.options.conf else None)
 
+    def runs_for(self, size: Size) -> int:
+        """The network runs a frame of ``size`` takes: its slices (:func:`plan_slices`), in batches."""
+        opts = self.options
+        slices = plan_slices(size, self.input_size, opts.scales, opts.overlap, opts.slice_sides, opts.small_slice_sides)
+        return math.ceil(len(slices) / max(1, self.network.max_batch))
+
     def candidates(self, image: np.ndarray) -> list[Candidates]:
         """What each slice found (after its own per-class NMS), in frame pixels: the input of :meth:`merge`."""
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:

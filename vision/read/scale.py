@@ -188,8 +188,14 @@ class PhotoDetector:
         if whole_again or (found and median >= self.min_tile * side):  # (a small photo: slices would be it whole)
             self.passes.append("whole")
             return self.fill_holes(image, found), weak
+        sliced = SlicedDetector(self.network, replace(self.options, scales=(scale,)))
+        # past the read's first reading (a view's canvas, a stretched photo), slices only while they fit
+        rest = self.budget.rest_of_reading
+        if not first and not self.budget.affords(sliced.runs_for(Size.of(image)), "slices", leaving=rest):
+            self.passes.append("whole")
+            return self.fill_holes(image, found), weak
         self.passes.append(f"sliced@{scale:.2f}")
-        found, weak = SlicedDetector(self.network, replace(self.options, scales=(scale,))).detect_with_weak(image)
+        found, weak = sliced.detect_with_weak(image)
         return self.fill_holes(image, found), weak
 
     def fill_holes(self, image: np.ndarray, found: list[Detection]) -> list[Detection]:

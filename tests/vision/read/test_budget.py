@@ -200,3 +200,16 @@ def test_the_first_readings_own_parts_come_before_the_readings_kept_back():
         fake.detect(image)
         assert budget.affords(1, "crop_views", first_reading_part=True)  # 2 + 1, the reading kept aside
         assert not budget.affords(1, "holes")  # 2 + 1 + 1 kept
+
+
+def test_a_claim_is_weighed_only_when_something_asks_beside_it():
+    fake, budget = counted()
+    weighed: list[str] = []
+    budget.claim("turned_tiles", lambda image, found: weighed.append("turned_tiles") or True)
+    budget.claim("low_angle", lambda image, found: weighed.append("low_angle") or True, rank=1)
+    image = np.zeros((90, 160, 3), np.uint8)
+    with budget.reading(10):
+        ClaimsMetDetector(fake, budget).detect(image)
+        assert budget.affords(1, "crop_views", first_reading_part=True) and weighed == []  # the first reading's
+        assert budget.affords_read("turned_tiles")  # its own claim given up unweighed; the other weighed
+        assert weighed == ["low_angle"] and budget.kept == 1

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.fakes import BlocksNetwork, colour_model, paint
+from vision.read.budget import RunBudget
 from vision.read.detector import WEAK_CONF, DetectorOptions, SlicedDetector
 from vision.read.geometry import Box
 from vision.read.scale import PhotoDetector
@@ -357,3 +358,22 @@ def test_a_reader_without_a_classifier_works_out_no_weak_boxes(tmp_path, with_a_
     inner = reader.probe  # the photo reader at the layers' core (test_the_layers_probe_with_the_reader_inside...)
     assert isinstance(inner, PhotoDetector)
     assert inner.whole.floor == (WEAK_CONF if with_a_classifier else DetectorOptions().conf)
+
+
+def test_past_the_first_reading_slices_and_holes_are_read_only_while_they_fit():
+    network = BlocksNetwork()
+    budget = RunBudget(lambda: len(network.calls), least_reading=1)
+    detector = PhotoDetector(network, budget=budget)
+    small = photo(14, 20)  # calls for slices
+    with budget.reading(3):
+        detector.detect(small)  # the read's first reading: its slices whatever they take
+        first = len(network.calls)
+        assert first > 3 and detector.passes[-1].startswith("sliced")
+        detector.detect(small)  # a view's reading: nothing fits, the whole pass stands
+        assert len(network.calls) == first + 1 and detector.passes[-1] == "whole"
+    assert budget.left_out == ("slices",)
+    squinting = Squinting(blind=26, px=20)
+    budget = RunBudget(lambda: len(squinting.calls), least_reading=1)
+    with budget.reading(2):  # the first pass, then no room for the hole and a reading after it
+        PhotoDetector(squinting, budget=budget).detect(hand([i + 20 for i in range(14)]))
+    assert budget.left_out == ("holes",) and len(squinting.calls) == 1

@@ -6,8 +6,9 @@ white-balanced, stretched taller), the way-up vote and the half turn's probe, ho
 from afar, unsure crops read in more views. A :class:`RunBudget` counts the reader's runs over one read; before such
 a part the reader asks whether it still fits (:meth:`RunBudget.affords`, :meth:`RunBudget.affords_read` for a whole
 extra reading), and the parts that do not fit are left out and named (:attr:`RunBudget.left_out`). An extra reading
-is started only when its least cost fits (a detector pass and the classifier's run), and its own further parts ask
-in turn, so a read keeps to its limit unless its first reading alone goes over it.
+is started only when its least cost fits (:attr:`RunBudget.least_reading`: a detector pass, the classifier's run, its
+unsure crops' run), and its own further parts ask in turn, so a read keeps to its limit unless its first reading
+alone goes over it (a 12 MP photo of small tiles, read in many slices).
 
 A view outside others reads again only after they have read (its signal is in their reading), so it claims its
 reading from the read's first detections (:meth:`RunBudget.claim`): from then on a reading is kept back for it.

@@ -14,7 +14,7 @@ A view outside others reads again only after they have read (its signal is in th
 reading from the read's first detections (:meth:`RunBudget.claim`): from then on a reading is kept back for it.
 
     budget = RunBudget(models.runs, least_reading=2)   # counts the reader's networks' runs
-    budget.claim("low_angle", calls_for_stretch)       # a view outside others: its reading kept back when called for
+    budget.claim("low_angle", squat)                   # a view outside others: its reading kept back when called for
     with budget.reading(6):                            # one read of at most 6 runs
         budget.meet_claims(image, first_detections)    # the first detections (a probe's, or the first reading's)
         if budget.affords(1, "holes", leaving=3):      # a part, leaving room for a reading after it

@@ -302,15 +302,18 @@ class OnnxCropModel:
             raise ValueError(f"crops must be {size} (h x w), got {batch.shape}")
         return batch
 
+    def _chunk(self, max_batch: int | None) -> int:
+        """The inputs one run reads, asked for ``max_batch`` (a model with a fixed batch always reads its own)."""
+        return self.max_batch if self._fixed or max_batch is None else max_batch
+
     def runs_for(self, crops: int, max_batch: int | None = None) -> int:
         """The runs :meth:`logits` takes to read ``crops`` model inputs in chunks of ``max_batch``."""
-        step = self.max_batch if self._fixed or max_batch is None else max_batch
-        return math.ceil(crops / max(step, 1))
+        return math.ceil(crops / max(self._chunk(max_batch), 1))
 
     def logits(self, batch: np.ndarray, outputs: int, max_batch: int | None = None) -> np.ndarray:
         """The network's logits (N, ``outputs``) for a batch of model input (:func:`to_input`), read in chunks of
         ``max_batch`` (None: the model's own :attr:`max_batch`; a model with a fixed batch always reads its own)."""
-        step = self.max_batch if self._fixed or max_batch is None else max_batch
+        step = self._chunk(max_batch)
         if step < 1:
             raise ValueError(f"max_batch must be at least 1, not {step}")
         out = []
@@ -560,16 +563,21 @@ class TwoStageDetector(DetectorLayer):
         again = np.flatnonzero([*unsure, *screened])
         guesses = list(first)
         rest = [v for v in range(len(VIEW_NAMES)) if v not in FIRST_VIEWS]
-        runs = classifier.runs_for(len(again) * len(rest), self.batch)
-        # the first reading's unsure crops come before the readings kept back for views
-        first = self.budget is not None and not self.budget.first_reading_done
-        if len(again) and (self.budget is None or self.budget.affords(runs, "crop_views", first_reading_part=first)):
+        if len(again) and self._views_fit(len(again) * len(rest)):
             more, _ = classifier.view_probabilities(crops[again], rest, self.batch)  # "no tile" is the crop's as cut
             every = np.concatenate([probs[:, again], more])
             for k, p, n in zip(again, *views_mean(every, nones[0][again]), strict=True):
                 guesses[k] = TileGuess.of_probs(p, n)
         keep = [*range(len(found)), *(len(found) + k for k, ok in enumerate(screened) if ok)]
         return [boxes[k] for k in keep], [guesses[k] for k in keep]
+
+    def _views_fit(self, crops: int) -> bool:
+        """Whether the read's budget (none: always) affords the runs of ``crops`` more crop views; the first
+        reading's unsure crops come before the readings kept back for views."""
+        if self.budget is None:
+            return True
+        runs = self.classifier.runs_for(crops, self.batch)
+        return self.budget.affords(runs, "crop_views", first_reading_part=not self.budget.first_reading_done)
 
 
 def one_box_per_tile(detections: Sequence[Detection], iou: float) -> list[Detection]:

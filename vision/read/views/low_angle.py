@@ -61,10 +61,10 @@ def squat_stretch(found: Sequence[Detection]) -> float | None:
     return float(min(MOST_STRETCH, STRETCHED_TO / float(np.median(tall))))
 
 
-def calls_for_stretch(found: Sequence[Detection]) -> bool:
-    """Whether a photo whose reading is ``found`` is read again stretched (:func:`squat_stretch`)."""
+def wanted_stretch(found: Sequence[Detection]) -> float | None:
+    """:func:`squat_stretch` when it is worth a reading (more than :data:`MIN_STRETCH`), else None."""
     stretch = squat_stretch(found)
-    return stretch is not None and stretch > MIN_STRETCH
+    return stretch if stretch is not None and stretch > MIN_STRETCH else None
 
 
 def stretched(image: np.ndarray, stretch: float, most_pixels: int = MOST_PIXELS) -> tuple[np.ndarray, float, float]:
@@ -91,15 +91,15 @@ class SquatDetector(DetectorLayer):
         #: The read's model runs: the stretched photo is read only when another reading fits, kept back for it from
         #: the first reading that shows squat tiles.
         self.budget = budget or RunBudget()
-        self.budget.claim("low_angle", lambda image, found: calls_for_stretch(found), CLAIM_RANK)
+        self.budget.claim("low_angle", lambda image, found: wanted_stretch(found) is not None, CLAIM_RANK)
         self.stretches: deque[float] = deque(maxlen=64)
 
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.detector.detect(image)
-        stretch = squat_stretch(found)
-        if stretch is None or stretch <= MIN_STRETCH:
+        stretch = wanted_stretch(found)
+        if stretch is None:
             self.budget.release("low_angle")
-        if stretch is None or stretch <= MIN_STRETCH or not self.budget.affords_read("low_angle"):
+        if stretch is None or not self.budget.affords_read("low_angle"):
             self.stretches.append(1.0)
             return found
         view, sx, sy = stretched(image, stretch)

@@ -118,7 +118,8 @@ class HalfTurnDetector(DetectorLayer):
         # the half turn's pass, then the reading's classifier run, and still a view's reading (the turned or squat
         # photo's own views come first); else the vote alone, unsure as it is
         if not self.budget.affords(1, "upside_down", leaving=self.budget.rest_of_reading + self.budget.least_reading):
-            return (vote or 0.0) > WAY_UP_VOTE, (vote or 0.0) > WAY_UP_VOTE
+            voted = vote is not None and vote > WAY_UP_VOTE
+            return voted, voted
         turned = half_turned(image) if turned is None else turned
         back = [detection_back(d, h, w) for d in self.probe.detect(turned)]
         surer_turned = reads_surer(as_is, back)

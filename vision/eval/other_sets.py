@@ -6,6 +6,9 @@ as ours; 34 is ``flower`` (flowers and seasons: a tile body but no riichi tile).
 table, so a reader is not asked to find one and not held to account for one: its box is an
 :attr:`~vision.eval.real_photos.RealPhoto.unlabelled` region here, and training reads it as background.
 
+Seven ``valid`` photos (``IMG_2778``...``IMG_2788``) label every tile ``1p`` (9m, 3s, 8p among them): their labels
+name no tile at all, so :func:`mislabelled` sets them aside from what a reader is judged on (:func:`sound_photos`).
+
 ``train/`` holds one copy of each distinct training photo (Roboflow's augmented copies dropped); ``valid/`` and
 ``test/`` were never augmented and are for validation only.
 
@@ -16,6 +19,7 @@ table, so a reader is not asked to find one and not held to account for one: its
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 from vision.eval.real_photos import RealBox, RealPhoto
@@ -32,6 +36,11 @@ SPLITS = ("train", "valid", "test")
 #: The set's class list (``classes.txt``): ours for 0-33, then the flowers.
 ALANCHOI_NAMES = (*CLASS_NAMES[:34], "flower")
 FLOWER = 34
+
+
+#: More boxes naming one tile than this in a photo are no set's tiles but a label gone wrong: a set holds four of
+#: each tile, a Hong Kong set up to eight White dragons with its spare blanks.
+MOST_OF_ONE_TILE = 8
 
 
 def class_of_alanchoi(class_id: int) -> int | None:
@@ -75,3 +84,23 @@ def load_split(split: str, root: str | os.PathLike[str] | None = None) -> list[R
                 boxes.append(RealBox(ours, cx, cy, w, h))
         photos.append(RealPhoto(image, NAME, split, image.stem, tuple(boxes), skipped, tuple(flowers)))
     return photos
+
+
+def mislabelled(photo: RealPhoto) -> bool:
+    """Whether ``photo``'s labels name one tile more often than a set holds it (:data:`MOST_OF_ONE_TILE`).
+
+    >>> from dataclasses import replace
+    >>> box = RealBox(9, 0.5, 0.5, 0.1, 0.2)
+    >>> photo = RealPhoto(Path("IMG_2778_JPG.jpg"), NAME, "valid", "IMG_2778_JPG", (box,) * 14)
+    >>> mislabelled(photo), mislabelled(replace(photo, boxes=(box,) * 4))
+    (True, False)
+    """
+    counts = Counter(b.class_id for b in photo.boxes)
+    return bool(counts) and max(counts.values()) > MOST_OF_ONE_TILE
+
+
+def sound_photos(split: str, root: str | os.PathLike[str] | None = None) -> tuple[list[RealPhoto], list[RealPhoto]]:
+    """One split's photos as :func:`load_split` reads them, parted into those a reader can be judged on and those
+    set aside as :func:`mislabelled`."""
+    photos = load_split(split, root)
+    return [p for p in photos if not mislabelled(p)], [p for p in photos if mislabelled(p)]

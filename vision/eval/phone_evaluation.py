@@ -71,6 +71,8 @@ class Shot:
     #: Regions showing tiles the labels leave out (:attr:`vision.eval.real_photos.RealPhoto.unlabelled`), as the shot
     #: shows them: a box mostly inside one is not counted either way.
     unlabelled: tuple[Box, ...] = ()
+    #: False for a set that labels no tile backs: a back read on it is counted neither right nor wrong.
+    backs_judged: bool = True
 
 
 def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
@@ -621,7 +623,7 @@ class Tally:
 
 def _judged(shot: Shot, detections: Iterable[Detection]) -> tuple[list[Detection], list[Detection], list[Detection]]:
     """(right, wrong, not counted) of one shot's detections: greedy matching, most confident first; a box on a cut
-    tile, or mostly inside an unlabelled region, is not counted."""
+    tile, mostly inside an unlabelled region, or a back on a shot whose backs are not judged, is not counted."""
     used: set[int] = set()
     right, wrong, ignored = [], [], []
     for d in sorted(detections, key=lambda d: -d.conf):
@@ -632,7 +634,11 @@ def _judged(shot: Shot, detections: Iterable[Detection]) -> tuple[list[Detection
         if best is not None:
             used.add(best)
             right.append(d)
-        elif any(d.box.iou(b) > 0.3 for b in shot.cut) or any(d.box.share_inside(u) >= 0.5 for u in shot.unlabelled):
+        elif (
+            any(d.box.iou(b) > 0.3 for b in shot.cut)
+            or any(d.box.share_inside(u) >= 0.5 for u in shot.unlabelled)
+            or (d.tile is None and not shot.backs_judged)
+        ):
             ignored.append(d)
         else:
             wrong.append(d)

@@ -39,7 +39,7 @@ from vision.eval.phone_evaluation import (
 from vision.eval.real_photos import RealBox, RealPhoto
 from vision.read.detector import Detection, FakeDetector
 from vision.read.geometry import Box, Size
-from vision.read.labels import CLASS_NAMES, class_of_tile
+from vision.read.labels import BACK_CLASS, CLASS_NAMES, class_of_tile
 from vision.read.rows import read_tiles
 from vision.read.scale import PhotoDetector
 
@@ -120,6 +120,21 @@ UNLABELLED_SHOT = Shot(SHOT.kind, SHOT.image, SHOT.truth, SHOT.cut, unlabelled=(
 def test_a_box_on_a_tile_the_labels_leave_out_is_not_counted(found, right, reported):
     dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
     assert score(UNLABELLED_SHOT, dets) == (right, reported)
+
+
+@pytest.mark.parametrize(
+    ("backs_judged", "found", "right", "reported"),
+    [
+        (False, [(BACK_CLASS, (40, 0, 50, 10))], 0, 0),  # a back on a set that labels none: not counted
+        (True, [(BACK_CLASS, (40, 0, 50, 10))], 0, 1),  # where backs are labelled, a back on nothing is wrong
+        (False, [(7, (40, 0, 50, 10))], 0, 1),  # a face on nothing is wrong either way
+        (False, [(BACK_CLASS, (0, 0, 10, 10))], 0, 0),  # a labelled face read as a back: missed, not a wrong box
+    ],
+)
+def test_a_back_is_judged_only_where_the_labels_name_backs(backs_judged, found, right, reported):
+    shot = Shot(SHOT.kind, SHOT.image, SHOT.truth, SHOT.cut, backs_judged=backs_judged)
+    dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
+    assert score(shot, dets) == (right, reported)
 
 
 def test_a_tile_the_edge_cuts_is_left_out_of_the_text_as_out_of_the_score():

@@ -30,7 +30,17 @@ from engine.tiles import Tile
 from vision.read.errors import ModelError
 from vision.read.geometry import Box, Size
 from vision.read.labels import CLASS_NAMES, class_of_tile, tile_of_class
-from vision.read.postprocess import Letterbox, Raw, decode, intersection_matrix, ios_matrix, nms, to_tensor
+from vision.read.postprocess import (
+    Letterbox,
+    Raw,
+    decode,
+    intersection_matrix,
+    ios_matrix,
+    iou_matrix,
+    nms,
+    share_inside_matrix,
+    to_tensor,
+)
 
 #: Where the shipped model lies in a checkout; ``$JANTAKU_MODEL`` overrides.
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "tiles.onnx"
@@ -460,7 +470,7 @@ class SlicedDetector:
 
     def detect_with_weak(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
         """The tiles found at ``conf``, and the weak boxes beside them (none without ``weak_conf``): scoring from
-        ``weak_conf`` to under ``conf``, each overlapping no tile found (:func:`overlaps_any`). The tiles are
+        ``weak_conf`` to under ``conf``, each on no tile found (:func:`apart_from`). The tiles are
         exactly those found without the floor: greedy suppression lets a box go only for a more confident one,
         and every rule of the merge runs again on the boxes at ``conf``."""
         found = self.candidates(image)
@@ -468,7 +478,7 @@ class SlicedDetector:
         if self.floor >= self.options.conf:
             return strong, []
         every = self.merge(found)
-        return strong, [d for d in every if d.conf < self.options.conf and not overlaps_any(d.box, strong)]
+        return strong, apart_from([d for d in every if d.conf < self.options.conf], strong)
 
     def _tiles(self, found: list[Candidates]) -> list[Detection]:
         """The tiles among candidates decoded down to the floor: those scoring ``conf`` and up, merged anew."""
@@ -580,9 +590,15 @@ def cut_by_border(
     return cut
 
 
-def overlaps_any(box: Box, others: Sequence[Detection]) -> bool:
-    """Whether ``box`` overlaps one of ``others``' boxes at IoU 0.3, or lies half inside one: the same tile."""
-    return any(box.iou(o.box) > 0.3 or box.share_inside(o.box) >= 0.5 for o in others)
+def apart_from(found: Sequence[Detection], others: Sequence[Detection]) -> list[Detection]:
+    """The detections of ``found`` on no tile of ``others``: none of ``others``' boxes overlaps theirs at IoU 0.3 or
+    holds half of it."""
+    if not found or not others:
+        return list(found)
+    a = np.array([(d.box.x1, d.box.y1, d.box.x2, d.box.y2) for d in found], np.float64)
+    b = np.array([(o.box.x1, o.box.y1, o.box.x2, o.box.y2) for o in others], np.float64)
+    same_tile = ((iou_matrix(a, b) > 0.3) | (share_inside_matrix(a, b) >= 0.5)).any(axis=1)
+    return [d for d, same in zip(found, same_tile, strict=True) if not same]
 
 
 def _suppress_contained(raw: Raw, threshold: float) -> np.ndarray:

@@ -44,10 +44,8 @@ def neighbours(d: Detection, others: Iterable[Detection]) -> list[Detection]:
     reach = REACH * max(d.box.width, d.box.height)
     out = []
     for o in others:
-        if o is d or not _tile_sized(d, o):
-            continue
         ox, oy = o.box.center
-        if (ox - cx) ** 2 + (oy - cy) ** 2 <= reach**2:
+        if (ox - cx) ** 2 + (oy - cy) ** 2 <= reach**2 and o is not d and _tile_sized(d, o):
             out.append(o)
     return out
 
@@ -71,13 +69,8 @@ def implausible(detections: Sequence[Detection]) -> list[tuple[Detection, str]]:
     """The boxes no tile makes (see the module's docstring), each with the rule's name (``back_alone``)."""
     if len(detections) < MIN_TILES:
         return []
-    out = []
-    for d in detections:
-        if not d.is_back:
-            continue
-        if not any(o.is_back for o in neighbours(d, detections)) and not _in_a_row(d, detections):
-            out.append((d, "back_alone"))
-    return out
+    backs = [d for d in detections if d.is_back]
+    return [(d, "back_alone") for d in backs if not neighbours(d, backs) and not _in_a_row(d, detections)]
 
 
 def plausible(detections: Sequence[Detection]) -> list[Detection]:

@@ -172,6 +172,14 @@ def ios_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.divide(inter, smaller, out=np.zeros_like(inter), where=smaller > 0)
 
 
+def share_inside_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The share of each box of ``a`` ``[K, 4]`` lying inside each of ``b`` ``[M, 4]``, ``[K, M]``: 0 for a box of
+    ``a`` of no area (as :meth:`vision.read.geometry.Box.share_inside`)."""
+    inter = intersection_matrix(a, b)
+    own = np.broadcast_to(_areas(a)[:, None], inter.shape)
+    return np.divide(inter, own, out=np.zeros_like(inter), where=own > 0)
+
+
 def _areas(boxes: np.ndarray) -> np.ndarray:
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
@@ -184,6 +192,11 @@ def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
     return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
+#: :func:`nms` over at most this many boxes takes every pair's IoU at once (a photo's candidates: a few hundred);
+#: over more, the kept boxes' one by one, in memory that grows with the boxes rather than their square.
+NMS_MATRIX_MOST = 1024
 
 
 def nms(raw: Raw, iou_threshold: float = 0.5, *, class_aware: bool = True) -> np.ndarray:
@@ -204,8 +217,17 @@ def nms(raw: Raw, iou_threshold: float = 0.5, *, class_aware: bool = True) -> np
         span = float(np.abs(boxes).max()) * 2 + 1
         boxes = boxes + (raw.classes.astype(np.float64) * span)[:, None]
     order = np.argsort(-raw.scores, kind="stable")
-    areas = _areas(boxes)
     keep = []
+    if len(order) <= NMS_MATRIX_MOST:
+        # every pair's IoU at once, best first; then one pass down the order, each kept box dropping those after it
+        overlapping = iou_matrix(boxes[order], boxes[order]) > iou_threshold
+        dropped = np.zeros(len(order), bool)
+        for i in range(len(order)):
+            if not dropped[i]:
+                keep.append(order[i])
+                dropped[i + 1 :] |= overlapping[i, i + 1 :]
+        return np.array(keep, dtype=np.int64)
+    areas = _areas(boxes)
     while len(order):
         i = order[0]
         keep.append(i)

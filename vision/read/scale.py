@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.read.budget import RunBudget
-from vision.read.detector import Detection, DetectorOptions, Network, SlicedDetector, overlaps_any
+from vision.read.detector import Detection, DetectorOptions, Network, SlicedDetector, apart_from
 from vision.read.geometry import Box, Size
 from vision.read.postprocess import PAD_VALUE
 
@@ -137,7 +137,7 @@ class PhotoDetector:
 
     def _read_weak(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
         found, weak = self._read(image)
-        return found, [d for d in weak if not overlaps_any(d.box, found)]
+        return found, apart_from(weak, found)
 
     def _read(self, image: np.ndarray) -> tuple[list[Detection], list[Detection]]:
         """The photo's tiles, and the weak boxes of the pass they came from (:meth:`detect_with_weak`)."""
@@ -274,6 +274,27 @@ class PhotoDetector:
         return in_photo(found), in_photo(weak)
 
 
+def row_neighbours(boxes: Sequence[Box]) -> list[tuple[int, int, float]]:
+    """(i, j, gap) for each of ``boxes`` (of some area) that has a neighbour on its right in a row: ``boxes[j]``, the
+    nearest (the first of the nearest) of those right of it (its left edge past 70 % of box i's width), within 30 %
+    of its height, overlapping it vertically by half the lower one's height or more, and at most 2.5 of the wider
+    one's widths away; ``gap`` the space between them (negative where they overlap)."""
+    if not boxes:
+        return []
+    x1, y1, x2, y2 = np.array([(b.x1, b.y1, b.x2, b.y2) for b in boxes], np.float64).T
+    w, h = x2 - x1, y2 - y1
+    gap = x1[None, :] - x2[:, None]  # [i, j]: from box i's right edge to box j's left
+    right = x1[None, :] >= x2[:, None] - 0.3 * w[:, None]
+    alike = np.abs(h[None, :] / h[:, None] - 1) <= 0.3
+    overlap = np.minimum(y2[:, None], y2[None, :]) - np.maximum(y1[:, None], y1[None, :])
+    beside = overlap >= 0.5 * np.minimum(h[:, None], h[None, :])
+    near = gap <= 2.5 * np.maximum(w[:, None], w[None, :])
+    linked = right & alike & beside & near
+    np.fill_diagonal(linked, False)
+    nearest = np.where(linked, gap, np.inf).argmin(axis=1)
+    return [(i, int(j), float(gap[i, j])) for i, j in enumerate(nearest) if linked[i, j]]
+
+
 def _holes(found: list[Detection]) -> list[Hole]:
     """The gaps in rows that could hold one more tile, widest first.
 
@@ -283,19 +304,7 @@ def _holes(found: list[Detection]) -> list[Hole]:
     none of them is a hole) and one of the two has a neighbour of its own (three tiles in a line).
     """
     boxes = [d.box for d in found if d.box.width > 0 and d.box.height > 0]
-    pairs = []  # (left, right, gap)
-    for i, a in enumerate(boxes):
-        best = None
-        for j, b in enumerate(boxes):
-            if j == i or b.x1 < a.x2 - 0.3 * a.width or abs(b.height / a.height - 1) > 0.3:
-                continue
-            if min(a.y2, b.y2) - max(a.y1, b.y1) < 0.5 * min(a.height, b.height):
-                continue
-            gap = b.x1 - a.x2
-            if gap <= 2.5 * max(a.width, b.width) and (best is None or gap < best[2]):
-                best = (i, j, gap)
-        if best is not None:
-            pairs.append(best)
+    pairs = row_neighbours(boxes)
     in_line = {k: 0 for k in range(len(boxes))}
     for i, j, _ in pairs:
         in_line[i] += 1

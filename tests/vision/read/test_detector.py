@@ -6,6 +6,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.tiles import Tile
 from tests.vision.fakes import BlocksNetwork, constant_onnx, encode, paint, with_exif_orientation
@@ -17,6 +19,7 @@ from vision.read.detector import (
     OnnxNetwork,
     Orientation,
     SlicedDetector,
+    apart_from,
     parse_names,
     plan_slices,
 )
@@ -383,3 +386,18 @@ def test_sessions_sleep_between_runs_and_take_the_threads_asked(threads):
     assert not SPIN_BETWEEN_RUNS
     assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert opts.intra_op_num_threads == (threads or 0) and opts.inter_op_num_threads == 1
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 25), st.integers(0, 25))
+@settings(max_examples=60, deadline=None)
+def test_apart_from_keeps_the_boxes_on_no_tile_of_the_others(seed, n, m):
+    rng = np.random.default_rng(seed)
+
+    def boxes(k: int) -> list[Detection]:
+        xy = rng.choice([0.0, 10.0, 20.0, 25.0, 40.0], (k, 2))
+        wh = rng.choice([0.0, 5.0, 10.0, 20.0], (k, 2))  # some of no area
+        return [Detection.of_class(0, Box(x, y, x + w, y + h), 0.5) for (x, y), (w, h) in zip(xy, wh, strict=True)]
+
+    found, others = boxes(n), boxes(m)
+    same_tile = [any(d.box.iou(o.box) > 0.3 or d.box.share_inside(o.box) >= 0.5 for o in others) for d in found]
+    assert apart_from(found, others) == [d for d, same in zip(found, same_tile, strict=True) if not same]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from vision.read import postprocess
 from vision.read.geometry import Size
 from vision.read.postprocess import PAD_VALUE, Letterbox, Raw, decode, ios_matrix, iou_matrix, nms, to_tensor
 
@@ -133,6 +136,21 @@ def _raw(rows):
 )
 def test_nms(rows, class_aware, kept):
     assert nms(_raw(rows), 0.5, class_aware=class_aware).tolist() == kept
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 120), st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_nms_keeps_the_same_boxes_over_pairs_at_once_as_one_by_one(seed, n, class_aware):
+    rng = np.random.default_rng(seed)
+    xy = rng.uniform(0, 200, (n, 2))
+    wh = rng.uniform(0, 40, (n, 2))
+    scores = rng.choice([0.3, 0.5, 0.7, 0.9], n)  # ties: both keep the stable order
+    raw = Raw(np.hstack([xy, xy + wh]), scores, rng.integers(0, 3, n))
+    at_once = nms(raw, 0.45, class_aware=class_aware)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(postprocess, "NMS_MATRIX_MOST", 0)
+        one_by_one = nms(raw, 0.45, class_aware=class_aware)
+    assert at_once.tolist() == one_by_one.tolist()
 
 
 def test_iou_and_ios():

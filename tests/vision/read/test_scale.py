@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.fakes import BlocksNetwork, colour_model, paint
 from vision.read.budget import RunBudget
 from vision.read.detector import WEAK_CONF, DetectorOptions, SlicedDetector
 from vision.read.geometry import Box
-from vision.read.scale import PhotoDetector
+from vision.read.scale import PhotoDetector, row_neighbours
 
 
 def photo(n: int, tile_w: int, width: int = 2000, height: int = 1200) -> np.ndarray:
@@ -377,3 +379,35 @@ def test_past_the_first_reading_slices_and_holes_are_read_only_while_they_fit():
     with budget.reading(2):  # the first pass, then no room for the hole and a reading after it
         PhotoDetector(squinting, budget=budget).detect(hand([i + 20 for i in range(14)]))
     assert budget.left_out == ("holes",) and len(squinting.calls) == 1
+
+
+def _pairs_one_by_one(boxes: list[Box]) -> list[tuple[int, int, float]]:
+    """:func:`row_neighbours`, box by box and pair by pair."""
+    pairs = []
+    for i, a in enumerate(boxes):
+        best = None
+        for j, b in enumerate(boxes):
+            if j == i or b.x1 < a.x2 - 0.3 * a.width or abs(b.height / a.height - 1) > 0.3:
+                continue
+            if min(a.y2, b.y2) - max(a.y1, b.y1) < 0.5 * min(a.height, b.height):
+                continue
+            gap = b.x1 - a.x2
+            if gap <= 2.5 * max(a.width, b.width) and (best is None or gap < best[2]):
+                best = (i, j, gap)
+        if best is not None:
+            pairs.append(best)
+    return pairs
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30))
+@settings(max_examples=60, deadline=None)
+def test_holes_pair_each_tile_with_its_nearest_right_neighbour_as_a_scan_does(seed, n):
+    rng = np.random.default_rng(seed)
+    # rows of tiles with gaps, some missing, a few odd sizes; x on a coarse grid so that gaps tie
+    boxes = []
+    for k in range(n):
+        row, col = divmod(k, 10)
+        x = col * 24.0 + rng.choice([0.0, 4.0, 24.0])
+        h = 30.0 * rng.choice([1.0, 1.0, 1.25, 0.6])
+        boxes.append(Box(x, row * 40.0 + rng.choice([0.0, 5.0]), x + 20.0, row * 40.0 + h))
+    assert row_neighbours(boxes) == _pairs_one_by_one(boxes)

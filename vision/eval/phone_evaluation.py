@@ -73,6 +73,10 @@ class Shot:
     unlabelled: tuple[Box, ...] = ()
     #: False for a set that labels no tile backs: a back read on it is counted neither right nor wrong.
     backs_judged: bool = True
+    #: True for a set whose labels box a tile's face alone, where a reader boxes the whole tile (its top and sides
+    #: too): a box of the right tile holding its label's face whole (:data:`FACE_INSIDE`) is that tile down to an IoU
+    #: of :data:`FACE_IOU`.
+    face_labels: bool = False
 
 
 def _boxes(photo: RealPhoto, height: int, width: int) -> list[tuple[int, Box]]:
@@ -621,15 +625,25 @@ class Tally:
         }
 
 
+#: A box (of the right tile) holding this share of a face-only label's box or more ...
+FACE_INSIDE = 0.9
+#: ... is that tile down to this IoU with it: a whole tile's box is about 1.5 times its face's; a standing tile's
+#: with its top, or a tile's with the rim of a tray it lies in, about twice.
+FACE_IOU = 0.3
+
+
 def _judged(shot: Shot, detections: Iterable[Detection]) -> tuple[list[Detection], list[Detection], list[Detection]]:
-    """(right, wrong, not counted) of one shot's detections: greedy matching, most confident first; a box on a cut
-    tile, mostly inside an unlabelled region, or a back on a shot whose backs are not judged, is not counted."""
+    """(right, wrong, not counted) of one shot's detections: greedy matching, most confident first (a box to the label
+    of its tile it overlaps most, at IoU 0.5, or down to :data:`FACE_IOU` on a face-only label it holds); a box on a
+    cut tile, mostly inside an unlabelled region, or a back on a shot whose backs are not judged, is not counted."""
     used: set[int] = set()
     right, wrong, ignored = [], [], []
     for d in sorted(detections, key=lambda d: -d.conf):
-        best, best_iou = None, 0.5
+        best, best_iou = None, 0.0
         for i, (cls, box) in enumerate(shot.truth):
-            if i not in used and cls == d.class_id and (v := d.box.iou(box)) >= best_iou:
+            if i in used or cls != d.class_id or (v := d.box.iou(box)) < best_iou:
+                continue
+            if v >= 0.5 or (shot.face_labels and v >= FACE_IOU and box.share_inside(d.box) >= FACE_INSIDE):
                 best, best_iou = i, v
         if best is not None:
             used.add(best)

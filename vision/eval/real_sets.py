@@ -4,7 +4,8 @@ The sets (:data:`SETS`) are the real labelled photos no model was trained on: le
 alanchoi00's ``valid`` and ``test`` photos (other physical sets), less the photos whose labels are wrong
 (:data:`SET_ASIDE`). A red five counts as its plain five on both sides (alanchoi00 labels none; a red five's flag is
 checked by colour, :mod:`vision.eval.red_five_evaluation`). Flowers, the tiles a set leaves unlabelled
-(:attr:`Shot.unlabelled`) and backs (neither set labels them) are forgiven either way.
+(:attr:`Shot.unlabelled`) and backs (neither set labels them) are forgiven either way; a box on an alanchoi00 tile
+holding its face-only label is that tile (:attr:`Shot.face_labels`).
 
     results = evaluate_sets({"shipped": reader}, ["alanchoi00-valid"])
     results["alanchoi00-valid"]["shipped"].as_json()     # precision, recall, f1, exact, shots, runs per photo
@@ -57,12 +58,14 @@ def plain_detection(d: Detection) -> Detection:
 
 def shot_of(photo: RealPhoto) -> Shot:
     """The photo as it is (its kind: the file's name), its truth in plain fives, its unlabelled regions (flowers
-    among them) forgiven, and a back read on it not judged: neither set labels the backs its photos show."""
+    among them) forgiven, and a back read on it not judged: neither set labels the backs its photos show. alanchoi00's
+    labels box faces alone (:attr:`Shot.face_labels`)."""
     image = load_image(photo.image)
     height, width = image.shape[:2]
     truth = tuple((plain_class(b.class_id), Box(*b.xyxy(width, height))) for b in photo.boxes)
     unlabelled = tuple(Box(*r) for r in photo.unlabelled_xyxy(width, height))
-    return Shot(photo.image.name, image, truth, unlabelled=unlabelled, backs_judged=False)
+    faces = photo.folder == other_sets.NAME  # alanchoi00 boxes a tile's face alone
+    return Shot(photo.image.name, image, truth, unlabelled=unlabelled, backs_judged=False, face_labels=faces)
 
 
 def shots(name: str, limit: int | None = None, every: int = 1) -> Iterator[Shot]:

@@ -137,6 +137,27 @@ def test_a_back_is_judged_only_where_the_labels_name_backs(backs_judged, found, 
     assert score(shot, dets) == (right, reported)
 
 
+#: A face-only label: the face of a tile whose whole box is (0, 0, 10, 14) with its top (x 1-9, y 4-12).
+FACE = Box(1.0, 4.0, 9.0, 12.0)
+
+
+@pytest.mark.parametrize(
+    ("face_labels", "found", "right", "reported"),
+    [
+        (False, [(3, (0, 0, 10, 14))], 0, 1),  # the whole tile: IoU 0.46 ...
+        (True, [(3, (0, 0, 10, 14))], 1, 1),  # ... held whole: that tile where labels box faces
+        (True, [(3, (0, -6, 10, 14))], 1, 1),  # a standing tile's box with its top: IoU 0.32, the face held
+        (True, [(4, (0, 0, 10, 14))], 0, 1),  # the face held, the wrong tile
+        (True, [(3, (4, 4, 14, 13))], 0, 1),  # a box beside it: three eighths of the face outside (IoU 0.35)
+        (True, [(3, (0, -16, 10, 14))], 0, 1),  # the face held in a box 4.7 times its size: IoU 0.21
+    ],
+)
+def test_a_box_holding_a_face_only_label_is_its_tile(face_labels, found, right, reported):
+    shot = Shot("t", SHOT.image, ((3, FACE),), face_labels=face_labels)
+    dets = [Detection.of_class(c, Box(*map(float, b)), 0.9 - 0.1 * i) for i, (c, b) in enumerate(found)]
+    assert score(shot, dets) == (right, reported)
+
+
 def test_a_tile_the_edge_cuts_is_left_out_of_the_text_as_out_of_the_score():
     row = [
         (class_of_tile(t), Box(100.0 + 40 * i, 100.0, 130.0 + 40 * i, 140.0)) for i, t in enumerate(parse_tiles("123m"))

@@ -792,7 +792,7 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
             f"{name:>18}: P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}  "
             f"exact {r['exact']}/{r['shots']}  ({r['tiles']} tiles, median {r['median_ms']} ms, "
             f"runs median {r['runs_median']} max {r['runs_max']})"
-            + (f"; {r['set_aside']} photos set aside, their labels wrong" if r["set_aside"] else "")
+            + (f"; {r['set_aside']} photos set aside (labels wrong, or stretched)" if r["set_aside"] else "")
         )
         for miss in r.get("misses", ()):
             print(f"    {miss[0]}: {miss[1]} right of {miss[2]} read, {miss[3]} there")

@@ -6,8 +6,11 @@ as ours; 34 is ``flower`` (flowers and seasons: a tile body but no riichi tile).
 table, so a reader is not asked to find one and not held to account for one: its box is an
 :attr:`~vision.eval.real_photos.RealPhoto.unlabelled` region here, and training reads it as background.
 
-Seven ``valid`` photos (``IMG_2778``...``IMG_2788``) label every tile ``1p`` (9m, 3s, 8p among them): their labels
-name no tile at all, so :func:`mislabelled` sets them aside from what a reader is judged on (:func:`sound_photos`).
+Some photos cannot judge a reader, and :func:`sound_photos` sets them aside (:func:`why_set_aside`):
+- seven ``valid`` photos (``IMG_2778``...``IMG_2788``) label every tile ``1p`` (9m, 3s, 8p among them): their labels
+  name no tile at all;
+- 33 ``valid`` photos and one of ``test`` are a strip of a photo stretched to the export's square, ten times or more
+  one way: tiles no camera shows.
 
 ``train/`` holds one copy of each distinct training photo (Roboflow's augmented copies dropped); ``valid/`` and
 ``test/`` were never augmented and are for validation only.
@@ -19,6 +22,7 @@ name no tile at all, so :func:`mislabelled` sets them aside from what a reader i
 from __future__ import annotations
 
 import os
+import statistics
 from collections import Counter
 from pathlib import Path
 
@@ -41,6 +45,11 @@ FLOWER = 34
 #: More boxes naming one tile than this in a photo are no set's tiles but a label gone wrong: a set holds four of
 #: each tile, a Hong Kong set up to eight White dragons with its spare blanks.
 MOST_OF_ONE_TILE = 8
+
+
+#: A photo whose labelled boxes are (in the median) this many times as tall as wide, or as wide as tall, was
+#: stretched past any lens's view by the export (the set's photos: 0.41-2.75, or 5.1 and more).
+MOST_STRETCH = 4.0
 
 
 def class_of_alanchoi(class_id: int) -> int | None:
@@ -99,8 +108,33 @@ def mislabelled(photo: RealPhoto) -> bool:
     return bool(counts) and max(counts.values()) > MOST_OF_ONE_TILE
 
 
+def stretched(photo: RealPhoto) -> bool:
+    """Whether ``photo``'s boxes are, in the median, :data:`MOST_STRETCH` times as tall as wide or more, or as wide as
+    tall (the set's photos are square exports: a box's shares of the photo compare as its pixels do).
+
+    >>> tall = RealBox(3, 0.5, 0.5, 0.06, 0.9)
+    >>> photo = RealPhoto(Path("a.jpg"), NAME, "valid", "a", (tall,) * 3)
+    >>> stretched(photo), stretched(RealPhoto(Path("b.jpg"), NAME, "valid", "b", (RealBox(3, 0.5, 0.5, 0.1, 0.14),)))
+    (True, False)
+    """
+    if not photo.boxes:
+        return False
+    ratio = statistics.median(b.h / b.w for b in photo.boxes)
+    return not 1 / MOST_STRETCH < ratio < MOST_STRETCH
+
+
+def why_set_aside(photo: RealPhoto) -> str | None:
+    """Why ``photo`` cannot judge a reader (its labels name one tile more often than a set holds it, or it was
+    stretched past any camera's view), or None."""
+    if mislabelled(photo):
+        return f"its labels name one tile more than {MOST_OF_ONE_TILE} times"
+    if stretched(photo):
+        return f"stretched: its tiles {MOST_STRETCH:g} times as tall as wide or more, or as wide as tall"
+    return None
+
+
 def sound_photos(split: str, root: str | os.PathLike[str] | None = None) -> tuple[list[RealPhoto], list[RealPhoto]]:
     """One split's photos as :func:`load_split` reads them, parted into those a reader can be judged on and those
-    set aside as :func:`mislabelled`."""
+    set aside (:func:`why_set_aside`)."""
     photos = load_split(split, root)
-    return [p for p in photos if not mislabelled(p)], [p for p in photos if mislabelled(p)]
+    return [p for p in photos if why_set_aside(p) is None], [p for p in photos if why_set_aside(p) is not None]

@@ -1,11 +1,11 @@
 """Real photos read whole, as ``jantaku read`` reads a phone's photo: per set, tiles right, photos read exactly, runs.
 
 The sets (:data:`SETS`) are the real labelled photos no model was trained on: leo-miura's held-out split and
-alanchoi00's ``valid`` and ``test`` photos (other physical sets), less the photos whose labels are wrong
-(:data:`SET_ASIDE`). A red five counts as its plain five on both sides (alanchoi00 labels none; a red five's flag is
-checked by colour, :mod:`vision.eval.red_five_evaluation`). Flowers, the tiles a set leaves unlabelled
-(:attr:`Shot.unlabelled`) and backs (neither set labels them) are forgiven either way; a box on an alanchoi00 tile
-holding its face-only label is that tile (:attr:`Shot.face_labels`).
+alanchoi00's ``valid`` and ``test`` photos (other physical sets), less the photos whose labels are wrong or that the
+export stretched past any camera's view (:data:`SET_ASIDE`). A red five counts as its plain five on both sides
+(alanchoi00 labels none; a red five's flag is checked by colour, :mod:`vision.eval.red_five_evaluation`). Flowers,
+the tiles a set leaves unlabelled (:attr:`Shot.unlabelled`) and backs (neither set labels them) are forgiven either
+way; a box on an alanchoi00 tile holding its face-only label is that tile (:attr:`Shot.face_labels`).
 
     results = evaluate_sets({"shipped": reader}, ["alanchoi00-valid"])
     results["alanchoi00-valid"]["shipped"].as_json()     # precision, recall, f1, exact, shots, runs per photo
@@ -33,7 +33,7 @@ SETS: dict[str, Callable[[], list[RealPhoto]]] = {
     "alanchoi00-test": lambda: other_sets.sound_photos("test")[0],
 }
 
-#: The photos of each set left out of :data:`SETS` because their labels are wrong (:func:`other_sets.mislabelled`).
+#: The photos of each set left out of :data:`SETS` as no judge of a reader (:func:`other_sets.why_set_aside`).
 SET_ASIDE: dict[str, Callable[[], list[RealPhoto]]] = {
     "alanchoi00-valid": lambda: other_sets.sound_photos("valid")[1],
     "alanchoi00-test": lambda: other_sets.sound_photos("test")[1],

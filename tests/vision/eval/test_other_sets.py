@@ -78,16 +78,23 @@ def test_a_photo_naming_one_tile_more_often_than_a_set_holds_it_is_set_aside(tmp
     assert [p.source for p in aside] == ["a_row"]
 
 
-def test_the_sets_photos_whose_labels_call_every_tile_1p_are_set_aside():
+def test_a_photo_stretched_past_any_lens_is_set_aside(tmp_path):
+    strip = [f"{c} 0.5 {0.05 + 0.1 * i:.2f} 0.9 0.08" for i, c in enumerate(range(9))]  # tiles 11 times as wide
+    squat = [f"{c} {0.1 + 0.2 * i:.2f} 0.5 0.15 0.07" for i, c in enumerate(range(4))]  # a low angle: 2.1 times
+    root = _set(tmp_path, {"a_strip": strip, "b_squat": squat})
+    sound, aside = other_sets.sound_photos("valid", root)
+    assert [p.source for p in sound] == ["b_squat"] and [p.source for p in aside] == ["a_strip"]
+    assert "stretched" in other_sets.why_set_aside(aside[0])
+
+
+def test_the_sets_photos_set_aside_are_the_mislabelled_and_the_stretched():
     try:
-        aside = {split: [p.source for p in other_sets.sound_photos(split)[1]] for split in other_sets.SPLITS}
+        aside = {split: other_sets.sound_photos(split)[1] for split in other_sets.SPLITS}
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    assert aside == {
-        "train": [],
-        "test": [],
-        "valid": [f"IMG_{n}_JPG" for n in (2778, 2779, 2780, 2781, 2783, 2786, 2788)],
-    }
+    mislabelled = [p.source for p in aside["valid"] if other_sets.mislabelled(p)]
+    assert mislabelled == [f"IMG_{n}_JPG" for n in (2778, 2779, 2780, 2781, 2783, 2786, 2788)]
+    assert {split: len(photos) for split, photos in aside.items()} == {"train": 1, "valid": 40, "test": 1}
 
 
 def test_a_set_result_reports_the_runs_each_photo_took():

@@ -199,15 +199,24 @@ def crop_views(batch: np.ndarray) -> list[np.ndarray]:
     >>> [tuple(int(i) for i in np.argwhere(view[0, :, :, 0])[0]) for view in crop_views(batch)]
     [(2, 1), (5, 4), (3, 2), (1, 0)]
     """
+    return [crop_view(batch, v) for v in range(len(VIEW_NAMES))]
+
+
+def crop_view(batch: np.ndarray, view: int) -> np.ndarray:
+    """View number ``view`` of :func:`crop_views` alone (a reading of some views makes only those)."""
+    if view == 0:
+        return batch
+    if view == 1:
+        return np.ascontiguousarray(batch[:, ::-1, ::-1])
     h, w = batch.shape[1:3]
     step = max(1, round(w / 24))
-    padded = np.pad(batch, ((0, 0), (step, step), (step, step), (0, 0)), mode="edge")
-    return [
-        batch,
-        np.ascontiguousarray(batch[:, ::-1, ::-1]),
-        np.ascontiguousarray(padded[:, :h, :w]),  # the crop moved down and right
-        np.ascontiguousarray(padded[:, 2 * step : 2 * step + h, 2 * step : 2 * step + w]),  # up and left
-    ]
+    if view == 2:  # the crop moved down and right: its top and left edges repeated
+        padded = np.pad(batch, ((0, 0), (step, 0), (step, 0), (0, 0)), mode="edge")
+        return np.ascontiguousarray(padded[:, :h, :w])
+    if view == 3:  # up and left
+        padded = np.pad(batch, ((0, 0), (0, step), (0, step), (0, 0)), mode="edge")
+        return np.ascontiguousarray(padded[:, step : step + h, step : step + w])
+    raise ValueError(f"no crop view {view}: views are 0-{len(VIEW_NAMES) - 1} ({', '.join(VIEW_NAMES)})")
 
 
 def views_mean(probs: np.ndarray, none: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -389,8 +398,7 @@ class OnnxTileClassifier(OnnxCropModel):
         """Each crop read in the views of :func:`crop_views` numbered ``which``, all in one batch (in runs of
         ``max_batch``): probabilities (V, N, 38) in our class order and of "no tile" (V, N), view by view."""
         batch = self.checked(crops)
-        seen = crop_views(batch)
-        probs, nones = self._read(to_input(np.concatenate([seen[v] for v in which])), max_batch)
+        probs, nones = self._read(to_input(np.concatenate([crop_view(batch, v) for v in which])), max_batch)
         return probs.reshape(len(which), len(batch), -1), nones.reshape(len(which), len(batch))
 
     def _read(self, batch: np.ndarray, max_batch: int | None = None) -> tuple[np.ndarray, np.ndarray]:

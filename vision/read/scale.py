@@ -15,6 +15,7 @@ reads by the slice pyramid instead (:class:`vision.read.detector.SlicedDetector`
 
 from __future__ import annotations
 
+import statistics
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -316,7 +317,7 @@ def _holes(found: list[Detection]) -> list[Hole]:
             continue
         a, b = boxes[i], boxes[j]
         width = (a.width + b.width) / 2
-        if 0.6 * width <= gap - float(np.median(others)) <= 1.8 * width:
+        if 0.6 * width <= gap - statistics.median(others) <= 1.8 * width:
             box = Box(a.x2, min(a.y1, b.y1), b.x1, max(a.y2, b.y2))
             holes.append(Hole(box, (a.height + b.height) / 2, width))
     return sorted(holes, key=lambda h: -(h.box.x2 - h.box.x1) / h.tile_width)

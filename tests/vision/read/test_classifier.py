@@ -18,6 +18,7 @@ from vision.read.classifier import (
     OnnxTileClassifier,
     TwoStageDetector,
     classifier_for,
+    crop_view,
     crop_views,
     extract_crop,
     with_classifier,
@@ -556,3 +557,14 @@ def test_one_box_per_tile(case, detections, kept):
 
     out = one_box_per_tile([_at(*d) for d in detections], 0.3)
     assert [d.conf for d in out] == kept, case
+
+
+def test_each_crop_view_alone_is_that_view_of_all_of_them():
+    batch = np.random.default_rng(3).integers(0, 255, (2, 64, 48, 3), dtype=np.uint8)
+    every = crop_views(batch)
+    # the shifted views repeat the crop's edge where it moved away from it: 2 px of a 48 px crop
+    assert np.array_equal(every[2][:, 2:, 2:], batch[:, :-2, :-2]) and np.array_equal(every[2][:, 0], every[2][:, 2])
+    assert np.array_equal(every[3][:, :-2, :-2], batch[:, 2:, 2:])
+    assert all(np.array_equal(crop_view(batch, v), view) for v, view in enumerate(every))
+    with pytest.raises(ValueError, match="no crop view 4"):
+        crop_view(batch, 4)

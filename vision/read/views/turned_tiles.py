@@ -72,9 +72,15 @@ def _turn_sums(image: np.ndarray, box: Box, shrink: float) -> np.ndarray:
     grey = grey.astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    weight = np.sqrt(gx * gx + gy * gy)
-    phi4 = 4 * np.arctan2(gy, gx)
-    return np.array([(weight * np.cos(phi4)).sum(), (weight * np.sin(phi4)).sum(), weight.sum()], np.float64)
+    # w cos 4phi and w sin 4phi from the gradient's components, without their angle: with r^2 = gx^2 + gy^2,
+    # r^2 cos 2phi = gx^2 - gy^2 and r^2 sin 2phi = 2 gx gy, then the double angle again (a third of the time)
+    xx, yy = gx * gx, gy * gy
+    r2 = xx + yy
+    weight = np.sqrt(r2)
+    c2, s2 = xx - yy, 2 * gx * gy
+    cubed = r2 * weight
+    per = np.divide(1.0, cubed, out=np.zeros_like(cubed), where=cubed > 0)
+    return np.array([((c2 * c2 - s2 * s2) * per).sum(), (2 * c2 * s2 * per).sum(), weight.sum()], np.float64)
 
 
 def _degrees(sums: np.ndarray) -> float:
@@ -99,7 +105,11 @@ def _coherence(sums: np.ndarray) -> float:
 def tile_turn(image: np.ndarray, box: Box, shrink: float = 0.8) -> float | None:
     """How far the tile in ``box`` is turned (degrees, counter-clockwise, modulo a quarter turn: [-45, 45)), or None
     when its gradients agree on no direction (:data:`MIN_COHERENCE`)."""
-    sums = _turn_sums(image, box, shrink)
+    return _turn_of(_turn_sums(image, box, shrink))
+
+
+def _turn_of(sums: np.ndarray) -> float | None:
+    """:func:`tile_turn` of a box's :func:`_turn_sums`."""
     return _degrees(sums) if _coherence(sums) >= MIN_COHERENCE else None
 
 
@@ -194,12 +204,18 @@ class TurnGroup:
 
 
 def turn_groups(
-    image: np.ndarray, detections: Sequence[Detection], tolerance: float = 12.0, most: int | None = None
+    image: np.ndarray,
+    detections: Sequence[Detection],
+    tolerance: float = 12.0,
+    most: int | None = None,
+    sums: Sequence[np.ndarray] | None = None,
 ) -> list[TurnGroup]:
     """``detections`` grouped by how their tiles lie turned (modulo a quarter), the heaviest group first (weighed by
     confidence): the tiles within ``tolerance`` degrees of the densest turn left, again and again (at most ``most``
-    groups, the rest left out; all of them for None). A hand at a slant is one group; loose tiles askew are several."""
-    sums = [_turn_sums(image, d.box, 1.0) for d in detections]
+    groups, the rest left out; all of them for None). A hand at a slant is one group; loose tiles askew are several.
+    ``sums``: each detection's whole box's :func:`_turn_sums`, where the caller has them."""
+    if sums is None:
+        sums = [_turn_sums(image, d.box, 1.0) for d in detections]
     turns = np.array([_degrees(v) for v in sums])
     weights = np.array([d.conf for d in detections])
     left = np.array([_coherence(v) >= MIN_COHERENCE for v in sums], bool)  # the others say nothing of it
@@ -258,7 +274,9 @@ class UprightDetector(DetectorLayer):
         # views need no more pixels than show the tiles at ``view_tile`` px (turning a 12 MP photo costs 0.1 s)
         tile = float(np.median([min(d.box.width, d.box.height) for d in self._sure(found)])) if found else 0.0
         scale = min(1.0, self.view_tile / tile) if tile > 0 else 1.0
-        for group, turn in self.views_called_for(image, found):
+        # each box's gradients, once: they say how the groups lie and how each tile of the photo's reading does
+        sums = [_turn_sums(image, d.box, 1.0) for d in found]
+        for group, turn in self.views_called_for(image, found, sums):
             if not self.budget.affords_read("turned_tiles"):
                 break
             view, read = self._read_turned(image, turn, scale)
@@ -274,11 +292,11 @@ class UprightDetector(DetectorLayer):
         self.last_turns = tuple(round(view.degrees, 1) for view, _, _ in views)
         shape = image.shape[:2]
         first = []
-        for d in found:
+        for d, box_sums in zip(found, sums, strict=True):
             if d.box.area > 0:
                 # the whole box: loose tiles' edges tell how they lie, where their glyphs may not (a 7m's strokes
                 # measured 24 degrees in its middle, 3 in its box), and a row's neighbours lie alike
-                turn = tile_turn(image, d.box, 1.0)
+                turn = _turn_of(box_sums)
                 off = UNKNOWN_TURN if turn is None else abs(turn)
                 first.append(_Candidate(d, _outline(d.box), turn, off, 0, d.orientation is Orientation.SIDEWAYS))
         again = []
@@ -287,13 +305,15 @@ class UprightDetector(DetectorLayer):
             again += [c for d in read if (c := self._from_view(view, d, id(d) in own, shape, k)) is not None]
         return self._merged([view for view, _, _ in views], first + again, shape)
 
-    def views_called_for(self, image: np.ndarray, found: Sequence[Detection]) -> list[tuple[TurnGroup, float]]:
+    def views_called_for(
+        self, image: np.ndarray, found: Sequence[Detection], sums: Sequence[np.ndarray] | None = None
+    ) -> list[tuple[TurnGroup, float]]:
         """The groups of ``found`` to read in a turned view, heaviest first (at most ``most_views``), each with the
-        turn it is read at; none for a photo whose own reading stands."""
+        turn it is read at; none for a photo whose own reading stands. ``sums``: as :func:`turn_groups` takes them."""
         out = []
         # turned tiles are often read unsurely: every box speaks for how tiles lie, by its confidence; a group too
         # light to be one sure tile is clutter (a shelf, a book's edge), and the sure boxes alone say how it lies
-        groups = [g for g in turn_groups(image, found) if sum(d.conf for d in g.members) >= self.sure]
+        groups = [g for g in turn_groups(image, found, sums=sums) if sum(d.conf for d in g.members) >= self.sure]
         for group in groups[: self.most_views]:
             turn = group.turn
             if abs(turn) < self.min_turn:

@@ -150,6 +150,7 @@ def register(commands) -> None:
         "pyramid, no views",
     )
     ghosts.add_argument("--limit", type=int, default=None, help="at most this many images")
+    ghosts.add_argument("--views", help="the photo reader's views: none, or a comma list (default every view)")
     ghosts.add_argument("--json", action="store_true", help="print one JSON object instead of a line")
     ghosts.set_defaults(func=cmd_eval_phantoms)
 
@@ -808,10 +809,12 @@ def cmd_eval_phantoms(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit is a count of images: at least 1")
+    views = parse_views(args.views) if args.views is not None else None
     data = Path(args.data)
     if not (data / "images").is_dir():
         raise UserError(f"--data {data}: no images/ folder (jantaku-lab synth --out DIR writes one)")
     config = reader_config(args, table=args.reader == "table", pyramid=args.reader == "pyramid")
+    config = replace(config, views=views) if views is not None else config
     reader = make_reader(config)
     try:
         report = count_phantoms(reader, labelled_scenes(data, args.limit)).as_json()

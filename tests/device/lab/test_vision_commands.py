@@ -55,6 +55,7 @@ def photo(tmp_path) -> Path:
         (["eval", "real", "--model", "{model}", "--every", "0"], "--every N reads every Nth photo: N at least 1"),
         (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}/nowhere"], "no images/ folder"),
         (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--limit", "0"], "--limit is a count"),
+        (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--views", "eyes"], "--views: none, or one"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),

@@ -15,7 +15,14 @@ from vision.read.detector import Detection, FakeDetector, Orientation
 from vision.read.geometry import Box
 from vision.read.labels import CLASS_NAMES, class_of_tile
 from vision.read.rows import read_tiles
-from vision.read.views.turned_tiles import TurnedView, UprightDetector, measured_turn, tile_turn, turn_groups
+from vision.read.views.turned_tiles import (
+    TurnedView,
+    UprightDetector,
+    _turn_sums,
+    measured_turn,
+    tile_turn,
+    turn_groups,
+)
 
 #: BGR ink of each tile's glyph bars, and the tile the fake reads for it.
 INKS = {"1m": (30, 30, 200), "1p": (200, 60, 30), "1s": (40, 150, 40), "1z": (20, 20, 20)}
@@ -405,3 +412,18 @@ def test_a_turned_row_claims_its_view_from_the_first_detections(degrees, kept):
     with budget.reading(4):
         ClaimsMetDetector(fake, budget).detect(image)
         assert budget.kept == kept
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_turn_sums_are_the_gradients_weighed_by_their_angle_four_times_over(seed):
+    # the sums of w cos 4phi and w sin 4phi, phi the gradient's angle, as arctan2 would give them
+    rng = np.random.default_rng(seed)
+    image = cv2.GaussianBlur(rng.integers(0, 255, (90, 70, 3), dtype=np.uint8), (5, 5), 0)
+    box = Box(8.0, 6.0, 60.0, 80.0)
+    crop = cv2.cvtColor(image[6:80, 8:60], cv2.COLOR_BGR2GRAY)
+    s = 48 / min(crop.shape)
+    grey = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA).astype(np.float64)
+    gx, gy = cv2.Sobel(grey, cv2.CV_64F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_64F, 0, 1, ksize=3)
+    weight, phi = np.hypot(gx, gy), np.arctan2(gy, gx)
+    expected = [(weight * np.cos(4 * phi)).sum(), (weight * np.sin(4 * phi)).sum(), weight.sum()]
+    assert _turn_sums(image, box, 1.0) == pytest.approx(expected, rel=1e-4, abs=1e-5 * expected[2])

@@ -178,7 +178,9 @@ def _log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _cached(path: Path, build) -> object:
+def cached_crops(path: Path, build) -> object:
+    """The crop set saved at ``path``, or ``build()``'s, saved there first (training's crops are made once a
+    folder: the same seed and counts read back)."""
     from vision.train.classifier_training import CropSet
 
     if path.is_file():
@@ -260,7 +262,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         stem = f"{folder.parent.name}_{folder.name}_{args.limit or 'all'}"
         name = f"{stem}_bg{args.background}_s{args.seed + i}{noise}.npz"
         parts.append(
-            _cached(
+            cached_crops(
                 crops / name,
                 lambda f=folder, s=args.seed + i: crops_of(
                     yolo_scenes(f, args.limit), background=args.background, jitter=jitter, seed=s
@@ -270,7 +272,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.render:
         name = f"render_{args.render_seed}_{args.render}_bg{args.background}_s{args.seed}{noise}.npz"
         parts.append(
-            _cached(
+            cached_crops(
                 crops / name,
                 lambda: crops_of(
                     rendered_scenes(args.render_seed, args.render),
@@ -284,7 +286,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         try:
             name = f"real_train_x{args.real_repeats}_bg{args.real_background}_s{args.seed}{noise}.npz"
             parts.append(
-                _cached(
+                cached_crops(
                     crops / name,
                     lambda: crops_of(
                         real_scenes(held_out=False),
@@ -303,7 +305,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 f"other_sets_painted_train_x{args.other_sets_repeats}_bg{args.real_background}_s{args.seed}{noise}.npz"
             )
             parts.append(
-                _cached(
+                cached_crops(
                     crops / name,
                     lambda: crops_of(
                         other_set_scenes("train"),
@@ -320,19 +322,21 @@ def cmd_train(args: argparse.Namespace) -> int:
         if not 0.0 <= args.cards_none <= 1.0:
             raise UserError("--cards-none is a share: 0 to 1")
         name = f"cards_{args.cards}_none{args.cards_none:g}_s{args.cards_seed}.npz"
-        parts.append(_cached(crops / name, lambda: crops_cards(args.cards, args.cards_seed, args.cards_none)))
+        parts.append(cached_crops(crops / name, lambda: crops_cards(args.cards, args.cards_seed, args.cards_none)))
     bonus_seed = args.cards_seed + BONUS_SEED_OFFSET
     if args.cards_bonus:
         name = f"cards_bonus_{args.cards_bonus}_s{bonus_seed}.npz"
-        parts.append(_cached(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
+        parts.append(cached_crops(crops / name, lambda: crops_bonus_cards(args.cards_bonus, bonus_seed)))
     distractor_seed = args.cards_seed + DISTRACTOR_SEED_OFFSET
     if args.cards_distractors:
         name = f"cards_distractors_{args.cards_distractors}_s{distractor_seed}.npz"
-        parts.append(_cached(crops / name, lambda: crops_distractor_cards(args.cards_distractors, distractor_seed)))
+        parts.append(
+            cached_crops(crops / name, lambda: crops_distractor_cards(args.cards_distractors, distractor_seed))
+        )
     brush_seed = args.cards_seed + BRUSH_SEED_OFFSET
     if args.cards_brush:
         name = f"cards_brush4_{args.cards_brush}_s{brush_seed}.npz"  # 4: v7 cards + lifted West, packed 6p
-        parts.append(_cached(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
+        parts.append(cached_crops(crops / name, lambda: crops_brush_cards(args.cards_brush, brush_seed)))
     data = CropSet.concat(parts)
     if not len(data):
         raise UserError(

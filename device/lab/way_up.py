@@ -65,14 +65,16 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise UserError("training the way-up network needs torch (pip install torch); reading does not") from exc
     from dataclasses import asdict, replace
 
-    from device.lab.classifier import _cached
+    from device.lab.classifier import cached_crops
     from vision.train.classifier_training import CropSet
     from vision.train.way_up_training import WAY_UP_OPTIONS, export_way_up, train_way_up, way_up_crops
 
     judge = _judge(args) if args.real else None  # a bad judge is refused before the cards are drawn
     name = f"way_up1_{args.cards}_s{args.seed}.npz"  # 1: way_up_card_set as first drawn
     progress = lambda k, n: _log(f"cards {k} / {n}")  # noqa: E731
-    x = _cached(Path(args.crops) / name, lambda: CropSet(*way_up_crops(args.cards, args.seed, progress=progress))).x
+    x = cached_crops(
+        Path(args.crops) / name, lambda: CropSet(*way_up_crops(args.cards, args.seed, progress=progress))
+    ).x
     real = {}
     if args.real:
         x, real = _with_real(x, judge, args)
@@ -113,7 +115,7 @@ def _with_real(cards, judge, args: argparse.Namespace):
 
     import numpy as np
 
-    from device.lab.classifier import _cached
+    from device.lab.classifier import cached_crops
     from vision.train.classifier_training import CropSet
     from vision.train.way_up_training import real_way_up_crops, real_way_up_scenes
 
@@ -129,7 +131,7 @@ def _with_real(cards, judge, args: argparse.Namespace):
             return CropSet(got.crops, np.zeros(len(got.crops), np.int64), {"photos": photos})
 
         name = f"way_up_real1_{source}_x{args.real_per_box}_{judge_id}_s{args.seed}.npz"
-        got = _cached(Path(args.crops) / name, build)
+        got = cached_crops(Path(args.crops) / name, build)
         kept[source] = got.meta.get("photos")
         _log(f"{source}: photos {kept[source]}")
         crops.append(got.x)

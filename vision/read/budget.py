@@ -7,13 +7,14 @@ from afar, unsure crops read in more views. A :class:`RunBudget` counts the read
 a part the reader asks whether it still fits (:meth:`RunBudget.affords`, :meth:`RunBudget.affords_read` for a whole
 extra reading), and the parts that do not fit are left out and named (:attr:`RunBudget.left_out`). An extra reading
 is started only when its least cost fits (:attr:`RunBudget.least_reading`: a detector pass, the classifier's run, its
-unsure crops' run), and its own further parts ask in turn, so a read keeps to its limit unless its first reading
-alone goes over it (a 12 MP photo of small tiles, read in many slices).
+unsure crops' run), and its own further parts ask in turn, so a read keeps to its limit. The limit is for a photo
+the detector reads in one pass; one its first reading slices in k passes (a whole table's photo, its tiles small)
+may take k times as many (:attr:`RunBudget.limit`), so that its views read it as they would a small photo.
 
 A view outside others reads again only after they have read (its signal is in their reading), so it claims its
 reading from the read's first detections (:meth:`RunBudget.claim`): from then on a reading is kept back for it.
 
-    budget = RunBudget(models.runs, least_reading=2)   # counts the reader's networks' runs
+    budget = RunBudget(models.runs, least_reading=2, passes=lambda: models.network.runs)  # the networks' runs
     budget.claim("low_angle", squat)                   # a view outside others: its reading kept back when called for
     with budget.reading(6):                            # one read of at most 6 runs
         budget.meet_claims(image, first_detections)    # the first detections (a probe's, or the first reading's)
@@ -51,8 +52,14 @@ class RunBudget:
     #: The runs the cheapest reading of a photo or view makes: the detector's pass, and what follows it (the crop
     #: classifier's run, its unsure crops' run).
     least_reading: int = 1
+    #: The detector's runs alone, where the reader counts them: a photo whose first pass takes several (a big photo
+    #: of small tiles, read in slices) may take as many times the limit (:attr:`limit`).
+    passes: Callable[[], int] = _no_runs
     _limit: int | None = field(default=None, init=False, repr=False)
     _start: int = field(default=0, init=False, repr=False)
+    _passes_start: int = field(default=0, init=False, repr=False)
+    #: The detector's runs the read's first pass took, once something asked or its first detections were met.
+    _first_passes: int | None = field(default=None, init=False, repr=False)
     _left_out: list[str] = field(default_factory=list, init=False, repr=False)
     #: Views that may claim a reading from a read's first detections: (view, whether those call for it).
     _claims: list[tuple[int, str, Claim]] = field(default_factory=list, init=False, repr=False)
@@ -68,14 +75,28 @@ class RunBudget:
 
     @contextmanager
     def reading(self, limit: int | None) -> Iterator[RunBudget]:
-        """One read of at most ``limit`` runs (None: no limit); :attr:`left_out` is this read's from its start."""
+        """One read of at most ``limit`` runs for a photo read in one pass (None: no limit; :attr:`limit`);
+        :attr:`left_out` is this read's from its start."""
         self._limit, self._start = limit, self.runs()
+        self._passes_start, self._first_passes = self.passes(), None
         self._left_out, self._claimed, self._given_up, self._pending = [], set(), set(), None
         self._claims_met, self._first_reading_done = False, False
         try:
             yield self
         finally:
             self._limit = None
+
+    @property
+    def limit(self) -> int | None:
+        """This read's most runs: the limit :meth:`reading` was given, times the detector's runs of the read's first
+        pass (counted when a part first asks, or the first detections are met: after that pass): a photo its first
+        reading slices in k (a whole table, tiles small in a big photo) may be read again as often as one read
+        whole. None outside a read with a limit."""
+        if self._limit is None:
+            return None
+        if self._first_passes is None:
+            self._first_passes = max(1, self.passes() - self._passes_start)
+        return self._limit * self._first_passes
 
     @property
     def spent(self) -> int:
@@ -121,13 +142,14 @@ class RunBudget:
         """The read's first detections of ``image`` (a probe's, or the first reading's): the claims they call for
         are kept back, lowest rank first, each only while it fits after the rest of the first reading
         (:attr:`rest_of_reading`). Only the first call of a read with a limit counts."""
-        if self._limit is None or self._claims_met:
+        if self.limit is None or self._claims_met:
             return
         self._claims_met = True
         self._pending = (image, found, self.spent)
 
     def _weigh_claims(self) -> None:
-        if self._pending is None or self._limit is None:
+        limit = self.limit
+        if self._pending is None or limit is None:
             return
         image, found, spent = self._pending
         self._pending = None
@@ -135,7 +157,7 @@ class RunBudget:
             if view in self._claimed or view in self._given_up:
                 continue
             kept = len(self._claimed) * self.least_reading
-            if spent + self.rest_of_reading + kept + self.least_reading <= self._limit and calls_for(image, found):
+            if spent + self.rest_of_reading + kept + self.least_reading <= limit and calls_for(image, found):
                 self._claimed.add(view)
 
     def release(self, view: str) -> None:
@@ -151,7 +173,8 @@ class RunBudget:
         self._given_up.add(part)
         self._claimed.discard(part)
         kept = 0 if first_reading_part else self.kept
-        if self._limit is None or self.spent + runs + leaving + kept <= self._limit:
+        limit = self.limit
+        if limit is None or self.spent + runs + leaving + kept <= limit:
             return True
         self._left_out.append(part)
         return False

@@ -337,7 +337,7 @@ class Reader:
         # (a view read without them names its unsure tiles worse than the photo's own reading did)
         unsure_in_views = config.crop_views and config.crop_views_below is not None
         rest = 0 if models.classifier is None else 2 if unsure_in_views else 1
-        budget = RunBudget(models.runs, least_reading=1 + rest)
+        budget = RunBudget(models.runs, least_reading=1 + rest, passes=lambda: int(getattr(models.network, "runs", 0)))
         if config.at_tiles_scale:
             if models.classifier is None:  # weak boxes are for a classifier to judge: with none, not worked out
                 options = replace(options, weak_conf=None)
@@ -414,10 +414,11 @@ class Reader:
                     if self._table_geometry is not None:  # the squared frames now lie turned otherwise
                         self._table_geometry.reset()
             runs = (self.models.runs() if self.models else 0) - runs
-            if config.max_runs is not None and runs > config.max_runs and not self._over_budget_told:
+            limit = self.budget.limit if config.max_runs is not None else None
+            if limit is not None and runs > limit and not self._over_budget_told:
                 self._over_budget_told = True
                 log.warning("a %dx%d image took %d model runs, over the reader's budget of %d (told once)",
-                            image.shape[1], image.shape[0], runs, config.max_runs)  # fmt: skip
+                            image.shape[1], image.shape[0], runs, limit)  # fmt: skip
             # the kept turn may change with the next frame read: this reading's turn is taken while it holds
             turned = turn.turn if turn is not None else 0.0
             left_out = self.budget.left_out

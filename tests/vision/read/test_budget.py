@@ -135,6 +135,34 @@ def test_a_read_affords_parts_and_readings_while_they_fit_and_names_those_left_o
         assert budget.affords(1000, "turned_tiles") and budget.left_out == () and budget.spent == 0
 
 
+@pytest.mark.parametrize(
+    ("first_passes", "classifier_runs", "limit", "affords_a_reading"),
+    [
+        (1, 1, 6, True),  # a photo read in one pass: 2 + 3 <= 6
+        (1, 4, 6, False),  # ... its reading gone on: 5 + 3 > 6
+        (5, 1, 30, True),  # a big photo sliced in five at first: five times the runs
+        (5, 22, 30, True),  # 27 + 3 <= 30
+        (5, 23, 30, False),
+    ],
+)
+def test_a_photo_whose_first_pass_takes_several_runs_may_take_as_many_times_the_limit(
+    first_passes, classifier_runs, limit, affords_a_reading
+):
+    passes, others = [0], [0]
+    budget = RunBudget(lambda: passes[0] + others[0], least_reading=3, passes=lambda: passes[0])
+    with budget.reading(6):
+        passes[0] += first_passes  # the first pass's slices
+        others[0] += classifier_runs
+        assert budget.affords_read("turned_tiles") is affords_a_reading
+        assert budget.limit == limit
+        passes[0] += 10  # passes after the first do not raise it
+        assert budget.limit == limit
+    with budget.reading(6):  # each read counts its own first pass
+        passes[0] += 1
+        assert budget.limit == 6
+    assert budget.limit is None  # outside a read
+
+
 def test_a_layer_that_does_not_ask_is_not_stopped():
     # the first reading is the photo's: a budget refuses only what asks for it
     fake, budget = counted([Detection.of_class(9, Box(1.0, 1.0, 20.0, 30.0), 0.9)])

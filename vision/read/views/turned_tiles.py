@@ -395,10 +395,12 @@ class UprightDetector(DetectorLayer):
             if c.view == 0 and not any(o.view != 0 and _same_tile(c, o) for o in candidates):
                 # a tile no turned view read: kept when it stands straight here (or its turn cannot be told) but
                 # turned well past ``min_turn`` in every view (so they may well have missed it), and was read surely
-                # (a reading of turned tiles boxes their halves and pips, unsurely)
+                # (a reading of turned tiles boxes their halves and pips, unsurely); or a back read past
+                # ``confirm_below``: a view reads faces upright, and a wall seen edge on reads as nothing in it
                 turn = c.turn or 0.0
                 missed = all(abs(_folded(turn - v.degrees)) >= 2 * self.min_turn for v in views)
-                if not (abs(turn) < self.min_turn and missed and c.detection.conf >= self.sure):
+                stands = abs(turn) < self.min_turn and missed and c.detection.conf >= self.sure
+                if not stands and not (c.detection.is_back and c.detection.conf >= self.confirm_below):
                     continue
             kept.append(c)
         first = [c for c in candidates if c.view == 0]

@@ -1,4 +1,5 @@
-"""Boxes no tile makes: a face-down tile in no row or stack; the rest of a photo kept, a lone tile too."""
+"""Boxes no tile makes: a face-down tile in no row or stack, a blank face alone read unsurely; the rest of a photo kept,
+a lone tile too."""
 
 import numpy as np
 import pytest
@@ -25,8 +26,11 @@ HAND = row("1m 2m 3m 4p 5p 6p 7s")
 @pytest.mark.parametrize(
     ("extra", "dropped"),
     [
-        ([tile("5z", 500, 60, conf=0.4)], []),  # a tile lying loose, alone and unsure, stays
+        ([tile("7p", 500, 60, conf=0.4)], []),  # a tile lying loose, alone and unsure, stays
         ([tile("5z", 500, 60, conf=0.9)], []),  # a lone tile read surely stays
+        ([tile("5z", 500, 60, conf=0.4)], [("5z", "blank_alone")]),  # a blank white thing alone, read unsurely
+        ([tile("5z", 500, 60, conf=0.4), tile("9p", 531, 60, conf=0.4)], []),  # a White dragon beside a tile
+        ([tile("5z", 100 + 31 * 7, 300, conf=0.3)], []),  # ... at a hand's end
         ([tile("3z", 100 + 31 * 7, 300, conf=0.3)], []),  # an unsure tile at the row's end is in the row
         ([tile("back", 500, 60)], [("back", "back_alone")]),  # a felt's slot read as a face-down tile
         ([tile("back", 500, 60), tile("back", 500, 101)], []),  # a stack of two

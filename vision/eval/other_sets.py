@@ -136,5 +136,8 @@ def why_set_aside(photo: RealPhoto) -> str | None:
 def sound_photos(split: str, root: str | os.PathLike[str] | None = None) -> tuple[list[RealPhoto], list[RealPhoto]]:
     """One split's photos as :func:`load_split` reads them, parted into those a reader can be judged on and those
     set aside (:func:`why_set_aside`)."""
-    photos = load_split(split, root)
-    return [p for p in photos if why_set_aside(p) is None], [p for p in photos if why_set_aside(p) is not None]
+    sound: list[RealPhoto] = []
+    aside: list[RealPhoto] = []
+    for photo in load_split(split, root):
+        (sound if why_set_aside(photo) is None else aside).append(photo)
+    return sound, aside

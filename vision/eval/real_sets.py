@@ -87,7 +87,7 @@ class SetResult:
     runs: list[int] = field(default_factory=list)
     #: Photos not read exactly: (file name, tiles right, boxes reported, tiles there).
     misses: list[tuple[str, int, int, int]] = field(default_factory=list)
-    #: The set's photos not read, their labels being wrong (:data:`SET_ASIDE`).
+    #: The set's photos not read, their labels wrong or the photo stretched past any camera's view (:data:`SET_ASIDE`).
     set_aside: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict:

@@ -14,7 +14,7 @@ may take k times as many (:attr:`RunBudget.limit`), so that its views read it as
 A view outside others reads again only after they have read (its signal is in their reading), so it claims its
 reading from the read's first detections (:meth:`RunBudget.claim`): from then on a reading is kept back for it.
 
-    budget = RunBudget(models.runs, least_reading=2, passes=lambda: models.network.runs)  # the networks' runs
+    budget = RunBudget(models.runs, least_reading=2, passes=models.passes)   # the networks' runs, the detector's
     budget.claim("low_angle", squat)                   # a view outside others: its reading kept back when called for
     with budget.reading(6):                            # one read of at most 6 runs
         budget.meet_claims(image, first_detections)    # the first detections (a probe's, or the first reading's)

@@ -260,6 +260,10 @@ class Models:
         models = (self.network, self.classifier, self.way_up)
         return sum(int(getattr(m, "runs", 0)) for m in models if m is not None)
 
+    def passes(self) -> int:
+        """The detector network's runs so far (0 for a stand-in network that does not count)."""
+        return int(getattr(self.network, "runs", 0))
+
 
 @dataclass(frozen=True, eq=False)
 class Reading:
@@ -337,7 +341,7 @@ class Reader:
         # (a view read without them names its unsure tiles worse than the photo's own reading did)
         unsure_in_views = config.crop_views and config.crop_views_below is not None
         rest = 0 if models.classifier is None else 2 if unsure_in_views else 1
-        budget = RunBudget(models.runs, least_reading=1 + rest, passes=lambda: int(getattr(models.network, "runs", 0)))
+        budget = RunBudget(models.runs, least_reading=1 + rest, passes=models.passes)
         if config.at_tiles_scale:
             if models.classifier is None:  # weak boxes are for a classifier to judge: with none, not worked out
                 options = replace(options, weak_conf=None)

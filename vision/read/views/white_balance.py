@@ -83,16 +83,12 @@ class BalancedDetector(DetectorLayer):
     budget: RunBudget = field(default_factory=RunBudget)
     last_gains: tuple[float, float, float] | None = None
 
-    def gains_for(self, image: np.ndarray, found: Sequence[Detection]) -> np.ndarray | None:
-        """The gains to read ``image`` again with, its reading being ``found`` (None: read as it is)."""
-        sure = [d.box for d in found if d.conf >= self.sure and not d.is_back] or [d.box for d in found]
-        face = face_colour(image, sure)
-        return None if face is None else gains(face)
-
     def detect(self, image: np.ndarray) -> list[Detection]:
         found = self.detector.detect(image)
         self.last_gains = None
-        g = self.gains_for(image, found)
+        sure = [d.box for d in found if d.conf >= self.sure and not d.is_back] or [d.box for d in found]
+        face = face_colour(image, sure)
+        g = None if face is None else gains(face)
         if g is None or not self.budget.affords_read("white_balance"):
             return found
         self.last_gains = (float(g[0]), float(g[1]), float(g[2]))

@@ -48,7 +48,7 @@ from vision.read.detector import (
 )
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box, Size
-from vision.read.plausible import PlausibleDetector
+from vision.read.plausible import OVERHEAD, PHOTO, Plausibility, PlausibleDetector
 from vision.read.rows import Row, Rows, read_tiles
 from vision.read.scale import PhotoDetector
 from vision.read.table import TABLE_MIN_TILES, TableObservation, read_table
@@ -164,8 +164,9 @@ class ReaderConfig:
     table_min_tiles: int | None = None
     #: Read a frame only round the zones that changed, when :meth:`Reader.read` is given them (None: always whole).
     zones: ZonePolicy | None = None
-    #: Drop the boxes no tile makes (:mod:`vision.read.plausible`: a back in no row or stack).
-    drop_implausible: bool = False
+    #: Drop the boxes no tile makes by these rules (:mod:`vision.read.plausible`: a back in no row or stack; None:
+    #: keep every box).
+    plausibility: Plausibility | None = None
 
     def __post_init__(self) -> None:
         unknown = [v for v in self.views if v not in VIEWS]
@@ -214,16 +215,17 @@ class ReaderConfig:
     ) -> ReaderConfig:
         """A photo's reader (``jantaku read``, phone uploads): at its tiles' scale with every view. ``pyramid``: by the
         slice pyramid, no views. ``table``: an overhead photo of a whole table, read as the camera reads one
-        (squared to it, its own turn) and seat by seat, its boxes as the photo shows them."""
+        (squared to it, its own turn) and seat by seat, its boxes as the photo shows them, less those no tile makes
+        (:data:`~vision.read.plausible.OVERHEAD`)."""
         # every crop of a read in one classifier run (its views too): a run's cost is mostly the call, not the crops
         common = {"conf": conf, "threads": threads, "crop_views": crop_views, "crop_batch": CAMERA_CROP_BATCH}
         if table:
-            return cls(model, **common, table_mode=TableMode.PHOTO, table_min_tiles=0)
+            return cls(model, **common, table_mode=TableMode.PHOTO, table_min_tiles=0, plausibility=OVERHEAD)
         if pyramid:
             return cls(model, **common)
         # each crop in two views, the other two only where those leave it unsure (the camera's budget)
         return cls(model, **common, classifier=PHOTOS_BESIDE_MODEL, at_tiles_scale=True, views=VIEWS,
-                   drop_implausible=True, max_runs=PHOTO_MAX_RUNS, crop_views_below=SURE_IN_TWO_VIEWS)  # fmt: skip
+                   plausibility=PHOTO, max_runs=PHOTO_MAX_RUNS, crop_views_below=SURE_IN_TWO_VIEWS)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -361,8 +363,8 @@ class Reader:
         if config.views:  # the first reading's detections meet the views' claims where no probe met them first
             staged = ClaimsMetDetector(staged, budget)
         detector = compose_views(staged, config.views, probe, models.way_up, budget)
-        if config.drop_implausible:
-            detector = PlausibleDetector(detector)
+        if config.plausibility is not None:
+            detector = PlausibleDetector(detector, config.plausibility)
         return cls(config, detector, models, lock or threading.Lock(), budget)
 
     @classmethod

@@ -3,6 +3,7 @@
     kept = plausible(detections)                 # what a photo's reader reports
     [(d, why) for d, why in implausible(detections)]
     detector = PlausibleDetector(inner)          # the same, as a layer round a detector (the photo reader's)
+    detector = PlausibleDetector(inner, OVERHEAD) # an overhead photo of a whole table (jantaku read --table)
 
 The rule, measured on the real sets (``jantaku-lab eval real``; docs/experiments/2026-12-06-real-sets.md): in a photo of
 :data:`MIN_TILES` or more boxes, a ``back`` with no tile beside it in a row (a wall, a closed kan's ends, a hand laid
@@ -14,11 +15,28 @@ unsurely (camerash's loose shots: a rule dropping lone boxes under 0.5 cost 9 of
 its face is blank, and a blank white thing alone (a key, a card, a die, a box) reads as one; one read under
 :data:`LONE_BLANK_CONF` with no tile beside it is no tile (``blank_alone``). Measured over the real sets, camerash's
 shots and the distractor renders, that drops three rendered phantoms and no tile.
+
+Tiles side by side (a hand, a wall, a pond's row) are read surely somewhere along the row; the keys of a keyboard, a
+felt's slots or a rim's segments lie side by side too, each read unsurely. A group of boxes joined by tile-sized
+neighbours, :data:`MIN_GROUP` or more, none read at :data:`UNSURE_GROUP_CONF` or surer, in a photo that holds a box
+read at :data:`SURE_CONF` or surer elsewhere, is no tile (``unsure_group``). Measured on the real sets, it drops
+only boxes over no tile there (three of alanchoi00's valid photos, six of its test photos), no tile on camerash or
+leo-miura, and two rendered tiles with two rendered phantoms. A photo whose every box is unsure is left as it is: a
+set the reader is unsure of throughout is better read unsurely than not at all.
+
+An overhead photo of a whole table (:data:`OVERHEAD`) keeps a back alone read at :data:`LONE_BACK_CONF` or surer, and
+drops no unsure group. Its tiles are small, and a wall's far tiles are read unsurely side by side. On the distractor
+renders read as a table, the photo's rules drop 21 sure lone backs (tiles lying face down) for 2 phantoms read as
+surely. Under 0.5, where the issue's automatic-table slots, rim and chips were read (0.15-0.5), they drop 18 phantoms
+for 1 tile. The unsure groups there are 5 tiles for 3 phantoms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from engine.tiles import Tile
 from vision.read.detector import Detection, Detector, DetectorLayer
@@ -33,10 +51,34 @@ SIZE_RATIO = 2.0
 LONE_BLANK_CONF = 0.5
 #: The blank tile.
 _BLANK = Tile.parse("5z")
+#: A group of this many boxes or more ...
+MIN_GROUP = 2
+#: ... none read at this confidence or surer ...
+UNSURE_GROUP_CONF = 0.5
+#: ... in a photo with a box read this surely outside the group, is no tile.
+SURE_CONF = 0.7
+#: An overhead table's back alone read this surely is a tile turned face down.
+LONE_BACK_CONF = 0.5
 #: A tile beside a back in its row: centres this many of the back's widths apart at most, along the row ...
 ROW_GAP = 1.4
 #: ... and off the row's line by under this share of the back's height.
 ROW_SLIP = 0.5
+
+
+@dataclass(frozen=True)
+class Plausibility:
+    """Which of the rules (the module's docstring) a reader applies."""
+
+    #: Drop a back alone only when read under this (1.0: however surely).
+    lone_back_below: float = 1.0
+    #: Drop the groups of boxes none read surely.
+    unsure_groups: bool = True
+
+
+#: A photo's rules (``jantaku read``, phone uploads).
+PHOTO = Plausibility()
+#: An overhead photo of a whole table's rules (``jantaku read --table``).
+OVERHEAD = Plausibility(lone_back_below=LONE_BACK_CONF, unsure_groups=False)
 
 
 def _tile_sized(a: Detection, b: Detection) -> bool:
@@ -73,33 +115,85 @@ def _in_a_row(d: Detection, others: Iterable[Detection]) -> bool:
     return False
 
 
-def implausible(detections: Sequence[Detection]) -> list[tuple[Detection, str]]:
-    """The boxes no tile makes (see the module's docstring), each with the rule's name (``back_alone``,
-    ``blank_alone``), in their order."""
+def _neighbour_pairs(detections: Sequence[Detection]) -> np.ndarray:
+    """``[i, j]`` is True where ``detections[j]`` is among :func:`neighbours` of ``detections[i]`` (one matrix, not a
+    loop of loops: a whole table holds a few hundred boxes)."""
+    boxes = np.array([(d.box.x1, d.box.y1, d.box.x2, d.box.y2) for d in detections], dtype=float).reshape(-1, 4)
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    area = w * h
+    reach = REACH * np.maximum(w, h)
+    near = (cx[None, :] - cx[:, None]) ** 2 + (cy[None, :] - cy[:, None]) ** 2 <= reach[:, None] ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = area[None, :] / area[:, None]
+    sized = (area[:, None] > 0) & (area[None, :] > 0) & (ratio >= 1 / SIZE_RATIO) & (ratio <= SIZE_RATIO)
+    pairs = near & sized
+    np.fill_diagonal(pairs, False)
+    return pairs
+
+
+def groups(detections: Sequence[Detection]) -> list[list[Detection]]:
+    """``detections`` parted into groups: a box is in the group of each of its tile-sized neighbours
+    (:func:`neighbours`). Each group keeps ``detections``' order; the groups are in the order of their first box."""
+    parent = list(range(len(detections)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(*np.nonzero(_neighbour_pairs(detections)), strict=True):
+        parent[root(int(i))] = root(int(j))
+    parts: dict[int, list[Detection]] = {}
+    for i, d in enumerate(detections):
+        parts.setdefault(root(i), []).append(d)
+    return list(parts.values())
+
+
+def _unsure_groups(detections: Sequence[Detection]) -> set[int]:
+    """The ids of the boxes in groups no tile makes (``unsure_group``, the module's docstring)."""
+    out: set[int] = set()
+    for group in groups(detections):
+        if len(group) < MIN_GROUP or max(d.conf for d in group) >= UNSURE_GROUP_CONF:
+            continue
+        members = {id(d) for d in group}
+        if any(d.conf >= SURE_CONF and id(d) not in members for d in detections):
+            out |= members
+    return out
+
+
+def implausible(detections: Sequence[Detection], rules: Plausibility = PHOTO) -> list[tuple[Detection, str]]:
+    """The boxes no tile makes under ``rules`` (see the module's docstring), each with the rule's name
+    (``back_alone``, ``blank_alone``, ``unsure_group``), in their order."""
     if len(detections) < MIN_TILES:
         return []
     out = []
     backs = [d for d in detections if d.is_back]
+    unsure = _unsure_groups(detections) if rules.unsure_groups else set()
     for d in detections:
-        if d.is_back and not neighbours(d, backs) and not _in_a_row(d, detections):
+        if d.is_back and d.conf < rules.lone_back_below and not neighbours(d, backs) and not _in_a_row(d, detections):
             out.append((d, "back_alone"))
         elif d.tile == _BLANK and d.conf < LONE_BLANK_CONF and not neighbours(d, detections):
             out.append((d, "blank_alone"))
+        elif id(d) in unsure:
+            out.append((d, "unsure_group"))
     return out
 
 
-def plausible(detections: Sequence[Detection]) -> list[Detection]:
-    """``detections`` less :func:`implausible`'s, in their order."""
-    dropped = {id(d) for d, _ in implausible(detections)}
+def plausible(detections: Sequence[Detection], rules: Plausibility = PHOTO) -> list[Detection]:
+    """``detections`` less :func:`implausible`'s under ``rules``, in their order."""
+    dropped = {id(d) for d, _ in implausible(detections, rules)}
     return [d for d in detections if id(d) not in dropped]
 
 
 class PlausibleDetector(DetectorLayer):
     """A :class:`~vision.read.detector.Detector` that reports ``detector``'s tiles less the boxes no tile makes
-    (:func:`plausible`)."""
+    under ``rules`` (:func:`plausible`)."""
 
-    def __init__(self, detector: Detector) -> None:
+    def __init__(self, detector: Detector, rules: Plausibility = PHOTO) -> None:
         self.detector = detector
+        self.rules = rules
 
     def detect(self, image):
-        return plausible(self.detector.detect(image))
+        return plausible(self.detector.detect(image), self.rules)

@@ -13,7 +13,7 @@ from vision.read.detector import FakeDetector, SlicedDetector
 from vision.read.errors import ConfigError
 from vision.read.geometry import Box
 from vision.read.pipeline import VIEWS, Models, Reader, ReaderConfig, TableMode
-from vision.read.plausible import PlausibleDetector
+from vision.read.plausible import OVERHEAD, PHOTO, PlausibleDetector
 from vision.read.scale import PhotoDetector
 from vision.read.views.low_angle import SquatDetector
 from vision.read.views.photo_edge import SureAtEdgeDetector
@@ -82,6 +82,12 @@ def test_the_photo_reader_probes_with_the_reader_inside_the_classifier(tmp_path)
 )
 def test_the_camera_and_pyramid_readers_run_no_views(config, core):
     assert layers(Reader.from_config(config, models=Models(BlocksNetwork())).detector) == [core]
+
+
+def test_an_overhead_table_photo_is_read_without_views_less_the_boxes_no_tile_makes_there():
+    reader = Reader.from_config(ReaderConfig.for_photo(table=True), models=Models(BlocksNetwork()))
+    assert layers(reader.detector) == [PlausibleDetector, SlicedDetector]
+    assert reader.detector.rules == OVERHEAD and ReaderConfig.for_photo().plausibility == PHOTO
 
 
 def test_no_views_is_one_network_pass_and_the_upside_down_view_more():

@@ -99,6 +99,12 @@ class RunBudget:
         return self._limit * self._first_passes
 
     @property
+    def first_passes(self) -> int | None:
+        """The detector's runs of the read's first pass (1: the photo read whole; k: sliced in k), counted as
+        :attr:`limit` counts them. None outside a read with a limit."""
+        return None if self.limit is None else self._first_passes
+
+    @property
     def spent(self) -> int:
         """Runs made since the read began."""
         return self.runs() - self._start

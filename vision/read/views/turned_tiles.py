@@ -329,10 +329,15 @@ class UprightDetector(DetectorLayer):
     def calls_for_upright(self, group: TurnGroup) -> bool:
         """Whether a group of tiles standing straight but mostly sideways is worth reading again a quarter turn
         further (about three more model runs): one of its boxes was read unsurely (under ``confirm_below``), for the
-        upright reading to confirm or drop, or most of its sideways tiles show faces (a photo taken from the side),
-        which the network reads better upright. A group read surely whose sideways tiles are mostly backs (a whole
+        upright reading to confirm or drop, in a photo read whole (not in slices: :attr:`RunBudget.first_passes`), or
+        most of its sideways tiles show faces (a photo taken from the side), which the network reads better upright.
+        A group read surely whose sideways tiles are mostly backs (a whole
         table's walls; the 640 frame of ``jantaku-lab bench read``) has nothing to read better upright."""
-        if any(d.conf < self.confirm_below for d in group.members):
+        # a photo its first reading sliced (a whole table, its tiles small) would be read whole again to confirm a few
+        # boxes: there an unsure group is dropped as no tile (vision.read.plausible), and an unsure box calls for no
+        # upright reading
+        sliced = (self.budget.first_passes or 1) > 1
+        if not sliced and any(d.conf < self.confirm_below for d in group.members):
             return True
         sideways = [d for d in group.members if d.orientation is Orientation.SIDEWAYS]
         return 2 * sum(not d.is_back for d in sideways) > len(sideways)

@@ -388,6 +388,34 @@ def test_a_sideways_group_is_read_upright_only_when_it_calls_for_it(column, unsu
     assert runs[("turned_tiles",)] - runs[()] == view_runs
 
 
+@pytest.mark.parametrize(
+    ("first_passes", "read_upright"),
+    [
+        (1, True),  # a photo read whole: the upright reading confirms or drops the unsure box
+        (14, False),  # a whole table its first reading sliced in 14: read whole again for one box, it is not
+        (None, True),  # no budget: nothing says how the photo was read
+    ],
+)
+def test_an_unsure_sideways_box_calls_for_an_upright_reading_only_in_a_photo_read_whole(first_passes, read_upright):
+    column = [("back", 0.9)] * 9 + [("5z", 0.4)]
+    found = [
+        Detection.of_class(CLASS_NAMES.index(name), Box(200, 100 + 36 * k, 248, 134 + 36 * k), conf)
+        for k, (name, conf) in enumerate(column)
+    ]
+    image = _sideways_column([name for name, _ in column])
+    passes = [0]
+    budget = RunBudget(lambda: passes[0], passes=lambda: passes[0])
+    upright = UprightDetector(FakeDetector(found), budget=budget)
+    if first_passes is None:
+        called = upright.views_called_for(image, found)
+    else:
+        with budget.reading(6):
+            passes[0] += first_passes
+            called = upright.views_called_for(image, found)
+    assert bool(called) is read_upright
+    assert all(abs(abs(turn) - 90.0) < 1.0 for _, turn in called)  # a quarter turn further
+
+
 @pytest.mark.parametrize(("limit", "readings"), [(1, 1), (2, 2), (None, 2)])
 def test_a_turned_view_is_read_only_when_the_budget_affords_it(limit, readings):
     image, truth = scene(row(6, 30.0))

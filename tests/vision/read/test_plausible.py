@@ -96,7 +96,7 @@ def test_an_overhead_tables_rules_keep_a_sure_lone_back_and_unsure_groups(extra,
     found = HAND + extra
     got = implausible(found, OVERHEAD)
     assert [(str(d.tile or "back"), why) for d, why in got] == dropped
-    assert PlausibleDetector(FakeDetector(found), OVERHEAD).detect(np.zeros((300, 700, 3), np.uint8)) == [
+    assert PlausibleDetector(FakeDetector(found), OVERHEAD).detect(np.full((300, 700, 3), 200, np.uint8)) == [
         d for d in found if all(d is not g for g, _ in got)
     ]
 
@@ -139,3 +139,35 @@ def test_groups_part_the_boxes_and_hold_each_box_with_its_neighbours(boxes):
         assert all(group_of[id(o)] == group_of[id(d)] for o in neighbours(d, found))
     for g in parts:
         assert [d for d in found if any(d is m for m in g)] == g  # each group in the photo's order
+
+
+def photo_with(*patches: tuple[Detection, tuple[int, int, int]]) -> np.ndarray:
+    """A light cloth, 480 high and 720 wide, with each box painted in its BGR colour."""
+    image = np.full((480, 720, 3), (170, 190, 200), np.uint8)
+    for d, bgr in patches:
+        b = d.box
+        image[int(b.y1) : int(b.y2), int(b.x1) : int(b.x2)] = bgr
+    return image
+
+
+SLOT = tile("back", 100 + 31 * 7, 300, conf=0.8)  # at the hand's end, so in its row
+DARK, NAVY, ORANGE = (40, 40, 45), (90, 30, 10), (40, 140, 230)
+
+
+@pytest.mark.parametrize(
+    ("colour", "wall", "dropped"),
+    [
+        (DARK, [], True),  # an automatic table's slot (or a dark cloth) read as a face-down tile beside the hand
+        (ORANGE, [], False),  # a face-down tile of an orange-backed set
+        (NAVY, [], False),  # dark, but blue: a navy-backed set's tile
+        (DARK, [(tile("back", 500, 60), DARK), (tile("back", 500, 101), DARK)], False),  # a dark set: its stack
+        (DARK, [(tile("back", 500, 60), ORANGE), (tile("back", 500, 101), ORANGE)], True),  # the set's are orange
+    ],
+)
+def test_a_dark_grey_back_in_no_wall_or_stack_is_no_tile_unless_the_sets_backs_are_dark(colour, wall, dropped):
+    found = [*HAND, SLOT, *(d for d, _ in wall)]
+    image = photo_with((SLOT, colour), *wall)
+    got = implausible(found, image=image)
+    assert got == ([(SLOT, "dark_back")] if dropped else [])
+    assert implausible(found) == []  # no image, no colour to tell by
+    assert PlausibleDetector(FakeDetector(found)).detect(image) == [d for d in found if not (dropped and d is SLOT)]

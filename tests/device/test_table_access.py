@@ -142,6 +142,9 @@ def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # Ctrl-C as a terminal delivers it (as tests.serve_command does): a suite run from a background shell
+        # ignores SIGINT, and the server would inherit that and never stop
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     line = proc.stdout.readline()
     assert line.startswith("Jantaku table: http://127.0.0.1:"), line

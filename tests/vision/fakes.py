@@ -125,8 +125,9 @@ ROW_AND_A_BACK = [
 
 
 def grey_photo(path: Path) -> Path:
-    """A plain grey 128 x 160 JPEG written to ``path`` (the constant model's boxes are what it shows)."""
-    path.write_bytes(encode(np.full((128, 160, 3), 90, np.uint8)))
+    """A plain grey 128 x 160 JPEG written to ``path`` (the constant model's boxes are what it shows; not dark: a back
+    on dark grey is read as a slot, :mod:`vision.read.plausible`)."""
+    path.write_bytes(encode(np.full((128, 160, 3), 120, np.uint8)))
     return path
 
 

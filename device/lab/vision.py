@@ -795,6 +795,11 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
             f"runs median {r['runs_median']} max {r['runs_max']})"
             + (f"; {r['set_aside']} photos set aside (labels wrong, or stretched)" if r["set_aside"] else "")
         )
+        if backs := r.get("labelled_backs"):
+            print(
+                f"{'':>20}backs labelled by eye: {backs['no_tile_read']} of {backs['no_tile']} that are no tile read, "
+                f"{backs['tiles_read']} of {backs['tiles']} tiles"
+            )
         for miss in r.get("misses", ()):
             print(f"    {miss[0]}: {miss[1]} right of {miss[2]} read, {miss[3]} there")
     return 0

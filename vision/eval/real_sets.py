@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from vision.eval import other_sets, real_photos
+from vision.eval.labelled_backs import BackTally, labelled_backs
 from vision.eval.phone_evaluation import Shot, Tally, score
 from vision.eval.real_photos import RealPhoto
 from vision.read.detector import Detection
@@ -89,25 +90,37 @@ class SetResult:
     misses: list[tuple[str, int, int, int]] = field(default_factory=list)
     #: The set's photos not read, their labels wrong or the photo stretched past any camera's view (:data:`SET_ASIDE`).
     set_aside: list[str] = field(default_factory=list)
+    #: The backs labelled by eye that the reader still reads (:mod:`vision.eval.labelled_backs`); None for a set
+    #: with none.
+    backs: BackTally | None = None
 
     def as_json(self) -> dict:
         runs = sorted(self.runs)
-        return self.tally.as_json() | {
-            "runs_median": runs[len(runs) // 2] if runs else None,
-            "runs_max": runs[-1] if runs else None,
-            "set_aside": len(self.set_aside),
-        }
+        backs = {} if self.backs is None else {"labelled_backs": self.backs.as_json()}
+        return (
+            self.tally.as_json()
+            | {
+                "runs_median": runs[len(runs) // 2] if runs else None,
+                "runs_max": runs[-1] if runs else None,
+                "set_aside": len(self.set_aside),
+            }
+            | backs
+        )
 
 
 def evaluate_sets(
     readers: dict[str, Reader], names: Sequence[str], limit: int | None = None, every: int = 1
 ) -> dict[str, dict[str, SetResult]]:
-    """Per set, per reader: what it read of each photo whole (:func:`~vision.eval.phone_evaluation.score`); every
-    ``every``-th photo of each set only, when given."""
+    """Per set, per reader: what it read of each photo whole (:func:`~vision.eval.phone_evaluation.score`), and of
+    the set's backs labelled by eye (:mod:`vision.eval.labelled_backs`); every ``every``-th photo of each set only,
+    when given."""
     out: dict[str, dict[str, SetResult]] = {}
     for name in names:
         aside = [p.image.name for p in SET_ASIDE[name]()] if name in SET_ASIDE else []
-        results = out.setdefault(name, {r: SetResult(set_aside=list(aside)) for r in readers})
+        backs = labelled_backs(name)
+        results = out.setdefault(
+            name, {r: SetResult(set_aside=list(aside), backs=BackTally() if backs else None) for r in readers}
+        )
         for shot in shots(name, limit, every):
             for label, reader in readers.items():
                 started = time.perf_counter()
@@ -118,6 +131,8 @@ def evaluate_sets(
                 result = results[label]
                 exact = result.tally.count(right, reported, len(shot.truth), ms)
                 result.runs.append(reading.runs)
+                if result.backs is not None:
+                    result.backs.count(backs.get(shot.kind, ()), reading.detections)
                 if not exact:
                     result.misses.append((shot.kind, right, reported, len(shot.truth)))
     return out

@@ -49,6 +49,7 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.read.detector import Detection, Detector, DetectorLayer
+from vision.read.geometry import Box
 
 #: Photos with fewer boxes are read as they are.
 MIN_TILES = 4
@@ -166,7 +167,7 @@ def groups(detections: Sequence[Detection]) -> list[list[Detection]]:
     return list(parts.values())
 
 
-def dark_grey(image: np.ndarray, box) -> bool:
+def dark_grey(image: np.ndarray, box: Box) -> bool:
     """Whether the middle of ``box`` (half its width and height) in ``image`` (BGR) is dark and grey: its median
     value under :data:`DARK_VALUE` and median saturation under :data:`GREY_SATURATION`."""
     height, width = image.shape[:2]
@@ -179,7 +180,7 @@ def dark_grey(image: np.ndarray, box) -> bool:
     return bool(np.median(hsv[..., 2]) < DARK_VALUE and np.median(hsv[..., 1]) < GREY_SATURATION)
 
 
-def _dark_lone_backs(detections: Sequence[Detection], backs: Sequence[Detection], image: np.ndarray) -> set[int]:
+def _dark_lone_backs(backs: Sequence[Detection], image: np.ndarray) -> set[int]:
     """The ids of the backs ``dark_back`` drops (the module's docstring)."""
     lone, stacked = [], []
     for d in backs:
@@ -213,7 +214,7 @@ def implausible(
     out = []
     backs = [d for d in detections if d.is_back]
     unsure = _unsure_groups(detections) if rules.unsure_groups else set()
-    dark = _dark_lone_backs(detections, backs, image) if rules.dark_backs and image is not None else set()
+    dark = _dark_lone_backs(backs, image) if rules.dark_backs and image is not None else set()
     for d in detections:
         if d.is_back and d.conf < rules.lone_back_below and not neighbours(d, backs) and not _in_a_row(d, detections):
             out.append((d, "back_alone"))

@@ -331,8 +331,8 @@ class UprightDetector(DetectorLayer):
         further (about three more model runs): one of its boxes was read unsurely (under ``confirm_below``), for the
         upright reading to confirm or drop, in a photo read whole (not in slices: :attr:`RunBudget.first_passes`), or
         most of its sideways tiles show faces (a photo taken from the side), which the network reads better upright.
-        A group read surely whose sideways tiles are mostly backs (a whole
-        table's walls; the 640 frame of ``jantaku-lab bench read``) has nothing to read better upright."""
+        A group read surely whose sideways tiles are mostly backs (a whole table's walls; the 640 frame of
+        ``jantaku-lab bench read``) has nothing to read better upright."""
         # a photo its first reading sliced (a whole table, its tiles small) would be read whole again to confirm a few
         # boxes: there an unsure group is dropped as no tile (vision.read.plausible), and an unsure box calls for no
         # upright reading

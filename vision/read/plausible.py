@@ -49,7 +49,7 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.read.detector import Detection, Detector, DetectorLayer
-from vision.read.geometry import Box
+from vision.read.geometry import Box, linked_groups
 
 #: Photos with fewer boxes are read as they are.
 MIN_TILES = 4
@@ -151,20 +151,9 @@ def _neighbour_pairs(detections: Sequence[Detection]) -> np.ndarray:
 def groups(detections: Sequence[Detection]) -> list[list[Detection]]:
     """``detections`` parted into groups: a box is in the group of each of its tile-sized neighbours
     (:func:`neighbours`). Each group keeps ``detections``' order; the groups are in the order of their first box."""
-    parent = list(range(len(detections)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in zip(*np.nonzero(_neighbour_pairs(detections)), strict=True):
-        parent[root(int(i))] = root(int(j))
-    parts: dict[int, list[Detection]] = {}
-    for i, d in enumerate(detections):
-        parts.setdefault(root(i), []).append(d)
-    return list(parts.values())
+    pairs = _neighbour_pairs(detections)
+    linked = (pairs | pairs.T).tolist()  # either one a neighbour of the other
+    return [[detections[i] for i in group] for group in linked_groups(len(detections), lambda i, j: linked[i][j])]
 
 
 def dark_grey(image: np.ndarray, box: Box) -> bool:
@@ -180,13 +169,11 @@ def dark_grey(image: np.ndarray, box: Box) -> bool:
     return bool(np.median(hsv[..., 2]) < DARK_VALUE and np.median(hsv[..., 1]) < GREY_SATURATION)
 
 
-def _dark_lone_backs(backs: Sequence[Detection], image: np.ndarray) -> set[int]:
-    """The ids of the backs ``dark_back`` drops (the module's docstring)."""
-    lone, stacked = [], []
-    for d in backs:
-        (stacked if neighbours(d, backs) else lone).append(d)
-    dark = [d for d in lone if dark_grey(image, d.box)]
-    if not dark or any(dark_grey(image, d.box) for d in stacked):
+def _dark_lone_backs(backs: Sequence[Detection], alone: set[int], image: np.ndarray) -> set[int]:
+    """The ids of the backs ``dark_back`` drops (the module's docstring); ``alone``: the ids of the backs with no
+    back near."""
+    dark = [d for d in backs if id(d) in alone and dark_grey(image, d.box)]
+    if not dark or any(dark_grey(image, d.box) for d in backs if id(d) not in alone):
         return set()  # a dark set: its walls are as dark
     return {id(d) for d in dark}
 
@@ -213,10 +200,11 @@ def implausible(
         return []
     out = []
     backs = [d for d in detections if d.is_back]
+    alone = {id(d) for d in backs if not neighbours(d, backs)}  # in no wall or stack
     unsure = _unsure_groups(detections) if rules.unsure_groups else set()
-    dark = _dark_lone_backs(backs, image) if rules.dark_backs and image is not None else set()
+    dark = _dark_lone_backs(backs, alone, image) if rules.dark_backs and image is not None else set()
     for d in detections:
-        if d.is_back and d.conf < rules.lone_back_below and not neighbours(d, backs) and not _in_a_row(d, detections):
+        if id(d) in alone and d.conf < rules.lone_back_below and not _in_a_row(d, detections):
             out.append((d, "back_alone"))
         elif d.tile == _BLANK and d.conf < LONE_BLANK_CONF and not neighbours(d, detections):
             out.append((d, "blank_alone"))

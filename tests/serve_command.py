@@ -19,6 +19,13 @@ def serve_args(db: Path, *, pin: str | None = None, pin_file: Path | None = None
     return [*args, "--model", str(db.parent / "no-model.onnx")]
 
 
+def takes_ctrl_c() -> None:
+    """A child's ``preexec_fn``: Ctrl-C as a terminal delivers it. A suite run from a background shell
+    (``nohup ... &``) ignores SIGINT, and a child inherits that (Python then installs no KeyboardInterrupt handler):
+    a server stopped by SIGINT would never stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_serve(db: Path, pin: str) -> tuple[subprocess.Popen, str]:
     """``jantaku serve`` started in a subprocess (stop it with SIGINT, as Ctrl-C does): the process and the first line
     it prints (``Jantaku table: URL ...``)."""
@@ -27,9 +34,7 @@ def start_serve(db: Path, pin: str) -> tuple[subprocess.Popen, str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        # Ctrl-C as a terminal delivers it: a suite run from a background shell (``nohup ... &``) ignores SIGINT,
-        # and a child inherits that (Python then installs no KeyboardInterrupt handler)
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=takes_ctrl_c,
     )
     line = proc.stdout.readline()
     assert line.startswith("Jantaku table: http://127.0.0.1:"), line

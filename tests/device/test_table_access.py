@@ -20,7 +20,7 @@ import pytest
 from device.cli import main
 from device.commands.access import table_pin
 from device.table.access import TableAccess
-from tests.serve_command import serve_args
+from tests.serve_command import serve_args, takes_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,9 +142,7 @@ def start_serve(tmp_path: Path) -> tuple[subprocess.Popen, str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        # Ctrl-C as a terminal delivers it (as tests.serve_command does): a suite run from a background shell
-        # ignores SIGINT, and the server would inherit that and never stop
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=takes_ctrl_c,
     )
     line = proc.stdout.readline()
     assert line.startswith("Jantaku table: http://127.0.0.1:"), line

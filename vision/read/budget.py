@@ -92,17 +92,19 @@ class RunBudget:
         pass (counted when a part first asks, or the first detections are met: after that pass): a photo its first
         reading slices in k (a whole table, tiles small in a big photo) may be read again as often as one read
         whole. None outside a read with a limit."""
-        if self._limit is None:
-            return None
-        if self._first_passes is None:
-            self._first_passes = max(1, self.passes() - self._passes_start)
-        return self._limit * self._first_passes
+        return None if self._limit is None else self._limit * self._count_first_passes()
 
     @property
     def first_passes(self) -> int | None:
         """The detector's runs of the read's first pass (1: the photo read whole; k: sliced in k), counted as
         :attr:`limit` counts them. None outside a read with a limit."""
-        return None if self.limit is None else self._first_passes
+        return None if self._limit is None else self._count_first_passes()
+
+    def _count_first_passes(self) -> int:
+        # counted once a read, when first asked: after the first pass, whatever passes follow
+        if self._first_passes is None:
+            self._first_passes = max(1, self.passes() - self._passes_start)
+        return self._first_passes
 
     @property
     def spent(self) -> int:

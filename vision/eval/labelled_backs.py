@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
@@ -77,9 +77,4 @@ class BackTally:
                 self.no_tile_read += read
 
     def as_json(self) -> dict[str, int]:
-        return {
-            "no_tile": self.no_tile,
-            "no_tile_read": self.no_tile_read,
-            "tiles": self.tiles,
-            "tiles_read": self.tiles_read,
-        }
+        return asdict(self)

@@ -1,6 +1,8 @@
 """Boxes no tile makes: a face-down tile in no row or stack, a blank face alone read unsurely, a group of boxes side by
 side none read surely; the rest of a photo kept, a lone tile too."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -109,7 +111,7 @@ def test_a_keyboards_keys_beside_a_hand_read_surely_are_no_tiles():
 
 
 def test_a_photo_read_unsurely_throughout_is_left_as_it_is():
-    unsure_hand = [replace_conf(d, 0.35) for d in HAND]
+    unsure_hand = [replace(d, conf=0.35) for d in HAND]
     assert implausible(unsure_hand + key_grid(100, 150)) == []
 
 
@@ -119,10 +121,6 @@ def test_an_unsure_run_joined_to_a_sure_tile_is_kept():
         tile("5s", 224, 300),
     ]
     assert implausible([*run, tile("back", 400, 60), tile("back", 400, 101)]) == []
-
-
-def replace_conf(d: Detection, conf: float) -> Detection:
-    return Detection.of_class(d.class_id, d.box, conf)
 
 
 @given(

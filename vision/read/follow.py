@@ -872,6 +872,10 @@ class _Step:
                     for side in grown:
                         if side is not due and new[side] == 1:
                             tile = self.snapshot.seat(side).pond[-1]
+                            if (seen := self._last_tile_seen(side)) < STEADY:  # a misread, maybe (as below)
+                                why = f"a discard out of turn? {tile}, seen for {seen} frame(s)"
+                                self.pending.append(Pending(side, why))
+                                continue
                             why = f"{tile} by seat {f.seat_of(side)} with seat {f.seat_of(due)}'s discard"
                             self.clash(side.turns, Clash.OUT_OF_TURN, why)
                             self._held_early(side, seats)
@@ -899,6 +903,11 @@ class _Step:
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
             if self._still_changing():
                 return  # the seat due's pond is still changing: its discard may come in before this one
+            if (seen := self._last_tile_seen(side)) < STEADY:
+                # no move the rules allow next: a misread (a tile boxed twice) until it has held as long as any
+                # other change no move makes; the seat due's discard may come in meanwhile and put it in turn
+                self.pending.append(Pending(side, f"a discard out of turn? {tile}, seen for {seen} frame(s)"))
+                return
             why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
             self.clash(side.turns, Clash.OUT_OF_TURN, why)
             self._held_early(side, seats)
@@ -937,6 +946,12 @@ class _Step:
             self.inferred += [e for e in (taken, self.events[-1]) if not any(e is i for i in self.inferred)]
             self.resolved.append(nxt)
             side = nxt
+
+    def _last_tile_seen(self, side: FrameSide) -> int:
+        """Frames that have read ``side``'s pond ending in its last tile as now (fused: as the fusion counts them;
+        else the frames its zone has read alike)."""
+        f = self.follower
+        return f._fusion.last_tile_read(side) if f.fuse else f._runs[side.turns].frames
 
     def _still_changing(self) -> bool:
         """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""

@@ -18,7 +18,7 @@ Before voting, a pond read is laid against the believed pond: tiles missing from
 or middle, the rest read in order) say nothing of the slots they hide, and a tile read between believed ones (a
 box read twice, a tile of the next row) is left out, until the pond has read alike for :data:`STEADY` frames;
 tiles read beyond the believed end are the candidates for new slots, and tiles long missing come back as quickly
-as a move once the pond reads again as it was. A meld read with a believed meld's tiles is that meld, however its
+as a move once the pond reads again as it was (or as it was and one tile landed after it: a discard made meanwhile). A meld read with a believed meld's tiles is that meld, however its
 tiles lie (whence it came does not change). Each frame's vote weighs its detections' mean
 confidence, and a reading must also weigh more than all the others read there meanwhile together: doubtful reads
 against sure ones wait until the sure ones have left the window (a place seen empty weighs 1: an empty read is
@@ -209,13 +209,28 @@ class _PondPlace:
             self.reads.extend(_laid_against(r.whole[0], r.confs, self.slots, r.seen) for r in kept)  # type: ignore[arg-type]
         return tuple(self.slots)
 
+    def last_tile_read(self) -> int:
+        """How many of the frames kept read the pond as long as believed, its last tile as believed (0: none
+        believed)."""
+        size = len(self.slots)
+        if not size:
+            return 0
+        last = self.slots[-1]
+        return sum(
+            1 for r in self.reads if r.seen and r.length == size and (v := r.slots.get(size - 1)) and v[0] == last
+        )
+
     def _restored(self) -> bool:
-        """The pond read again as :attr:`former`, for :data:`QUICK` of the last :data:`RECENT` frames (tiles long
-        hidden, shown again: no tile read twice, no two discards at once)."""
+        """The pond read again as :attr:`former`, or as :attr:`former` and one tile landed after it, for :data:`QUICK`
+        of the last :data:`RECENT` frames (tiles long hidden, shown again, a discard made meanwhile: no tile read
+        twice, no two discards at once)."""
         found = majority([r.whole if r.seen else None for r in list(self.reads)[-RECENT:]], QUICK)
-        if found is NONE or self.former is None or list(found) != self.former:  # type: ignore[call-overload]
+        if found is NONE or self.former is None:
             return False
-        self.slots = list(self.former)
+        found = list(found)  # type: ignore[call-overload]
+        if found[: len(self.former)] != self.former or len(found) > len(self.former) + 1:
+            return False
+        self.slots = found
         return True
 
     def _grown(self) -> bool:
@@ -355,6 +370,13 @@ class TableFusion:
         self._melds = [_Place(s.melds, _melds_moved) for s in snapshot.seats]
         self._dora = _Place(snapshot.indicators, _more_indicators)
         self._hands = [_Place(h, _any) for h in snapshot.hands]
+
+    def last_tile_read(self, side: FrameSide) -> int:
+        """Frames (of the last :data:`WINDOW`, since the belief last changed there, the :data:`RECENT` before it
+        with them) that read ``side``'s pond as long as believed, its last tile as believed. A tile landing at a
+        pond's end is believed after :data:`QUICK` frames, a move of the game; :data:`STEADY` of them say it is no
+        misread either (the follower's test for a discard no rule allows next)."""
+        return self._ponds[side.turns].last_tile_read()
 
     def fuse(self, observation: TableObservation | None) -> TableSnapshot:
         """One frame's read (None: no table read: every place read empty, though no move is seen in it): the table as

@@ -219,7 +219,7 @@ def test_setting_the_camera_seat_mid_hand_names_the_next_discards_by_it():
     cam = camera()
     show(cam, script("B:1z"))
     cam.set_camera_seat(3)  # seat 3 at the bottom edge: the right edge holds seat 0
-    show(cam, [table({B: "1z", R: "9p"}, dora="4p")])  # seat 0 discarding again: out of turn
+    show(cam, [table({B: "1z", R: "9p"}, dora="4p")], STEADY_HOLDS)  # seat 0 discarding again: out of turn
     assert cam.state()["contradictions"][-1]["clash"] == "out_of_turn"
     with pytest.raises(ValueError):
         cam.set_camera_seat(4)

@@ -98,29 +98,19 @@ MISREADS = {
     "a tile read inside a pond": after(DUE, {T: "4z8m61p"}),
     # a pond's last tile boxed twice: the top seat's 1p read as two, which looks like a discard out of turn
     "a pond's last tile read twice": after(DUE, {T: "4z8m1p1p"}),
+    # ... as the seat due's discard lands (the left seat's 3m): two ponds grown at once
+    "a pond's last tile read twice as the seat due discards": after(DUE + 1, {T: "4z8m1p1p"}),
     # the dora indicator misnamed
     "the dora indicator misnamed": after(DUE, dora="5p"),
     # the left seat's 3m, as it lands, read 2m; then read right
     LANDING_MISREAD: after(DUE + 1, {L: "6z9s2m"}),
 }
-OUT_OF_TURN_TOO_SOON = pytest.mark.xfail(
-    strict=True,
-    reason="the top seat's last tile read twice for QUICK frames grows its pond by one at its end: the follower "
-    "takes that as a discard by seat 2 while seat 3 is due and shows out_of_turn at once (resolved when read "
-    "right). A change that is no move the rules allow next should wait STEADY frames, as any other non-move does",
-)
-
-
-def _misread_marks(slip: str, n: int) -> list:
-    if slip == "a pond's last tile read twice" and n >= QUICK:
-        return [OUT_OF_TURN_TOO_SOON]
-    return []
 
 
 @pytest.mark.parametrize(
     ("slip", "frames"),
     [
-        pytest.param(slip, n, marks=_misread_marks(slip, n), id=f"{slip}-{n}")
+        pytest.param(slip, n, id=f"{slip}-{n}")
         for slip in MISREADS
         for n in (1, 2, 5)
         if slip != LANDING_MISREAD or n < QUICK  # read wrong as long as a move takes: below, corrected
@@ -159,19 +149,12 @@ DROPOUTS = {
     # one pond not seen (the bottom seat's, its riichi tile among them)
     "one pond not seen": after(DUE, {B: ""}),
 }
-FUSED_AWAY_SLOWLY = pytest.mark.xfail(
-    strict=True,
-    reason="unread for more than STEADY frames, the fused ponds are believed empty; the table back with the left "
-    "seat's next discard on it (its former pond and one tile more) is not restored as quickly as the former pond "
-    "alone: the discard is taken STEADY frames after the table is back, not TAKE",
-)
 
 
 @pytest.mark.parametrize(
     ("dropout", "frames"),
     [
-        pytest.param(what, n, marks=[FUSED_AWAY_SLOWLY] if what == "no table read" and n > STEADY else [],
-                     id=f"{what}-{n}")
+        pytest.param(what, n, id=f"{what}-{n}")
         for what in DROPOUTS
         for n in SLIP_FRAMES
     ],
@@ -197,25 +180,16 @@ ARMS = {
 }
 LANDING_UNDER_ARM = pytest.mark.xfail(
     strict=True,
-    reason="a pond read as the new tile alone (the arm over all its old tiles as the tile lands: 6z9s read 3m) "
-    "cannot be laid against the believed pond (none of its tiles places it): the fusion votes it slot by slot, so "
-    "the discard is taken STEADY frames late (from 2 frames), a vanished contradiction is shown (at 5), and past "
-    "STEADY frames the fused pond becomes the partial read: pond_changed 6z9s -> 3m (read with the last old tile, "
-    "9s3m, it is laid at the pond's end)",
-)
-EMPTIED_SLOWLY = pytest.mark.xfail(
-    strict=True,
-    reason="a pond under an arm for more than STEADY frames is fused away (believed empty); the arm gone with the "
-    "left seat's discard on the pond, the former pond plus one tile is not restored as quickly as the former "
-    "pond: the discard is taken STEADY frames after the arm left, not TAKE",
+    reason="a pond read as the new tile alone for more than STEADY frames (the arm over all its old tiles as the tile "
+    "lands: 6z9s read 3m) becomes the fused pond (no place of the believed one fits it); the arm gone, 6z9s3m laid "
+    "against the believed 3m leaves 6z9s out as tiles read inside it, so the left seat's discard waits STEADY "
+    "frames, not TAKE (shorter, the former pond and the tile landed after it are restored at once)",
 )
 
 
 def _arm_marks(arm: str, n: int) -> list:
-    if arm == "over the pond's start as the tile lands" and n >= QUICK:
+    if arm == "over the pond's start as the tile lands" and n > STEADY:
         return [LANDING_UNDER_ARM]
-    if arm.startswith("over the pond,") and n > STEADY:
-        return [EMPTIED_SLOWLY]
     return []
 
 

@@ -241,7 +241,8 @@ def test_a_discard_out_of_turn_beside_the_seat_dues_is_shown_then_put_in_turn():
     seat's tile is its discard in turn: both taken, marked inferred, the contradiction resolved; the left seat goes
     on."""
     follower = started(table(ROUND))
-    updates = [follower.update(table({**ROUND, B: "1z9m", T: "4z8m"}), i, 0) for i in range(REPORT)]
+    # the top seat's tile shown out of turn after REPORT frames (a misread until then), taken as read a frame later
+    updates = [follower.update(table({**ROUND, B: "1z9m", T: "4z8m"}), i, 0) for i in range(REPORT + 1)]
     assert events(updates) == [D(0, "9m")]
     assert clashes(updates) == [Clash.OUT_OF_TURN]
     assert follower.accepted.seat(T).pond == parse_tiles("4z8m")  # taken as read: no event
@@ -286,9 +287,22 @@ def follow_from(follower: TableFollower, frames, tables: list, expected_seat: in
 )
 def test_a_discard_out_of_turn_is_a_contradiction(expected_seat, expected, contradictions):
     follower = started(table({B: "1z"}))
-    updates = [follower.update(table({B: "1z9m"}), i, expected_seat) for i in range(TAKE)]
+    updates = [follower.update(table({B: "1z9m"}), i, expected_seat) for i in range(REPORT)]
     assert events(updates) == expected
     assert clashes(updates) == contradictions
+
+
+@pytest.mark.parametrize("fuse", [True, False])
+def test_a_discard_out_of_turn_waits_as_long_as_any_change_no_move_makes(fuse):
+    """A tile landing at the end of a pond whose seat is not due is no move the rules allow next: until it has held
+    STEADY frames it may be a misread (a pond's last tile boxed twice), so it waits, shown as pending, and then is
+    shown once."""
+    follower = started(table({B: "1z"}), fuse=fuse)
+    updates = [follower.update(table({B: "1z9m"}), i, 1) for i in range(2 * REPORT)]
+    shown_at = [i for i, u in enumerate(updates) if u.contradictions]
+    assert shown_at == [REPORT - 1 if fuse else STEADY - 1]
+    assert all(u.pending for u in updates[TAKE - 1 : shown_at[0]])
+    assert events(updates) == []
 
 
 @pytest.mark.parametrize(

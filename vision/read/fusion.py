@@ -18,7 +18,7 @@ Before voting, a pond read is laid against the believed pond: tiles missing from
 or middle, the rest read in order) say nothing of the slots they hide, and a tile read between believed ones (a
 box read twice, a tile of the next row) is left out, until the pond has read alike for :data:`STEADY` frames;
 tiles read beyond the believed end are the candidates for new slots, and tiles long missing come back as quickly
-as a move once the pond reads again as it was (or as it was and one tile landed after it: a discard made meanwhile). A meld read with a believed meld's tiles is that meld, however its
+as a move once the pond reads again as it was. A meld read with a believed meld's tiles is that meld, however its
 tiles lie (whence it came does not change). Each frame's vote weighs its detections' mean
 confidence, and a reading must also weigh more than all the others read there meanwhile together: doubtful reads
 against sure ones wait until the sure ones have left the window (a place seen empty weighs 1: an empty read is
@@ -221,16 +221,12 @@ class _PondPlace:
         )
 
     def _restored(self) -> bool:
-        """The pond read again as :attr:`former`, or as :attr:`former` and one tile landed after it, for :data:`QUICK`
-        of the last :data:`RECENT` frames (tiles long hidden, shown again, a discard made meanwhile: no tile read
-        twice, no two discards at once)."""
+        """The pond read again as :attr:`former`, for :data:`QUICK` of the last :data:`RECENT` frames (tiles long
+        hidden, shown again: no tile read twice, no two discards at once)."""
         found = majority([r.whole if r.seen else None for r in list(self.reads)[-RECENT:]], QUICK)
-        if found is NONE or self.former is None:
+        if found is NONE or self.former is None or list(found) != self.former:  # type: ignore[call-overload]
             return False
-        found = list(found)  # type: ignore[call-overload]
-        if found[: len(self.former)] != self.former or len(found) > len(self.former) + 1:
-            return False
-        self.slots = found
+        self.slots = list(self.former)
         return True
 
     def _grown(self) -> bool:

@@ -187,9 +187,6 @@ def _doubtful(observation: TableObservation, side: FrameSide, conf: float) -> Ta
         # back in QUICK frames (not left out as tiles read twice)
         ([seen({**PONDS, T: "8s"})] * STEADY, "8s"),
         ([seen({**PONDS, T: "8s"})] * STEADY + [seen()] * QUICK, "6z8m8s"),
-        # ... and so is the whole pond, hidden for good, shown again with a tile landed meanwhile; two landed, not
-        ([seen({**PONDS, T: ""})] * STEADY + [seen({**PONDS, T: "6z8m8s1p"})] * QUICK, "6z8m8s1p"),
-        ([seen({**PONDS, T: ""})] * STEADY + [seen({**PONDS, T: "6z8m8s1p2p"})] * QUICK, ""),
         # a tile read twice inside the pond is left out until the pond has read so STEADY frames
         ([seen({**PONDS, T: "6z8m68s"})] * (STEADY - 1), "6z8m8s"),
         ([seen({**PONDS, T: "6z8m68s"})] * STEADY, "6z8m68s"),

@@ -368,10 +368,10 @@ class TableFusion:
         self._hands = [_Place(h, _any) for h in snapshot.hands]
 
     def last_tile_read(self, side: FrameSide) -> int:
-        """Frames (of the last :data:`WINDOW`, since the belief last changed there, the :data:`RECENT` before it
-        with them) that read ``side``'s pond as long as believed, its last tile as believed. A tile landing at a
-        pond's end is believed after :data:`QUICK` frames, a move of the game; :data:`STEADY` of them say it is no
-        misread either (the follower's test for a discard no rule allows next)."""
+        """How many frames read ``side``'s pond as long as believed, ending in the believed last tile: of the frames
+        kept there (at most :data:`WINDOW`: those since its belief last changed, and the :data:`RECENT` before).
+        A tile landing at a pond's end is believed after :data:`QUICK` frames, as a move of the game; :data:`STEADY`
+        frames say it is no misread either (the follower asks so of a discard no rule allows next)."""
         return self._ponds[side.turns].last_tile_read()
 
     def fuse(self, observation: TableObservation | None) -> TableSnapshot:

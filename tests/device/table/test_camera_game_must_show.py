@@ -380,6 +380,19 @@ def test_a_discard_out_of_turn_shows_once_then_the_seat_due_s_discard_puts_both_
     assert [line.endswith(INFERRED) for line in texts(cam)[-3:]] == [True, True, False]
 
 
+def test_a_discard_read_before_the_seat_due_s_is_put_in_turn_with_no_contradiction_shown():
+    """The top seat's discard seen while the right seat is due, for fewer frames than a change no move makes must
+    hold: it waits (pending), and once the right seat's discard is seen both are taken in turn, marked inferred,
+    and no contradiction was ever shown."""
+    cam, before = hand_until("B:1z")
+    shown = played(cam, [(table({B: "1z", T: "4z"}, dora="4p"), STEADY - QUICK)])
+    assert shown == set() and cam.session.game.events[before:] == []
+    shown |= played(cam, [(table({B: "1z", R: "9p", T: "4z"}, dora="4p"), AFTER)])
+    assert shown == set() and cam.state()["contradictions"] == []
+    assert cam.session.game.events[before:] == turns(D(1, "9p"), D(2, "4z"))
+    assert [line.endswith(INFERRED) for line in texts(cam)[-2:]] == [True, True]
+
+
 # --- through the loop: reads falling behind the table, on an injected clock -----------------------------------
 
 #: Seconds between the camera's frames (the loop's clock moves this much each frame the source gives).

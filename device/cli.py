@@ -59,6 +59,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _ctrl_c_ends_at_once(prog: str) -> object:
+    """Make Ctrl-C write the one line and end the process at once (while the commands load: a KeyboardInterrupt
+    raised inside the import machinery, in a module lock's weakref callback, is dropped by the interpreter with a
+    traceback of its own, and the command would run on). Returns the handler to put back, None where nothing was
+    changed (Ctrl-C ignored or handled otherwise, or not the main thread)."""
+    import os
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return None
+
+    def end(signum: int, frame: object) -> None:
+        os.write(2, f"{prog}: interrupted\n".encode())
+        os._exit(130)
+
+    try:
+        return signal.signal(signal.SIGINT, end)
+    except ValueError:  # not the main thread
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     return run_main("jantaku", build_parser, argv)
 
@@ -83,11 +104,18 @@ def run_main(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequ
 
 
 def _run(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequence[str] | None) -> int:
-    # imported here, inside main's Ctrl-C handling: loading the commands takes a moment
-    from engine.errors import EngineError
-    from web.hand_request import BadRequest  # the site's request checks, shared by score
+    previous = _ctrl_c_ends_at_once(prog)
+    try:
+        # imported here, inside main's Ctrl-C handling: loading the commands takes a moment
+        from engine.errors import EngineError
+        from web.hand_request import BadRequest  # the site's request checks, shared by score
 
-    args = build().parse_args(argv)
+        args = build().parse_args(argv)
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, previous)  # type: ignore[arg-type]
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

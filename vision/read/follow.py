@@ -872,13 +872,8 @@ class _Step:
                     for side in grown:
                         if side is not due and new[side] == 1:
                             tile = self.snapshot.seat(side).pond[-1]
-                            if (seen := self._last_tile_seen(side)) < STEADY:  # a misread, maybe (as below)
-                                why = f"a discard out of turn? {tile}, seen for {seen} frame(s)"
-                                self.pending.append(Pending(side, why))
-                                continue
                             why = f"{tile} by seat {f.seat_of(side)} with seat {f.seat_of(due)}'s discard"
-                            self.clash(side.turns, Clash.OUT_OF_TURN, why)
-                            self._held_early(side, seats)
+                            self._out_of_turn(side, seats, why)
                     grown = [s for s in grown if s is not due and new[s] > 1]
                 for side in grown:
                     pond = self.snapshot.seat(side).pond
@@ -903,14 +898,7 @@ class _Step:
         if self.expected_seat is not None and f.seat_of(side) != self.expected_seat:
             if self._still_changing():
                 return  # the seat due's pond is still changing: its discard may come in before this one
-            if (seen := self._last_tile_seen(side)) < STEADY:
-                # no move the rules allow next: a misread (a tile boxed twice) until it has held as long as any
-                # other change no move makes; the seat due's discard may come in meanwhile and put it in turn
-                self.pending.append(Pending(side, f"a discard out of turn? {tile}, seen for {seen} frame(s)"))
-                return
-            why = f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due"
-            self.clash(side.turns, Clash.OUT_OF_TURN, why)
-            self._held_early(side, seats)
+            self._out_of_turn(side, seats, f"{tile} by seat {f.seat_of(side)}, seat {self.expected_seat} is due")
             return
         self._discard(side, seats)
         self._early_in_turn(side, seats)
@@ -947,11 +935,20 @@ class _Step:
             self.resolved.append(nxt)
             side = nxt
 
-    def _last_tile_seen(self, side: FrameSide) -> int:
-        """Frames that have read ``side``'s pond ending in its last tile as now (fused: as the fusion counts them;
-        else the frames its zone has read alike)."""
+    def _out_of_turn(self, side: FrameSide, seats: list[SeatSnapshot], why: str) -> None:
+        """``side``'s one new pond tile, a discard by a seat not due: no move the rules allow next, so a misread (a
+        tile boxed twice) until the pond has read ending in it for STEADY frames, as long as any other change no move
+        makes must hold (fused: as the fusion counts them; else the frames its zone has read alike); pending until
+        then (the seat due's discard may come in meanwhile and put it in turn), then a contradiction (``why``), the
+        seat held as before it."""
         f = self.follower
-        return f._fusion.last_tile_read(side) if f.fuse else f._runs[side.turns].frames
+        seen = f._fusion.last_tile_read(side) if f.fuse else f._runs[side.turns].frames
+        if seen < STEADY:
+            tile = self.snapshot.seat(side).pond[-1]
+            self.pending.append(Pending(side, f"a discard out of turn? {tile}, seen for {seen} frame(s)"))
+            return
+        self.clash(side.turns, Clash.OUT_OF_TURN, why)
+        self._held_early(side, seats)
 
     def _still_changing(self) -> bool:
         """Whether a pond reads longer than the fused table believes, or a seat's change has not settled yet."""

@@ -59,25 +59,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _ctrl_c_ends_at_once(prog: str) -> object:
+def _ctrl_c_ends_at_once(prog: str) -> Callable[[], object]:
     """Make Ctrl-C write the one line and end the process at once (while the commands load: a KeyboardInterrupt
     raised inside the import machinery, in a module lock's weakref callback, is dropped by the interpreter with a
-    traceback of its own, and the command would run on). Returns the handler to put back, None where nothing was
-    changed (Ctrl-C ignored or handled otherwise, or not the main thread)."""
+    traceback of its own, and the command would run on). Returns what puts Ctrl-C back as it was; nothing is changed
+    where Ctrl-C is ignored or handled otherwise, or off the main thread."""
     import os
     import signal
 
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        return None
+        return lambda: None
 
     def end(signum: int, frame: object) -> None:
         os.write(2, f"{prog}: interrupted\n".encode())
         os._exit(130)
 
     try:
-        return signal.signal(signal.SIGINT, end)
+        previous = signal.signal(signal.SIGINT, end)
     except ValueError:  # not the main thread
-        return None
+        return lambda: None
+    return lambda: signal.signal(signal.SIGINT, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -104,7 +105,7 @@ def run_main(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequ
 
 
 def _run(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequence[str] | None) -> int:
-    previous = _ctrl_c_ends_at_once(prog)
+    restore_ctrl_c = _ctrl_c_ends_at_once(prog)
     try:
         # imported here, inside main's Ctrl-C handling: loading the commands takes a moment
         from engine.errors import EngineError
@@ -112,10 +113,7 @@ def _run(prog: str, build: Callable[[], argparse.ArgumentParser], argv: Sequence
 
         args = build().parse_args(argv)
     finally:
-        if previous is not None:
-            import signal
-
-            signal.signal(signal.SIGINT, previous)  # type: ignore[arg-type]
+        restore_ctrl_c()
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)

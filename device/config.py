@@ -12,6 +12,7 @@ With no file at all the defaults run the bundled demo when there is no camera. A
 
     [detector]
     model = ""           # ONNX model; empty: the shipped models/tiles.onnx ($JANTAKU_MODEL)
+    camera_model = ""    # the camera's ONNX model; empty: model when set, else the shipped models/tiles_camera.onnx
     conf = 0.25          # lowest detection confidence kept
     crop_views = true    # the crop classifier reads each tile in four views (false: once; a slow Pi reads faster)
 
@@ -97,6 +98,7 @@ class CameraConfig:
 @dataclass(frozen=True)
 class DetectorConfig:
     model: str = ""
+    camera_model: str = ""
     conf: float = 0.25
     crop_views: bool = True
 

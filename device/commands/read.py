@@ -51,7 +51,12 @@ def register(commands) -> None:
 
 
 def model_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", metavar="PATH", help="ONNX model (default: $JANTAKU_MODEL or models/tiles.onnx)")
+    parser.add_argument(
+        "--model",
+        metavar="PATH",
+        help="ONNX detector (default: $JANTAKU_MODEL, else models/tiles.onnx; the camera's reader:"
+        " models/tiles_camera.onnx)",
+    )
     parser.add_argument("--conf", type=float, default=None, help="lowest confidence kept (default 0.25)")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: its own)")
 
@@ -79,11 +84,11 @@ def reader_config(args: argparse.Namespace, **photo) -> ReaderConfig:
     return ReaderConfig.for_photo(model, conf=operating_conf(args), threads=args.threads, **photo)
 
 
-def load_models(config: ReaderConfig) -> Models:
+def load_models(config: ReaderConfig, beside: Models | None = None) -> Models:
     from vision.read.pipeline import Models
 
     try:
-        return Models.load(config)
+        return Models.load(config, beside)
     except VisionError as exc:
         raise UserError(str(exc)) from exc
 

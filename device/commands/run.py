@@ -146,21 +146,24 @@ def make_source(config: Config) -> tuple[FrameSource, bool]:
     return CAMERA_KINDS[config.camera.kind].open(config.camera)
 
 
-def model_path(config: Config, override: str | None = None) -> Path:
+def model_path(config: Config, override: str | None = None, *, camera: bool = False) -> Path:
+    """The detector model of the photos' reader (``camera``: of the camera's): ``override`` (``--model``, both), the
+    config's ``camera_model`` (the camera's) or ``model``, else the shipped one
+    (:func:`~vision.read.detector.default_model_path`)."""
     from vision.read.detector import default_model_path
 
-    chosen = override or config.detector.model
-    return Path(chosen).expanduser() if chosen else default_model_path()
+    chosen = override or (config.detector.camera_model if camera else "") or config.detector.model
+    return Path(chosen).expanduser() if chosen else default_model_path(camera=camera)
 
 
 def reader_configs(config: Config, model: str | None = None) -> tuple[ReaderConfig, ReaderConfig]:
     """The camera's reader and the phone photos' reader, as the config asks (``--model`` overriding it)."""
     from vision.read.pipeline import ReaderConfig
 
-    path, d = model_path(config, model), config.detector
+    d = config.detector
     return (
-        ReaderConfig.for_camera(path, conf=d.conf, crop_views=d.crop_views),
-        ReaderConfig.for_photo(path, conf=d.conf, crop_views=d.crop_views),
+        ReaderConfig.for_camera(model_path(config, model, camera=True), conf=d.conf, crop_views=d.crop_views),
+        ReaderConfig.for_photo(model_path(config, model), conf=d.conf, crop_views=d.crop_views),
     )
 
 
@@ -174,26 +177,27 @@ def readers_around(detector: Detector) -> tuple[Reader, Reader]:
 
 
 def make_readers(config: Config, *, model: str | None = None) -> tuple[Reader, Reader] | None:
-    """The camera's and the photos' readers on one set of networks, one read at a time between them; None when
-    there is no model file (with a warning)."""
+    """The camera's and the photos' readers, each with its own detector and crop classifier (one detector for both
+    where the config names one), one read at a time between them; None when a model file is missing (with a
+    warning)."""
     from vision.read.errors import ModelError
     from vision.read.pipeline import Models, Reader
 
     camera, photo = reader_configs(config, model)
-    if camera.model is None or not camera.model.is_file():
-        log.warning("no detector model at %s: photos and the camera cannot be read", camera.model)
-        return None
+    for reader in (camera, photo):
+        if reader.model is None or not reader.model.is_file():
+            log.warning("no detector model at %s: photos and the camera cannot be read", reader.model)
+            return None
     try:
-        models = Models.load(photo)  # the photo reader's networks: the camera's and the way-up network
-        # the camera's own crop classifier, where the photos have another (one detector and way-up network for both)
-        camera_models = replace(models, classifier=Models.classifier_of(camera))
+        photo_models = Models.load(photo)
+        camera_models = Models.load(camera, beside=photo_models)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     lock = threading.Lock()
-    log.info("detector %s loaded", camera.model)
+    log.info("detectors loaded: the camera's %s, the photos' %s", camera.model, photo.model)
     return (
         Reader.from_config(camera, models=camera_models, lock=lock),
-        Reader.from_config(photo, models=models, lock=lock),
+        Reader.from_config(photo, models=photo_models, lock=lock),
     )
 
 
@@ -463,7 +467,12 @@ def register(commands: Any) -> None:
     p.add_argument("--host", help="address to serve on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, help="port (default 8000)")
     p.add_argument("--pin", help="the table's PIN, 6-12 digits (shows in ps: prefer [site] pin_file)")
-    p.add_argument("--model", metavar="ONNX", help="detector model (default: the shipped models/tiles.onnx)")
+    p.add_argument(
+        "--model",
+        metavar="ONNX",
+        help="detector model of both readers (default: the config's, else the"
+        " shipped models/tiles_camera.onnx for the camera and models/tiles.onnx for photos)",
+    )
     p.add_argument("--no-site", action="store_true", help="camera loop only: print what it reads")
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     p.add_argument(

@@ -658,7 +658,11 @@ def register(commands: Any) -> None:
         help="the shipped models (default: the camera as it runs), or the renderer's boxes (labels: the follower "
         "alone)",
     )
-    p.add_argument("--model", metavar="PATH", help="with --reader models: the detector (default: the shipped one)")
+    p.add_argument(
+        "--model",
+        metavar="PATH",
+        help="with --reader models: the detector (default: the camera's, models/tiles_camera.onnx)",
+    )
     p.add_argument("--games", type=int, default=None, metavar="N", help="the first N games only")
     p.add_argument("--seed", type=int, default=0, help="the rendering's seed (default 0)")
     p.add_argument("--style-seed", type=int, default=None, metavar="S",
@@ -704,7 +708,7 @@ def register(commands: Any) -> None:
     b.add_argument("--turn-s", type=float, default=3.0, help="seconds each change lies still (default 3)")
     b.add_argument("--arm-s", type=float, default=0.5, help="seconds an arm hides the table (default 0.5)")
     b.add_argument("--seed", type=int, default=0, help="the table style's and rendering's seed")
-    b.add_argument("--model", metavar="PATH", help="the detector (default: the shipped one)")
+    b.add_argument("--model", metavar="PATH", help="the detector (default: the camera's, models/tiles_camera.onnx)")
     b.add_argument("--pi5-gmacs", type=float, default=None, help="assumed Raspberry Pi 5 10^9 MAC/s (default 21)")
     b.add_argument("--whole", action="store_true", help="read every frame whole (not only round what changed)")
     b.add_argument("--pace", choices=PACES, default="here",

@@ -12,10 +12,14 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from device.cli import UserError
 from device.commands.read import load_models, make_reader, model_args, operating_conf, reader_config
 from vision.read.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.read.pipeline import ReaderConfig
 
 #: ``--crop-views``: which crops the classifier reads in its other views.
 CROP_VIEWS = ("all", "unsure")
@@ -129,6 +133,13 @@ def register(commands) -> None:
     real.add_argument("--classifier", metavar="PATH", help="crop classifier ONNX (default: the one beside the model)")
     real.add_argument("--sets", help="comma list of leo-held-out, alanchoi00-valid, alanchoi00-test (default all)")
     real.add_argument("--views", help="the photo reader's views: none, or a comma list (default every view)")
+    real.add_argument(
+        "--reader",
+        choices=("photo", "camera"),
+        default="photo",
+        help="photo: as jantaku read reads a photo (default); camera: as jantaku run reads the camera (its own "
+        "detector and classifier), each photo as it is",
+    )
     real.add_argument("--limit", type=int, default=None, help="at most this many photos of each set")
     real.add_argument(
         "--every", type=int, default=1, help="every Nth photo of each set, from the first (default 1: all of them)"
@@ -147,7 +158,7 @@ def register(commands) -> None:
         choices=PHANTOM_READERS,
         default="photo",
         help="photo: as jantaku read reads a photo (default); table: as jantaku read --table; pyramid: the slice "
-        "pyramid, no views",
+        "pyramid, no views; camera: as jantaku run reads the camera (its own detector), each image as it is",
     )
     ghosts.add_argument("--limit", type=int, default=None, help="at most this many images")
     ghosts.add_argument("--views", help="the photo reader's views: none, or a comma list (default every view)")
@@ -654,10 +665,9 @@ def cmd_bench_read(args: argparse.Namespace) -> int:
         ),
         "photo": ReaderConfig.for_photo(model, conf=conf, threads=args.threads),
     }
-    from vision.read.pipeline import Models
-
-    models = load_models(configs["photo"])  # one detector and way-up network for both readers, as jantaku run shares
-    per_reader = {"camera": replace(models, classifier=Models.classifier_of(configs["camera"])), "photo": models}
+    photo_models = load_models(configs["photo"])
+    # each reader's own detector and classifier, one detector shared where both name it, as jantaku run loads them
+    per_reader = {"camera": load_models(configs["camera"], beside=photo_models), "photo": photo_models}
     benches = {name: ReadBench(make_reader(config, per_reader[name])) for name, config in configs.items()}
     peer, peer_missing = None, None
     try:
@@ -771,7 +781,12 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
         raise UserError("--limit is a count of photos: at least 1")
     if args.every < 1:
         raise UserError(f"--every N reads every Nth photo: N at least 1, not {args.every}")
-    config = replace(reader_config(args), views=parse_views(args.views))
+    if args.reader == "camera":
+        if args.views is not None:
+            raise UserError("--views are the photo reader's: the camera's reader has none")
+        config = camera_reader_config(args)
+    else:
+        config = replace(reader_config(args), views=parse_views(args.views))
     if args.classifier:
         if not Path(args.classifier).is_file():
             raise UserError(f"--classifier {args.classifier}: no such file")
@@ -805,8 +820,18 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
     return 0
 
 
-#: ``jantaku-lab eval phantoms --reader``: the photo reader as each of these reads.
-PHANTOM_READERS = ("photo", "table", "pyramid")
+def camera_reader_config(args: argparse.Namespace) -> ReaderConfig:
+    """The camera's reader as the options ask (``--model``, ``--conf``, ``--threads``), reading each image as it is:
+    not squared to a table, so that its boxes are the image's, to compare with the image's labels."""
+    from vision.read.pipeline import ReaderConfig, TableMode
+
+    model = Path(args.model) if args.model else None
+    camera = ReaderConfig.for_camera(model, conf=operating_conf(args))
+    return replace(camera, threads=args.threads, table_mode=TableMode.NONE)
+
+
+#: ``jantaku-lab eval phantoms --reader``: the photo reader as each of these reads, or the camera's reader.
+PHANTOM_READERS = ("photo", "table", "pyramid", "camera")
 
 
 def cmd_eval_phantoms(args: argparse.Namespace) -> int:
@@ -814,12 +839,17 @@ def cmd_eval_phantoms(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit is a count of images: at least 1")
+    if args.reader == "camera" and args.views is not None:
+        raise UserError("--views are the photo reader's: the camera's reader has none")
     views = parse_views(args.views) if args.views is not None else None
     data = Path(args.data)
     if not (data / "images").is_dir():
         raise UserError(f"--data {data}: no images/ folder (jantaku-lab synth --out DIR writes one)")
-    config = reader_config(args, table=args.reader == "table", pyramid=args.reader == "pyramid")
-    config = replace(config, views=views) if views is not None else config
+    if args.reader == "camera":
+        config = camera_reader_config(args)
+    else:
+        config = reader_config(args, table=args.reader == "table", pyramid=args.reader == "pyramid")
+        config = replace(config, views=views) if views is not None else config
     reader = make_reader(config)
     try:
         report = count_phantoms(reader, labelled_scenes(data, args.limit)).as_json()

@@ -40,7 +40,7 @@ def detector():
     from device.commands.run import make_readers, model_path
     from device.config import Config
 
-    path = model_path(Config())
+    path = model_path(Config(), camera=True)
     if not path.is_file():
         pytest.skip(f"no detector model at {path}")
     camera, _photo = make_readers(Config())  # what jantaku run reads the camera with

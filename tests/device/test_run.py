@@ -405,16 +405,70 @@ def test_the_camera_seat_reaches_the_service(tmp_path, camera_seat, service_seat
 def test_the_config_says_whether_the_crop_classifier_reads_views(views, monkeypatch):
     from vision.read.classifier import SHIPPED_CLASSIFIER
 
-    if not (run_module.model_path(Config()).is_file() and SHIPPED_CLASSIFIER.is_file()):
+    if not (run_module.model_path(Config(), camera=True).is_file() and SHIPPED_CLASSIFIER.is_file()):
         pytest.skip("no shipped detector and classifier in models/")
     monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
     monkeypatch.delenv("JANTAKU_MODEL", raising=False)
     camera, photo = run_module.make_readers(Config().with_overrides(detector={"crop_views": views}))
     assert camera.models.classifier.views is views and photo.models.classifier.views is views
-    # one detector and way-up network for both; the photos' own classifier where one is shipped
-    assert photo.models.network is camera.models.network
+    # each reader its own shipped detector (where the camera's is shipped) and classifier
     from vision.read.classifier import SHIPPED_PHOTO_CLASSIFIER
+    from vision.read.detector import SHIPPED_CAMERA_MODEL, SHIPPED_MODEL
+
+    assert photo.models.network.path == SHIPPED_MODEL
+    assert camera.models.network.path == (SHIPPED_CAMERA_MODEL if SHIPPED_CAMERA_MODEL.is_file() else SHIPPED_MODEL)
 
     assert camera.models.classifier.path == SHIPPED_CLASSIFIER
     photos = SHIPPED_PHOTO_CLASSIFIER if SHIPPED_PHOTO_CLASSIFIER.is_file() else SHIPPED_CLASSIFIER
     assert photo.models.classifier.path == photos
+
+
+@pytest.mark.parametrize(
+    ("override", "detector", "camera", "photo"),
+    [
+        (None, {}, "<camera>", "<photo>"),  # the shipped ones: the camera's own
+        (None, {"model": "a.onnx"}, "a.onnx", "a.onnx"),  # the config's model for both
+        (None, {"camera_model": "c.onnx"}, "c.onnx", "<photo>"),
+        (None, {"model": "a.onnx", "camera_model": "c.onnx"}, "c.onnx", "a.onnx"),
+        ("m.onnx", {"model": "a.onnx", "camera_model": "c.onnx"}, "m.onnx", "m.onnx"),  # --model: both
+    ],
+)
+def test_each_reader_s_detector_model_as_the_config_and_model_option_name_it(
+    monkeypatch, override, detector, camera, photo
+):
+    from vision.read.detector import SHIPPED_CAMERA_MODEL, SHIPPED_MODEL
+
+    monkeypatch.delenv("JANTAKU_MODEL", raising=False)
+    shipped = {"<camera>": SHIPPED_CAMERA_MODEL if SHIPPED_CAMERA_MODEL.is_file() else SHIPPED_MODEL}
+    shipped["<photo>"] = SHIPPED_MODEL
+    config = Config().with_overrides(detector=detector)
+    for_camera, for_photo = run_module.reader_configs(config, override)
+    assert for_camera.model == shipped.get(camera, Path(camera))
+    assert for_photo.model == shipped.get(photo, Path(photo))
+
+
+def test_jantaku_model_names_both_readers_detector(monkeypatch, tmp_path):
+    monkeypatch.setenv("JANTAKU_MODEL", str(tmp_path / "x.onnx"))
+    assert [c.model for c in run_module.reader_configs(Config())] == [tmp_path / "x.onnx"] * 2
+
+
+def test_readers_naming_one_detector_share_its_network(tmp_path, monkeypatch):
+    pytest.importorskip("onnx", reason="a model file is made with the onnx package")
+    from tests.vision.fakes import constant_onnx
+
+    monkeypatch.delenv("JANTAKU_CLASSIFIER", raising=False)
+    for folder in ("a", "c"):
+        (tmp_path / folder).mkdir()
+    shared = constant_onnx(tmp_path / "a" / "tiles.onnx", [])
+    camera, photo = run_module.make_readers(Config().with_overrides(detector={"model": str(shared)}))
+    assert camera.models.network is photo.models.network
+    own = constant_onnx(tmp_path / "c" / "tiles.onnx", [])
+    config = Config().with_overrides(detector={"model": str(shared), "camera_model": str(own)})
+    camera, photo = run_module.make_readers(config)
+    assert camera.models.network.path == own and photo.models.network.path == shared
+
+
+def test_a_missing_camera_model_reads_nothing_with_a_warning(tmp_path, caplog):
+    config = Config().with_overrides(detector={"camera_model": str(tmp_path / "none.onnx")})
+    assert run_module.make_readers(config) is None
+    assert "none.onnx" in caplog.text

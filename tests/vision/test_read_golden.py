@@ -12,7 +12,9 @@ session reads the 1p its right edge cuts (a tile the set leaves unlabelled); two
 their tiles and texts, with boxes and confidences as it reads them. All were pinned again when the detector became
 `hardneg_e` (models/tiles.md): each photo reads the same tiles (one sou frame no longer reads the 1p its right edge
 cuts, and one variant of it does; a photo of nine pins reads them in one row, where it read two), the 8-tile photo read
-with --table groups its 7z in another seat's pond, and the camera's fourth frame reads 35 of its 36 backs."""
+with --table groups its 7z in another seat's pond, and the camera's fourth frame reads 35 of its 36 backs. The camera
+was pinned again when it got its own detector (run 5, models/tiles_camera.md): the same tiles and tables, with the
+fourth frame's 36 backs, and confidences as it reads them."""
 
 from __future__ import annotations
 

@@ -44,11 +44,19 @@ from vision.read.postprocess import (
 
 #: Where the shipped model lies in a checkout; ``$JANTAKU_MODEL`` overrides.
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "tiles.onnx"
+#: The camera's own detector, where one is shipped: the photos' detector, trained on with things that are not tiles
+#: and close-ups of single tiles, finds fewer phantoms in photos and loses tiles of the camera's table that this one
+#: keeps, so the camera keeps it (``models/tiles_camera.md``).
+SHIPPED_CAMERA_MODEL = SHIPPED_MODEL.with_name("tiles_camera.onnx")
 
 
-def default_model_path() -> Path:
-    """``$JANTAKU_MODEL`` if set, else ``models/tiles.onnx`` of this checkout."""
-    return Path(os.environ.get("JANTAKU_MODEL", SHIPPED_MODEL))
+def default_model_path(camera: bool = False) -> Path:
+    """``$JANTAKU_MODEL`` if set (for both readers), else ``models/tiles.onnx`` of this checkout; with ``camera``,
+    :data:`SHIPPED_CAMERA_MODEL` where it is shipped."""
+    chosen = os.environ.get("JANTAKU_MODEL")
+    if chosen is not None:
+        return Path(chosen)
+    return SHIPPED_CAMERA_MODEL if camera and SHIPPED_CAMERA_MODEL.is_file() else SHIPPED_MODEL
 
 
 #: Network pixels from an inner slice border within which a box counts as cut by it.

@@ -132,8 +132,11 @@ class TableMode(Enum):
 class ReaderConfig:
     """How a :class:`Reader` reads; :meth:`for_camera` and :meth:`for_photo` give the two shipped readers."""
 
-    #: The detector model (None: :func:`~vision.read.detector.default_model_path`).
+    #: The detector model (None: :func:`~vision.read.detector.default_model_path`, the camera's where
+    #: :attr:`camera_detector`).
     model: Path | None = None
+    #: With no :attr:`model` named, read with the camera's detector (the photos' one otherwise).
+    camera_detector: bool = False
     #: The crop classifier: a path, None for the detector's own names, :data:`BESIDE_MODEL` or
     #: :data:`PHOTOS_BESIDE_MODEL`.
     classifier: Path | str | None = BESIDE_MODEL
@@ -189,9 +192,11 @@ class ReaderConfig:
     ) -> ReaderConfig:
         """The camera loop's reader: the slice pyramid, squared to the table, seat by seat from
         :data:`TABLE_MIN_TILES` tiles; a 640 frame in :data:`CAMERA_MAX_RUNS` runs (only the crops its first two views
-        leave unsure read in the other two, :data:`~vision.read.classifier.SURE_IN_TWO_VIEWS`)."""
+        leave unsure read in the other two, :data:`~vision.read.classifier.SURE_IN_TWO_VIEWS`). With no ``model``, the
+        camera's detector (:data:`~vision.read.detector.SHIPPED_CAMERA_MODEL`)."""
         return cls(
             model,
+            camera_detector=True,
             conf=conf,
             crop_views=crop_views,
             crop_views_below=SURE_IN_TWO_VIEWS,
@@ -237,15 +242,26 @@ class Models:
     way_up: OnnxWayUp | None = None
 
     @classmethod
-    def load(cls, config: ReaderConfig) -> Models:
-        """The networks ``config`` names (a missing or bad file: :class:`~vision.read.errors.ModelError`)."""
-        path = config.model or default_model_path()
-        network = OnnxNetwork(path, threads=config.threads)
+    def load(cls, config: ReaderConfig, beside: Models | None = None) -> Models:
+        """The networks ``config`` names (a missing or bad file: :class:`~vision.read.errors.ModelError`). ``beside``:
+        another reader's networks, loaded first; its detector is shared, not loaded again, where ``config`` names the
+        same file (readers of one machine, one read at a time between them)."""
+        path = cls.detector_path(config)
+        beside_path = getattr(beside.network, "path", None) if beside is not None else None
+        if beside is not None and beside_path is not None and Path(beside_path).resolve() == Path(path).resolve():
+            network = beside.network
+        else:
+            network = OnnxNetwork(path, threads=config.threads)
         classifier = cls.classifier_of(config)
         way_up = None
         if "upside_down" in config.views and config.way_up is not None:
             way_up = way_up_for() if config.way_up == SHIPPED else OnnxWayUp(config.way_up)
         return cls(network, classifier, way_up)
+
+    @staticmethod
+    def detector_path(config: ReaderConfig) -> Path:
+        """The detector model ``config`` reads with (its own, else the shipped one for its reader)."""
+        return config.model or default_model_path(camera=config.camera_detector)
 
     @staticmethod
     def classifier_of(config: ReaderConfig) -> OnnxTileClassifier | None:

@@ -56,6 +56,14 @@ def photo(tmp_path) -> Path:
         (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}/nowhere"], "no images/ folder"),
         (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--limit", "0"], "--limit is a count"),
         (["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--views", "eyes"], "--views: none, or one"),
+        (
+            ["eval", "phantoms", "--model", "{model}", "--data", "{tmp}", "--reader", "camera", "--views", "none"],
+            "the camera's reader has none",
+        ),
+        (
+            ["eval", "real", "--model", "{model}", "--reader", "camera", "--views", "none"],
+            "the camera's reader has none",
+        ),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-bonus", "-5"], "are counts: 0 or more"),
         (["train-classifier", "--crops", "{tmp}/crops", "--cards-brush", "-5"], "are counts: 0 or more"),
@@ -243,6 +251,7 @@ ROW_ON_THE_PHOTO = {"1m": (0, 42.5, 40, 57.5, 60), "2m": (1, 58.5, 40, 73.5, 60)
                     "back": (37, 42.5, 62, 57.5, 82)}  # fmt: skip
 
 
+@pytest.mark.parametrize("reader", ["pyramid", "camera"])
 @pytest.mark.parametrize(
     ("labelled", "phantoms", "read_as"),
     [
@@ -251,7 +260,7 @@ ROW_ON_THE_PHOTO = {"1m": (0, 42.5, 40, 57.5, 60), "2m": (1, 58.5, 40, 73.5, 60)
         ([], 4, {"1m": 1, "2m": 1, "5z": 1, "back": 1}),  # a scene of no tile: every box is a phantom
     ],
 )
-def test_eval_phantoms_counts_boxes_over_no_labelled_tile(model, tmp_path, capsys, labelled, phantoms, read_as):
+def test_eval_phantoms_counts_boxes_over_no_labelled_tile(model, tmp_path, capsys, labelled, phantoms, read_as, reader):
     from vision.read.labels import YoloBox, labels_text
 
     folder = tmp_path / "set"
@@ -262,7 +271,7 @@ def test_eval_phantoms_counts_boxes_over_no_labelled_tile(model, tmp_path, capsy
         YoloBox.of_pixels(ROW_ON_THE_PHOTO[t][0], ROW_ON_THE_PHOTO[t][1:], width=160, height=128) for t in labelled
     ]
     (folder / "labels" / "s0.txt").write_text(labels_text(boxes), encoding="utf-8")
-    argv = ["eval", "phantoms", "--model", str(model), "--data", str(folder), "--reader", "pyramid"]
+    argv = ["eval", "phantoms", "--model", str(model), "--data", str(folder), "--reader", reader]
     assert main([*argv, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["shots"], report["tiles"], report["recall"]) == (1, len(labelled), 1.0 if labelled else 0.0)

@@ -3,6 +3,8 @@ the network runs it took; unknown views are refused by name."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -155,3 +157,37 @@ def test_a_reading_has_rows_backs_and_what_it_took():
     reading = Reader.from_config(ReaderConfig(), models=Models(BlocksNetwork())).read(image)
     assert reading.text == "123m" and reading.backs == 1 and len(reading.rows) == 2
     assert reading.image is image and reading.table is None and reading.turn == 0.0 and reading.runs >= 1
+
+
+@pytest.mark.parametrize(
+    ("config", "env", "detector"),
+    [
+        (ReaderConfig.for_camera(), None, "<camera>"),  # the camera's own, where it is shipped
+        (ReaderConfig.for_photo(), None, "<photo>"),
+        (ReaderConfig.for_photo(table=True), None, "<photo>"),  # a photo of a table is still a photo
+        (ReaderConfig.for_camera(Path("mine.onnx")), None, "mine.onnx"),  # a model named is read by either
+        (ReaderConfig.for_photo(Path("mine.onnx")), "env.onnx", "mine.onnx"),
+        (ReaderConfig.for_camera(), "env.onnx", "env.onnx"),  # $JANTAKU_MODEL names both readers' detector
+        (ReaderConfig.for_photo(), "env.onnx", "env.onnx"),
+    ],
+)
+def test_each_reader_reads_with_its_own_detector_unless_one_is_named(monkeypatch, config, env, detector):
+    from vision.read.detector import SHIPPED_CAMERA_MODEL, SHIPPED_MODEL
+
+    if env is None:
+        monkeypatch.delenv("JANTAKU_MODEL", raising=False)
+    else:
+        monkeypatch.setenv("JANTAKU_MODEL", env)
+    shipped = {"<camera>": SHIPPED_CAMERA_MODEL if SHIPPED_CAMERA_MODEL.is_file() else SHIPPED_MODEL}
+    shipped["<photo>"] = SHIPPED_MODEL
+    assert Models.detector_path(config) == shipped.get(detector, Path(detector))
+
+
+def test_a_reader_loaded_beside_another_shares_its_detector_only_when_it_names_the_same_file(tmp_path):
+    pytest.importorskip("onnx", reason="a model file is made with the onnx package")
+    from tests.vision.fakes import constant_onnx
+
+    one, other = (constant_onnx(tmp_path / name, []) for name in ("one.onnx", "other.onnx"))
+    first = Models.load(ReaderConfig.for_photo(one, pyramid=True))
+    assert Models.load(ReaderConfig.for_camera(one), beside=first).network is first.network
+    assert Models.load(ReaderConfig.for_camera(other), beside=first).network.path == other

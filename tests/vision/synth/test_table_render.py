@@ -385,9 +385,16 @@ def camera_reader():
         pytest.skip(f"no camera reader: {exc}")
 
 
+CAMERA_READS_2P_AS_TWO_1P = pytest.mark.xfail(
+    strict=True,
+    reason="detector limit: the camera's detector (run 5) reads this bottom pond's 2p as two 1p boxes"
+    " (the photos' run 7 does not, and loses tiles of filmed games this one keeps: models/tiles_camera.md)",
+)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scene", [
-    pytest.param(MID_HAND, id="mid_hand"),  # detector run 5 read its bottom pond's 2p as two 1p boxes; run 7 does not
+    pytest.param(MID_HAND, id="mid_hand", marks=CAMERA_READS_2P_AS_TWO_1P),
     pytest.param(dataclasses.replace(MID_HAND, seats=(seat("19m4z3p", riichi=3), *MID_HAND.seats[1:])),
                  id="mid_hand_3p"),
     pytest.param(PONDS, id="ponds"),

@@ -459,6 +459,36 @@ def test_a_wall_drawn_down_to_the_corner(turns, seats):
     )
 
 
+@pytest.mark.parametrize("turns", range(4))
+@pytest.mark.parametrize("kept", [(0, 2, 4, 6, 8), (0, 3, 5, 8), (0, 1, 4, 5, 8)])
+def test_a_wall_read_with_stacks_missing_does_not_stretch_the_table(turns, kept):
+    """Walls only, one out of view, and the wall beside it read with stacks missing (unread, or outside the row
+    found): the gaps over missing stacks are no stack pitch, so the table's depth is not taken for longer than its
+    width and the centre stays in the walls' square (a filmed game's hand lost its seats so)."""
+    seats = {
+        FrameSide.TOP: Seat(hand=0, wall=15),
+        **{s: Seat(hand=0, wall=9) for s in (FrameSide.LEFT, FrameSide.RIGHT)},
+    }
+    right = list(FrameSide)[(FrameSide.RIGHT.turns + turns) % 4]
+    laid = lay(seats, turns)
+    right_wall = [d for d in laid if _side_of(d, right)]
+    dropped = {id(d) for k, d in enumerate(sorted(right_wall, key=lambda d: _along(d, right))) if k not in kept}
+    cx, cy = estimate_centre([d for d in laid if id(d) not in dropped])
+    assert abs(cx - CENTRE[0]) < 0.5 * W and abs(cy - CENTRE[1]) < 0.5 * W
+
+
+def _side_of(d: Detection, side: FrameSide) -> bool:
+    """Whether ``d`` lies beyond the walls' depth on ``side`` of :data:`CENTRE`."""
+    x, y = d.box.center
+    depth = {FrameSide.BOTTOM: y - CENTRE[1], FrameSide.RIGHT: x - CENTRE[0], FrameSide.TOP: CENTRE[1] - y,
+             FrameSide.LEFT: CENTRE[0] - x}[side]  # fmt: skip
+    return depth > WALL_DEPTH
+
+
+def _along(d: Detection, side: FrameSide) -> float:
+    return d.box.center[0 if side in (FrameSide.BOTTOM, FrameSide.TOP) else 1]
+
+
 def test_centre_is_estimated_without_a_seat():
     seats = {side: seat for side, seat in FULL.items() if side is not FrameSide.TOP}
     cx, cy = estimate_centre(lay(seats, centre=(700.0, 500.0)))

@@ -23,6 +23,9 @@ CENTRE_BOUND = 0.6
 #: ... when this many tiles or more are seen (a whole table: fewer are a corner or a close-up, whose middle says
 #: nothing of the table's).
 WHOLE_TABLE = 24
+#: Two wall stacks whose centres lie at most this many stack lengths apart along the row are side by side (the
+#: next but one lies two lengths off).
+ADJACENT_STACKS = 1.5
 #: Opposite walls' lines lie this many stack pitches apart (a wall is 17 stacks long and the four are pushed into a
 #: square about that long; a table's rim or an automatic table's edge boxed as a row of backs lies much farther out).
 WALLS_APART = (14.0, 21.0)
@@ -253,11 +256,14 @@ def _line(row: Sequence[Detection], side: FrameSide) -> float:
 
 
 def _stack_pitch(wall: Sequence[Detection], side: FrameSide, unit: float) -> float | None:
-    """The spacing of a seat's wall stacks along its row (the median gap, a face-up indicator on its stack counted
-    once); None for a wall of fewer than four stacks."""
+    """The spacing of a seat's wall stacks along its row: the median gap between stacks side by side (a face-up
+    indicator on its stack counted once); None for a wall showing fewer than three such gaps. Stacks touch, so a gap
+    much longer than a stack is long along the row passes over stacks unread, or outside the row found: it is no
+    pitch (the pitches' ratio sizes the table's depth, :func:`_depth_per_width`)."""
     axis = 1 if side in (FrameSide.LEFT, FrameSide.RIGHT) else 0
     along = sorted(d.box.center[axis] for d in wall)
-    gaps = [b - a for a, b in itertools.pairwise(along) if b - a > 0.3 * unit]
+    length = statistics.median((d.box.y2 - d.box.y1) if axis else (d.box.x2 - d.box.x1) for d in wall)
+    gaps = [b - a for a, b in itertools.pairwise(along) if 0.3 * unit < b - a <= ADJACENT_STACKS * length]
     return statistics.median(gaps) if len(gaps) >= 3 else None
 
 

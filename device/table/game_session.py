@@ -420,6 +420,15 @@ class GameSession:
         with self._lock:
             self.store.undo(self.game_id, key=self._claim_write())
 
+    def undo_write(self) -> None:
+        """Take back what a phone recorded last: the last event, and the hand start written before it when that is
+        left with no event after it (:func:`_needs_hand_start`; the next write starts the hand again). A second
+        Undo then takes back the write before, not a hand start no one sees."""
+        with self._lock:
+            events = self.game.events
+            count = 2 if len(events) >= 2 and isinstance(events[-2], HandStart) else 1
+            self.store.undo(self.game_id, key=self._claim_write(), count=count)
+
     def append_all(self, events: Sequence[Event]) -> Any:
         """Store ``events`` in the game's log, all or none (the camera game's moves: a draw and its discard ...);
         returns the last one's result. Raises the engine's error for an event the rules refuse, the game unchanged."""

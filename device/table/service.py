@@ -352,7 +352,8 @@ class TableService:
         return result
 
     def undo(self) -> dict[str, Any]:
-        self.game.undo()
+        """A phone's Undo: what was recorded last taken back (:meth:`GameSession.undo_write`)."""
+        self.game.undo_write()
         self.publish_state()
         return {"undone": True}
 

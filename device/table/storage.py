@@ -263,20 +263,25 @@ class GameStore:
                 raise
             return result
 
-    def undo(self, game_id: int, *, key: WriteKey | None = None) -> Game:
-        """Take back the last event in force (an ``undo`` row is appended, with ``key``); returns the game as it now
-        is."""
+    def undo(self, game_id: int, *, key: WriteKey | None = None, count: int = 1) -> Game:
+        """Take back the last ``count`` events in force (as many ``undo`` rows are appended together, with ``key``);
+        returns the game as it now is."""
         with self._lock:
             g = self.game(game_id)
-            if not g.events:
-                raise StorageError("nothing to undo")
+            if count < 1 or len(g.events) < count:
+                raise StorageError("nothing to undo" if not g.events else f"only {len(g.events)} events to undo")
+            first = self._next_seq(game_id)
             with self._transaction(key):
-                self._db.execute(
-                    "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
-                    (game_id, self._next_seq(game_id), time.time()),
-                )
-            self._games[game_id] = g.undo()
-            return self._games[game_id]
+                now = time.time()
+                for n in range(count):
+                    self._db.execute(
+                        "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
+                        (game_id, first + n, now),
+                    )
+            for _ in range(count):
+                g = g.undo()
+            self._games[game_id] = g
+            return g
 
     # -------------------------------------------------------------- JSON
 

@@ -120,12 +120,30 @@ def test_two_phones_writing_one_hand_record_one(phones, service, case, first, se
 
 def test_two_undo_taps_apply_one(phones, service):
     for n in range(RACES):
+        before = service.state()["game"]["events"]
         assert phones[0].post("/api/game/win", json=WIN_1, headers=at(revision(service))).status_code == 200
-        events = service.state()["game"]["events"]
         rev = revision(service)
         codes = together(*((p, "/api/game/undo", {}, at(rev, f"u{n}")) for p in phones))
         assert sorted(codes) == [200, 409], (n, codes)
-        assert service.state()["game"]["events"] == events - 1, n
+        assert service.state()["game"]["events"] == before, n  # the win taken back once, with its hand start
+
+
+@pytest.mark.parametrize(
+    ("writes", "undos", "outcomes"),
+    [
+        (["draw", "win"], 1, ["exhaustive_draw"]),
+        (["draw", "win"], 2, []),  # each Undo takes back one write: the hand start written with the win goes too
+        (["draw", "win", "draw"], 2, ["exhaustive_draw"]),
+        (["win"], 1, []),
+    ],
+)
+def test_each_undo_takes_back_one_write(phones, service, writes, undos, outcomes):
+    for write in writes:
+        url, body = {"draw": ("/api/game/draw", DRAW), "win": ("/api/game/win", WIN_1)}[write]
+        assert phones[0].post(url, json=body, headers=at(revision(service))).status_code == 200
+    for _ in range(undos):
+        assert phones[0].post("/api/game/undo", json={}, headers=at(revision(service))).status_code == 200
+    assert [h["outcome"] for h in history(service)] == outcomes
 
 
 def test_an_undo_racing_a_new_win_never_removes_the_new_win(phones, service):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -40,6 +41,23 @@ def test_append_replay_undo_roundtrip(tmp_path: Path) -> None:
     # the undo is itself a row: the log only grows
     rows = again._db.execute("SELECT COUNT(*) FROM log WHERE game_id = ?", (gid,)).fetchone()[0]
     assert rows == len(events) + 1
+
+
+@pytest.mark.parametrize(("count", "left"), [(1, 2), (2, 1), (3, 0), (4, None), (0, None)])
+def test_undo_takes_back_count_events_in_one_write_or_none(tmp_path: Path, count: int, left: int | None) -> None:
+    store = GameStore(tmp_path / "games.db")
+    gid = store.create(preset("standard"), ("A", "B", "C", "D"))
+    first = list(itertools.islice(SelfPlay(preset("standard"), seed=3).events(max_hands=1), 3))  # a start, a draw ...
+    store.append_all(gid, first[:2])
+    store.append(gid, first[2])
+    revision = store.revision(gid)
+    if left is None:
+        with pytest.raises(StorageError):
+            store.undo(gid, count=count)
+        assert len(store.events(gid)) == 3 and store.revision(gid) == revision
+        return
+    assert len(store.undo(gid, count=count).events) == left
+    assert len(store.events(gid)) == left and store.revision(gid) == revision + count  # replayed from the log
 
 
 def test_refused_event_is_not_stored() -> None:

@@ -782,8 +782,6 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise UserError(f"--every N reads every Nth photo: N at least 1, not {args.every}")
     if args.reader == "camera":
-        if args.views is not None:
-            raise UserError("--views are the photo reader's: the camera's reader has none")
         config = camera_reader_config(args)
     else:
         config = replace(reader_config(args), views=parse_views(args.views))
@@ -825,6 +823,8 @@ def camera_reader_config(args: argparse.Namespace) -> ReaderConfig:
     not squared to a table, so that its boxes are the image's, to compare with the image's labels."""
     from vision.read.pipeline import ReaderConfig, TableMode
 
+    if args.views is not None:
+        raise UserError("--views are the photo reader's: the camera's reader has none")
     model = Path(args.model) if args.model else None
     camera = ReaderConfig.for_camera(model, conf=operating_conf(args))
     return replace(camera, threads=args.threads, table_mode=TableMode.NONE)
@@ -839,17 +839,14 @@ def cmd_eval_phantoms(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise UserError("--limit is a count of images: at least 1")
-    if args.reader == "camera" and args.views is not None:
-        raise UserError("--views are the photo reader's: the camera's reader has none")
-    views = parse_views(args.views) if args.views is not None else None
-    data = Path(args.data)
-    if not (data / "images").is_dir():
-        raise UserError(f"--data {data}: no images/ folder (jantaku-lab synth --out DIR writes one)")
     if args.reader == "camera":
         config = camera_reader_config(args)
     else:
         config = reader_config(args, table=args.reader == "table", pyramid=args.reader == "pyramid")
-        config = replace(config, views=views) if views is not None else config
+        config = replace(config, views=parse_views(args.views)) if args.views is not None else config
+    data = Path(args.data)
+    if not (data / "images").is_dir():
+        raise UserError(f"--data {data}: no images/ folder (jantaku-lab synth --out DIR writes one)")
     reader = make_reader(config)
     try:
         report = count_phantoms(reader, labelled_scenes(data, args.limit)).as_json()

@@ -262,7 +262,7 @@ def _stack_pitch(wall: Sequence[Detection], side: FrameSide, unit: float) -> flo
     pitch (the pitches' ratio sizes the table's depth, :func:`_depth_per_width`)."""
     axis = 1 if side in (FrameSide.LEFT, FrameSide.RIGHT) else 0
     along = sorted(d.box.center[axis] for d in wall)
-    length = statistics.median((d.box.y2 - d.box.y1) if axis else (d.box.x2 - d.box.x1) for d in wall)
+    length = statistics.median(d.box.height if axis else d.box.width for d in wall)
     gaps = [b - a for a, b in itertools.pairwise(along) if 0.3 * unit < b - a <= ADJACENT_STACKS * length]
     return statistics.median(gaps) if len(gaps) >= 3 else None
 

@@ -838,8 +838,8 @@ class CameraGame:
         raise KeyError(event_id)
 
     def _undo_to(self, count: int) -> None:
-        while len(self.session.game.events) > count:
-            self.session.undo()
+        if (extra := len(self.session.game.events) - count) > 0:
+            self.session.undo(extra)
 
     # --- what the phones show ------------------------------------------------------------------------------
 

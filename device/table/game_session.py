@@ -415,10 +415,11 @@ class GameSession:
                 return self.store.append_all(self.game_id, (HandStart(), event), key=key)
             return self.store.append(self.game_id, event, key=key)
 
-    def undo(self) -> None:
-        """Take back the last event: the store appends an undo row (the log keeps the event)."""
+    def undo(self, count: int = 1) -> None:
+        """Take back the last ``count`` events in one write: the store appends an undo row for each (the log keeps
+        the events)."""
         with self._lock:
-            self.store.undo(self.game_id, key=self._claim_write())
+            self.store.undo(self.game_id, key=self._claim_write(), count=count)
 
     def undo_write(self) -> None:
         """Take back what a phone recorded last: the last event, and the hand start written before it when that is
@@ -426,8 +427,7 @@ class GameSession:
         Undo then takes back the write before, not a hand start no one sees."""
         with self._lock:
             events = self.game.events
-            count = 2 if len(events) >= 2 and isinstance(events[-2], HandStart) else 1
-            self.store.undo(self.game_id, key=self._claim_write(), count=count)
+            self.undo(2 if len(events) >= 2 and isinstance(events[-2], HandStart) else 1)
 
     def append_all(self, events: Sequence[Event]) -> Any:
         """Store ``events`` in the game's log, all or none (the camera game's moves: a draw and its discard ...);

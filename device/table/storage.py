@@ -268,8 +268,10 @@ class GameStore:
         returns the game as it now is."""
         with self._lock:
             g = self.game(game_id)
-            if count < 1 or len(g.events) < count:
-                raise StorageError("nothing to undo" if not g.events else f"only {len(g.events)} events to undo")
+            try:
+                undone = g.undo(count)  # checked before anything is written
+            except EngineError as exc:
+                raise StorageError(str(exc)) from None
             first = self._next_seq(game_id)
             with self._transaction(key):
                 now = time.time()
@@ -278,10 +280,8 @@ class GameStore:
                         "INSERT INTO log (game_id, seq, kind, data, at) VALUES (?, ?, 'undo', NULL, ?)",
                         (game_id, first + n, now),
                     )
-            for _ in range(count):
-                g = g.undo()
-            self._games[game_id] = g
-            return g
+            self._games[game_id] = undone
+            return undone
 
     # -------------------------------------------------------------- JSON
 

@@ -90,11 +90,13 @@ class Game(Table):
             g.apply(e)
         return g
 
-    def undo(self) -> Game:
-        """A new game with the last event taken back (the state is rebuilt by replay)."""
-        if not self.events:
-            raise EngineError("nothing to undo")
-        return Game.replay(self.rules, self.seats, self.events[:-1], self.first_dealer, self.start)
+    def undo(self, count: int = 1) -> Game:
+        """A new game with the last ``count`` events taken back (the state is rebuilt by one replay)."""
+        if count < 1:
+            raise EngineError(f"an undo takes back one event or more, not {count}")
+        if len(self.events) < count:
+            raise EngineError("nothing to undo" if not self.events else f"only {len(self.events)} events to undo")
+        return Game.replay(self.rules, self.seats, self.events[:-count], self.first_dealer, self.start)
 
     # ------------------------------------------------------------------ applying events
 

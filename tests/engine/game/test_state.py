@@ -78,6 +78,24 @@ def test_json_roundtrip_and_undo() -> None:
         event_from_dict({"type": "discard", "seat": 0, "tile": "9x"})
 
 
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_undo_takes_back_count_events_as_that_many_undos_do(count: int) -> None:
+    g = deal()
+    play(g, "0+9m 0-9m 1+9p 1r-9p 2+1p")
+    one_by_one = g
+    for _ in range(count):
+        one_by_one = one_by_one.undo()
+    back = g.undo(count)
+    assert back.events == one_by_one.events == g.events[:-count]
+    assert (back.scores, back.sticks, back.to_act) == (one_by_one.scores, one_by_one.sticks, one_by_one.to_act)
+
+
+@pytest.mark.parametrize(("count", "message"), [(0, "one event or more"), (99, "events to undo")])
+def test_an_undo_of_no_events_or_more_than_there_are_is_refused(count: int, message: str) -> None:
+    with pytest.raises(EngineError, match=message):
+        deal().undo(count)
+
+
 def test_snapshot_for_a_display() -> None:
     g = deal()
     play(g, "0+9m 0-9m 1+4p 1-4p 2+3s")

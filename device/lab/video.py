@@ -169,11 +169,12 @@ def renderer(style: Any, seed: int, size: tuple[int, int] = FRAME_SIZE) -> Calla
     return render
 
 
-def game_style(seed: int) -> Any:
-    """One table's look (felt, light, camera pose), drawn from ``seed``."""
+def game_style(seed: int, clutter: bool = False) -> Any:
+    """One table's look (felt, light, camera pose), drawn from ``seed``; with ``clutter``, things besides the tiles
+    lying still on the table (the same look otherwise)."""
     from vision.synth.table_render import TableStyle
 
-    return TableStyle.seeded(seed)
+    return TableStyle.seeded(seed, clutter=clutter)
 
 
 def camera_reader(kind: str, source: Any, model: Path | None = None) -> Any:
@@ -437,18 +438,19 @@ def scripts_of(paths: list[str], games: int | None) -> list[Any]:
 def run_video(
     paths: list[str], *, reader: str = "labels", games: int | None = None, seed: int = 0, style_seed: int | None = None,
     model: Path | None = None, size: tuple[int, int] = FRAME_SIZE, jobs: int | None = 1, pace: float | None = None,
-    progress: Callable[[GameFilmed], Any] | None = None,
+    clutter: bool = False, progress: Callable[[GameFilmed], Any] | None = None,
 ) -> tuple[dict[str, int], list[GameFilmed]]:  # fmt: skip
     """The figures over every game (``{"games", "events", "recovered", "false", "wins_scored_right", "wins"}``)
     and each game's; ``jobs`` games filmed at once (each in its own process; None: one a core this process may use,
-    at most one a game); ``progress`` sees each game filmed."""
+    at most one a game); ``clutter``: things besides the tiles lying on each table; ``progress`` sees each game
+    filmed."""
     scripts = scripts_of(paths, games)
     if not scripts:
         raise UserError("no game with a hand in the given logs")
     style_seed = seed if style_seed is None else style_seed
     calls = [
-        {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i), "model": model,
-         "size": size, "pace": pace}
+        {"script": s, "reader": reader, "seed": seed + 1000 * i, "style": game_style(style_seed + i, clutter),
+         "model": model, "size": size, "pace": pace}
         for i, s in enumerate(scripts)
     ]  # fmt: skip
     filmed: list[GameFilmed] = []
@@ -609,7 +611,7 @@ def _cmd_video(args: argparse.Namespace) -> int:
     total, filmed = run_video(
         args.paths, reader=args.reader, games=args.games, seed=args.seed, style_seed=args.style_seed,
         model=Path(args.model) if args.model else None, size=frame_size(args.size), jobs=args.jobs,
-        pace=PI5_GMACS if args.pace == "pi5" else None, progress=_progress,
+        pace=PI5_GMACS if args.pace == "pi5" else None, clutter=args.clutter, progress=_progress,
     )  # fmt: skip
     if details is not None:
         for g in filmed:
@@ -671,6 +673,9 @@ def register(commands: Any) -> None:
                    help="the frames' height x width in pixels (default %(default)s, the demo camera's)")  # fmt: skip
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="games filmed at once, one process each (default: one a core, at most one a game)")  # fmt: skip
+    p.add_argument("--clutter", action="store_true",
+                   help="things besides the tiles lie still on each table through the game (a phone, paper, point "
+                   "sticks, chips, dice, a cup, a box), in front of the players and in the corners")  # fmt: skip
     p.add_argument("--pace", choices=PACES, default="here",
                    help="here: every frame is read; pi5 (with --reader models): each read lasts as long as the Pi 5 "
                    "estimate says, and the frames filmed meanwhile go by unseen")  # fmt: skip

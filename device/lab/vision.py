@@ -115,8 +115,8 @@ def register(commands) -> None:
     )
     phone.add_argument(
         "--readers",
-        help="which readers, comma list of pyramid, scale (at its tiles' scale), read (jantaku read); default all. "
-        "The pyramid takes most of the run's time",
+        help="which readers, comma list of pyramid, scale (at its tiles' scale), read (jantaku read), camera (the "
+        "camera's reader, each shot as it is); default all but camera. The pyramid takes most of the run's time",
     )
     phone.add_argument(
         "--views",
@@ -365,7 +365,9 @@ def cmd_eval_camera(args: argparse.Namespace) -> int:
 
 
 #: ``jantaku-lab eval phone --readers``: each key, and the name its figures go under.
-PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku read"}
+PHONE_READERS = {"pyramid": "pyramid", "scale": "at scale", "read": "jantaku read", "camera": "camera"}
+#: The readers ``eval phone`` reads with when ``--readers`` names none: the photo readers.
+PHONE_DEFAULT_READERS = ("pyramid", "scale", "read")
 
 
 def cmd_eval_phone(args: argparse.Namespace) -> int:
@@ -413,7 +415,11 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         raise UserError("--loose is a count of shots: 0 or more")
     if unknown := [t for t in lights if t not in LIGHTS]:
         raise UserError(f"--lights: no light {', '.join(unknown)} (there are {', '.join(LIGHTS)})")
-    wanted = list(PHONE_READERS) if args.readers is None else [r.strip() for r in args.readers.split(",") if r.strip()]
+    wanted = (
+        list(PHONE_DEFAULT_READERS)
+        if args.readers is None
+        else [r.strip() for r in args.readers.split(",") if r.strip()]
+    )
     if not wanted or (unknown := [r for r in wanted if r not in PHONE_READERS]):
         raise UserError(f"--readers: one or more of {', '.join(PHONE_READERS)}, comma separated")
     read = replace(reader_config(args), views=parse_views(args.views))
@@ -423,9 +429,12 @@ def cmd_eval_phone(args: argparse.Namespace) -> int:
         "scale": replace(read, views=()),
         "read": read,
     }
+    camera = camera_reader_config(args, views=False)
     try:
         models = load_models(read)
         makers = {key: lambda key=key: make_reader(configs[key], models) for key in configs}
+        # the camera reads with its own detector, and shares the photo readers' network where it is the same file
+        makers["camera"] = lambda: make_reader(camera, load_models(camera, beside=models))
         readers = {PHONE_READERS[key]: makers[key]() for key in PHONE_READERS if key in wanted}
         photos = held_out_split()
     except (VisionError, FileNotFoundError) as exc:
@@ -818,12 +827,13 @@ def cmd_eval_real(args: argparse.Namespace) -> int:
     return 0
 
 
-def camera_reader_config(args: argparse.Namespace) -> ReaderConfig:
+def camera_reader_config(args: argparse.Namespace, views: bool = True) -> ReaderConfig:
     """The camera's reader as the options ask (``--model``, ``--conf``, ``--threads``), reading each image as it is:
-    not squared to a table, so that its boxes are the image's, to compare with the image's labels."""
+    not squared to a table, so that its boxes are the image's, to compare with the image's labels. ``views``: whether
+    ``--views`` would name this reader's views (and so is refused); false where it names another reader's."""
     from vision.read.pipeline import ReaderConfig, TableMode
 
-    if args.views is not None:
+    if views and args.views is not None:
         raise UserError("--views are the photo reader's: the camera's reader has none")
     model = Path(args.model) if args.model else None
     camera = ReaderConfig.for_camera(model, conf=operating_conf(args))

@@ -27,7 +27,10 @@ and on ``seed``: a tile never moves between two frames of one game. The conventi
   riichi stick between the pond and the centre.
 
 A :class:`TableStyle` (``TableStyle.seeded(n)``) varies the felt's colour, the light, the white balance, the
-camera's pose (straight above, or at an angle from one side: a perspective warp), blur and sensor noise.
+camera's pose (straight above, or at an angle from one side: a perspective warp), blur and sensor noise; and what
+else lies on the table (``clutter``: a phone, paper, point sticks, chips, dice, a cup, a box, from
+:mod:`vision.synth.distractors`), still for the whole game, in front of the players and in the corners, off the
+tiles, unlabelled.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.synth.table_scene import SeatScene, TableScene
@@ -53,6 +56,7 @@ from vision.read.detector import Detection
 from vision.read.geometry import Box, Size
 from vision.read.labels import BACK_CLASS, YoloBox, class_of_tile
 from vision.read.table import FrameSide
+from vision.synth.distractors import PX_PER_MM, flat_picture
 from vision.synth.table_scene import WALL_STACKS, MeldScene, SeatScene, TableScene, Zone
 
 #: The frame drawn unless told otherwise (height, width): a Pi HQ camera's binned mode, non-square.
@@ -72,6 +76,13 @@ URA_IN, URA_ALONG = 0.45, 0.15
 #: A tile at least this share under the arm is hidden: not labelled.
 HIDDEN = 0.5
 _SIDES = tuple(FrameSide)
+#: Things that lie still on a table through a game besides the tiles (kinds of :mod:`vision.synth.distractors`).
+CLUTTER_KINDS = ("phone", "paper", "point_sticks", "chips", "dice", "cup", "white_box")
+#: A tile's face width in millimetres (:data:`TILE_W` pixels of the default frame): things are drawn to its scale.
+TILE_W_MM = 26.0
+#: How far from the table's centre the tiles reach (tile heights: the hand rows, a called tile lying sideways beyond
+#: them, a margin): clutter lies beyond it, in front of the players and in the corners.
+TILES_REACH = HAND_IN + 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,8 @@ class TableStyle:
     """How the table and the camera look: felt colour (BGR), light falloff (0: even) from ``light_at`` (shares of
     the frame's width and height), overall gain and white balance (B, G, R factors), the camera's pose (``camera``
     None: straight above; a side: at an angle from that side, the far edge ``tilt`` shorter than the near one),
-    Gaussian blur (sigma, pixels) and sensor noise (sigma, grey levels). ``TableStyle()`` is the bundled demo's."""
+    Gaussian blur (sigma, pixels), sensor noise (sigma, grey levels) and ``clutter``, the kinds of things lying on
+    the table beside the tiles (:data:`CLUTTER_KINDS`). ``TableStyle()`` is the bundled demo's."""
 
     felt: tuple[int, int, int] = (58, 112, 46)
     light: float = 0.0
@@ -90,17 +102,25 @@ class TableStyle:
     tilt: float = 0.0
     blur: float = 0.0
     noise: float = 1.6
+    clutter: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 <= self.tilt < 0.5:
             raise ValueError(f"a camera's tilt shortens the far edge by 0 to 0.5 of the near one, not {self.tilt}")
         if self.blur < 0 or self.noise < 0 or self.gain <= 0:
             raise ValueError("blur and noise are at least 0, gain above 0")
+        if unknown := [k for k in self.clutter if k not in CLUTTER_KINDS]:
+            raise ValueError(f"clutter is of the kinds {', '.join(CLUTTER_KINDS)}; not {', '.join(unknown)}")
 
     @classmethod
-    def seeded(cls, seed: int) -> TableStyle:
+    def seeded(cls, seed: int, clutter: bool = False) -> TableStyle:
         """A style drawn at random from ``seed``: one of a few felt colours, light, white balance, a camera
-        straight above (half the time) or at a mild angle from one side, some blur and noise."""
+        straight above (half the time) or at a mild angle from one side, some blur and noise; with ``clutter``, two
+        to six things on the table besides (the rest of the style is the same with or without)."""
+        kinds: tuple[str, ...] = ()
+        if clutter:
+            pick = np.random.default_rng([seed, 0xC1])
+            kinds = tuple(str(k) for k in pick.choice(CLUTTER_KINDS, int(pick.integers(2, 7))))
         rng = np.random.default_rng([seed, 0x57])
         felts = ((58, 112, 46), (40, 90, 30), (110, 70, 30), (60, 50, 120), (80, 85, 80))
         felt = np.array(felts[rng.integers(len(felts))], float) * rng.uniform(0.85, 1.15)
@@ -115,6 +135,7 @@ class TableStyle:
             tilt=0.0 if overhead else float(rng.uniform(0.03, 0.12)),
             blur=float(rng.choice([0.0, rng.uniform(0.3, 1.2)])),
             noise=float(rng.uniform(1.0, 4.0)),
+            clutter=kinds,
         )
 
 
@@ -244,6 +265,42 @@ def felt(height: int, width: int, colour: tuple[int, int, int], seed: int) -> np
     inside = np.zeros((h, w), bool)
     inside[rim:-rim, rim:-rim] = True
     return np.clip(np.where(inside[:, :, None], base, wood), 0, 255).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=2)
+def clutter_pieces(size: tuple[int, int], kinds: tuple[str, ...], seed: int, tries: int = 300) -> tuple[Placed, ...]:
+    """Where each thing of ``kinds`` lies on the table in a frame of ``size`` (height, width): drawn from above at
+    the tiles' scale, turned at random, on the felt beyond the tiles' reach (:data:`TILES_REACH`) and apart from
+    each other. A thing that finds no such place in ``tries`` is left out. The same arguments give the same pieces
+    (the same arrays: still things keep their sprites from frame to frame)."""
+    geo = Geometry(size)
+    rng = np.random.default_rng([seed, 0xC1])
+    h, w = size
+    rim = round(58 * geo.scale) + 2
+    cx, cy = geo.centre
+    reach = TILES_REACH * geo.h
+    per_mm = geo.w / TILE_W_MM / PX_PER_MM
+    taken = np.zeros((h, w), bool)
+    taken[max(0, round(cy - reach)) : round(cy + reach), max(0, round(cx - reach)) : round(cx + reach)] = True
+    placed: list[Placed] = []
+    for kind in kinds:
+        flat = flat_picture(kind, rng)
+        fh, fw = flat.rgba.shape[:2]
+        size_px = (max(2, round(fw * per_mm)), max(2, round(fh * per_mm)))
+        rgba = cv2.resize(flat.rgba, size_px, interpolation=cv2.INTER_AREA)
+        patch = np.clip(rgba[:, :, [2, 1, 0, 3]] * 255, 0, 255).astype(np.uint8)  # RGBA 0..1 -> BGRA
+        for _ in range(tries):
+            p = Placed(patch, float(rng.uniform(rim, w - rim)), float(rng.uniform(rim, h - rim)),
+                       int(rng.integers(4)), float(rng.uniform(-30, 30)))  # fmt: skip
+            corners = face_corners(p)
+            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 4
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 8  # with its shadow
+            if x0 < rim or y0 < rim or x1 > w - rim or y1 > h - rim or taken[y0:y1, x0:x1].any():
+                continue
+            taken[y0:y1, x0:x1] = True
+            placed.append(p)
+            break
+    return tuple(placed)
 
 
 # --- compositing -----------------------------------------------------------------------------------------------
@@ -808,7 +865,8 @@ def render_table(
     geo = Geometry((int(size[0]), int(size[1])))
     drawing = _Drawing(scene, geo, seed)
     pieces = drawing.draw()
-    canvas = compose(pieces, felt(geo.size[0], geo.size[1], style.felt, seed))
+    clutter = clutter_pieces(geo.size, style.clutter, seed) if style.clutter else ()
+    canvas = compose([*clutter, *pieces], felt(geo.size[0], geo.size[1], style.felt, seed))
     mask = None
     if scene.arm is not None:
         paint, mask = arm_layer(geo, scene.arm, drawing.arm_target(), seed)

@@ -200,6 +200,22 @@ def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
     assert report["readers"]["jantaku read"]["all"]["shots"] == 24
 
 
+def test_eval_phone_reads_with_the_cameras_reader_beside_the_photo_readers(model, capsys):
+    from vision.eval.real_photos import held_out_split
+
+    try:
+        held_out_split()
+    except FileNotFoundError as exc:
+        pytest.skip(f"no real photos in this checkout: {exc}")
+    argv = ["eval", "phone", "--model", str(model), "--zooms", "0.45", "--mosaics", "", "--turns", "", "--lights", ""]
+    # --views names the photo reader's views: the camera's reader, which has none, is read beside it all the same
+    argv += ["--squashes", "", "--no-camerash", "--side", "800", "--readers", "read,camera", "--views", "none"]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["readers"]) == ["jantaku read", "camera"]
+    assert report["readers"]["camera"]["all"]["shots"] == 24
+
+
 def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):
     from vision.eval.evaluation import camerash_rows
     from vision.eval.phone_evaluation import HAND_ZOOMS

@@ -509,6 +509,29 @@ def test_what_fits_nowhere_is_unassigned(extra, unassigned):
 
 
 @pytest.mark.parametrize(
+    ("extra", "not_tiles"),
+    [
+        # things on the table a detector boxed, far from a tile's size: no tile, and the table reads as it lay
+        ([_det(Tile.parse("4p"), Box(1450.0, 60.0, 1466.0, 76.0))], ["4p"]),  # a die, half a tile long
+        ([_det(Tile.parse("3m"), Box(1380.0, 300.0, 1480.0, 400.0))], ["3m"]),  # a sheet of paper three tiles long
+        ([_det(None, Box(60.0, 300.0, 100.0, 380.0))], ["back"]),  # a phone lying face down, read as a back
+        ([_det(Tile.parse("1s"), Box(1200.0, 700.0, 1290.0, 712.0))], ["1s"]),  # a point stick
+        # sized as tiles are: kept
+        ([_det(None, Box(100.0, 100.0, 108.0, 130.0))], []),  # a tile standing, its top edge: narrow, a tile long
+        ([_det(Tile.parse("2s"), Box(0.0, 400.0, 16.0, 430.0))], []),  # a tile the frame's edge cuts
+        ([_det(None, Box(1450.0, 60.0, 1466.0, 76.0))], []),  # a small back: face down, never judged too small
+        ([_det(Tile.parse("9p"), Box(1450.0, 60.0, 1480.0, 90.0))], []),  # a chip as large as a tile: size can't tell
+    ],
+)
+def test_boxes_sized_unlike_the_tiles_are_no_tiles(extra, not_tiles):
+    obs = read_table(lay(FULL) + extra, FRAME)
+    assert [d.label for d in obs.not_tiles] == not_tiles
+    for side in FrameSide:
+        assert observed(obs, side) == expected(FULL[side]), side
+    assert len(obs.unassigned) == len(extra) - len(not_tiles)  # the rest lie beyond the hands: they fit nowhere
+
+
+@pytest.mark.parametrize(
     "detections",
     [
         [],
@@ -520,7 +543,7 @@ def test_what_fits_nowhere_is_unassigned(extra, unassigned):
 def test_odd_input_never_raises(detections):
     obs = read_table(detections, FRAME)
     placed = sum(len(s.hand) + len(s.pond) + len(s.wall) + sum(len(m.detections) for m in s.melds) for s in obs.seats)
-    assert placed + len(obs.unassigned) == len(detections)
+    assert placed + len(obs.unassigned) + len(obs.not_tiles) == len(detections)
     assert len(obs.seats) == 4 and [s.side for s in obs.seats] == list(FrameSide)
 
 

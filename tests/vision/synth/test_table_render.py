@@ -421,3 +421,53 @@ def test_a_dead_wall_alone_by_a_corner_keeps_its_indicators(wall_break, live):
     obs = seen(scene)
     assert obs.dora_indicators == parse_tiles("5z")
     assert [obs.seat(side).pond_tiles for side in FrameSide] == [scene.seat(side).pond for side in FrameSide]
+
+
+# --- clutter ------------------------------------------------------------------------------------------------------
+
+#: Every seat at its widest: three rows of pond, four kans (one added), the tile set apart.
+CROWDED = table(*(seat("123456789m123456789p", riichi=6, melds="1111m< 222p^+ 3333s= 4444z>", apart="5z"),) * 4)
+
+
+def _clutter_boxes(size, style, seed):
+    from vision.synth.table_render import clutter_pieces, face_corners
+
+    pieces = clutter_pieces(size, style.clutter, seed)
+    return pieces, [(*face_corners(p).min(axis=0), *face_corners(p).max(axis=0)) for p in pieces]
+
+
+@pytest.mark.parametrize("size", [(1520, 2028), (720, 1280), (1200, 900)])
+@pytest.mark.parametrize("style_seed", range(6))
+def test_clutter_lies_on_the_felt_off_every_tile_and_unlabelled(size, style_seed):
+    style = TableStyle.seeded(style_seed, clutter=True)
+    bare = dataclasses.replace(style, clutter=())
+    assert bare == TableStyle.seeded(style_seed)  # the same look but for what lies on the table
+    pieces, boxes = _clutter_boxes(size, style, seed=3)
+    assert len(pieces) >= 1
+    h, w = size
+    laid = table_boxes(CROWDED, size=size, seed=3, style=TableStyle())  # straight above: the pieces' own frame
+    for x1, y1, x2, y2 in boxes:
+        assert 0 < x1 < x2 < w and 0 < y1 < y2 < h
+        for _cls, tile in laid.boxes:
+            assert x2 < tile.x1 or tile.x2 < x1 or y2 < tile.y1 or tile.y2 < y1, "clutter over a tile"
+    cluttered = render_table(CROWDED, size=size, seed=3, style=style)
+    plain = render_table(CROWDED, size=size, seed=3, style=bare)
+    assert cluttered.boxes == plain.boxes and (cluttered.image != plain.image).any()
+    assert read(cluttered).seat(B).melds == read(plain).seat(B).melds
+
+
+def test_clutter_lies_still_from_frame_to_frame():
+    from vision.synth.table_render import clutter_pieces
+
+    style = TableStyle.seeded(1, clutter=True)
+    first = clutter_pieces((760, 1014), style.clutter, 5)
+    clutter_pieces.cache_clear()
+    again = clutter_pieces((760, 1014), style.clutter, 5)
+    assert [(p.cx, p.cy, p.quarters, p.tilt) for p in first] == [(p.cx, p.cy, p.quarters, p.tilt) for p in again]
+    assert all((a.patch == b.patch).all() for a, b in zip(first, again, strict=True))
+    assert clutter_pieces((760, 1014), style.clutter, 5) is again  # the same sprites, drawn once for the game
+
+
+def test_clutter_of_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="clutter is of the kinds"):
+        TableStyle(clutter=("phone", "keyboard"))

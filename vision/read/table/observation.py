@@ -159,11 +159,13 @@ class SeatObservation:
 @dataclass(frozen=True, slots=True)
 class TableObservation:
     """A whole table: the four seats (bottom, right, top, left; empty where nobody's tiles were seen), the dora
-    indicators, the estimated centre (x, y) in pixels, and the detections that fit nowhere."""
+    indicators, the estimated centre (x, y) in pixels, the detections that fit nowhere (``unassigned``) and those
+    sized unlike the table's tiles (``not_tiles``: things on the table a detector boxed, such as dice or paper)."""
 
     seats: tuple[SeatObservation, ...]
     centre: tuple[float, float]
     unassigned: tuple[Detection, ...] = ()
+    not_tiles: tuple[Detection, ...] = ()
 
     def seat(self, side: FrameSide) -> SeatObservation:
         return self.seats[side.turns]
@@ -210,6 +212,8 @@ class TableObservation:
             lines.append(f"  dora indicators {format_tiles(self.dora_indicators)} (dead wall: {self.dead_wall.value})")
         if self.unassigned:
             lines.append(f"  unassigned: {len(self.unassigned)}")
+        if self.not_tiles:
+            lines.append(f"  sized unlike a tile: {len(self.not_tiles)}")
         return lines
 
     def as_json(self) -> dict:
@@ -220,4 +224,5 @@ class TableObservation:
             "dead_wall": None if self.dead_wall is None else self.dead_wall.value,
             "backs": self.backs,
             "unassigned": [d.as_json() for d in self.unassigned],
+            "not_tiles": [d.as_json() for d in self.not_tiles],
         }

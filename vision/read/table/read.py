@@ -172,6 +172,43 @@ def _pairs_split(dets: Sequence[Detection]) -> list[Detection]:
     return out
 
 
+#: A box whose long side is this share of the table's tiles' or less (the median long side of every box read), read
+#: face up, or this many times theirs or more, face up or down, is no tile lying on the table: a die or a chip; a
+#: sheet of paper, a phone, a cup or a box. (A camera at an angle sees its near tiles larger than its far ones, by
+#: far less; two tiles boxed as one are split first.)
+TILE_SIZED = (0.7, 1.8)
+#: With fewer boxes than this, their median says too little of the tiles' size: every box is kept.
+SIZED_MIN = 9
+#: A box this close to the frame's edge (pixels) may be a tile the edge cuts: never too small.
+AT_THE_EDGE = 2.0
+
+
+def _sized_like_tiles(dets: Sequence[Detection], size: Size | None) -> tuple[list[Detection], list[Detection]]:
+    """``dets`` split into the boxes sized like the table's tiles (:data:`TILE_SIZED`) and the others.
+
+    >>> from vision.read.labels import BACK_CLASS
+    >>> tiles = [Detection.of_class(BACK_CLASS, Box(31.0 * i, 0.0, 31.0 * i + 30, 40.0), 0.9) for i in range(10)]
+    >>> die = Detection.of_class(3, Box(400.0, 0.0, 20.0 + 400, 20.0), 0.9)
+    >>> sheet = Detection.of_class(3, Box(0.0, 100.0, 90.0, 180.0), 0.9)
+    >>> kept, odd = _sized_like_tiles([*tiles, die, sheet], None)
+    >>> len(kept), [d.box.x1 for d in odd]
+    (10, [400.0, 0.0])
+    """
+    if len(dets) < SIZED_MIN:
+        return list(dets), []
+    tile = statistics.median(max(d.box.width, d.box.height) for d in dets)
+    kept, odd = [], []
+    for d in dets:
+        b = d.box
+        ratio = max(b.width, b.height) / tile
+        at_edge = size is not None and (
+            min(b.x1, b.y1) <= AT_THE_EDGE or b.x2 >= size.width - AT_THE_EDGE or b.y2 >= size.height - AT_THE_EDGE
+        )
+        small = d.tile is not None and ratio <= TILE_SIZED[0] and not at_edge
+        (odd if small or ratio >= TILE_SIZED[1] else kept).append(d)
+    return kept, odd
+
+
 def read_table(
     detections: Sequence[Detection], size: Size | None = None, *, centre: tuple[float, float] | None = None
 ) -> TableObservation:
@@ -200,7 +237,8 @@ def read_table(
     meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
     Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
     sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
-    ``unassigned``; nothing here raises on odd detections.
+    ``unassigned``; boxes sized unlike the table's tiles (:data:`TILE_SIZED`: far larger, or far smaller and face
+    up) to ``not_tiles``, read as nothing else; nothing here raises on odd detections.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.geometry import Box
@@ -216,12 +254,15 @@ def read_table(
     """
     good = _pairs_split([d for d in detections if d.box.width > 0 and d.box.height > 0])
     bad = [d for d in detections if not (d.box.width > 0 and d.box.height > 0)]
+    good, odd = _sized_like_tiles(good, size)
     if not good:
         mid = (size.width / 2, size.height / 2) if size else (0.0, 0.0)
-        return TableObservation(tuple(SeatObservation(s) for s in FrameSide), centre or mid, tuple(bad))
+        return TableObservation(tuple(SeatObservation(s) for s in FrameSide), centre or mid, tuple(bad), tuple(odd))
     if centre is None:
         centre = _estimated(good, size)
     per_seat, unassigned = _seat_rows(good, centre)
     inside, reach = _inside_and_reach(per_seat, good)
     seats = [_seat_observation(s, good, inside, reach, unassigned) for s in per_seat]
-    return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)))
+    return TableObservation(
+        tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)), tuple(odd)
+    )

@@ -263,6 +263,4 @@ def read_table(
     per_seat, unassigned = _seat_rows(good, centre)
     inside, reach = _inside_and_reach(per_seat, good)
     seats = [_seat_observation(s, good, inside, reach, unassigned) for s in per_seat]
-    return TableObservation(
-        tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)), tuple(odd)
-    )
+    return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)), tuple(odd))

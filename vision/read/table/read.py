@@ -172,11 +172,14 @@ def _pairs_split(dets: Sequence[Detection]) -> list[Detection]:
     return out
 
 
-#: A box whose long side is this share of the table's tiles' or less (the median long side of every box read), read
-#: face up, or this many times theirs or more, face up or down, is no tile lying on the table: a die or a chip; a
-#: sheet of paper, a phone, a cup or a box. (A camera at an angle sees its near tiles larger than its far ones, by
-#: far less; two tiles boxed as one are split first.)
-TILE_SIZED = (0.7, 1.8)
+#: A box read face up whose long side lies outside this range of the table's tiles' (the median long side of every
+#: box read) is no tile lying on the table: a die or a coin below it; a sheet of paper, a phone, a cup or a box
+#: above it. (Tiles read face up on filmed tables lie within 0.74 to 1.17 of it: a camera at an angle sees its near
+#: tiles larger than its far ones; two face-up tiles boxed as one are split first.)
+FACE_SIZED = (0.7, 1.8)
+#: A box read face down this many times the tiles' long side or more is none either (two stacks of a wall boxed
+#: once are about 1.5 times it, and are kept).
+BACK_LARGEST = 1.8
 #: With fewer boxes than this, their median says too little of the tiles' size: every box is kept.
 SIZED_MIN = 9
 #: A box this close to the frame's edge (pixels) may be a tile the edge cuts: never too small.
@@ -184,7 +187,8 @@ AT_THE_EDGE = 2.0
 
 
 def _sized_like_tiles(dets: Sequence[Detection], size: Size | None) -> tuple[list[Detection], list[Detection]]:
-    """``dets`` split into the boxes sized like the table's tiles (:data:`TILE_SIZED`) and the others.
+    """``dets`` split into the boxes sized like the table's tiles (:data:`FACE_SIZED`, :data:`BACK_LARGEST`) and
+    the others.
 
     >>> from vision.read.labels import BACK_CLASS
     >>> tiles = [Detection.of_class(BACK_CLASS, Box(31.0 * i, 0.0, 31.0 * i + 30, 40.0), 0.9) for i in range(10)]
@@ -204,8 +208,9 @@ def _sized_like_tiles(dets: Sequence[Detection], size: Size | None) -> tuple[lis
         at_edge = size is not None and (
             min(b.x1, b.y1) <= AT_THE_EDGE or b.x2 >= size.width - AT_THE_EDGE or b.y2 >= size.height - AT_THE_EDGE
         )
-        small = d.tile is not None and ratio <= TILE_SIZED[0] and not at_edge
-        (odd if small or ratio >= TILE_SIZED[1] else kept).append(d)
+        largest = BACK_LARGEST if d.tile is None else FACE_SIZED[1]
+        small = d.tile is not None and ratio <= FACE_SIZED[0] and not at_edge  # a tile the edge cuts may be small
+        (odd if small or ratio >= largest else kept).append(d)
     return kept, odd
 
 
@@ -237,8 +242,8 @@ def read_table(
     meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
     Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
     sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
-    ``unassigned``; boxes sized unlike the table's tiles (:data:`TILE_SIZED`: far larger, or far smaller and face
-    up) to ``not_tiles``, read as nothing else; nothing here raises on odd detections.
+    ``unassigned``; boxes sized unlike the table's tiles (:func:`_sized_like_tiles`: far larger, or far smaller
+    and face up) to ``not_tiles``, read as nothing else; nothing here raises on odd detections.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.geometry import Box

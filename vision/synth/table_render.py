@@ -75,6 +75,8 @@ MELD_RIGHT = 8.0
 URA_IN, URA_ALONG = 0.45, 0.15
 #: A tile at least this share under the arm is hidden: not labelled.
 HIDDEN = 0.5
+#: The wooden frame round the felt (pixels of the default frame).
+RIM = 58
 _SIDES = tuple(FrameSide)
 #: Things that lie still on a table through a game besides the tiles (kinds of :mod:`vision.synth.distractors`).
 CLUTTER_KINDS = ("phone", "paper", "point_sticks", "chips", "dice", "cup", "white_box")
@@ -258,7 +260,7 @@ def felt(height: int, width: int, colour: tuple[int, int, int], seed: int) -> np
     base += (grain + blotch)[:, :, None]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     base *= (1.08 - 0.22 * (((xx - w * 0.45) / w) ** 2 + ((yy - h * 0.4) / h) ** 2) * 2.2)[:, :, None]
-    rim = round(58 * s)
+    rim = round(RIM * s)
     wood = np.empty((h, w, 3), np.float32)
     wood[:] = (40, 75, 120)
     wood += (cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (41, 1), 0) * 30)[:, :, None]
@@ -276,7 +278,7 @@ def clutter_pieces(size: tuple[int, int], kinds: tuple[str, ...], seed: int, tri
     geo = Geometry(size)
     rng = np.random.default_rng([seed, 0xC1])
     h, w = size
-    rim = round(58 * geo.scale) + 2
+    rim = round(RIM * geo.scale) + 2  # on the felt
     cx, cy = geo.centre
     reach = TILES_REACH * geo.h
     per_mm = geo.w / TILE_W_MM / PX_PER_MM

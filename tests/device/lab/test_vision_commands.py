@@ -185,7 +185,15 @@ def test_train_from_an_onnx_refuses_what_it_cannot_start_from(tmp_path, capsys, 
     assert len(err.strip().splitlines()) == 1 and message in err
 
 
-def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
+@pytest.mark.parametrize(
+    ("asked", "read"),
+    [
+        (["--readers", "read"], ["jantaku read"]),
+        # --views names the photo reader's views: the camera's reader, which has none, is read beside it all the same
+        (["--readers", "read,camera", "--views", "none"], ["jantaku read", "camera"]),
+    ],
+)
+def test_eval_phone_reads_with_the_readers_asked_for(model, capsys, asked, read):
     from vision.eval.real_photos import held_out_split
 
     try:
@@ -193,27 +201,11 @@ def test_eval_phone_reads_with_the_readers_asked_for(model, capsys):
     except FileNotFoundError as exc:
         pytest.skip(f"no real photos in this checkout: {exc}")
     argv = ["eval", "phone", "--model", str(model), "--zooms", "0.45", "--mosaics", "", "--turns", "", "--lights", ""]
-    argv += ["--squashes", "", "--no-camerash", "--side", "800", "--readers", "read", "--json"]
+    argv += ["--squashes", "", "--no-camerash", "--side", "800", *asked, "--json"]
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
-    assert list(report["readers"]) == ["jantaku read"]
-    assert report["readers"]["jantaku read"]["all"]["shots"] == 24
-
-
-def test_eval_phone_reads_with_the_cameras_reader_beside_the_photo_readers(model, capsys):
-    from vision.eval.real_photos import held_out_split
-
-    try:
-        held_out_split()
-    except FileNotFoundError as exc:
-        pytest.skip(f"no real photos in this checkout: {exc}")
-    argv = ["eval", "phone", "--model", str(model), "--zooms", "0.45", "--mosaics", "", "--turns", "", "--lights", ""]
-    # --views names the photo reader's views: the camera's reader, which has none, is read beside it all the same
-    argv += ["--squashes", "", "--no-camerash", "--side", "800", "--readers", "read,camera", "--views", "none"]
-    assert main([*argv, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert list(report["readers"]) == ["jantaku read", "camera"]
-    assert report["readers"]["camera"]["all"]["shots"] == 24
+    assert list(report["readers"]) == read
+    assert all(report["readers"][name]["all"]["shots"] == 24 for name in read)
 
 
 def test_eval_phone_blurs_camerash_hands_as_it_blurs_the_photos(model, capsys):

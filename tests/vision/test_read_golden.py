@@ -14,7 +14,9 @@ their tiles and texts, with boxes and confidences as it reads them. All were pin
 cuts, and one variant of it does; a photo of nine pins reads them in one row, where it read two), the 8-tile photo read
 with --table groups its 7z in another seat's pond, and the camera's fourth frame reads 35 of its 36 backs. The camera
 was pinned again when it got its own detector (run 5, models/tiles_camera.md): the same tiles and tables, with the
-fourth frame's 36 backs, and confidences as it reads them."""
+fourth frame's 36 backs, and confidences as it reads them. The tables were pinned again when a box sized unlike the
+table's tiles became no tile (``not_tiles``): the camera's second frame reads a back boxed three tiles large (0.26)
+as no tile, where it fit nowhere."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from vision.read.table.kinds import _full_wall, _wall_like
 from vision.read.table.naming import _inside_and_reach, _seat_observation
 from vision.read.table.observation import FrameSide, SeatObservation, TableObservation
 from vision.read.table.seats import _seat_rows, _SeatRows
+from vision.read.views.photo_edge import cut_by_edge
 
 
 def _matched_centre(
@@ -182,8 +183,6 @@ FACE_SIZED = (0.7, 1.8)
 BACK_LARGEST = 1.8
 #: With fewer boxes than this, their median says too little of the tiles' size: every box is kept.
 SIZED_MIN = 9
-#: A box this close to the frame's edge (pixels) may be a tile the edge cuts: never too small.
-AT_THE_EDGE = 2.0
 
 
 def _sized_like_tiles(dets: Sequence[Detection], size: Size | None) -> tuple[list[Detection], list[Detection]]:
@@ -205,9 +204,7 @@ def _sized_like_tiles(dets: Sequence[Detection], size: Size | None) -> tuple[lis
     for d in dets:
         b = d.box
         ratio = max(b.width, b.height) / tile
-        at_edge = size is not None and (
-            min(b.x1, b.y1) <= AT_THE_EDGE or b.x2 >= size.width - AT_THE_EDGE or b.y2 >= size.height - AT_THE_EDGE
-        )
+        at_edge = size is not None and cut_by_edge(b, size)
         largest = BACK_LARGEST if d.tile is None else FACE_SIZED[1]
         small = d.tile is not None and ratio <= FACE_SIZED[0] and not at_edge  # a tile the edge cuts may be small
         (odd if small or ratio >= largest else kept).append(d)

@@ -531,6 +531,44 @@ def test_boxes_sized_unlike_the_tiles_are_no_tiles(extra, not_tiles):
     assert len(obs.unassigned) == len(extra) - len(not_tiles)  # the rest lie beyond the hands: they fit nowhere
 
 
+def _row_past_the_hands(side: FrameSide, text: str, depth: float, a0: float = -40.0) -> list[Detection]:
+    """Things on the table read as a row of tiles (mpsz; ``x`` a back), lying ``depth`` px out in ``side``'s frame:
+    chips, a card, a die as large as a tile."""
+    out, a = [], a0
+    for t in text.split():
+        out.append(_det(None if t == "x" else Tile.parse(t), _box(side, CENTRE, a, a + W, depth, depth + H)))
+        a += STEP
+    return out
+
+
+@pytest.mark.parametrize(
+    ("side", "things", "depth", "seat"),
+    [
+        # a standing hand (its top edges boxed as backs), things past it read as tiles
+        (FrameSide.LEFT, "3s 3s", 400.0, FULL[FrameSide.LEFT]),
+        (FrameSide.LEFT, "4p", 420.0, FULL[FrameSide.LEFT]),
+        (FrameSide.RIGHT, "4p 5z", 400.0, FULL[FrameSide.RIGHT]),  # the hand and its melds kept
+        # a hand laid face up with melds; chips past it read as three backs in a row, a wall's stacks to a detector
+        (FrameSide.TOP, "x x x", 400.0, FULL[FrameSide.TOP]),
+        (FrameSide.TOP, "8s 8s", 380.0, FULL[FrameSide.TOP]),
+        # a hand standing unseen (nothing boxed): the things may be read as its hand, never as its pond
+        (FrameSide.LEFT, "3s 3s", 400.0, replace(FULL[FrameSide.LEFT], hand=0)),
+    ],
+)
+def test_things_past_the_hands_are_no_pond_and_no_hand(side, things, depth, seat):
+    laid = {**FULL, side: seat}
+    extra = _row_past_the_hands(side, things, depth)
+    obs = read_table(lay(laid) + extra, FRAME)
+    for other in FrameSide:
+        if other is not side:
+            assert observed(obs, other) == expected(laid[other]), other
+    got, want = observed(obs, side), expected(seat)
+    if seat.hand == 0:
+        got = {k: v for k, v in got.items() if k not in ("hand", "hand_backs")}
+        want = {k: v for k, v in want.items() if k not in ("hand", "hand_backs")}
+    assert got == want
+
+
 @pytest.mark.parametrize(
     "detections",
     [

@@ -22,6 +22,50 @@ from vision.read.table.kinds import (
 from vision.read.table.observation import SeatObservation
 from vision.read.table.seats import _SeatRows
 
+#: How far beyond the nearest wall's line (in the seat's tile widths) a row lies before it is past the walls: a wall's
+#: stacks lie within about half a tile of their line, and ponds lie inside the walls' square.
+BEYOND_THE_WALLS = 1.0
+
+
+def _nearest_wall(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) -> float | None:
+    """How far out (in tiles) the nearest wall lies (None: no wall of four stacks or more)."""
+    walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, dets)])]
+    return min(walls) if walls else None
+
+
+def _seat_width(rows: Sequence[Sequence[_Span]]) -> float:
+    """A tile's width at a seat (pixels): the median over all its rows, so a row of odd boxes is measured by the
+    seat's tiles, not by itself."""
+    return statistics.median(s.along for r in rows for s in r)
+
+
+def _past_the_walls(row: Sequence[_Span], width: float, inside: float | None) -> bool:
+    """Whether ``row`` lies out past the nearest wall (``inside``, in tiles; :data:`BEYOND_THE_WALLS`), measured in
+    the seat's tile ``width``."""
+    return inside is not None and _depth(row) / width > inside + BEYOND_THE_WALLS
+
+
+def _one_row_past_the_walls(per_seat: Sequence[_SeatRows], dets: Sequence[Detection], unassigned: list[int]) -> None:
+    """Keep at most one row a seat past the walls, its hand's: the row with the most tiles there (then the
+    innermost); the indices of the others' tiles are added to ``unassigned``, their rows dropped.
+
+    Past the walls each player has one row, the hand with its melds and drawn tile in line; another row there is
+    something on the table read as tiles (chips, a card, a die), which taken for the hand would push the hand inward
+    into the pond. A wall of four stacks or more is never dropped (walls need not be a perfect square)."""
+    inside = _nearest_wall(per_seat, dets)
+    for seat in per_seat:
+        if inside is None or not seat.rows:
+            continue
+        width = _seat_width(seat.rows)
+        past = [r for r in seat.rows if _past_the_walls(r, width, inside) and not _full_wall(r, dets)]
+        if len(past) < 2:
+            continue
+        hand = max(past, key=lambda r: (len(r), -_depth(r)))
+        for row in past:
+            if row is not hand:
+                seat.rows.remove(row)
+                unassigned += [s.index for s in row]
+
 
 def _inside_and_reach(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) -> tuple[float | None, float | None]:
     """How far out (in tiles) the nearest wall lies, ``inside`` (None: no wall of four stacks or more), and hands lie,
@@ -31,8 +75,7 @@ def _inside_and_reach(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) 
     row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one). Hands lie as
     far out as the seat's whose outer row lies farthest (walls never lie beyond hands, and a hand standing face to
     its player may be seen only by its top edge, which no detector labels)."""
-    walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, dets)])]
-    inside = min(walls) if walls else None
+    inside = _nearest_wall(per_seat, dets)
     reaches = [r for s in per_seat if (r := s.reach(dets)) is not None and (inside is None or r > inside)]
     reach = max(reaches) if reaches else None
     return inside, reach
@@ -67,7 +110,8 @@ def _seat_observation(
     melds = [_meld(m, seat.stacked, dets, side) for m in meld_rows]
     joined = {d.index for m in meld_rows for d in m}
     unassigned += [a.index for c, a in seat.stacked.items() if c not in joined]  # against no meld: fits nowhere
-    wall, pond_spans = _wall_and_pond(rows, dets, inside, reach, unassigned)
+    width = _seat_width(seat.rows) if seat.rows else 0.0
+    wall, pond_spans = _wall_and_pond(rows, dets, inside, reach, width, unassigned)
     pond_spans, riichi = _riichi(pond_spans, unassigned)
     pond = [dets[s.index] for s in pond_spans]
     return SeatObservation(
@@ -86,10 +130,12 @@ def _wall_and_pond(
     dets: Sequence[Detection],
     inside: float | None,
     reach: float | None,
+    width: float,
     unassigned: list[int],
 ) -> tuple[list[Detection], list[_Span]]:
     """The wall (its tiles, rows centre outwards) and the pond (its face-up tiles) among the rows inside a seat's
-    hand; a face-down tile in the pond is added to ``unassigned``."""
+    hand (``width``: the seat's tile width, :func:`_seat_width`); a face-down tile in the pond, and a row past the
+    walls that is no wall (ponds lie inside them: :func:`_past_the_walls`), are added to ``unassigned``."""
     wall: list[Detection] = []
     pond_spans: list[_Span] = []
     for row in rows:  # centre outwards
@@ -101,6 +147,9 @@ def _wall_and_pond(
             or _indicators_row(row, dets, inside, reach)
         ):
             wall += [dets[s.index] for s in row]
+            continue
+        if _past_the_walls(row, width, inside):
+            unassigned += [s.index for s in row]
             continue
         for s in row:
             if dets[s.index].is_back:  # a face-down tile in the pond is no discard (or a misread)

@@ -53,8 +53,10 @@ def _one_row_past_the_walls(per_seat: Sequence[_SeatRows], dets: Sequence[Detect
     something on the table read as tiles (chips, a card, a die), which taken for the hand would push the hand inward
     into the pond. A wall of four stacks or more is never dropped (walls need not be a perfect square)."""
     inside = _nearest_wall(per_seat, dets)
+    if inside is None:  # no wall to measure by: nothing is known to lie past the walls
+        return
     for seat in per_seat:
-        if inside is None or not seat.rows:
+        if not seat.rows:
             continue
         width = _seat_width(seat.rows)
         past = [r for r in seat.rows if _past_the_walls(r, width, inside) and not _full_wall(r, dets)]

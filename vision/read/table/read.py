@@ -238,9 +238,10 @@ def read_table(
     taken for a wall. A kakan's added tile laid sideways against its called tile (towards the pond) is read into its
     meld, as is one laid upright against it in the row; one stacked on it, seen from above as one box, is not seen.
     Tiles that fit nowhere (a lone tile beyond the hand, a box with no area, a face-down tile in a pond, a second
-    sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile) go to
-    ``unassigned``; boxes sized unlike the table's tiles (:func:`_sized_like_tiles`: far larger, or far smaller
-    and face up) to ``not_tiles``, read as nothing else; nothing here raises on odd detections.
+    sideways tile in a pond, one or two tiles at the hand's end that are neither a meld nor the drawn tile, a row past
+    the walls that is not the seat's hand: chips, a card) go to ``unassigned``; boxes sized unlike the table's tiles
+    (:func:`_sized_like_tiles`: far larger, or far smaller and face up) to ``not_tiles``, read as nothing else;
+    nothing here raises on odd detections.
 
     >>> from engine.tiles import parse_tiles
     >>> from vision.read.geometry import Box

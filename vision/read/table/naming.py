@@ -28,7 +28,10 @@ BEYOND_THE_WALLS = 1.0
 
 
 def _nearest_wall(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) -> float | None:
-    """How far out (in tiles) the nearest wall lies (None: no wall of four stacks or more)."""
+    """How far out (in tiles) the nearest wall lies, ``inside`` (None: no wall of four stacks or more).
+
+    Walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the outer
+    row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one)."""
     walls = [_depth(w[0]) / _unit(w[0]) for s in per_seat if (w := [r for r in s.rows if _full_wall(r, dets)])]
     return min(walls) if walls else None
 
@@ -45,14 +48,16 @@ def _past_the_walls(row: Sequence[_Span], width: float, inside: float | None) ->
     return inside is not None and _depth(row) / width > inside + BEYOND_THE_WALLS
 
 
-def _one_row_past_the_walls(per_seat: Sequence[_SeatRows], dets: Sequence[Detection], unassigned: list[int]) -> None:
-    """Keep at most one row a seat past the walls, its hand's: the row with the most tiles there (then the
-    innermost); the indices of the others' tiles are added to ``unassigned``, their rows dropped.
+def _one_row_past_the_walls(
+    per_seat: Sequence[_SeatRows], dets: Sequence[Detection], inside: float | None, unassigned: list[int]
+) -> None:
+    """Keep at most one row a seat past the walls (``inside``: :func:`_nearest_wall`), its hand's: the row with the
+    most tiles there (then the innermost); the indices of the others' tiles are added to ``unassigned``, their rows
+    dropped.
 
     Past the walls each player has one row, the hand with its melds and drawn tile in line; another row there is
     something on the table read as tiles (chips, a card, a die), which taken for the hand would push the hand inward
     into the pond. A wall of four stacks or more is never dropped (walls need not be a perfect square)."""
-    inside = _nearest_wall(per_seat, dets)
     if inside is None:  # no wall to measure by: nothing is known to lie past the walls
         return
     for seat in per_seat:
@@ -69,18 +74,13 @@ def _one_row_past_the_walls(per_seat: Sequence[_SeatRows], dets: Sequence[Detect
                 unassigned += [s.index for s in row]
 
 
-def _inside_and_reach(per_seat: Sequence[_SeatRows], dets: Sequence[Detection]) -> tuple[float | None, float | None]:
-    """How far out (in tiles) the nearest wall lies, ``inside`` (None: no wall of four stacks or more), and hands lie,
-    ``reach`` (None: no outer row that can only be a hand).
-
-    Walls are a square with the hands outside it: a row inside the nearest wall (in tiles) is a pond, even the outer
-    row of a seat whose wall is drawn away (taken for a hand, it would make every wall look like one). Hands lie as
-    far out as the seat's whose outer row lies farthest (walls never lie beyond hands, and a hand standing face to
-    its player may be seen only by its top edge, which no detector labels)."""
-    inside = _nearest_wall(per_seat, dets)
+def _reach(per_seat: Sequence[_SeatRows], dets: Sequence[Detection], inside: float | None) -> float | None:
+    """How far out (in tiles) hands lie, ``reach`` (None: no outer row that can only be a hand), given the nearest
+    wall's depth ``inside`` (:func:`_nearest_wall`): as far out as the seat's whose outer row past that wall lies
+    farthest (walls never lie beyond hands, and a hand standing face to its player may be seen only by its top edge,
+    which no detector labels)."""
     reaches = [r for s in per_seat if (r := s.reach(dets)) is not None and (inside is None or r > inside)]
-    reach = max(reaches) if reaches else None
-    return inside, reach
+    return max(reaches) if reaches else None
 
 
 def _has_hand(seat: _SeatRows, dets: Sequence[Detection], inside: float | None, reach: float | None) -> bool:
@@ -100,8 +100,8 @@ def _seat_observation(
 ) -> SeatObservation:
     """One seat's rows named: its outermost row the hand where it is one (:func:`_has_hand`; split by
     :func:`_split_hand`), the rows inside it wall or pond (:func:`_wall_and_pond`), the pond's riichi tile
-    (:func:`_riichi`); ``inside`` and ``reach`` as :func:`_inside_and_reach` gives them. The indices of the tiles
-    that fit none of them are added to ``unassigned``."""
+    (:func:`_riichi`); ``inside`` and ``reach`` as :func:`_nearest_wall` and :func:`_reach` give them. The indices of
+    the tiles that fit none of them are added to ``unassigned``."""
     side, rows = seat.side, [list(r) for r in seat.rows]
     has_hand = _has_hand(seat, dets, inside, reach)
     hand_row: list[_Span] = []

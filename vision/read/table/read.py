@@ -17,7 +17,7 @@ from vision.read.geometry import Box, Size
 from vision.read.table.centre import WALLS_APART, WHOLE_TABLE, estimate_centre, tiles_middle, within_tiles
 from vision.read.table.frame import _depth, _unit
 from vision.read.table.kinds import _full_wall, _wall_like
-from vision.read.table.naming import _inside_and_reach, _one_row_past_the_walls, _seat_observation
+from vision.read.table.naming import _nearest_wall, _one_row_past_the_walls, _reach, _seat_observation
 from vision.read.table.observation import FrameSide, SeatObservation, TableObservation
 from vision.read.table.seats import _seat_rows, _SeatRows
 from vision.read.views.photo_edge import cut_by_edge
@@ -264,7 +264,8 @@ def read_table(
     if centre is None:
         centre = _estimated(good, size)
     per_seat, unassigned = _seat_rows(good, centre)
-    _one_row_past_the_walls(per_seat, good, unassigned)
-    inside, reach = _inside_and_reach(per_seat, good)
+    inside = _nearest_wall(per_seat, good)  # the rows dropped past the walls are never full walls: it holds after
+    _one_row_past_the_walls(per_seat, good, inside, unassigned)
+    reach = _reach(per_seat, good, inside)
     seats = [_seat_observation(s, good, inside, reach, unassigned) for s in per_seat]
     return TableObservation(tuple(seats), centre, tuple(bad) + tuple(good[i] for i in sorted(unassigned)), tuple(odd))
